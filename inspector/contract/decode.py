@@ -1,0 +1,332 @@
+"""Stage 1: strict decoding of a candidate answer into claims.
+
+Two paths decide the same thing.  The fast path is one typed msgspec decode plus
+cheap counts; it only ever *accepts*.  Anything it cannot prove valid goes to the
+slow path, which runs the sub-checks one by one in contract order and says
+exactly what is wrong and where.
+
+The duplicate-key proof: in valid JSON every key and every string value is one
+string token, and a decoded object keeps one entry per distinct key.  So the text
+holds a duplicate key exactly when it has more string tokens than the decoded
+value has keys plus string values.  Counting tokens is a ``str.count`` (minus
+escaped quotes), far cheaper than a hook-based pass; the exact position-aware scan
+runs only when the counts disagree.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+import msgspec
+
+from .checks import LIMITS
+from .jsonscan import Path, max_depth, path_text, scan
+from .models import Claim
+from .text import escape_char, line_col, utf16_len, visible
+
+__all__ = ["DecodeFailure", "Decoded", "decode_answer"]
+
+BOM = "\ufeff"
+MEMBERS = ("field", "value", "doc", "quote")
+
+
+class _Answer(msgspec.Struct, forbid_unknown_fields=True):
+    claims: list[Claim]
+
+
+_ANSWER_DECODER = msgspec.json.Decoder(_Answer)
+_ANY_DECODER = msgspec.json.Decoder()
+_ESCAPE = re.compile(r"\\.", re.S)
+_BYTE_POSITION = re.compile(r"\s*\(byte (\d+)\)$")
+_UNICODE_ESCAPE = re.compile(r"\\u([0-9a-fA-F]{4})|\\.", re.S)
+
+
+@dataclass(frozen=True, slots=True)
+class DecodeFailure:
+    """Why stage 1 refused the answer.
+
+    ``check`` is the id of the failing stage-1 check, ``reason`` the sub-reason.
+    Positions are character offsets into the full text (BOM included); a failure
+    found on the decoded value carries its JSON ``path`` instead, and the position
+    is looked up lazily (``Decoded.locate``).
+    """
+
+    check: str
+    reason: str
+    message: str
+    offset: int | None = None
+    end: int | None = None
+    path: Path | None = None
+    second: tuple[int, int] | None = None  # a duplicate key's second occurrence
+
+
+@dataclass(slots=True)
+class Decoded:
+    text: str | None  # the answer as text, BOM included; None when not UTF-8
+    start: int  # 1 when a leading BOM was skipped
+    size: int  # UTF-16 code units (a lower bound when huge)
+    claims: tuple[Claim, ...] | None
+    failure: DecodeFailure | None
+    depth: int | None = None  # computed only on the slow path
+
+    @property
+    def ok(self) -> bool:
+        return self.failure is None
+
+
+def decode_answer(raw: str | bytes | bytearray | memoryview) -> Decoded:
+    """Decode ``raw`` strictly.  Never raises for any input."""
+    if isinstance(raw, str):
+        text = raw
+        size = _size(text)
+        if size > LIMITS.MAX_INPUT:
+            return _fail(text, size, "size", "TOO_LARGE", _too_large(size, text))
+        if not text.isascii():
+            try:
+                text.encode("utf-8")
+            except UnicodeEncodeError as exc:
+                return _fail(text, size, "encoding", "NOT_UTF8",
+                             f"lone surrogate {escape_char(text[exc.start])} at {_at(text, exc.start)}: "
+                             "text cannot be encoded as UTF-8", offset=exc.start, end=exc.start + 1)
+    else:
+        data = bytes(raw)
+        if len(data) > 3 * (LIMITS.MAX_INPUT + 1):
+            # Every UTF-16 unit takes at most 3 UTF-8 bytes (4 bytes make 2 units),
+            # so this is too large however it decodes.
+            return _fail(None, len(data) // 3, "size", "TOO_LARGE",
+                         f"{len(data)} bytes, at least {len(data) // 3} UTF-16 code units "
+                         f"(limit {LIMITS.MAX_INPUT})")
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            lossy = data.decode("utf-8", "replace")
+            size = utf16_len(lossy)
+            if size > LIMITS.MAX_INPUT:
+                return _fail(None, size, "size", "TOO_LARGE", _too_large(size, lossy))
+            prefix = data[: exc.start].decode("utf-8", "replace")
+            return _fail(None, size, "encoding", "NOT_UTF8",
+                         f"byte 0x{data[exc.start]:02X} at offset {exc.start} "
+                         f"({_at(prefix, len(prefix))}) is not UTF-8",
+                         offset=len(prefix), end=len(prefix) + 1)
+        size = _size(text)
+        if size > LIMITS.MAX_INPUT:
+            return _fail(text, size, "size", "TOO_LARGE", _too_large(size, text))
+
+    start = 1 if text.startswith(BOM) else 0
+    body = text[start:] if start else text
+
+    # Fast path: a typed decode that succeeds proves syntax, depth (3) and shape
+    # but for the counted limits and duplicate keys, checked right here.
+    try:
+        answer = _ANSWER_DECODER.decode(body)
+    except (msgspec.DecodeError, RecursionError):
+        pass
+    else:
+        claims = answer.claims
+        if (
+            len(claims) <= LIMITS.MAX_CLAIMS
+            and _string_tokens(body) == 1 + 8 * len(claims)
+            and all(_member_ok(c.field) and _member_ok(c.value) and _member_ok(c.doc) and _member_ok(c.quote)
+                    for c in claims)
+        ):
+            return Decoded(text, start, size, tuple(claims), None)
+    return _decode_slow(text, start, body, size)
+
+
+def _decode_slow(text: str, start: int, body: str, size: int) -> Decoded:
+    def fail(check: str, reason: str, message: str, **where: Any) -> Decoded:
+        return Decoded(text, start, size, None, DecodeFailure(check, reason, message, **where), depth)
+
+    # Depth is judged on the raw text so that the outcome never depends on the
+    # interpreter's recursion limit (msgspec raises RecursionError at a depth
+    # that varies by Python version).  Counting every bracket is a cheap bound.
+    depth = None
+    if body.count("[") + body.count("{") > LIMITS.MAX_DEPTH:
+        depth = max_depth(body, LIMITS.MAX_DEPTH)
+        if depth > LIMITS.MAX_DEPTH:
+            return fail("depth", "TOO_DEEP", f"nesting deeper than {LIMITS.MAX_DEPTH} levels")
+
+    try:
+        value = _ANY_DECODER.decode(body)
+    except msgspec.DecodeError as exc:
+        reason, message, offset = _syntax_message(body, str(exc))
+        where = start + offset
+        return fail("syntax", reason, f"{message} at {_at(text, where)}", offset=where, end=where + 1)
+    except RecursionError:  # pragma: no cover - prevented by the depth check above
+        return fail("depth", "TOO_DEEP", "nesting too deep to parse")
+
+    if _string_tokens(body) != _strings_in(value):
+        duplicate = scan(body).duplicate
+        if duplicate is not None:
+            first = (start + duplicate.first[0], start + duplicate.first[1])
+            second = (start + duplicate.second[0], start + duplicate.second[1])
+            where = path_text(duplicate.object_path)
+            return fail("duplicate_key", "DUPLICATE_KEY",
+                        f"key {_quoted(duplicate.key)} appears twice in {where}: "
+                        f"at {_at(text, first[0])} and at {_at(text, second[0])}",
+                        offset=first[0], end=first[1], second=second)
+
+    problem = _shape_problem(value)
+    if problem is not None:
+        reason, path, message = problem
+        return fail("shape", reason, message, path=path)
+    claims = tuple(Claim(c["field"], c["value"], c["doc"], c["quote"]) for c in value["claims"])
+    return Decoded(text, start, size, claims, None, depth)
+
+
+def _shape_problem(value: Any) -> tuple[str, Path, str] | None:
+    if not isinstance(value, dict):
+        return "WRONG_SHAPE", (), f"the answer is {_kind(value)}, expected an object with claims"
+    for key in value:
+        if key != "claims":
+            return ("UNKNOWN_MEMBER", (key,),
+                    f"unknown top-level member {_quoted(key)}: the answer holds only claims")
+    if "claims" not in value:
+        return "MISSING_MEMBER", (), "the answer has no claims member"
+    claims = value["claims"]
+    if not isinstance(claims, list):
+        return "WRONG_SHAPE", ("claims",), f"claims is {_kind(claims)}, expected an array"
+    if len(claims) > LIMITS.MAX_CLAIMS:
+        return ("TOO_MANY_CLAIMS", ("claims",),
+                f"{len(claims)} claims, at most {LIMITS.MAX_CLAIMS} allowed")
+    for index, claim in enumerate(claims):
+        where = ("claims", index)
+        if not isinstance(claim, dict):
+            return "WRONG_SHAPE", where, f"{path_text(where)} is {_kind(claim)}, expected a claim object"
+        for key in claim:
+            if key not in MEMBERS:
+                return ("UNKNOWN_MEMBER", (*where, key),
+                        f"{path_text(where)} has unknown member {_quoted(key)} "
+                        "(a claim has exactly field, value, doc, quote)")
+        for member in MEMBERS:
+            if member not in claim:
+                return "MISSING_MEMBER", where, f"{path_text(where)} has no {member}"
+        for member in MEMBERS:
+            item = claim[member]
+            path = (*where, member)
+            if not isinstance(item, str):
+                return "NOT_A_STRING", path, f"{path_text(path)} is {_kind(item)}, expected a string"
+            if not item:
+                return "EMPTY_STRING", path, f"{path_text(path)} is empty"
+            length = utf16_len(item)
+            if length > LIMITS.MAX_MEMBER:
+                return ("TOO_LONG", path,
+                        f"{path_text(path)} is {length} UTF-16 code units long, "
+                        f"at most {LIMITS.MAX_MEMBER} allowed")
+    return None
+
+
+def _syntax_message(body: str, error: str) -> tuple[str, str, int]:
+    """Translate a msgspec error into (reason, message for people, char offset)."""
+    error = error.removeprefix("JSON is malformed: ")
+    found = _BYTE_POSITION.search(error)
+    if found:
+        error = error[: found.start()]
+        offset = len(body.encode("utf-8")[: int(found.group(1))].decode("utf-8", "ignore"))
+    else:
+        offset = len(body)
+    if error == "trailing characters":
+        return "TRAILING_DATA", "data after the JSON value", offset
+    lone = _lone_surrogate(body)
+    if lone is not None and (error in ("Input data was truncated", "invalid utf-16 surrogate pair")):
+        return "SYNTAX", f"lone surrogate escape {body[lone:lone + 6]} (a string must hold whole characters)", lone
+    if error == "Input data was truncated":
+        return "SYNTAX", "unexpected end of input", len(body)
+    char = body[offset] if offset < len(body) else ""
+    if error == "invalid character" and char and ord(char) < 0x20:
+        return ("SYNTAX", f"raw control character {escape_char(char)} in a string "
+                f"(write it as an escape)", offset)
+    if error == "invalid character" and char:
+        return "SYNTAX", f"unexpected character {_quoted(char)}", offset
+    if error == "invalid escape character in string":
+        return "SYNTAX", f"invalid escape {_quoted(body[offset - 1:offset + 1])} in a string", offset
+    if error == "invalid number":
+        return "SYNTAX", "invalid number (no leading zeros, digits after '.' and 'e')", offset
+    return "SYNTAX", error, offset
+
+
+def _lone_surrogate(body: str) -> int | None:
+    """Offset of the first ``\\uD800``-style escape that is not half of a pair."""
+    if "\\" not in body:
+        return None
+    pending: int | None = None  # offset of a high surrogate escape awaiting its pair
+    last_end = -1
+    for match in _UNICODE_ESCAPE.finditer(body):
+        hexa = match.group(1)
+        code = int(hexa, 16) if hexa else None
+        adjacent = match.start() == last_end
+        if pending is not None and not (adjacent and code is not None and 0xDC00 <= code <= 0xDFFF):
+            return pending
+        if pending is not None:
+            pending = None
+        elif code is not None and 0xD800 <= code <= 0xDBFF:
+            pending = match.start()
+        elif code is not None and 0xDC00 <= code <= 0xDFFF:
+            return match.start()
+        last_end = match.end()
+    return pending
+
+
+def _size(text: str) -> int:
+    # len() is a lower bound of the UTF-16 length; skip the exact count when huge.
+    if len(text) > LIMITS.MAX_INPUT:
+        return utf16_len(text) if len(text) <= 1 << 20 else len(text)
+    return utf16_len(text)
+
+
+def _too_large(size: int, text: str) -> str:
+    measure = f"{size} UTF-16 code units" if len(text) <= 1 << 20 else f"at least {size} UTF-16 code units"
+    return f"{measure}, limit {LIMITS.MAX_INPUT}"
+
+
+def _fail(text: str | None, size: int, check: str, reason: str, message: str, **where: Any) -> Decoded:
+    return Decoded(text, 0, size, None, DecodeFailure(check, reason, message, **where))
+
+
+def _member_ok(value: str) -> bool:
+    # A string no longer than MAX_MEMBER // 2 characters cannot exceed MAX_MEMBER units.
+    return bool(value) and (len(value) <= LIMITS.MAX_MEMBER // 2 or utf16_len(value) <= LIMITS.MAX_MEMBER)
+
+
+def _string_tokens(body: str) -> int:
+    """Number of string tokens in valid JSON: its unescaped double quotes, halved."""
+    quotes = body.count('"')
+    if "\\" in body:
+        quotes -= _ESCAPE.findall(body).count('\\"')
+    return quotes // 2
+
+
+def _strings_in(value: Any) -> int:
+    """Keys plus string values in a decoded JSON value."""
+    if isinstance(value, str):
+        return 1
+    if isinstance(value, dict):
+        return len(value) + sum(_strings_in(item) for item in value.values())
+    if isinstance(value, list):
+        return sum(_strings_in(item) for item in value)
+    return 0
+
+
+def _kind(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "an array"
+    return "an object"
+
+
+def _quoted(text: str) -> str:
+    return '"' + visible(text) + '"'
+
+
+def _at(text: str, offset: int) -> str:
+    line, column = line_col(text, offset)
+    return f"{line}:{column}"

@@ -1,0 +1,136 @@
+"""A position-aware scan of JSON text that is already known to be valid.
+
+msgspec decodes fast but reports no positions and silently keeps the last of
+duplicate keys.  This scanner is the exact, slower companion: it records where
+every value and key is (so messages can say ``3:14`` and the UI can highlight a
+claim's members) and finds the first repeated key with both occurrences.  It only
+ever runs on text msgspec has accepted, and it is iterative: no recursion limit.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+
+__all__ = ["JsonIndex", "DuplicateKey", "Path", "max_depth", "scan", "path_text"]
+
+Path = tuple[str | int, ...]
+
+_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\]:,]|[^\s{}\[\]:,"]+', re.S)
+_BRACKET = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]', re.S)
+
+
+@dataclass(frozen=True, slots=True)
+class DuplicateKey:
+    key: str
+    object_path: Path
+    first: tuple[int, int]
+    second: tuple[int, int]
+
+
+@dataclass(slots=True)
+class JsonIndex:
+    """Spans (start, end) of values and member keys, by path, in the scanned text."""
+
+    values: dict[Path, tuple[int, int]] = field(default_factory=dict)
+    keys: dict[Path, tuple[int, int]] = field(default_factory=dict)
+    duplicate: DuplicateKey | None = None
+
+    def value_span(self, path: Path) -> tuple[int, int] | None:
+        return self.values.get(path)
+
+    def member_span(self, path: Path) -> tuple[int, int] | None:
+        """From the key's opening quote to the end of the value."""
+        key = self.keys.get(path)
+        value = self.values.get(path)
+        if key is None or value is None:
+            return value
+        return key[0], value[1]
+
+
+def path_text(path: Path) -> str:
+    """``("claims", 1, "value")`` -> ``claims[1].value``; the empty path is ``the answer``."""
+    out = ""
+    for part in path:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += f".{part}" if out else part
+    return out or "the answer"
+
+
+def scan(text: str) -> JsonIndex:
+    """Index valid JSON ``text``; records the first duplicate key it meets."""
+    index = JsonIndex()
+    values, keys = index.values, index.keys
+    # A frame: [is_object, path, seen keys {key: span}, pending key, next array index, start]
+    stack: list[list] = []
+    key_span: tuple[int, int] | None = None
+
+    def child_path() -> Path:
+        frame = stack[-1]
+        if frame[0]:
+            return (*frame[1], frame[3])
+        path = (*frame[1], frame[4])
+        frame[4] += 1
+        return path
+
+    expect_key = False
+    for match in _TOKEN.finditer(text):
+        token = match.group()
+        start, end = match.span()
+        first = token[0]
+        if first == '"' and expect_key:
+            key = json.loads(token)
+            key_span = (start, end)
+            frame = stack[-1]
+            seen = frame[2]
+            if key in seen:
+                if index.duplicate is None:
+                    index.duplicate = DuplicateKey(key, frame[1], seen[key], key_span)
+            else:
+                seen[key] = key_span
+            frame[3] = key
+            expect_key = False
+            continue
+        if first in ":,":
+            if first == "," and stack and stack[-1][0]:
+                expect_key = True
+            continue
+        if first in "}]":
+            frame = stack.pop()
+            values[frame[1]] = (frame[5], end)
+            expect_key = False
+            continue
+        # A value starts here.
+        path: Path = child_path() if stack else ()
+        if stack and stack[-1][0]:
+            keys[path] = key_span  # type: ignore[assignment]
+        if first == "{":
+            stack.append([True, path, {}, None, 0, start])
+            expect_key = True
+        elif first == "[":
+            stack.append([False, path, None, None, 0, start])
+        else:
+            values[path] = (start, end)
+    return index
+
+
+def max_depth(text: str, limit: int) -> int:
+    """Bracket nesting depth outside strings; stops counting once past ``limit``.
+
+    Works on any text, valid JSON or not (an unterminated string's brackets count).
+    """
+    depth = deepest = 0
+    for match in _BRACKET.finditer(text):
+        ch = match.group()
+        if ch in "[{":
+            depth += 1
+            if depth > deepest:
+                deepest = depth
+                if deepest > limit:
+                    return deepest
+        elif ch in "]}":
+            depth -= 1
+    return deepest

@@ -1,0 +1,637 @@
+"""verify(): the ordered contract, its verdict and its trace.
+
+The decision is computed eagerly and cheaply: stages 2-4 are a loop over the
+check table that stops at the first failure.  The trace is derived from that
+decision on demand: every step before the first failure passed, the failing one
+failed, every later one was not reached.  Explaining a step (the compared
+values, where they are in the answer and in the source) is formatting, done only
+when someone reads the trace.  ``Verdict.explore()`` evaluates the steps after the
+first failure too, with the same check functions.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+from types import MappingProxyType
+from typing import Any
+
+from .checks import CHECKS, LIMITS, REASONS, Check, Stage
+from .decode import Decoded, DecodeFailure, decode_answer
+from .jsonscan import JsonIndex, Path, path_text, scan
+from .models import Claim, Registry, Request, Source, coerce_request
+from .text import line_col, shorten
+
+__all__ = ["Outcome", "Span", "Step", "Verdict", "verify"]
+
+
+class Outcome(StrEnum):
+    PASSED = "passed"
+    FAILED = "failed"
+    NOT_REACHED = "not_reached"
+    # Explore mode only: the check cannot be evaluated (e.g. the document is unknown).
+    UNAVAILABLE = "unavailable"
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """A character range [start, end) of a text, with the 1-based line:column of start."""
+
+    start: int
+    end: int
+    line: int
+    column: int
+
+    @classmethod
+    def of(cls, text: str, start: int, end: int) -> Span:
+        line, column = line_col(text, start)
+        return cls(start, end, line, column)
+
+    def to_dict(self) -> dict[str, int]:
+        return {"start": self.start, "end": self.end, "line": self.line, "column": self.column}
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One check applied to the answer (or to one claim), with its evidence."""
+
+    check: Check
+    claim: int | None
+    outcome: Outcome
+    explanation: str
+    reason: str | None = None
+    # False for steps after the first failure, evaluated only in explore mode.
+    reached: bool = True
+    answer_span: Span | None = None  # in the raw answer text
+    related_spans: tuple[Span, ...] = ()  # e.g. a duplicate key's second occurrence
+    request_attribute: str | None = None  # "service", "environment", "revision", "fields", "supplied"
+    source: str | None = None  # the cited source's id
+    source_attribute: str | None = None  # "id", "service", "environment", "revision", "text", "facts.<field>"
+    source_span: Span | None = None  # in the source's text: the quote, or the canonical line
+    expected: str | None = None
+    actual: str | None = None
+
+    @property
+    def code(self) -> str:
+        return self.check.code
+
+    @property
+    def failed(self) -> bool:
+        return self.outcome is Outcome.FAILED
+
+    @property
+    def hint(self) -> str:
+        return REASONS[self.reason].hint if self.reason in REASONS else self.check.hint
+
+    @property
+    def label(self) -> str:
+        """``STATUS`` or ``STATUS/REASON``, as frozen labels are written."""
+        return f"{self.check.code}/{self.reason}" if self.reason else self.check.code
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "check": self.check.id,
+            "code": self.check.code,
+            "stage": int(self.check.stage),
+            "claim": self.claim,
+            "outcome": self.outcome.value,
+            "reached": self.reached,
+            "reason": self.reason,
+            "explanation": self.explanation,
+            "answer_span": self.answer_span.to_dict() if self.answer_span else None,
+            "related_spans": [span.to_dict() for span in self.related_spans],
+            "request_attribute": self.request_attribute,
+            "source": self.source,
+            "source_attribute": self.source_attribute,
+            "source_span": self.source_span.to_dict() if self.source_span else None,
+            "expected": self.expected,
+            "actual": self.actual,
+        }
+
+
+class _Context:
+    """What the stage 2-4 checks read: the claims, their cited sources, the request."""
+
+    __slots__ = ("claims", "first_index", "registry", "request", "sources")
+
+    def __init__(self, claims: tuple[Claim, ...], request: Request, registry: Registry) -> None:
+        self.claims = claims
+        self.request = request
+        self.registry = registry
+        get = registry.by_id.get
+        self.sources: list[Source | None] = [get(claim.doc) for claim in claims]
+        first: dict[str, int] = {}
+        for index, claim in enumerate(claims):
+            first.setdefault(claim.field, index)
+        self.first_index = first
+
+
+_UNAVAILABLE = "unavailable"
+Result = str | bool | None  # None: passed; a sub-reason or True: failed; _UNAVAILABLE
+
+
+def _has_claims(ctx: _Context, i: int | None) -> Result:
+    return None if ctx.claims else "NO_CLAIMS"
+
+
+def _doc_known(ctx: _Context, i: int) -> Result:
+    return None if ctx.sources[i] is not None else "UNKNOWN_DOC"
+
+
+def _doc_supplied(ctx: _Context, i: int) -> Result:
+    return None if ctx.claims[i].doc in ctx.request.supplied else "NOT_SUPPLIED"
+
+
+def _quote_found(ctx: _Context, i: int) -> Result:
+    source = ctx.sources[i]
+    if source is None:
+        return _UNAVAILABLE
+    return None if ctx.claims[i].quote in source.text else "QUOTE_NOT_FOUND"
+
+
+def _unique_field(ctx: _Context, i: int) -> Result:
+    return ctx.first_index[ctx.claims[i].field] != i
+
+
+def _requested_field(ctx: _Context, i: int) -> Result:
+    return ctx.claims[i].field not in ctx.request.fields
+
+
+def _scope(ctx: _Context, i: int) -> Result:
+    source = ctx.sources[i]
+    if source is None:
+        return _UNAVAILABLE
+    request = ctx.request
+    return source.service != request.service or source.environment != request.environment
+
+
+def _revision(ctx: _Context, i: int) -> Result:
+    source = ctx.sources[i]
+    if source is None:
+        return _UNAVAILABLE
+    return source.revision != ctx.request.revision
+
+
+def _value(ctx: _Context, i: int) -> Result:
+    source = ctx.sources[i]
+    if source is None:
+        return _UNAVAILABLE
+    claim = ctx.claims[i]
+    return source.facts.get(claim.field) != claim.value
+
+
+def _quote_supports(ctx: _Context, i: int) -> Result:
+    claim = ctx.claims[i]
+    # At this point in the contract the claimed value equals the source's value.
+    return claim.quote != f"{claim.field}={claim.value}"
+
+
+def _coverage(ctx: _Context, i: int | None) -> Result:
+    first = ctx.first_index
+    return not all(field in first for field in ctx.request.fields)
+
+
+_EVALUATORS: dict[str, Callable[[_Context, Any], Result]] = {
+    "has_claims": _has_claims,
+    "doc_known": _doc_known,
+    "doc_supplied": _doc_supplied,
+    "quote_found": _quote_found,
+    "unique_field": _unique_field,
+    "requested_field": _requested_field,
+    "scope": _scope,
+    "revision": _revision,
+    "value": _value,
+    "quote_supports": _quote_supports,
+    "coverage": _coverage,
+}
+
+_DECODE_CHECKS = tuple(check for check in CHECKS if check.stage is Stage.DECODE)
+# Stages 2-4 as (stage-wide checks, per-claim checks), each with its evaluator;
+# within a stage the stage-wide checks run first, then each claim in order.
+_PLAN: tuple[tuple[tuple[tuple[Check, Callable], ...], tuple[tuple[Check, Callable], ...]], ...] = tuple(
+    (
+        tuple((c, _EVALUATORS[c.id]) for c in CHECKS if c.stage is stage and not c.per_claim),
+        tuple((c, _EVALUATORS[c.id]) for c in CHECKS if c.stage is stage and c.per_claim),
+    )
+    for stage in (Stage.CITATION, Stage.CLAIM, Stage.COVERAGE)
+)
+assert set(_EVALUATORS) == {c.id for c in CHECKS if c.stage is not Stage.DECODE}
+
+
+def _decide(ctx: _Context) -> tuple[Check, int | None, Result] | None:
+    """The first failing (check, claim, result) of stages 2-4, or None."""
+    count = len(ctx.claims)
+    for whole, per_claim in _PLAN:
+        for check, evaluate in whole:
+            result = evaluate(ctx, None)
+            if result:
+                return check, None, result
+        for i in range(count):
+            for check, evaluate in per_claim:
+                result = evaluate(ctx, i)
+                if result:
+                    return check, i, result
+    return None
+
+
+def _plan_steps(claim_count: int | None) -> list[tuple[Check, int | None]]:
+    """Every (check, claim) in contract order; per-claim checks appear once with
+    claim None when there are no decoded claims to run them on."""
+    steps: list[tuple[Check, int | None]] = [(check, None) for check in _DECODE_CHECKS]
+    for whole, per_claim in _PLAN:
+        steps.extend((check, None) for check, _ in whole)
+        if claim_count:
+            steps.extend((check, i) for i in range(claim_count) for check, _ in per_claim)
+        else:
+            steps.extend((check, None) for check, _ in per_claim)
+    return steps
+
+
+class Verdict:
+    """The outcome of the contract for one answer.
+
+    ``status`` is ``ACCEPT`` or the failing check's code, ``reason`` its sub-reason
+    (stages 1-2).  ``accepted`` maps field to value, sorted by field, and is empty on
+    any rejection.  ``strict_json`` and ``citation_only`` are the article's two
+    baselines: stage 1 passed, and stages 1-2 passed.
+    """
+
+    __slots__ = (
+        "_decoded", "_failure", "_index", "_trace", "accepted", "citation_only",
+        "claims", "reason", "registry", "request", "status", "strict_json",
+    )
+
+    def __init__(self, decoded: Decoded, request: Request, registry: Registry,
+                 failure: tuple[Check, int | None, Result] | None) -> None:
+        self._decoded = decoded
+        self._failure = failure
+        self._index: JsonIndex | None = None
+        self._trace: tuple[Step, ...] | None = None
+        self.request = request
+        self.registry = registry
+        self.claims: tuple[Claim, ...] = decoded.claims or ()
+        self.strict_json = decoded.failure is None
+        if decoded.failure is not None:
+            self.status = "INVALID_JSON"
+            self.reason: str | None = decoded.failure.reason
+            self.citation_only = False
+        elif failure is not None:
+            check, _, result = failure
+            self.status = check.code
+            self.reason = result if isinstance(result, str) else None
+            self.citation_only = check.stage is not Stage.CITATION
+        else:
+            self.status = "ACCEPT"
+            self.reason = None
+            self.citation_only = True
+        accepted: dict[str, str] = {}
+        if self.status == "ACCEPT":
+            accepted = {claim.field: claim.value for claim in sorted(self.claims, key=lambda c: c.field)}
+        self.accepted: Mapping[str, str] = MappingProxyType(accepted)
+
+    # -- reading the verdict -------------------------------------------------
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "ACCEPT"
+
+    @property
+    def label(self) -> str:
+        """``STATUS`` or ``STATUS/REASON``, as frozen labels are written."""
+        return f"{self.status}/{self.reason}" if self.reason else self.status
+
+    @property
+    def text(self) -> str | None:
+        """The answer as text (BOM included), or None when it was not UTF-8."""
+        return self._decoded.text
+
+    @property
+    def size(self) -> int:
+        return self._decoded.size
+
+    @property
+    def trace(self) -> tuple[Step, ...]:
+        """Every check in contract order: passed, the first failure, not reached."""
+        if self._trace is None:
+            self._trace = tuple(self._steps(explore=False))
+        return self._trace
+
+    def explore(self) -> tuple[Step, ...]:
+        """Like ``trace``, but the steps after the first failure are evaluated too
+        (``reached`` is False on them), so one sees what else is wrong."""
+        if self.ok or self._decoded.failure is not None:
+            return self.trace
+        return tuple(self._steps(explore=True))
+
+    @property
+    def first_failure(self) -> Step | None:
+        for step in self.trace:
+            if step.outcome is Outcome.FAILED:
+                return step
+        return None
+
+    @property
+    def detail(self) -> str | None:
+        step = self.first_failure
+        return step.explanation if step else None
+
+    def claim_span(self, index: int, member: str | None = None) -> Span | None:
+        """Where claim ``index`` (or one of its members) is in the answer text."""
+        path: Path = ("claims", index) if member is None else ("claims", index, member)
+        return self._answer_span(path, member=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        failure = self.first_failure
+        return {
+            "status": self.status,
+            "reason": self.reason,
+            "strict_json": self.strict_json,
+            "citation_only": self.citation_only,
+            "accepted": dict(self.accepted),
+            "first_failure": None if failure is None else {
+                "check": failure.check.id,
+                "reason": failure.reason,
+                "claim": failure.claim,
+                "detail": failure.explanation,
+                "hint": failure.hint,
+            },
+        }
+
+    def __repr__(self) -> str:
+        return f"<Verdict {self.label}>"
+
+    # -- building the trace --------------------------------------------------
+
+    def _steps(self, explore: bool) -> list[Step]:
+        decoded = self._decoded
+        plan = _plan_steps(len(self.claims) if decoded.failure is None else None)
+        if decoded.failure is not None:
+            failing_at = next(i for i, (check, _) in enumerate(plan) if check.id == decoded.failure.check)
+        elif self._failure is not None:
+            check, claim, _ = self._failure
+            failing_at = plan.index((check, claim))
+        else:
+            failing_at = len(plan)
+        ctx = _Context(self.claims, self.request, self.registry) if decoded.failure is None else None
+        steps: list[Step] = []
+        for position, (check, claim) in enumerate(plan):
+            if position < failing_at:
+                steps.append(self._describe(ctx, check, claim, None, reached=True))
+            elif position == failing_at:
+                if decoded.failure is not None:
+                    steps.append(self._describe_decode_failure(check, decoded.failure))
+                else:
+                    steps.append(self._describe(ctx, check, claim, self._failure[2], reached=True))
+            elif explore and ctx is not None and (claim is not None or not check.per_claim):
+                steps.append(self._describe(ctx, check, claim, _EVALUATORS[check.id](ctx, claim), reached=False))
+            else:
+                steps.append(Step(check, claim, Outcome.NOT_REACHED,
+                                  f"not reached: the contract stopped at {plan[failing_at][0].title}",
+                                  reached=False))
+        return steps
+
+    def _scan(self) -> JsonIndex:
+        if self._index is None:
+            decoded = self._decoded
+            # Only text that passed the syntax check can be scanned.
+            parsed = decoded.failure is None or decoded.failure.check in ("duplicate_key", "shape")
+            if parsed and decoded.text is not None:
+                self._index = scan(decoded.text[decoded.start:])
+            else:
+                self._index = JsonIndex()
+        return self._index
+
+    def _answer_span(self, path: Path, member: bool = True) -> Span | None:
+        text = self._decoded.text
+        if text is None:
+            return None
+        index = self._scan()
+        found = index.member_span(path) if member else index.value_span(path)
+        if found is None:
+            return None
+        start = self._decoded.start
+        return Span.of(text, found[0] + start, found[1] + start)
+
+    def _describe_decode_failure(self, check: Check, failure: DecodeFailure) -> Step:
+        text = self._decoded.text
+        span = related = None
+        message = failure.message
+        if failure.path is not None:
+            span = self._answer_span(failure.path) or self._answer_span(failure.path[:-1])
+            if span is None and not failure.path:
+                span = self._answer_span(())
+            if span is not None:
+                message = f"{message} (at {span.line}:{span.column})"
+        elif failure.offset is not None and text is not None:
+            span = Span.of(text, failure.offset, failure.end or failure.offset + 1)
+        elif failure.offset is not None:
+            span = Span(failure.offset, failure.end or failure.offset + 1, 0, 0)
+        if failure.second is not None and text is not None:
+            related = (Span.of(text, *failure.second),)
+        return Step(check, None, Outcome.FAILED, message, reason=failure.reason,
+                    answer_span=span, related_spans=related or ())
+
+    def _describe(self, ctx: _Context | None, check: Check, claim: int | None,
+                  result: Result, reached: bool) -> Step:
+        if result == _UNAVAILABLE:
+            return Step(check, claim, Outcome.UNAVAILABLE,
+                        f"cannot be evaluated: {self.claims[claim].doc!r} is not in the registry",
+                        reached=reached)
+        outcome = Outcome.FAILED if result else Outcome.PASSED
+        reason = result if isinstance(result, str) else None
+        if check.stage is Stage.DECODE:
+            return Step(check, None, outcome, self._decode_passed(check), reached=reached)
+        assert ctx is not None
+        fields = _DESCRIBERS[check.id](ctx, claim, bool(result))
+        span = None
+        if claim is not None and check.claim_member is not None:
+            span = self._answer_span(("claims", claim, check.claim_member), member=False)
+        source = ctx.sources[claim] if claim is not None else None
+        fields.setdefault("request_attribute", check.request_attribute)
+        if source is not None:
+            fields.setdefault("source", source.id)
+            fields.setdefault("source_attribute", check.source_attribute)
+        return Step(check, claim, outcome, reason=reason, reached=reached, answer_span=span, **fields)
+
+    def _decode_passed(self, check: Check) -> str:
+        decoded = self._decoded
+        if check.id == "size":
+            return f"{decoded.size} UTF-16 code units, limit {LIMITS.MAX_INPUT}"
+        if check.id == "encoding":
+            return "UTF-8" + (", leading BOM ignored" if decoded.start else "")
+        if check.id == "depth":
+            return f"nested within {LIMITS.MAX_DEPTH} levels"
+        if check.id == "syntax":
+            return "strict JSON, nothing after the value"
+        if check.id == "duplicate_key":
+            return "no object repeats a key"
+        count = len(self.claims)
+        return f"{count} claim{'s' if count != 1 else ''} of exactly field, value, doc, quote"
+
+
+# -- explanations ------------------------------------------------------------
+# Each describer returns the Step's explanation and locators for one check; the
+# pass/fail decision was already made by the check's evaluator.
+
+
+def _q(text: str) -> str:
+    return '"' + shorten(text) + '"'
+
+
+def _find_line(text: str, needle: str) -> Span | None:
+    at = text.find(needle)
+    return Span.of(text, at, at + len(needle)) if at >= 0 else None
+
+
+def _nearest_line(text: str, quote: str) -> Span | None:
+    lines = text.splitlines(keepends=True)
+    stripped = [line.rstrip("\r\n") for line in lines]
+    match = difflib.get_close_matches(quote, stripped, n=1, cutoff=0.0)
+    if not match:
+        return None
+    offset = sum(len(line) for line in lines[: stripped.index(match[0])])
+    return Span.of(text, offset, offset + len(match[0]))
+
+
+def _d_has_claims(ctx: _Context, i: None, failed: bool) -> dict[str, Any]:
+    if failed:
+        return {"explanation": "the claims array is empty: nothing is claimed, nothing can be cited"}
+    count = len(ctx.claims)
+    return {"explanation": f"{count} claim{'s' if count != 1 else ''}"}
+
+
+def _d_doc_known(ctx: _Context, i: int, failed: bool) -> dict[str, Any]:
+    doc = ctx.claims[i].doc
+    if failed:
+        known = ", ".join(s.id for s in ctx.registry) or "none"
+        return {"explanation": f"{_q(doc)} is not in the registry (sources: {shorten(known)})", "actual": doc}
+    return {"explanation": f"{doc} is in the registry", "actual": doc}
+
+
+def _d_doc_supplied(ctx: _Context, i: int, failed: bool) -> dict[str, Any]:
+    doc = ctx.claims[i].doc
+    supplied = ", ".join(ctx.request.supplied) or "none"
+    if failed:
+        exists = "exists but " if ctx.sources[i] is not None else ""
+        return {"explanation": f"{_q(doc)} {exists}was not supplied (supplied: {shorten(supplied)})",
+                "expected": supplied, "actual": doc}
+    return {"explanation": f"{doc} was supplied", "expected": supplied, "actual": doc}
+
+
+def _d_quote_found(ctx: _Context, i: int, failed: bool) -> dict[str, Any]:
+    claim, source = ctx.claims[i], ctx.sources[i]
+    assert source is not None
+    if failed:
+        near = _nearest_line(source.text, claim.quote)
+        nearest = f"; nearest line {near.line}: {_q(source.text[near.start:near.end])}" if near else ""
+        return {"explanation": f"quote {_q(claim.quote)} does not occur in {source.id}{nearest}",
+                "source_span": near, "actual": claim.quote}
+    found = _find_line(source.text, claim.quote)
+    where = f" at line {found.line}" if found else ""
+    return {"explanation": f"quote found in {source.id}{where}", "source_span": found, "actual": claim.quote}
+
+
+def _d_unique_field(ctx: _Context, i: int, failed: bool) -> dict[str, Any]:
+    field = ctx.claims[i].field
+    if failed:
+        first = ctx.first_index[field]
+        return {"explanation": f"{_q(field)} is already claimed by claims[{first}]", "actual": field}
+    return {"explanation": f"first claim of {_q(field)}", "actual": field}
+
+
+def _d_requested_field(ctx: _Context, i: int, failed: bool) -> dict[str, Any]:
+    field = ctx.claims[i].field
+    fields = ", ".join(ctx.request.fields)
+    verb = "is not" if failed else "is"
+    return {"explanation": f"{_q(field)} {verb} requested (fields: {shorten(fields)})",
+            "expected": fields, "actual": field}
+
+
+def _d_scope(ctx: _Context, i: int, failed: bool) -> dict[str, Any]:
+    source, request = ctx.sources[i], ctx.request
+    assert source is not None
+    attribute = "service" if source.service != request.service else "environment"
+    wanted, got = getattr(request, attribute), getattr(source, attribute)
+    if failed:
+        explanation = f"request {attribute} {wanted}, {source.id} is {got}"
+    else:
+        explanation = (f"request {request.service}/{request.environment}, "
+                       f"{source.id} is {source.service}/{source.environment}")
+    return {"explanation": explanation, "request_attribute": attribute, "source_attribute": attribute,
+            "expected": wanted, "actual": got}
+
+
+def _d_revision(ctx: _Context, i: int, failed: bool) -> dict[str, Any]:
+    source, request = ctx.sources[i], ctx.request
+    assert source is not None
+    return {"explanation": f"request revision {request.revision}, {source.id} is {source.revision}",
+            "expected": request.revision, "actual": source.revision}
+
+
+def _d_value(ctx: _Context, i: int, failed: bool) -> dict[str, Any]:
+    claim, source = ctx.claims[i], ctx.sources[i]
+    assert source is not None
+    fact = source.facts.get(claim.field)
+    common = {"source_attribute": f"facts.{claim.field}", "expected": fact, "actual": claim.value}
+    if fact is None:
+        return {"explanation": f"claimed {_q(claim.value)}, but {source.id} has no fact {_q(claim.field)}",
+                **common}
+    line = _find_line(source.text, f"{claim.field}={fact}")
+    return {"explanation": f"claimed {_q(claim.value)}, {source.id} has {claim.field}={shorten(fact)}",
+            "source_span": line, **common}
+
+
+def _d_quote_supports(ctx: _Context, i: int, failed: bool) -> dict[str, Any]:
+    claim, source = ctx.claims[i], ctx.sources[i]
+    canonical = f"{claim.field}={claim.value}"
+    found = _find_line(source.text, claim.quote) if source is not None else None
+    if failed:
+        explanation = f"quote {_q(claim.quote)} is not the canonical line {_q(canonical)}"
+    else:
+        explanation = f"quote is the canonical line {_q(canonical)}"
+    return {"explanation": explanation, "source_span": found, "expected": canonical, "actual": claim.quote}
+
+
+def _d_coverage(ctx: _Context, i: None, failed: bool) -> dict[str, Any]:
+    fields = ctx.request.fields
+    missing = [field for field in fields if field not in ctx.first_index]
+    if failed:
+        return {"explanation": f"not claimed: {shorten(', '.join(missing))}",
+                "expected": ", ".join(fields), "actual": ", ".join(missing)}
+    return {"explanation": f"all {len(fields)} requested field{'s' if len(fields) != 1 else ''} claimed",
+            "expected": ", ".join(fields)}
+
+
+_DESCRIBERS: dict[str, Callable[[_Context, Any, bool], dict[str, Any]]] = {
+    "has_claims": _d_has_claims,
+    "doc_known": _d_doc_known,
+    "doc_supplied": _d_doc_supplied,
+    "quote_found": _d_quote_found,
+    "unique_field": _d_unique_field,
+    "requested_field": _d_requested_field,
+    "scope": _d_scope,
+    "revision": _d_revision,
+    "value": _d_value,
+    "quote_supports": _d_quote_supports,
+    "coverage": _d_coverage,
+}
+assert set(_DESCRIBERS) == set(_EVALUATORS)
+
+
+def verify(raw: str | bytes, request: Request | Mapping[str, Any], registry: Registry | Any) -> Verdict:
+    """Run the contract on one candidate answer.  Never raises for any ``raw``.
+
+    ``request`` and ``registry`` are trusted inputs: loaded objects, or plain
+    dicts (``{"sources": [...]}`` for the registry), which are validated here and
+    raise ``msgspec.ValidationError``/``ValueError`` when malformed.
+    """
+    request = coerce_request(request)
+    registry = Registry.coerce(registry)
+    decoded = decode_answer(raw)
+    if decoded.failure is not None:
+        return Verdict(decoded, request, registry, None)
+    ctx = _Context(decoded.claims, request, registry)
+    return Verdict(decoded, request, registry, _decide(ctx))
+
