@@ -22,11 +22,11 @@ from typing import Any
 import msgspec
 
 from .checks import LIMITS
-from .jsonscan import Path, max_depth, path_text, scan
+from .jsonscan import DuplicateKey, Path, max_depth, path_text, scan
 from .models import Claim
 from .text import escape_char, line_col, utf16_len, visible
 
-__all__ = ["DecodeFailure", "Decoded", "decode_answer"]
+__all__ = ["DecodeFailure", "Decoded", "decode_answer", "find_duplicate_key"]
 
 BOM = "\ufeff"
 MEMBERS = ("field", "value", "doc", "quote")
@@ -157,16 +157,14 @@ def _decode_slow(text: str, start: int, body: str, size: int) -> Decoded:
     except RecursionError:  # pragma: no cover - prevented by the depth check above
         return fail("depth", "TOO_DEEP", "nesting too deep to parse")
 
-    if _string_tokens(body) != _strings_in(value):
-        duplicate = scan(body).duplicate
-        if duplicate is not None:
-            first = (start + duplicate.first[0], start + duplicate.first[1])
-            second = (start + duplicate.second[0], start + duplicate.second[1])
-            where = path_text(duplicate.object_path)
-            return fail("duplicate_key", "DUPLICATE_KEY",
-                        f"key {_quoted(duplicate.key)} appears twice in {where}: "
-                        f"at {_at(text, first[0])} and at {_at(text, second[0])}",
-                        offset=first[0], end=first[1], second=second)
+    duplicate = find_duplicate_key(body, value)
+    if duplicate is not None:
+        first = (start + duplicate.first[0], start + duplicate.first[1])
+        second = (start + duplicate.second[0], start + duplicate.second[1])
+        return fail("duplicate_key", "DUPLICATE_KEY",
+                    f"key {_quoted(duplicate.key)} appears twice in {path_text(duplicate.object_path)}: "
+                    f"at {_at(text, first[0])} and at {_at(text, second[0])}",
+                    offset=first[0], end=first[1], second=second)
 
     problem = _shape_problem(value)
     if problem is not None:
@@ -299,14 +297,30 @@ def _string_tokens(body: str) -> int:
 
 
 def _strings_in(value: Any) -> int:
-    """Keys plus string values in a decoded JSON value."""
-    if isinstance(value, str):
-        return 1
-    if isinstance(value, dict):
-        return len(value) + sum(_strings_in(item) for item in value.values())
-    if isinstance(value, list):
-        return sum(_strings_in(item) for item in value)
-    return 0
+    """Keys plus string values in a decoded JSON value (iterative: any depth)."""
+    count = 0
+    pending = [value]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, str):
+            count += 1
+        elif isinstance(item, dict):
+            count += len(item)
+            pending.extend(item.values())
+        elif isinstance(item, list):
+            pending.extend(item)
+    return count
+
+
+def find_duplicate_key(text: str, value: Any) -> DuplicateKey | None:
+    """The first repeated key of valid JSON ``text`` that decoded to ``value``.
+
+    Exact: the cheap token count proves most texts duplicate-free; the
+    position-aware scan runs only when the counts disagree.
+    """
+    if _string_tokens(text) == _strings_in(value):
+        return None
+    return scan(text).duplicate
 
 
 def _kind(value: Any) -> str:
