@@ -80,7 +80,7 @@ class Case:
     id: str
     raw: str | bytes
     request: Request
-    expected: str
+    expected: str | None  # None for a single answer opened without a frozen label
     note: str | None = None
     expected_labels: tuple[str, ...] | None = None
     expected_policy: str | None = None
