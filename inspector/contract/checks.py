@@ -138,7 +138,7 @@ CHECKS: tuple[Check, ...] = (
           "No object repeats a key, compared after unescaping (RFC 8259 §4, §8.3).",
           REASONS["DUPLICATE_KEY"].hint, reasons=("DUPLICATE_KEY",)),
     Check("shape", Stage.DECODE, "INVALID_JSON", "claims shape",
-          f"{{\"claims\": [...]}} with 1..{LIMITS.MAX_CLAIMS} claims of exactly four non-empty strings "
+          f"{{\"claims\": [...]}} with at most {LIMITS.MAX_CLAIMS} claims of exactly four non-empty strings "
           f"(field, value, doc, quote), each at most {LIMITS.MAX_MEMBER} UTF-16 code units.",
           "Emit only the claims object; no free-text answer beside it.",
           reasons=("WRONG_SHAPE", "UNKNOWN_MEMBER", "MISSING_MEMBER", "TOO_MANY_CLAIMS",

@@ -1,0 +1,358 @@
+"""The ``inspector`` command line.
+
+Headless commands (``check``, ``audit``, ``checks``) never import textual; the
+terminal UI is imported only when ``open`` (the default) or ``screenshots`` runs.
+Errors in inputs become one line on stderr and exit status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from . import __version__
+from .contract.checks import CHECKS, REASONS
+from .contract.text import visible
+from .suites.load import (
+    Case,
+    LoadError,
+    Suite,
+    bundled_suite_paths,
+    load_answer,
+    load_registry,
+    load_request,
+    load_suite,
+)
+
+if TYPE_CHECKING:
+    from .contract.verify import Verdict
+    from .suites.audit import Audit
+
+EXIT_ACCEPT, EXIT_REJECT, EXIT_USAGE = 0, 1, 2
+
+
+def _checks_listing() -> str:
+    lines = ["checks, in contract order (the first failure decides):"]
+    stage = None
+    for check in CHECKS:
+        if check.stage != stage:
+            stage = check.stage
+            lines.append(f"  stage {int(stage)}, {stage.title}:")
+        reasons = f" [{', '.join(check.reasons)}]" if check.reasons else ""
+        lines.append(f"    {check.code:<21} {check.title}{reasons}")
+        lines.append(f"    {'':<21} {check.explanation}")
+    return "\n".join(lines)
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="inspector",
+        description="Inspect why a language model's answer was accepted or rejected by a strict "
+                    "claim contract. With no command, opens the inspector on the bundled suites.",
+        epilog=_checks_listing() + "\n\nexit status: 0 accepted / all labels match, "
+               "1 rejected / a label differs, 2 unusable input.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"inspector {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    check = commands.add_parser(
+        "check", help="verify one candidate answer",
+        description="Verify one candidate answer against a request and a registry.",
+        epilog="exit status: 0 ACCEPT, 1 rejected, 2 unusable input.",
+    )
+    check.add_argument("--request", required=True, metavar="R", help="request JSON file")
+    check.add_argument("--registry", required=True, metavar="G", help="registry JSON file ({\"sources\": [...]})")
+    check.add_argument("claims", nargs="?", default="-", metavar="CLAIMS",
+                       help="the answer file, or - for standard input (default)")
+    check.add_argument("--format", choices=("text", "json"), default="text")
+    check.add_argument("--trace", action="store_true", help="show every step, not just the first failure")
+
+    audit = commands.add_parser(
+        "audit", help="run fixture suites and compare with their frozen labels",
+        description="Run every case of the suites and compare each verdict with its frozen label.",
+        epilog="exit status: 0 all labels match, 1 a label differs (or --verify found a difference), "
+               "2 unusable input.",
+    )
+    audit.add_argument("suites", nargs="*", metavar="SUITE", help="suite files (default: the bundled suites)")
+    audit.add_argument("--format", choices=("text", "json"), default="text")
+    audit.add_argument("--out", metavar="DIR", type=Path,
+                       help="also write results.json and manifest.json into DIR (new or empty)")
+    audit.add_argument("--verify", metavar="DIR", type=Path,
+                       help="recompute a run written by --out and fail on any difference")
+
+    commands.add_parser("checks", help="list the checks in contract order",
+                        description="List the contract's checks, sub-reasons and fix hints.")
+
+    open_ = commands.add_parser(
+        "open", help="open the inspector (the terminal UI)",
+        description="Open suites, or one answer with --request and --registry, in the inspector.",
+    )
+    open_.add_argument("paths", nargs="*", metavar="SUITE|CLAIMS")
+    open_.add_argument("--request", metavar="R")
+    open_.add_argument("--registry", metavar="G")
+
+    shots = commands.add_parser("screenshots", help="regenerate the README's SVG screenshots",
+                                description="Drive the real app and save SVG screenshots.")
+    shots.add_argument("out", nargs="?", default="screenshots", type=Path, metavar="DIR")
+    shots.add_argument("--overwrite", action="store_true", help="replace existing SVG files in DIR")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        if args.command == "check":
+            return _check(args)
+        if args.command == "audit":
+            return _audit(args)
+        if args.command == "checks":
+            return _checks()
+        if args.command == "screenshots":
+            return _screenshots(args)
+        return _open(getattr(args, "paths", []), getattr(args, "request", None), getattr(args, "registry", None))
+    except LoadError as exc:
+        return _error(str(exc))
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        # The reader went away (| head); stop quietly.
+        sys.stderr.close()
+        return EXIT_REJECT
+
+
+def _error(message: str) -> int:
+    print(f"inspector: error: {visible(message)}", file=sys.stderr)
+    return EXIT_USAGE
+
+
+# -- check -------------------------------------------------------------------
+
+
+def _check(args: argparse.Namespace) -> int:
+    from .contract.verify import verify
+
+    registry = load_registry(args.registry)
+    request = load_request(args.request, registry)
+    if args.claims == "-":
+        if sys.stdin is None or sys.stdin.isatty():
+            return _error("no answer given: pass a CLAIMS file or pipe the answer into standard input")
+        raw: bytes = sys.stdin.buffer.read()
+    else:
+        raw = load_answer(args.claims)
+    verdict = verify(raw, request, registry)
+    if args.format == "json":
+        document = verdict.to_dict()
+        if args.trace:
+            document["trace"] = [step.to_dict() for step in verdict.trace]
+        print(json.dumps(document, indent=2, ensure_ascii=False))
+    else:
+        _print_verdict(verdict, trace=args.trace)
+    return EXIT_ACCEPT if verdict.ok else EXIT_REJECT
+
+
+def _print_verdict(verdict: Verdict, trace: bool) -> None:
+    from rich.console import Console
+    from rich.text import Text
+
+    from .contract.verify import Outcome
+
+    console = Console(highlight=False)
+    style = "bold green" if verdict.ok else "bold red"
+    console.print(Text.assemble(("verdict  ", "bold"), (visible(verdict.label), style)))
+    failure = verdict.first_failure
+    if failure is not None:
+        where = f"claims[{failure.claim}] " if failure.claim is not None else ""
+        console.print(Text.assemble(("failed   ", "bold"), f"{failure.check.title} ({where.strip() or 'answer'})"))
+        console.print(Text.assemble(("why      ", "bold"), visible(where + failure.explanation)))
+        console.print(Text.assemble(("fix      ", "bold"), visible(failure.hint)))
+    yes_no = {True: ("yes", "green"), False: ("no", "red")}
+    console.print(Text.assemble(
+        ("baselines", "bold"), "  strict JSON ", yes_no[verdict.strict_json],
+        "  citation-only ", yes_no[verdict.citation_only], "  contract ", yes_no[verdict.ok]))
+    if verdict.citation_only and not verdict.ok:
+        console.print(Text("         citation-only would have accepted this answer", style="yellow"))
+    if verdict.ok:
+        console.print(Text("accepted", style="bold"))
+        for field, value in verdict.accepted.items():
+            console.print(Text(f"  {visible(field)} = {visible(value)}"))
+    if trace:
+        marks = {Outcome.PASSED: ("✓", "green"), Outcome.FAILED: ("✗", "bold red"),
+                 Outcome.NOT_REACHED: ("·", "dim"), Outcome.UNAVAILABLE: ("?", "dim")}
+        console.print(Text("trace", style="bold"))
+        for step in verdict.trace:
+            mark, mark_style = marks[step.outcome]
+            claim = f"[{step.claim}]" if step.claim is not None else ""
+            console.print(Text.assemble(
+                "  ", (mark, mark_style), f" {step.check.title}{claim}: ",
+                (visible(step.explanation), "dim" if step.outcome is Outcome.NOT_REACHED else "")))
+
+
+# -- audit -------------------------------------------------------------------
+
+
+def _audit(args: argparse.Namespace) -> int:
+    from .suites.audit import audit
+    from .suites.manifest import RunError, verify_run, write_run
+
+    if args.verify is not None:
+        if args.suites or args.out:
+            return _error("--verify DIR takes no suites and no --out: it rereads the run's own inputs")
+        try:
+            differences, notes = verify_run(
+                args.verify, lambda paths: audit(load_suite(p) for p in paths).to_dict(__version__), __version__)
+        except RunError as exc:
+            return _error(str(exc))
+        for note in notes:
+            print(f"note: {visible(note)}")
+        for difference in differences:
+            print(f"differs: {visible(difference)}")
+        if differences:
+            print(f"{args.verify}: {len(differences)} difference(s)")
+            return EXIT_REJECT
+        print(f"{args.verify}: verified, inputs and results unchanged")
+        return EXIT_ACCEPT
+
+    paths = [Path(p) for p in args.suites] or bundled_suite_paths()
+    if not paths:
+        return _error("no suite given and no bundled suites found")
+    suites = [load_suite(path) for path in paths]
+    result = audit(suites)
+    document = result.to_dict(__version__)
+    if args.out is not None:
+        try:
+            write_run(args.out, paths, document, __version__)
+        except RunError as exc:
+            return _error(str(exc))
+    if args.format == "json":
+        print(json.dumps(document, indent=2, ensure_ascii=False))
+    else:
+        _print_audit(suites, result)
+        if args.out is not None:
+            print(f"wrote {args.out / 'results.json'} and {args.out / 'manifest.json'}")
+    return EXIT_REJECT if result.mismatches else EXIT_ACCEPT
+
+
+def _print_audit(suites: list[Suite], result: Audit) -> None:
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text
+
+    console = Console(highlight=False)
+    yes_no = {True: Text("yes", "green"), False: Text("no", "red"), None: Text("-", "dim")}
+    by_suite: dict[str, list] = {}
+    for item in result.results:
+        by_suite.setdefault(item.case.suite, []).append(item)
+    for suite in suites:
+        table = Table(title=Text(visible(f"{suite.name} ({suite.path})")), title_justify="left")
+        for column in ("case", "expected", "actual", "match", "strict JSON", "citation-only", "first failure"):
+            table.add_column(column, overflow="fold")
+        for item in by_suite.get(suite.name, []):
+            verdict, step = item.verdict, item.verdict.first_failure
+            table.add_row(
+                Text(visible(item.case.id)),
+                Text(visible(item.case.expected or "-")),
+                Text(verdict.label, "green" if verdict.ok else ""),
+                Text("✓", "green") if item.match else Text("✗ differs", "bold red") if item.match is False else Text("-"),
+                yes_no[verdict.strict_json],
+                yes_no[verdict.citation_only],
+                Text(visible(f"{step.check.title}" + (f" [{step.claim}]" if step.claim is not None else "")))
+                if step else Text("-", "dim"),
+            )
+        console.print(table)
+
+    summary = result.summary()
+    total = summary["cases"]
+    ladder = Table(title="the ladder: cases past each check", title_justify="left")
+    for column in ("check", "code", "passed", ""):
+        ladder.add_column(column)
+    width = 30
+    for check, passed in result.ladder():
+        bar = "█" * round(width * passed / total) if total else ""
+        ladder.add_row(check.title, check.code, f"{passed}/{total}", Text(bar, "cyan"))
+    console.print(ladder)
+
+    failures = result.first_failures()
+    if failures:
+        table = Table(title="first failures per check", title_justify="left")
+        for column in ("check", "code", "cases"):
+            table.add_column(column)
+        for check in CHECKS:
+            if failures.get(check.id):
+                table.add_row(check.title, check.code, str(failures[check.id]))
+        console.print(table)
+
+    console.print(Text.assemble(
+        ("summary  ", "bold"),
+        f"{total} cases · strict JSON {summary['strict_json']}/{total} · "
+        f"quote exists {summary['citation_only']}/{total} · full contract {summary['accepted']}/{total} · "
+        f"citation-only false accepts {summary['citation_only_false_accepts']}"))
+    if result.mismatches:
+        console.print(Text(f"{len(result.mismatches)} case(s) differ from their frozen label:", "bold red"))
+        for item in result.mismatches:
+            console.print(Text(visible(f"  {item.case.suite}/{item.case.id}: expected {item.case.expected}, "
+                                       f"got {item.verdict.label}")))
+    else:
+        console.print(Text("all verdicts match their frozen labels", "green"))
+
+
+def _checks() -> int:
+    for check in CHECKS:
+        print(f"{check.code:<21} stage {int(check.stage)} {check.title}")
+        print(f"{'':<21} checks: {check.explanation}")
+        print(f"{'':<21} fix:    {check.hint}")
+        for reason in check.reasons:
+            print(f"{'':<21} {reason:<16} {REASONS[reason].title}")
+    return EXIT_ACCEPT
+
+
+# -- the terminal UI -----------------------------------------------------------
+
+
+def _open(paths: list[str], request: str | None, registry: str | None) -> int:
+    if (request is None) != (registry is None):
+        return _error("--request and --registry go together (with one CLAIMS file)")
+    if request is not None and registry is not None:
+        if len(paths) != 1:
+            return _error("with --request and --registry, give exactly one CLAIMS file")
+        suites = [_single_answer(Path(paths[0]), request, registry)]
+    else:
+        suite_paths = [Path(p) for p in paths] or bundled_suite_paths()
+        if not suite_paths:
+            return _error("no suite given and no bundled suites found")
+        suites = [load_suite(path, strict=False) for path in suite_paths]
+    from .tui.launch import open_suites
+
+    return open_suites(suites)
+
+
+def _single_answer(claims: Path, request_path: str, registry_path: str) -> Suite:
+    registry = load_registry(registry_path)
+    request = load_request(request_path, registry)
+    raw = load_answer(claims)
+    case = Case(claims.name, 0, claims.name, raw, request, None)
+    return Suite(claims, claims.name, registry, (case,))
+
+
+def _screenshots(args: argparse.Namespace) -> int:
+    out: Path = args.out
+    if out.exists() and not out.is_dir():
+        return _error(f"{out}: exists and is not a directory")
+    existing = sorted(out.glob("*.svg")) if out.is_dir() else []
+    if existing and not args.overwrite:
+        return _error(f"{out}: holds {len(existing)} SVG file(s); pass --overwrite to replace them")
+    from .tui.launch import write_screenshots
+
+    return write_screenshots(out)
+
+
+def run() -> None:  # pragma: no cover - console entry point
+    sys.exit(main())
+
+
+if __name__ == "__main__":  # pragma: no cover
+    run()
