@@ -137,7 +137,7 @@ def _check(args: argparse.Namespace) -> int:
     from .contract.verify import verify
 
     registry = load_registry(args.registry)
-    request = load_request(args.request, registry)
+    request = load_request(args.request)
     if args.claims == "-":
         if sys.stdin is None or sys.stdin.isatty():
             return _error("no answer given: pass a CLAIMS file or pipe the answer into standard input")
@@ -332,7 +332,7 @@ def _open(paths: list[str], request: str | None, registry: str | None) -> int:
 
 def _single_answer(claims: Path, request_path: str, registry_path: str) -> Suite:
     registry = load_registry(registry_path)
-    request = load_request(request_path, registry)
+    request = load_request(request_path)
     raw = load_answer(claims)
     case = Case(claims.name, 0, claims.name, raw, request, None)
     return Suite(claims, claims.name, registry, (case,))

@@ -141,7 +141,8 @@ CHECKS: tuple[Check, ...] = (
           f"{{\"claims\": [...]}} with at most {LIMITS.MAX_CLAIMS} claims of exactly four non-empty strings "
           f"(field, value, doc, quote), each at most {LIMITS.MAX_MEMBER} UTF-16 code units.",
           "Emit only the claims object; no free-text answer beside it.",
-          reasons=("WRONG_SHAPE", "UNKNOWN_MEMBER", "MISSING_MEMBER", "TOO_MANY_CLAIMS",
+          # In this order, each looked for over the whole answer before the next.
+          reasons=("WRONG_SHAPE", "TOO_MANY_CLAIMS", "UNKNOWN_MEMBER", "MISSING_MEMBER",
                    "NOT_A_STRING", "EMPTY_STRING", "TOO_LONG")),
     # Stage 2: citation, over all claims before any per-claim check.
     Check("has_claims", Stage.CITATION, "NO_CITATION", "at least one claim",

@@ -15,6 +15,7 @@ runs only when the counts disagree.
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -150,6 +151,16 @@ def _decode_slow(text: str, start: int, body: str, size: int) -> Decoded:
 
     try:
         value = _ANY_DECODER.decode(body)
+    except msgspec.ValidationError:
+        # Valid syntax so far, but a number msgspec cannot represent (1e400, a
+        # 5000-digit integer).  Such numbers are valid JSON: finish the syntax
+        # check with the standard library, keeping numbers as opaque tokens.
+        try:
+            value = _decode_keeping_numbers(body)
+        except _SyntaxProblem as problem:
+            where = start + problem.offset
+            return fail("syntax", "SYNTAX", f"{problem.message} at {_at(text, where)}",
+                        offset=where, end=where + 1)
     except msgspec.DecodeError as exc:
         reason, message, offset = _syntax_message(body, str(exc))
         where = start + offset
@@ -175,41 +186,52 @@ def _decode_slow(text: str, start: int, body: str, size: int) -> Decoded:
 
 
 def _shape_problem(value: Any) -> tuple[str, Path, str] | None:
+    """The first shape problem, sub-reasons in the order the check declares them
+    (each looked for over the whole answer before the next), or None."""
     if not isinstance(value, dict):
         return "WRONG_SHAPE", (), f"the answer is {_kind(value)}, expected an object with claims"
+    claims = value.get("claims")
+    if "claims" in value and not isinstance(claims, list):
+        return "WRONG_SHAPE", ("claims",), f"claims is {_kind(claims)}, expected an array"
+    items: list[Any] = claims if isinstance(claims, list) else []
+    for index, claim in enumerate(items):
+        if not isinstance(claim, dict):
+            where = ("claims", index)
+            return "WRONG_SHAPE", where, f"{path_text(where)} is {_kind(claim)}, expected a claim object"
+    if len(items) > LIMITS.MAX_CLAIMS:
+        return ("TOO_MANY_CLAIMS", ("claims",),
+                f"{len(items)} claims, at most {LIMITS.MAX_CLAIMS} allowed")
     for key in value:
         if key != "claims":
             return ("UNKNOWN_MEMBER", (key,),
                     f"unknown top-level member {_quoted(key)}: the answer holds only claims")
-    if "claims" not in value:
-        return "MISSING_MEMBER", (), "the answer has no claims member"
-    claims = value["claims"]
-    if not isinstance(claims, list):
-        return "WRONG_SHAPE", ("claims",), f"claims is {_kind(claims)}, expected an array"
-    if len(claims) > LIMITS.MAX_CLAIMS:
-        return ("TOO_MANY_CLAIMS", ("claims",),
-                f"{len(claims)} claims, at most {LIMITS.MAX_CLAIMS} allowed")
-    for index, claim in enumerate(claims):
-        where = ("claims", index)
-        if not isinstance(claim, dict):
-            return "WRONG_SHAPE", where, f"{path_text(where)} is {_kind(claim)}, expected a claim object"
+    for index, claim in enumerate(items):
         for key in claim:
             if key not in MEMBERS:
-                return ("UNKNOWN_MEMBER", (*where, key),
-                        f"{path_text(where)} has unknown member {_quoted(key)} "
+                return ("UNKNOWN_MEMBER", ("claims", index, key),
+                        f"claims[{index}] has unknown member {_quoted(key)} "
                         "(a claim has exactly field, value, doc, quote)")
+    if "claims" not in value:
+        return "MISSING_MEMBER", (), "the answer has no claims member"
+    for index, claim in enumerate(items):
         for member in MEMBERS:
             if member not in claim:
-                return "MISSING_MEMBER", where, f"{path_text(where)} has no {member}"
+                return "MISSING_MEMBER", ("claims", index), f"claims[{index}] has no {member}"
+    for index, claim in enumerate(items):
         for member in MEMBERS:
-            item = claim[member]
-            path = (*where, member)
-            if not isinstance(item, str):
-                return "NOT_A_STRING", path, f"{path_text(path)} is {_kind(item)}, expected a string"
-            if not item:
+            if not isinstance(claim[member], str):
+                path = ("claims", index, member)
+                return "NOT_A_STRING", path, f"{path_text(path)} is {_kind(claim[member])}, expected a string"
+    for index, claim in enumerate(items):
+        for member in MEMBERS:
+            if not claim[member]:
+                path = ("claims", index, member)
                 return "EMPTY_STRING", path, f"{path_text(path)} is empty"
-            length = utf16_len(item)
+    for index, claim in enumerate(items):
+        for member in MEMBERS:
+            length = utf16_len(claim[member])
             if length > LIMITS.MAX_MEMBER:
+                path = ("claims", index, member)
                 return ("TOO_LONG", path,
                         f"{path_text(path)} is {length} UTF-16 code units long, "
                         f"at most {LIMITS.MAX_MEMBER} allowed")
@@ -243,6 +265,42 @@ def _syntax_message(body: str, error: str) -> tuple[str, str, int]:
     if error == "invalid number":
         return "SYNTAX", "invalid number (no leading zeros, digits after '.' and 'e')", offset
     return "SYNTAX", error, offset
+
+
+class _Number:
+    """A JSON number too large for msgspec, kept as its text."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+
+class _SyntaxProblem(Exception):
+    def __init__(self, message: str, offset: int) -> None:
+        super().__init__(message)
+        self.message, self.offset = message, offset
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(name)
+
+
+def _decode_keeping_numbers(body: str) -> Any:
+    """Strict decode with the standard library (depth is already bounded)."""
+    lone = _lone_surrogate(body)
+    if lone is not None:
+        raise _SyntaxProblem(f"lone surrogate escape {body[lone:lone + 6]} "
+                             "(a string must hold whole characters)", lone)
+    try:
+        return json.loads(body, parse_int=_Number, parse_float=_Number, parse_constant=_reject_constant)
+    except json.JSONDecodeError as exc:
+        if exc.msg == "Extra data":
+            raise _SyntaxProblem("data after the JSON value", exc.pos) from None
+        raise _SyntaxProblem(exc.msg[:1].lower() + exc.msg[1:], exc.pos) from None
+    except ValueError as exc:
+        found = body.find(str(exc))
+        raise _SyntaxProblem(f"unexpected {exc} (not JSON)", max(found, 0)) from None
 
 
 def _lone_surrogate(body: str) -> int | None:
@@ -328,7 +386,7 @@ def _kind(value: Any) -> str:
         return "null"
     if isinstance(value, bool):
         return "a boolean"
-    if isinstance(value, (int, float)):
+    if isinstance(value, (int, float, _Number)):
         return "a number"
     if isinstance(value, str):
         return "a string"

@@ -180,7 +180,7 @@ def _validation_place(exc: msgspec.ValidationError, prefix: str = "") -> tuple[s
     return place, message
 
 
-def _check_request(request: Request, registry: Registry | None) -> tuple[str, str] | None:
+def _check_request(request: Request) -> tuple[str, str] | None:
     """(place, problem) for a request that no answer could satisfy sensibly."""
     if not request.fields:
         return "fields", "no field requested"
@@ -191,10 +191,6 @@ def _check_request(request: Request, registry: Registry | None) -> tuple[str, st
         if field in seen:
             return f"fields[{index}]", f"field {field!r} requested twice"
         seen.add(field)
-    if registry is not None:
-        for index, doc in enumerate(request.supplied):
-            if doc not in registry.by_id:
-                return f"supplied[{index}]", f"{doc!r} is not a source of the registry"
     return None
 
 
@@ -231,7 +227,7 @@ def load_suite(path: str | Path, strict: bool = True) -> Suite:
     ids: dict[str, int] = {}
     for index, item in enumerate(cases_value):
         try:
-            cases.append(_case(name, index, item, registry, ids))
+            cases.append(_case(name, index, item, ids))
         except _CaseProblem as problem:
             error = CaseError(name, index, problem.case_id, problem.place, problem.problem)
             if strict:
@@ -246,7 +242,7 @@ class _CaseProblem(Exception):
         self.case_id, self.place, self.problem = case_id, place, problem
 
 
-def _case(suite: str, index: int, item: Any, registry: Registry, ids: dict[str, int]) -> Case:
+def _case(suite: str, index: int, item: Any, ids: dict[str, int]) -> Case:
     here = f"cases[{index}]"
     case_id = item.get("id") if isinstance(item, dict) and isinstance(item.get("id"), str) else None
     try:
@@ -271,7 +267,7 @@ def _case(suite: str, index: int, item: Any, registry: Registry, ids: dict[str, 
         parse_label(case.expected)
     except ValueError as exc:
         raise _CaseProblem(case.id, f"{here}.expected", str(exc)) from None
-    problem = _check_request(case.request, registry)
+    problem = _check_request(case.request)
     if problem is not None:
         raise _CaseProblem(case.id, f"{here}.request.{problem[0]}", problem[1])
     return Case(suite, index, case.id, raw, case.request, case.expected, case.note,
@@ -293,7 +289,7 @@ def load_registry(path: str | Path) -> Registry:
     return _registry(path, registry_file.sources)
 
 
-def load_request(path: str | Path, registry: Registry | None = None) -> Request:
+def load_request(path: str | Path) -> Request:
     path = Path(path)
     value = _parse_json(path, read_bytes(path))
     try:
@@ -301,7 +297,7 @@ def load_request(path: str | Path, registry: Registry | None = None) -> Request:
     except msgspec.ValidationError as exc:
         place, message = _validation_place(exc)
         raise LoadError(path, message, place) from None
-    problem = _check_request(request, registry)
+    problem = _check_request(request)
     if problem is not None:
         raise LoadError(path, problem[1], problem[0])
     return request

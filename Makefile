@@ -1,0 +1,35 @@
+# Two set-up commands, both bootstrapping a local virtualenv with pinned versions:
+#   make run    open the inspector on the bundled fixture suites
+#   make test   run every test
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+PIP := $(BIN)/python -m pip --disable-pip-version-check -q
+
+.PHONY: run audit test bench screenshots clean
+
+$(STAMP): requirements.lock pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PIP) install -r requirements.lock
+	$(PIP) install --no-deps -e .
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/inspector
+
+audit: $(STAMP)
+	$(BIN)/inspector audit
+
+test: $(STAMP)
+	$(BIN)/python -m pytest -q
+
+bench: $(STAMP)
+	$(BIN)/python benchmarks/bench_verify.py
+	$(BIN)/python benchmarks/bench_tui.py
+
+screenshots: $(STAMP)
+	$(BIN)/inspector screenshots --overwrite
+
+clean:
+	rm -rf $(VENV) .pytest_cache .hypothesis
