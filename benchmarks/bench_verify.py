@@ -56,7 +56,7 @@ def _reject_duplicates(pairs: list[tuple[str, object]]) -> dict:
 def json_hook_pass(raw: str | bytes) -> None:
     try:
         json.loads(raw, object_pairs_hook=_reject_duplicates)
-    except ValueError:
+    except (ValueError, RecursionError):
         pass
 
 

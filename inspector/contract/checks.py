@@ -77,6 +77,12 @@ class Check:
     source_attribute: str | None = None
     # The claim member the check reads, for highlighting in the raw answer.
     claim_member: str | None = None
+    # Stages 2-4: the rule itself, a Python expression that is true when the check
+    # passes.  verify() compiles every rule once, into one evaluator per check (for
+    # the trace and explore mode) and into one fused decision function, so the
+    # order and the logic live here only.  Names: claims, claim, index, source (the
+    # cited source, None if unknown), request, first_index (field -> first claim).
+    rule: str | None = None
 
 
 REASONS: dict[str, Reason] = {
@@ -147,49 +153,60 @@ CHECKS: tuple[Check, ...] = (
     # Stage 2: citation, over all claims before any per-claim check.
     Check("has_claims", Stage.CITATION, "NO_CITATION", "at least one claim",
           "The answer makes at least one claim.",
-          REASONS["NO_CLAIMS"].hint, reasons=("NO_CLAIMS",)),
+          REASONS["NO_CLAIMS"].hint, reasons=("NO_CLAIMS",),
+          rule="len(claims) > 0"),
     Check("doc_known", Stage.CITATION, "NO_CITATION", "document exists",
           "The cited document is in the registry.",
           REASONS["UNKNOWN_DOC"].hint, per_claim=True, reasons=("UNKNOWN_DOC",),
-          source_attribute="id", claim_member="doc"),
+          source_attribute="id", claim_member="doc",
+          rule="source is not None"),
     Check("doc_supplied", Stage.CITATION, "NO_CITATION", "document supplied",
           "The cited document was among those supplied to the model.",
           REASONS["NOT_SUPPLIED"].hint, per_claim=True, reasons=("NOT_SUPPLIED",),
-          request_attribute="supplied", source_attribute="id", claim_member="doc"),
+          request_attribute="supplied", source_attribute="id", claim_member="doc",
+          rule="claim.doc in request.supplied"),
     Check("quote_found", Stage.CITATION, "NO_CITATION", "quote in document",
           "The quote occurs verbatim in the cited document's text.",
           REASONS["QUOTE_NOT_FOUND"].hint, per_claim=True, reasons=("QUOTE_NOT_FOUND",),
-          source_attribute="text", claim_member="quote"),
+          source_attribute="text", claim_member="quote",
+          rule="claim.quote in source.text"),
     # Stage 3: per claim, in the answer's order.
     Check("unique_field", Stage.CLAIM, "DUPLICATE_CLAIM", "field claimed once",
           "No earlier claim has the same field.",
           "Claim each field once; two claims for one field are ambiguous even when they agree.",
-          per_claim=True, claim_member="field"),
+          per_claim=True, claim_member="field",
+          rule="first_index[claim.field] == index"),
     Check("requested_field", Stage.CLAIM, "UNREQUESTED_FIELD", "field requested",
           "The claimed field is one the request asks for.",
           "Claim only the requested fields.",
-          per_claim=True, request_attribute="fields", claim_member="field"),
+          per_claim=True, request_attribute="fields", claim_member="field",
+          rule="claim.field in request.fields"),
     Check("scope", Stage.CLAIM, "SCOPE_MISMATCH", "service and environment",
           "The cited document's service and environment are the request's.",
           "Cite the document of the requested service and environment; a matching value elsewhere is not evidence.",
-          per_claim=True, request_attribute="environment", source_attribute="environment", claim_member="doc"),
+          per_claim=True, request_attribute="environment", source_attribute="environment", claim_member="doc",
+          rule="source.service == request.service and source.environment == request.environment"),
     Check("revision", Stage.CLAIM, "STALE_REVISION", "current revision",
           "The cited document's revision is the request's.",
           "Cite the current revision's document.",
-          per_claim=True, request_attribute="revision", source_attribute="revision", claim_member="doc"),
+          per_claim=True, request_attribute="revision", source_attribute="revision", claim_member="doc",
+          rule="source.revision == request.revision"),
     Check("value", Stage.CLAIM, "VALUE_MISMATCH", "value matches",
           "The cited document has this fact and the claimed value is exactly its value (no unit conversion).",
           "Copy the registry value exactly; \"5s\" is not \"5000\".",
-          per_claim=True, source_attribute="fact", claim_member="value"),
+          per_claim=True, source_attribute="fact", claim_member="value",
+          rule="source.facts.get(claim.field) == claim.value"),
     Check("quote_supports", Stage.CLAIM, "QUOTE_NOT_SUPPORTING", "quote supports",
           "The quote is exactly the canonical line field=value.",
           "Quote the line that states this field's value, not another genuine line.",
-          per_claim=True, source_attribute="text", claim_member="quote"),
+          per_claim=True, source_attribute="text", claim_member="quote",
+          rule='claim.quote == claim.field + "=" + claim.value'),
     # Stage 4.
     Check("coverage", Stage.COVERAGE, "INCOMPLETE", "every field claimed",
           "Every requested field has a claim.",
           "Claim every requested field, or let the caller abstain.",
-          request_attribute="fields"),
+          request_attribute="fields",
+          rule="set(request.fields).issubset(first_index)"),
 )
 
 CHECKS_BY_ID: dict[str, Check] = {check.id: check for check in CHECKS}

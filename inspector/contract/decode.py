@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any
 
 import msgspec
 
@@ -27,18 +27,19 @@ from .jsonscan import DuplicateKey, Path, max_depth, path_text, scan
 from .models import Claim
 from .text import escape_char, line_col, utf16_len, visible
 
-__all__ = ["DecodeFailure", "Decoded", "decode_answer", "find_duplicate_key"]
+__all__ = ["DecodeFailure", "Decoded", "decode_answer", "find_duplicate_key", "locate_duplicate"]
 
 BOM = "\ufeff"
 MEMBERS = ("field", "value", "doc", "quote")
 
 
 class _Answer(msgspec.Struct, forbid_unknown_fields=True):
-    claims: list[Claim]
+    claims: Annotated[list[Claim], msgspec.Meta(max_length=LIMITS.MAX_CLAIMS)]
 
 
 _ANSWER_DECODER = msgspec.json.Decoder(_Answer)
 _ANY_DECODER = msgspec.json.Decoder()
+_ENCODE = msgspec.json.Encoder().encode
 _ESCAPE = re.compile(r"\\.", re.S)
 _BYTE_POSITION = re.compile(r"\s*\(byte (\d+)\)$")
 _UNICODE_ESCAPE = re.compile(r"\\u([0-9a-fA-F]{4})|\\.", re.S)
@@ -79,6 +80,22 @@ class Decoded:
 
 def decode_answer(raw: str | bytes | bytearray | memoryview) -> Decoded:
     """Decode ``raw`` strictly.  Never raises for any input."""
+    if type(raw) is bytes and raw.isascii():
+        raw = raw.decode("ascii")
+    if type(raw) is str and len(raw) <= LIMITS.MAX_MEMBER and raw.isascii():
+        # The common case, kept short: ASCII has no BOM, no surrogate and is as many
+        # UTF-16 units as characters; and no member can be longer than the text.
+        try:
+            answer = _ANSWER_DECODER.decode(raw)
+        except (msgspec.DecodeError, RecursionError):
+            return _decode_slow(raw, 0, raw, len(raw))
+        claims = answer.claims
+        # The typed decode checked the claim count and empty members; what is left
+        # is the duplicate-key proof (see the module docstring).
+        if _string_tokens(raw) == 1 + 8 * len(claims):
+            return Decoded(raw, 0, len(raw), tuple(claims), None)
+        return _decode_slow(raw, 0, raw, len(raw))
+
     if isinstance(raw, str):
         text = raw
         size = _size(text)
@@ -126,11 +143,9 @@ def decode_answer(raw: str | bytes | bytearray | memoryview) -> Decoded:
         pass
     else:
         claims = answer.claims
-        if (
-            len(claims) <= LIMITS.MAX_CLAIMS
-            and _string_tokens(body) == 1 + 8 * len(claims)
-            and all(_member_ok(c.field) and _member_ok(c.value) and _member_ok(c.doc) and _member_ok(c.quote)
-                    for c in claims)
+        if _string_tokens(body) == 1 + 8 * len(claims) and all(
+            _member_ok(c.field) and _member_ok(c.value) and _member_ok(c.doc) and _member_ok(c.quote)
+            for c in claims
         ):
             return Decoded(text, start, size, tuple(claims), None)
     return _decode_slow(text, start, body, size)
@@ -168,14 +183,10 @@ def _decode_slow(text: str, start: int, body: str, size: int) -> Decoded:
     except RecursionError:  # pragma: no cover - prevented by the depth check above
         return fail("depth", "TOO_DEEP", "nesting too deep to parse")
 
-    duplicate = find_duplicate_key(body, value)
-    if duplicate is not None:
-        first = (start + duplicate.first[0], start + duplicate.first[1])
-        second = (start + duplicate.second[0], start + duplicate.second[1])
-        return fail("duplicate_key", "DUPLICATE_KEY",
-                    f"key {_quoted(duplicate.key)} appears twice in {path_text(duplicate.object_path)}: "
-                    f"at {_at(text, first[0])} and at {_at(text, second[0])}",
-                    offset=first[0], end=first[1], second=second)
+    if _string_tokens(body) != _strings_in(value):
+        # Proven, exactly, by the count; where the two keys are is looked up only
+        # when someone reads the trace (locate_duplicate).
+        return fail("duplicate_key", "DUPLICATE_KEY", "an object repeats a key")
 
     problem = _shape_problem(value)
     if problem is not None:
@@ -343,7 +354,7 @@ def _fail(text: str | None, size: int, check: str, reason: str, message: str, **
 
 def _member_ok(value: str) -> bool:
     # A string no longer than MAX_MEMBER // 2 characters cannot exceed MAX_MEMBER units.
-    return bool(value) and (len(value) <= LIMITS.MAX_MEMBER // 2 or utf16_len(value) <= LIMITS.MAX_MEMBER)
+    return len(value) <= LIMITS.MAX_MEMBER // 2 or utf16_len(value) <= LIMITS.MAX_MEMBER
 
 
 def _string_tokens(body: str) -> int:
@@ -356,6 +367,12 @@ def _string_tokens(body: str) -> int:
 
 def _strings_in(value: Any) -> int:
     """Keys plus string values in a decoded JSON value (iterative: any depth)."""
+    try:
+        # Re-encoding in C and counting its string tokens is the fast way; the
+        # decoded value has no duplicate keys, so this is its exact count.
+        return _string_tokens(_ENCODE(value).decode("utf-8"))
+    except TypeError:
+        pass  # opaque big numbers from the fallback decoder: walk instead
     count = 0
     pending = [value]
     while pending:
@@ -368,6 +385,23 @@ def _strings_in(value: Any) -> int:
         elif isinstance(item, list):
             pending.extend(item)
     return count
+
+
+def locate_duplicate(decoded: Decoded) -> DecodeFailure:
+    """The DUPLICATE_KEY failure of ``decoded`` with the key and both positions."""
+    failure = decoded.failure
+    assert failure is not None and decoded.text is not None
+    text, start = decoded.text, decoded.start
+    duplicate = scan(text[start:]).duplicate
+    if duplicate is None:  # pragma: no cover - the count proved there is one
+        return failure
+    first = (start + duplicate.first[0], start + duplicate.first[1])
+    second = (start + duplicate.second[0], start + duplicate.second[1])
+    return DecodeFailure(
+        "duplicate_key", "DUPLICATE_KEY",
+        f"key {_quoted(duplicate.key)} appears twice in {path_text(duplicate.object_path)}: "
+        f"at {_at(text, first[0])} and at {_at(text, second[0])}",
+        offset=first[0], end=first[1], second=second)
 
 
 def find_duplicate_key(text: str, value: Any) -> DuplicateKey | None:

@@ -7,7 +7,7 @@ a request or registry file is an error and not silently ignored.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
-from typing import Any
+from typing import Annotated, Any
 
 import msgspec
 
@@ -49,13 +49,18 @@ class Source(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     expires_at: float | None = None
 
 
+# Decoding into Claim refuses empty members in C (the fast path relies on it);
+# the UTF-16 length limit is checked separately, as msgspec counts code points.
+_Member = Annotated[str, msgspec.Meta(min_length=1)]
+
+
 class Claim(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """One claim of a candidate answer, after strict decoding."""
 
-    field: str
-    value: str
-    doc: str
-    quote: str
+    field: _Member
+    value: _Member
+    doc: _Member
+    quote: _Member
 
 
 class DuplicateSourceError(ValueError):

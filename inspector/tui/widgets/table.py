@@ -1,0 +1,314 @@
+"""A table drawn a row at a time (Textual's Line API).
+
+Only the rows on screen are ever built, each from ``cell()``, and a built row
+is kept until ``refresh_rows`` says it changed: moving the cursor redraws two
+rows, not the table.  Cells are untrusted text rendered through ``safe``, or
+rich ``Text`` the caller built from ``safe`` pieces.  The header stays put
+while the rows scroll.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from rich.style import Style
+from rich.text import Text
+from textual import events
+from textual.geometry import Region, Size
+from textual.message import Message
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+from .. import safe
+
+__all__ = ["Column", "SafeTable"]
+
+
+@dataclass(frozen=True, slots=True)
+class Column:
+    key: str
+    title: str
+    width: int | None = None  # fixed width in cells; None shares the rest
+    min_width: int = 4
+    weight: int = 1  # share of the rest, for columns without a fixed width
+    justify: str = "left"
+
+
+Cell = str | Text | None
+
+
+class SafeTable(ScrollView, can_focus=False):
+    """A scrolling table whose rows are built on demand."""
+
+    DEFAULT_CSS = """
+    SafeTable {
+        height: 1fr;
+        overflow-x: auto;
+        overflow-y: auto;
+        scrollbar-size: 1 1;
+    }
+    SafeTable > .safe-table--header { text-style: bold; color: $text-muted; }
+    SafeTable > .safe-table--cursor { background: $primary 30%; }
+    SafeTable > .safe-table--marked { background: $accent 15%; }
+    SafeTable > .safe-table--dim { color: $text-disabled; }
+    SafeTable > .safe-table--passed { background: $success 35%; text-style: bold; }
+    SafeTable > .safe-table--failed { background: $error 55%; text-style: bold; }
+    SafeTable > .safe-table--pending { background: $secondary 25%; }
+    SafeTable > .safe-table--escape { color: $text-warning; background: $warning-muted; text-style: bold; }
+    SafeTable > .safe-table--good { color: $text-success; }
+    SafeTable > .safe-table--bad { color: $text-error; }
+    SafeTable > .safe-table--note { color: $text-muted; text-style: italic; }
+    """
+
+    COMPONENT_CLASSES = {
+        "safe-table--header",
+        "safe-table--cursor",
+        "safe-table--marked",
+        "safe-table--dim",
+        "safe-table--passed",
+        "safe-table--failed",
+        "safe-table--pending",
+        "safe-table--escape",
+        "safe-table--good",
+        "safe-table--bad",
+        "safe-table--note",
+    }
+
+    ALLOW_SELECT = False
+    show_header = True
+    gap = 1  # cells between columns
+
+    class RowClicked(Message):
+        """A row was clicked (the table does not move its own cursor)."""
+
+        def __init__(self, table: SafeTable, row: int) -> None:
+            super().__init__()
+            self.table = table
+            self.row = row
+
+        @property
+        def control(self) -> SafeTable:
+            return self.table
+
+    def __init__(self, *, name: str | None = None, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(name=name, id=id, classes=classes)
+        self.columns: tuple[Column, ...] = ()
+        self.row_count = 0
+        self.cursor: int | None = None
+        self._widths: tuple[int, ...] = ()
+        self._layout_width = -1
+        self._rows: dict[int, Strip] = {}
+        self._header: Strip | None = None
+        self.empty_message = ""
+
+    # -- what subclasses provide ---------------------------------------------
+
+    def cell(self, row: int, column: Column) -> Cell:
+        """The content of a cell: untrusted str, or Text built with ``safe``."""
+        return None
+
+    def row_style(self, row: int) -> str | None:
+        """A component class for the whole row (cursor, marked, dim)."""
+        return "safe-table--cursor" if row == self.cursor else None
+
+    def cell_style(self, row: int, column: Column) -> str | None:
+        """A component class for one cell (the compared value: passed, failed, pending)."""
+        return None
+
+    # -- updating ---------------------------------------------------------------
+
+    def set_columns(self, columns: Iterable[Column]) -> None:
+        self.columns = tuple(columns)
+        self._layout_width = -1
+        self.refresh_all()
+
+    def set_row_count(self, count: int) -> None:
+        self.row_count = count
+        if self.cursor is not None and self.cursor >= count:
+            self.cursor = count - 1 if count else None
+        self._update_virtual_size()
+        self.refresh_all()
+
+    def refresh_all(self) -> None:
+        self._rows.clear()
+        self._header = None
+        self.refresh()
+
+    def refresh_rows(self, rows: Iterable[int | None]) -> None:
+        """Rebuild these rows only (the others keep their drawn strips)."""
+        top = int(self.scroll_offset.y)
+        offset = 1 if self.show_header else 0
+        width = self.size.width
+        for row in rows:
+            if row is None:
+                continue
+            self._rows.pop(row, None)
+            y = row - top + offset
+            if 0 <= y < self.size.height:
+                self.refresh(Region(0, y, width, 1))
+
+    def move_cursor(self, row: int | None, *, scroll: bool = True) -> None:
+        previous = self.cursor
+        self.cursor = row
+        if previous != row:
+            self.refresh_rows((previous, row))
+        if scroll and row is not None:
+            self.scroll_to_row(row)
+
+    def scroll_to_row(self, row: int, *, center: bool = False) -> None:
+        visible = self._visible_rows()
+        if visible <= 0:
+            return
+        top = int(self.scroll_offset.y)
+        if center and not top <= row < top + visible:
+            self.scroll_to(y=max(0, row - visible // 2), animate=False, immediate=True)
+        elif row < top:
+            self.scroll_to(y=row, animate=False, immediate=True)
+        elif row >= top + visible:
+            self.scroll_to(y=row - visible + 1, animate=False, immediate=True)
+
+    def scroll_to_column(self, key: str) -> None:
+        """Bring a column into view horizontally (the compared value)."""
+        self._ensure_layout()
+        x = 0
+        for column, width in zip(self.columns, self._widths, strict=True):
+            if column.key == key:
+                view = self.scrollable_content_region.width
+                left = int(self.scroll_offset.x)
+                if x < left:
+                    self.scroll_to(x=x, animate=False, immediate=True)
+                elif x + width > left + view:
+                    self.scroll_to(x=max(0, x + width - view), animate=False, immediate=True)
+                return
+            x += width + self.gap
+
+    # -- layout -----------------------------------------------------------------
+
+    def _visible_rows(self) -> int:
+        height = self.scrollable_content_region.height
+        return height - (1 if self.show_header else 0)
+
+    def _ensure_layout(self) -> None:
+        available = self.scrollable_content_region.width or self.size.width
+        if available == self._layout_width and self._widths:
+            return
+        self._layout_width = available
+        columns = self.columns
+        gaps = self.gap * max(0, len(columns) - 1)
+        fixed = sum(c.width or 0 for c in columns)
+        flexible = [c for c in columns if c.width is None]
+        rest = max(0, available - fixed - gaps)
+        weights = sum(c.weight for c in flexible) or 1
+        widths = []
+        for column in columns:
+            if column.width is not None:
+                widths.append(column.width)
+            else:
+                widths.append(max(column.min_width, rest * column.weight // weights))
+        # Hand the rounding remainder to the last flexible column.
+        if flexible:
+            spare = available - gaps - sum(widths)
+            if spare > 0:
+                last = max(i for i, c in enumerate(columns) if c.width is None)
+                widths[last] += spare
+        self._widths = tuple(widths)
+        self._rows.clear()
+        self._header = None
+        self._update_virtual_size()
+
+    def _update_virtual_size(self) -> None:
+        total = sum(self._widths) + self.gap * max(0, len(self._widths) - 1)
+        height = self.row_count + (1 if self.show_header else 0)
+        self.virtual_size = Size(total, height)
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._layout_width = -1
+        self._ensure_layout()
+        self.refresh()
+
+    # -- drawing ----------------------------------------------------------------
+
+    def _style(self, component: str | None) -> Style:
+        if component is None:
+            return Style()
+        return self.get_component_rich_style(component, partial=True)
+
+    def _build(self, cells: list[tuple[Text, str | None]], base: Style) -> Strip:
+        line = Text(style=base, no_wrap=True, end="")
+        gap = " " * self.gap
+        for index, ((text, component), width) in enumerate(zip(cells, self._widths, strict=True)):
+            if index:
+                line.append(gap)
+            cell = text.copy()
+            cell.truncate(width, overflow="ellipsis", pad=True)
+            if component is not None:
+                cell.stylize_before(self._style(component))
+            line.append_text(cell)
+        segments = list(line.render(self.app.console))
+        return Strip(segments, line.cell_len)
+
+    def _cell_text(self, value: Cell, justify: str, width: int) -> Text:
+        if value is None:
+            text = Text("", end="")
+        elif isinstance(value, Text):
+            text = value
+        else:
+            text = safe.rich_text(value, escape_style=self._style("safe-table--escape"))
+        if justify == "right" and text.cell_len < width:
+            text = Text(" " * (width - text.cell_len), end="") + text
+        return text
+
+    def _render_header(self) -> Strip:
+        if self._header is None:
+            base = self.rich_style + self._style("safe-table--header")
+            self._header = self._build(
+                [(Text(c.title, end="", justify="left"), None) for c in self.columns], base)
+        return self._header
+
+    def _render_row(self, row: int) -> Strip:
+        strip = self._rows.get(row)
+        if strip is None:
+            base = self.rich_style + self._style(self.row_style(row))
+            cells = [
+                (self._cell_text(self.cell(row, column), column.justify, width), self.cell_style(row, column))
+                for column, width in zip(self.columns, self._widths, strict=True)
+            ]
+            strip = self._build(cells, base)
+            if len(self._rows) > 512:
+                self._rows.clear()
+            self._rows[row] = strip
+        return strip
+
+    def render_line(self, y: int) -> Strip:
+        self._ensure_layout()
+        scroll_x, scroll_y = self.scroll_offset
+        width = self.size.width
+        base = self.rich_style
+        if self.show_header:
+            if y == 0:
+                return self._render_header().crop_extend(scroll_x, scroll_x + width, base)
+            y -= 1
+        row = scroll_y + y
+        if row >= self.row_count:
+            if row == 0 and self.empty_message:
+                text = Text(self.empty_message, style=base + self._style("safe-table--note"), end="")
+                return Strip(list(text.render(self.app.console))).crop_extend(0, width, base)
+            return Strip.blank(width, base)
+        return self._render_row(row).crop_extend(scroll_x, scroll_x + width, base)
+
+    def on_click(self, event: events.Click) -> None:
+        offset = event.get_content_offset(self)
+        if offset is None:
+            return
+        y = offset.y - (1 if self.show_header else 0)
+        if y < 0:
+            return
+        row = int(self.scroll_offset.y) + y
+        if 0 <= row < self.row_count:
+            self.post_message(self.RowClicked(self, row))
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._rows.clear()
+        self._header = None
