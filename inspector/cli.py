@@ -85,8 +85,9 @@ def _parser() -> argparse.ArgumentParser:
     audit.add_argument("--verify", metavar="DIR", type=Path,
                        help="recompute a run written by --out and fail on any difference")
 
-    commands.add_parser("checks", help="list the checks in contract order",
-                        description="List the contract's checks, sub-reasons and fix hints.")
+    checks = commands.add_parser("checks", help="list the checks in contract order",
+                                 description="List the contract's checks, sub-reasons and fix hints.")
+    checks.add_argument("--format", choices=("text", "markdown"), default="text")
 
     open_ = commands.add_parser(
         "open", help="open the inspector (the terminal UI)",
@@ -111,7 +112,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "audit":
             return _audit(args)
         if args.command == "checks":
-            return _checks()
+            print(checks_markdown() if args.format == "markdown" else checks_text())
+            return EXIT_ACCEPT
         if args.command == "screenshots":
             return _screenshots(args)
         return _open(getattr(args, "paths", []), getattr(args, "request", None), getattr(args, "registry", None))
@@ -161,13 +163,13 @@ def _print_verdict(verdict: Verdict, trace: bool) -> None:
 
     from .contract.verify import Outcome
 
-    console = Console(highlight=False)
+    console = Console(highlight=False, soft_wrap=True)
     style = "bold green" if verdict.ok else "bold red"
     console.print(Text.assemble(("verdict  ", "bold"), (visible(verdict.label), style)))
     failure = verdict.first_failure
     if failure is not None:
-        where = f"claims[{failure.claim}] " if failure.claim is not None else ""
-        console.print(Text.assemble(("failed   ", "bold"), f"{failure.check.title} ({where.strip() or 'answer'})"))
+        where = f"claims[{failure.claim}]: " if failure.claim is not None else ""
+        console.print(Text.assemble(("failed   ", "bold"), f"{failure.check.title} ({where.rstrip(': ') or 'answer'})"))
         console.print(Text.assemble(("why      ", "bold"), visible(where + failure.explanation)))
         console.print(Text.assemble(("fix      ", "bold"), visible(failure.hint)))
     yes_no = {True: ("yes", "green"), False: ("no", "red")}
@@ -300,14 +302,31 @@ def _print_audit(suites: list[Suite], result: Audit) -> None:
         console.print(Text("all verdicts match their frozen labels", "green"))
 
 
-def _checks() -> int:
+def checks_text() -> str:
+    lines = []
     for check in CHECKS:
-        print(f"{check.code:<21} stage {int(check.stage)} {check.title}")
-        print(f"{'':<21} checks: {check.explanation}")
-        print(f"{'':<21} fix:    {check.hint}")
+        lines.append(f"{check.code:<21} stage {int(check.stage)}, {check.title}")
+        lines.append(f"{'':<21} checks: {check.explanation}")
+        if check.rule:
+            lines.append(f"{'':<21} rule:   {check.rule}")
+        lines.append(f"{'':<21} fix:    {check.hint}")
         for reason in check.reasons:
-            print(f"{'':<21} {reason:<16} {REASONS[reason].title}")
-    return EXIT_ACCEPT
+            lines.append(f"{'':<21} {reason:<16} {REASONS[reason].title}")
+    return "\n".join(lines)
+
+
+def checks_markdown() -> str:
+    """The README's table of checks (a test keeps the README in step with it)."""
+    def cell(text: str) -> str:
+        return text.replace("|", "\\|")
+
+    lines = ["| # | stage | check | fails as | what passes | rule |", "|---|---|---|---|---|---|"]
+    for number, check in enumerate(CHECKS, 1):
+        fails = check.code + (f" ({', '.join(check.reasons)})" if check.reasons else "")
+        rule = f"`{cell(check.rule)}`" if check.rule else ""
+        lines.append(f"| {number} | {int(check.stage)} {check.stage.title} | {check.title} | {fails} | "
+                     f"{cell(check.explanation)} | {rule} |")
+    return "\n".join(lines)
 
 
 # -- the terminal UI -----------------------------------------------------------
