@@ -107,6 +107,10 @@ def main(argv: list[str]) -> int:
         for raw, request, registry in items:
             verify(raw, request, registry)
 
+    def run_first() -> None:
+        for raw, request, registry in items:
+            verify(raw, request, registry).first_failure
+
     def run_trace() -> None:
         for raw, request, registry in items:
             verify(raw, request, registry).trace
@@ -119,6 +123,7 @@ def main(argv: list[str]) -> int:
         "msgspec typed decode (yardstick)": per_case_us(run_plain, n),
         "strict decoding (stage 1)": per_case_us(run_decode, n),
         "verify (verdict, baselines)": per_case_us(run_verify, n),
+        "verify + first failure explained": per_case_us(run_first, n),
         "verify + full trace": per_case_us(run_trace, n),
         "json object_pairs_hook pass alone": per_case_us(run_hook, n),
     }

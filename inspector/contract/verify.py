@@ -18,7 +18,7 @@ from enum import StrEnum
 from types import MappingProxyType
 from typing import Any
 
-from .checks import CHECKS, LIMITS, REASONS, Check, Stage
+from .checks import CHECKS, CHECKS_BY_ID, LIMITS, REASONS, Check, Stage
 from .decode import Decoded, DecodeFailure, decode_answer, locate_duplicate
 from .jsonscan import JsonIndex, Path, path_text, scan
 from .models import Claim, Registry, Request, Source, coerce_request
@@ -250,7 +250,7 @@ class Verdict:
     """
 
     __slots__ = (
-        "_decoded", "_failure", "_index", "_trace", "accepted", "citation_only",
+        "_decoded", "_failure", "_first", "_index", "_trace", "accepted", "citation_only",
         "claims", "reason", "registry", "request", "status", "strict_json",
     )
 
@@ -260,6 +260,7 @@ class Verdict:
         self._failure = failure
         self._index: JsonIndex | None = None
         self._trace: tuple[Step, ...] | None = None
+        self._first: Step | None = None
         self.request = request
         self.registry = registry
         self.claims: tuple[Claim, ...] = decoded.claims or ()
@@ -317,11 +318,26 @@ class Verdict:
         return tuple(self._steps(explore=True))
 
     @property
+    def failed_check(self) -> Check | None:
+        """The check that decided a rejection (cheap: no trace is built)."""
+        if self._decoded.failure is not None:
+            return CHECKS_BY_ID[self._decoded.failure.check]
+        return self._failure[0] if self._failure is not None else None
+
+    @property
     def first_failure(self) -> Step | None:
-        for step in self.trace:
-            if step.outcome is Outcome.FAILED:
-                return step
-        return None
+        """The failing step, explained; built on its own without the whole trace."""
+        if self._first is None and not self.ok:
+            if self._trace is not None:
+                self._first = next(step for step in self._trace if step.outcome is Outcome.FAILED)
+            elif self._decoded.failure is not None:
+                failure = self._decoded.failure
+                self._first = self._describe_decode_failure(CHECKS_BY_ID[failure.check], failure)
+            else:
+                check, claim, result = self._failure
+                ctx = _Context(self.claims, self.request, self.registry)
+                self._first = self._describe(ctx, check, claim, result, reached=True)
+        return self._first
 
     @property
     def detail(self) -> str | None:

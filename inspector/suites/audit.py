@@ -38,8 +38,7 @@ class CaseResult:
 
     @property
     def first_failure_check(self) -> Check | None:
-        step = self.verdict.first_failure
-        return step.check if step else None
+        return self.verdict.failed_check
 
     def to_dict(self) -> dict[str, Any]:
         verdict = self.verdict

@@ -1,0 +1,285 @@
+"""Untrusted multi-line text with marked ranges, drawn a row at a time.
+
+Used for the raw answer and for a source's text.  Characters are shown through
+``safe`` (escapes styled), long lines wrap at any character (JSON has no words
+worth keeping whole), and marks are character ranges of the original text, so
+a span from the contract (a decode error, a quote, a claim) lands exactly on
+what it points at even when an escape widened the line before it.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from rich.cells import get_character_cell_size
+from rich.style import Style
+from rich.text import Text
+from textual import events
+from textual.geometry import Size
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+from .. import safe
+
+__all__ = ["Mark", "SafeTextView"]
+
+# Longer text is cut for display (the contract refuses anything over 8192 units
+# anyway; a 256 MiB answer must not freeze the screen).
+DISPLAY_LIMIT = 200_000
+
+
+@dataclass(frozen=True, slots=True)
+class Mark:
+    """A range [start, end) of the text shown with a component style."""
+
+    start: int
+    end: int
+    component: str
+
+
+@dataclass(slots=True)
+class _Line:
+    start: int  # offset of the line's first character in the text
+    raw: str  # without its line feed
+    shown: str = ""  # as displayed, with escapes, plus one cell for the line end
+    index: tuple[int, ...] = ()  # index[i]: display offset of raw character i (len(raw)+2 entries)
+    escapes: tuple[tuple[int, int], ...] = ()  # display ranges that are escapes
+
+
+class SafeTextView(ScrollView, can_focus=False):
+    DEFAULT_CSS = """
+    SafeTextView {
+        height: 1fr;
+        overflow-x: auto;
+        overflow-y: auto;
+        scrollbar-size: 1 1;
+    }
+    SafeTextView > .safe-text--gutter { color: $text-disabled; }
+    SafeTextView > .safe-text--escape { color: $text-warning; background: $warning-muted; text-style: bold; }
+    SafeTextView > .safe-text--passed { background: $success 40%; text-style: bold; }
+    SafeTextView > .safe-text--failed { background: $error 60%; text-style: bold; }
+    SafeTextView > .safe-text--pending { background: $secondary 30%; }
+    SafeTextView > .safe-text--soft { background: $primary 18%; }
+    SafeTextView > .safe-text--note { color: $text-muted; text-style: italic; }
+    """
+
+    COMPONENT_CLASSES = {
+        "safe-text--gutter",
+        "safe-text--escape",
+        "safe-text--passed",
+        "safe-text--failed",
+        "safe-text--pending",
+        "safe-text--soft",
+        "safe-text--note",
+    }
+
+    ALLOW_SELECT = False
+
+    def __init__(self, *, wrap: bool = True, line_numbers: bool = True, name: str | None = None,
+                 id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(name=name, id=id, classes=classes)
+        self.wrap = wrap
+        self.line_numbers = line_numbers
+        self._text = ""
+        self._raw_bytes = False
+        self._note: str | None = None
+        self._lines: list[_Line] = []
+        self._starts: list[int] = []
+        self._marks: tuple[Mark, ...] = ()
+        self._rows: list[tuple[int, int, int]] = []  # (line, display start, display end)
+        self._rows_width = -1
+        self._cache: dict[int, Text] = {}
+        self._focus: int | None = None
+
+    @property
+    def text(self) -> str:
+        return self._text
+
+    @property
+    def marks(self) -> tuple[Mark, ...]:
+        return self._marks
+
+    # -- updating ---------------------------------------------------------------
+
+    def set_text(self, text: str, *, raw_bytes: bool = False, note: str | None = None) -> None:
+        if len(text) > DISPLAY_LIMIT:
+            cut = len(text) - DISPLAY_LIMIT
+            text = text[:DISPLAY_LIMIT]
+            note = f"… {cut:,} more characters not shown" + (f"; {note}" if note else "")
+        self._text = text
+        self._raw_bytes = raw_bytes
+        self._note = note
+        self._lines = []
+        start = 0
+        for raw in text.split("\n"):
+            self._lines.append(_Line(start, raw))
+            start += len(raw) + 1
+        self._starts = [line.start for line in self._lines]
+        self._marks = ()
+        self._rows_width = -1
+        self._cache.clear()
+        self.scroll_to(0, 0, animate=False, immediate=True)
+        self.refresh()
+
+    def set_marks(self, marks: Sequence[Mark], focus: int | None = None) -> None:
+        """Mark ranges and bring ``focus`` (a text offset) into view."""
+        marks = tuple(marks)
+        if marks != self._marks:
+            self._marks = marks
+            self._cache.clear()
+            self.refresh()
+        self._focus = focus
+        if focus is not None:
+            self.call_after_refresh(self._scroll_to_offset, focus)
+
+    def set_wrap(self, wrap: bool) -> None:
+        if wrap != self.wrap:
+            self.wrap = wrap
+            self._rows_width = -1
+            self.refresh()
+
+    # -- display form -------------------------------------------------------------
+
+    def _shown(self, line: _Line) -> _Line:
+        if line.index:
+            return line
+        shown: list[str] = []
+        index: list[int] = []
+        escapes: list[tuple[int, int]] = []
+        position = 0
+        raw = line.raw
+        for piece, escaped in safe.pieces(raw, raw_bytes=self._raw_bytes):
+            if escaped:
+                index.append(position)
+                escapes.append((position, position + len(piece)))
+            else:
+                index.extend(range(position, position + len(piece)))
+            shown.append(piece)
+            position += len(piece)
+        index.append(position)  # the line end (line feed or end of text)
+        shown.append(" ")
+        position += 1
+        index.append(position)
+        line.shown = "".join(shown)
+        line.index = tuple(index)
+        line.escapes = tuple(escapes)
+        return line
+
+    def _gutter_width(self) -> int:
+        return len(str(len(self._lines))) + 1 if self.line_numbers else 0
+
+    def _ensure_rows(self) -> None:
+        width = self.scrollable_content_region.width or self.size.width
+        if width == self._rows_width and self._rows:
+            return
+        self._rows_width = width
+        room = max(8, width - self._gutter_width())
+        rows: list[tuple[int, int, int]] = []
+        widest = 0
+        for number, line in enumerate(self._lines):
+            shown = self._shown(line).shown
+            if not self.wrap:
+                rows.append((number, 0, len(shown)))
+                widest = max(widest, sum(get_character_cell_size(ch) for ch in shown))
+                continue
+            start = cells = 0
+            for position, ch in enumerate(shown):
+                size = get_character_cell_size(ch)
+                if cells + size > room and position > start:
+                    rows.append((number, start, position))
+                    start, cells = position, 0
+                cells += size
+            rows.append((number, start, len(shown)))
+        if self._note:
+            rows.append((-1, 0, 0))
+        self._rows = rows
+        total_width = (widest + self._gutter_width()) if not self.wrap else width
+        self.virtual_size = Size(total_width, len(rows))
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._rows_width = -1
+        self._ensure_rows()
+        if self._focus is not None:
+            self._scroll_to_offset(self._focus)
+
+    def _line_text(self, number: int) -> Text:
+        text = self._cache.get(number)
+        if text is not None:
+            return text
+        line = self._shown(self._lines[number])
+        text = Text(line.shown, no_wrap=True, end="")
+        escape = self.get_component_rich_style("safe-text--escape", partial=True)
+        for start, end in line.escapes:
+            text.stylize(escape, start, end)
+        line_end = line.start + len(line.raw)
+        for mark in self._marks:
+            start, end = mark.start, max(mark.end, mark.start + 1)
+            if end <= line.start or start > line_end:
+                continue
+            a = max(start - line.start, 0)
+            b = min(end - line.start, len(line.raw) + 1)
+            text.stylize_before(self.get_component_rich_style(mark.component, partial=True),
+                                line.index[a], line.index[b])
+        self._cache[number] = text
+        return text
+
+    def _scroll_to_offset(self, offset: int) -> None:
+        self._ensure_rows()
+        if not self._lines:
+            return
+        number = max(0, bisect_right(self._starts, offset) - 1)
+        line = self._shown(self._lines[number])
+        column = line.index[max(0, min(offset - line.start, len(line.raw)))]
+        row = next((r for r, (n, a, b) in enumerate(self._rows) if n == number and a <= column < b), None)
+        if row is None:
+            return
+        height = self.scrollable_content_region.height
+        top = int(self.scroll_offset.y)
+        if not top <= row < top + height:
+            self.scroll_to(y=max(0, row - height // 3), animate=False, immediate=True)
+        if not self.wrap:
+            view = self.scrollable_content_region.width - self._gutter_width()
+            left = int(self.scroll_offset.x)
+            if not left <= column < left + view:
+                self.scroll_to(x=max(0, column - view // 3), animate=False, immediate=True)
+
+    # -- drawing ----------------------------------------------------------------
+
+    def render_line(self, y: int) -> Strip:
+        self._ensure_rows()
+        scroll_x, scroll_y = self.scroll_offset
+        width = self.size.width
+        base = self.rich_style
+        row = scroll_y + y
+        if row >= len(self._rows):
+            return Strip.blank(width, base)
+        number, start, end = self._rows[row]
+        if number < 0:
+            note = Text(self._note or "", style=base + self._style("safe-text--note"), end="")
+            return Strip(list(note.render(self.app.console))).crop_extend(0, width, base)
+        body = self._line_text(number)[start:end]
+        gutter_width = self._gutter_width()
+        if self.wrap:
+            line = Text(style=base, no_wrap=True, end="")
+            if gutter_width:
+                label = f"{number + 1:>{gutter_width - 1}} " if start == 0 else " " * gutter_width
+                line.append(label, self._style("safe-text--gutter"))
+            line.append_text(body)
+            return Strip(list(line.render(self.app.console))).crop_extend(0, width, base)
+        line = Text(style=base, no_wrap=True, end="")
+        line.append_text(body)
+        strip = Strip(list(line.render(self.app.console))).crop_extend(
+            scroll_x, scroll_x + width - gutter_width, base)
+        if gutter_width:
+            label = Text(f"{number + 1:>{gutter_width - 1}} ", style=base + self._style("safe-text--gutter"), end="")
+            strip = Strip.join([Strip(list(label.render(self.app.console))), strip])
+        return strip
+
+    def _style(self, component: str) -> Style:
+        return self.get_component_rich_style(component, partial=True)
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._cache.clear()
