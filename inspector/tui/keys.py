@@ -1,0 +1,94 @@
+"""Every key binding of the inspector, declared once.
+
+The app's ``BINDINGS``, the footer, the help screen and the command palette's
+key commands are all derived from ``KEYS``: a key cannot be listed in one place
+and missing in another.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from textual.binding import Binding
+
+__all__ = ["BINDINGS", "GROUPS", "KEYS", "Key"]
+
+
+@dataclass(frozen=True, slots=True)
+class Key:
+    id: str
+    keys: str  # Textual key names, comma-separated
+    action: str
+    description: str  # short, for the footer
+    help: str  # one sentence, for the help screen, the palette and the footer's tooltip
+    group: str
+    display: str  # how the keys are written for people
+    footer: bool = True
+
+
+GROUPS: dict[str, str] = {
+    "cases": "Cases",
+    "trace": "Trace",
+    "view": "View",
+    "app": "Inspector",
+}
+
+_CASE = Binding.Group("case", compact=True)
+_STEP = Binding.Group("step", compact=True)
+_CLAIM = Binding.Group("claim", compact=True)
+_FOOTER_GROUPS = {
+    "next_case": _CASE, "previous_case": _CASE,
+    "next_step": _STEP, "previous_step": _STEP,
+    "next_claim": _CLAIM, "previous_claim": _CLAIM,
+}
+
+KEYS: tuple[Key, ...] = (
+    Key("next_case", "j,down", "next_case", "next case",
+        "Open the next case of the list.", "cases", "j ↓"),
+    Key("previous_case", "k,up", "previous_case", "previous case",
+        "Open the previous case of the list.", "cases", "k ↑"),
+    Key("first_case", "g,home", "first_case", "first case",
+        "Open the first case of the list.", "cases", "g", footer=False),
+    Key("last_case", "G,end", "last_case", "last case",
+        "Open the last case of the list.", "cases", "G", footer=False),
+    Key("filter", "slash", "filter", "filter",
+        "Filter the case list by text (suite, id, label, note); Enter opens the first match, Esc clears.",
+        "cases", "/"),
+    Key("clear_filter", "escape", "clear_filter", "clear filter",
+        "Show every case again.", "cases", "Esc"),
+    Key("next_step", "n,right", "next_step", "next step",
+        "Step forward through the trace; every highlight moves to what that step compares.", "trace", "n →"),
+    Key("previous_step", "p,left", "previous_step", "previous step",
+        "Step back through the trace.", "trace", "p ←"),
+    Key("first_failure", "f", "first_failure", "first failure",
+        "Jump to the step that rejected the answer.", "trace", "f"),
+    Key("explore", "F", "explore", "explore",
+        "Explore mode: also evaluate the checks after the first failure (shown greyed).", "trace", "F"),
+    Key("next_claim", "right_square_bracket", "next_claim", "next claim",
+        "Select the next claim (the same check, for that claim).", "trace", "]"),
+    Key("previous_claim", "left_square_bracket", "previous_claim", "previous claim",
+        "Select the previous claim.", "trace", "["),
+    Key("toggle_pretty", "r", "toggle_pretty", "raw/pretty",
+        "Show the answer exactly as received, or re-indented (the same characters).", "view", "r"),
+    Key("summary", "S", "summary", "summary",
+        "The suite summary: how many cases pass each check; Enter lists those cases.", "view", "S"),
+    Key("help", "question_mark,f1", "help", "help",
+        "This help: every key and what each panel shows.", "app", "? F1"),
+    Key("palette", "ctrl+p", "command_palette", "palette",
+        "The command palette: jump to a case by id, filter by verdict or check, open a file.", "app", "^p"),
+    Key("quit", "q", "quit", "quit", "Leave the inspector.", "app", "q"),
+)
+
+BINDINGS: list[Binding] = [
+    Binding(
+        key.keys,
+        key.action,
+        key.description,
+        show=key.footer,
+        key_display=key.display.split()[0],
+        tooltip=key.help,
+        id=key.id,
+        group=_FOOTER_GROUPS.get(key.id),
+    )
+    for key in KEYS
+]

@@ -1,0 +1,63 @@
+"""The request strip: what the application asked for, always visible."""
+
+from __future__ import annotations
+
+from textual.content import Content
+from textual.widgets import Static
+
+from .. import safe
+from ..selection import Selection, Tone
+
+__all__ = ["RequestStrip", "TONE_STYLES"]
+
+# Content styles (theme variables) for a highlighted value, by tone.
+TONE_STYLES = {
+    Tone.PASSED: "bold $text on $success 40%",
+    Tone.FAILED: "bold $text on $error 70%",
+    Tone.PENDING: "$text on $secondary 30%",
+}
+LABEL_STYLE = "$text-muted"
+
+
+class RequestStrip(Static):
+    """Service, environment, revision, fields, supplied documents (and scope)."""
+
+    HELP = (
+        "**Request**: the trusted request the answer is checked against. The attribute the "
+        "current step compares is highlighted: green when the step passed, red when it failed."
+    )
+
+    DEFAULT_CSS = """
+    RequestStrip { height: auto; max-height: 4; }
+    """
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__("", id=id, markup=False)
+        self._key: object = None
+
+    def show(self, selection: Selection) -> None:
+        entry = selection.entry
+        request = entry.case.request if entry.case is not None else None
+        attribute = selection.request_attribute
+        key = (id(request), attribute, selection.tone)
+        if key == self._key:
+            return
+        self._key = key
+        if request is None:
+            self.update(Content.styled("no request: the case could not be loaded", LABEL_STYLE))
+            return
+        items: list[tuple[str, str, str]] = [
+            ("service", "service", request.service),
+            ("environment", "environment", request.environment),
+            ("revision", "revision", request.revision),
+            ("fields", "fields", ", ".join(request.fields)),
+            ("supplied", "supplied", ", ".join(request.supplied) or "none"),
+        ]
+        if request.scope is not None:
+            scope = request.scope
+            items.append(("scope", "scope", f"tenant {scope.tenant}, user {scope.user}, now {scope.now:g}"))
+        parts: list[Content] = []
+        for name, label, value in items:
+            style = TONE_STYLES[selection.tone] if name == attribute else ""
+            parts.append(Content.assemble((f"{label} ", LABEL_STYLE), safe.content(value, style)))
+        self.update(Content("  ").join(parts))
