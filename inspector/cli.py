@@ -35,6 +35,10 @@ if TYPE_CHECKING:
 EXIT_ACCEPT, EXIT_REJECT, EXIT_USAGE = 0, 1, 2
 
 
+def _rate(value: float | None) -> str:
+    return "-" if value is None else f"{value:.0%}"
+
+
 def _checks_listing() -> str:
     lines = ["checks, in contract order (the first failure decides):"]
     stage = None
@@ -89,6 +93,18 @@ def _parser() -> argparse.ArgumentParser:
                                  description="List the contract's checks, sub-reasons and fix hints.")
     checks.add_argument("--format", choices=("text", "markdown"), default="text")
 
+    registry = commands.add_parser("registry", help="registry tools (lint)",
+                                   description="Tools for registry files.")
+    registry_commands = registry.add_subparsers(dest="registry_command", metavar="COMMAND", required=True)
+    lint = registry_commands.add_parser(
+        "lint", help="list conflicts, duplicate ids, facts missing from texts, unreachable sources",
+        description="List problems in a registry: conflicting facts within one service/environment/"
+                    "revision, duplicate ids, facts whose canonical line is not in the text, and "
+                    "sources no request could ever be answered from.",
+        epilog="exit status: 0 nothing found, 1 findings, 2 unusable input.")
+    lint.add_argument("registry", metavar="G", help="registry (or suite) file")
+    lint.add_argument("--format", choices=("text", "json"), default="text")
+
     open_ = commands.add_parser(
         "open", help="open the inspector (the terminal UI)",
         description="Open suites, or one answer with --request and --registry, in the inspector.",
@@ -114,6 +130,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "checks":
             print(checks_markdown() if args.format == "markdown" else checks_text())
             return EXIT_ACCEPT
+        if args.command == "registry":
+            return _lint(args)
         if args.command == "screenshots":
             return _screenshots(args)
         return _open(getattr(args, "paths", []), getattr(args, "request", None), getattr(args, "registry", None))
@@ -251,7 +269,8 @@ def _print_audit(suites: list[Suite], result: Audit) -> None:
         by_suite.setdefault(item.case.suite, []).append(item)
     for suite in suites:
         table = Table(title=Text(visible(f"{suite.name} ({suite.path})")), title_justify="left")
-        for column in ("case", "expected", "actual", "match", "strict JSON", "citation-only", "first failure"):
+        for column in ("case", "expected", "actual", "match", "strict JSON", "citation-only", "first failure",
+                       "lens", "category", "blame"):
             table.add_column(column, overflow="fold")
         for item in by_suite.get(suite.name, []):
             verdict, step = item.verdict, item.verdict.first_failure
@@ -264,6 +283,9 @@ def _print_audit(suites: list[Suite], result: Audit) -> None:
                 yes_no[verdict.citation_only],
                 Text(visible(f"{step.check.title}" + (f" [{step.claim}]" if step.claim is not None else "")))
                 if step else Text("-", "dim"),
+                Text(verdict.policy, "yellow" if verdict.lens_disagrees else ""),
+                Text(category.title if (category := verdict.category) else "-"),
+                Text(verdict.blame or "-", "magenta" if verdict.blame == "retrieval" else ""),
             )
         console.print(table)
 
@@ -293,11 +315,29 @@ def _print_audit(suites: list[Suite], result: Audit) -> None:
         f"{total} cases · strict JSON {summary['strict_json']}/{total} · "
         f"quote exists {summary['citation_only']}/{total} · full contract {summary['accepted']}/{total} · "
         f"citation-only false accepts {summary['citation_only_false_accepts']}"))
+    agreement = summary["agreement"]
+    recall = summary["mean_recall"]
+    console.print(Text.assemble(
+        ("lens     ", "bold"),
+        f"the label lens says ANSWER where the contract rejects in {summary['lens_answer_contract_reject']} "
+        f"case(s); agreement lens/contract {_rate(agreement['lens_vs_contract'])}, "
+        f"verdict/frozen label {_rate(agreement['verdict_vs_frozen_label'])}"))
+    console.print(Text.assemble(
+        ("blame    ", "bold"),
+        f"rejections: {summary['blame']['retrieval']} retrieval, {summary['blame']['generation']} generation; "
+        f"mean retrieval recall {'-' if recall is None else f'{recall:.2f}'}; "
+        f"{summary['conflicted_cases']} case(s) touch conflicting evidence"))
+    if summary["categories"]:
+        console.print(Text.assemble(("abstain  ", "bold"), ", ".join(
+            f"{name.replace('_', ' ')} {count}" for name, count in summary["categories"].items())))
     if result.mismatches:
         console.print(Text(f"{len(result.mismatches)} case(s) differ from their frozen label:", "bold red"))
         for item in result.mismatches:
-            console.print(Text(visible(f"  {item.case.suite}/{item.case.id}: expected {item.case.expected}, "
-                                       f"got {item.verdict.label}")))
+            got = f"expected {item.case.expected}, got {item.verdict.label}"
+            if item.lens_match is False:
+                got += (f"; expected labels {item.case.expected_labels} policy {item.case.expected_policy}, "
+                        f"got {list(item.verdict.labels)} {item.verdict.policy}")
+            console.print(Text(visible(f"  {item.case.suite}/{item.case.id}: {got}")))
     else:
         console.print(Text("all verdicts match their frozen labels", "green"))
 
@@ -327,6 +367,20 @@ def checks_markdown() -> str:
         lines.append(f"| {number} | {int(check.stage)} {check.stage.title} | {check.title} | {fails} | "
                      f"{cell(check.explanation)} | {rule} |")
     return "\n".join(lines)
+
+
+def _lint(args: argparse.Namespace) -> int:
+    from .suites.lint import lint_registry
+
+    findings = lint_registry(args.registry)
+    if args.format == "json":
+        print(json.dumps({"registry": args.registry, "findings": [f.to_dict() for f in findings]},
+                         indent=2, ensure_ascii=False))
+    else:
+        for finding in findings:
+            print(visible(f"{finding.kind:<17} {', '.join(finding.sources)}: {finding.detail}"))
+        print(f"{args.registry}: {len(findings)} finding(s)" if findings else f"{args.registry}: no findings")
+    return EXIT_REJECT if findings else EXIT_ACCEPT
 
 
 # -- the terminal UI -----------------------------------------------------------

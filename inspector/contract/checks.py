@@ -83,6 +83,8 @@ class Check:
     # order and the logic live here only.  Names: claims, claim, index, source (the
     # cited source, None if unknown), request, first_index (field -> first claim).
     rule: str | None = None
+    # Applies only when the request carries an access scope (then it is in the trace).
+    needs_scope: bool = False
 
 
 REASONS: dict[str, Reason] = {
@@ -118,6 +120,9 @@ REASONS: dict[str, Reason] = {
                "Claim every requested field, or let the caller abstain."),
         Reason("UNKNOWN_DOC", "the cited document is not in the registry",
                "Cite only documents that were supplied; an invented id is a hallucinated citation."),
+        Reason("NOT_AUTHORIZED", "the cited document is not evidence for the request's scope",
+               "Ground only in documents the user may read now; a right value from a filtered-out "
+               "document is still not evidence."),
         Reason("NOT_SUPPLIED", "the cited document was not supplied to the model",
                "Cite a supplied document; if the right one was missing, the failure is retrieval's."),
         Reason("QUOTE_NOT_FOUND", "the quote is not in the cited document's text",
@@ -160,6 +165,12 @@ CHECKS: tuple[Check, ...] = (
           REASONS["UNKNOWN_DOC"].hint, per_claim=True, reasons=("UNKNOWN_DOC",),
           source_attribute="id", claim_member="doc",
           rule="source is not None"),
+    Check("authorized", Stage.CITATION, "NO_CITATION", "access allowed",
+          "With a scope: the cited document is the tenant's, approved, not deleted, not expired "
+          "and readable by the user (missing metadata fails closed).",
+          REASONS["NOT_AUTHORIZED"].hint, per_claim=True, reasons=("NOT_AUTHORIZED",),
+          request_attribute="scope", source_attribute="tenant", claim_member="doc", needs_scope=True,
+          rule="request.scope is None or authorize(source, request.scope).allowed"),
     Check("doc_supplied", Stage.CITATION, "NO_CITATION", "document supplied",
           "The cited document was among those supplied to the model.",
           REASONS["NOT_SUPPLIED"].hint, per_claim=True, reasons=("NOT_SUPPLIED",),

@@ -74,7 +74,7 @@ class DuplicateSourceError(ValueError):
 class Registry:
     """The sources, indexed once by id.  Source ids are unique."""
 
-    __slots__ = ("by_id", "fact_fields", "sources")
+    __slots__ = ("_conflicts", "by_group", "by_id", "fact_fields", "sources")
 
     def __init__(self, sources: Iterable[Source] = ()) -> None:
         self.sources: tuple[Source, ...] = tuple(sources)
@@ -90,6 +90,14 @@ class Registry:
         self.fact_fields: tuple[str, ...] = tuple(
             dict.fromkeys(field for source in self.sources for field in source.facts)
         )
+        # Sources by (service, environment, revision): what a request could match.
+        groups: dict[tuple[str, str, str], list[Source]] = {}
+        for source in self.sources:
+            groups.setdefault((source.service, source.environment, source.revision), []).append(source)
+        self.by_group: Mapping[tuple[str, str, str], tuple[Source, ...]] = {
+            key: tuple(members) for key, members in groups.items()
+        }
+        self._conflicts: Any = None  # computed once, by inspector.contract.evidence
 
     @classmethod
     def coerce(cls, value: Any) -> Registry:
@@ -102,6 +110,14 @@ class Registry:
                 raise ValueError(f"unknown registry member(s): {', '.join(unknown)}")
             value = value.get("sources", ())
         return cls(msgspec.convert(list(value), list[Source]))
+
+    @property
+    def has_access_metadata(self) -> bool:
+        return any(
+            s.tenant is not None or s.readers is not None or s.approved is not None
+            or s.deleted is not None or s.expires_at is not None
+            for s in self.sources
+        )
 
     def get(self, source_id: str) -> Source | None:
         return self.by_id.get(source_id)

@@ -18,7 +18,20 @@ from enum import StrEnum
 from types import MappingProxyType
 from typing import Any
 
+from .access import authorize, format_number
 from .checks import CHECKS, CHECKS_BY_ID, LIMITS, REASONS, Check, Stage
+from .evidence import (
+    ANSWER,
+    Category,
+    Conflict,
+    Recall,
+    blame,
+    category_for,
+    claim_labels,
+    conflicts_for,
+    policy_for,
+    recall_for,
+)
 from .decode import Decoded, DecodeFailure, decode_answer, locate_duplicate
 from .jsonscan import JsonIndex, Path, path_text, scan
 from .models import Claim, Registry, Request, Source, coerce_request
@@ -155,6 +168,7 @@ def _compile_evaluator(check: Check) -> Callable[[_Context, int | None], Result]
             "source": source,
             "request": ctx.request,
             "first_index": ctx.first_index,
+            "authorize": authorize,
         }
         return None if eval(code, names) else failed  # noqa: S307 - rules are our own constants
 
@@ -206,7 +220,7 @@ def _compile_decision() -> Callable[[tuple[Claim, ...], Request, Registry], tupl
                 lines.append(f"        if not ({check.rule}):")
                 lines.append(f"            return {position[check.id]}, index")
     lines.append("    return None")
-    namespace: dict[str, Any] = {}
+    namespace: dict[str, Any] = {"authorize": authorize}
     exec(compile("\n".join(lines), "<inspector contract rules>", "exec"), namespace)  # noqa: S102
     return namespace["decide"]
 
@@ -223,11 +237,15 @@ def _decide(claims: tuple[Claim, ...], request: Request, registry: Registry) -> 
     return check, found[1], _failure_result(check)
 
 
-def _plan_steps(claim_count: int | None) -> list[tuple[Check, int | None]]:
+def _plan_steps(claim_count: int | None, scoped: bool) -> list[tuple[Check, int | None]]:
     """Every (check, claim) in contract order; per-claim checks appear once with
-    claim None when there are no decoded claims to run them on."""
+    claim None when there are no decoded claims to run them on.  Checks that need
+    an access scope are left out of requests without one."""
     steps: list[tuple[Check, int | None]] = [(check, None) for check in _DECODE_CHECKS]
     for whole, per_claim in _PLAN:
+        if not scoped:
+            whole = tuple(check for check in whole if not check.needs_scope)
+            per_claim = tuple(check for check in per_claim if not check.needs_scope)
         steps.extend((check, None) for check in whole)
         if claim_count:
             steps.extend((check, i) for i in range(claim_count) for check in per_claim)
@@ -339,6 +357,57 @@ class Verdict:
                 self._first = self._describe(ctx, check, claim, result, reached=True)
         return self._first
 
+    # -- beside the contract: the label lens, conflicts, recall, blame ------------
+
+    @property
+    def labels(self) -> tuple[str, ...]:
+        """Per-claim SUPPORTED / CONTRADICTED / INSUFFICIENT_EVIDENCE against the
+        authorized evidence; empty unless strict decoding passed."""
+        if not self.strict_json:
+            return ()
+        return claim_labels(self.claims, self.request, self.registry)
+
+    @property
+    def policy(self) -> str:
+        """ANSWER when there is a claim and every claim is SUPPORTED, else ABSTAIN."""
+        return policy_for(self.labels)
+
+    @property
+    def lens_disagrees(self) -> bool:
+        """The weaker label lens would answer where the contract rejects."""
+        return self.policy == ANSWER and not self.ok
+
+    @property
+    def conflicts(self) -> tuple[Conflict, ...]:
+        return conflicts_for(self.request, self.registry, self.claims)
+
+    @property
+    def recall(self) -> Recall:
+        return recall_for(self.request, self.registry)
+
+    @property
+    def blame(self) -> str | None:
+        """"retrieval" or "generation" for a rejection, None when accepted."""
+        supplied_unauthorized = False
+        if self.reason == "NOT_AUTHORIZED" and self._failure is not None and self._failure[1] is not None:
+            supplied_unauthorized = self.claims[self._failure[1]].doc in self.request.supplied
+        return blame(self.status, self.reason, self.recall, supplied_unauthorized)
+
+    @property
+    def category(self) -> Category | None:
+        """The abstention category and next action of a rejection.  Conflicting
+        evidence comes first when the failing claim's field (or, for INCOMPLETE, a
+        missing field) is one the conflicting documents disagree on."""
+        conflicted = {conflict.field for conflict in self.conflicts}
+        about: set[str] = set()
+        if conflicted and self._failure is not None:
+            check, claim, _ = self._failure
+            if claim is not None:
+                about = {self.claims[claim].field}
+            elif check.id == "coverage":
+                about = set(self.request.fields) - {c.field for c in self.claims}
+        return category_for(self.status, self.reason, bool(conflicted & about))
+
     @property
     def detail(self) -> str | None:
         step = self.first_failure
@@ -351,6 +420,8 @@ class Verdict:
 
     def to_dict(self) -> dict[str, Any]:
         failure = self.first_failure
+        category = self.category
+        recall = self.recall
         return {
             "status": self.status,
             "reason": self.reason,
@@ -364,6 +435,14 @@ class Verdict:
                 "detail": failure.explanation,
                 "hint": failure.hint,
             },
+            "labels": list(self.labels),
+            "policy": self.policy,
+            "category": category.id if category else None,
+            "next_action": category.next_action if category else None,
+            "blame": self.blame,
+            "recall": recall.value,
+            "missing_retrieval": list(recall.missing),
+            "conflicts": [conflict.describe() for conflict in self.conflicts],
         }
 
     def __repr__(self) -> str:
@@ -373,7 +452,8 @@ class Verdict:
 
     def _steps(self, explore: bool) -> list[Step]:
         decoded = self._decoded
-        plan = _plan_steps(len(self.claims) if decoded.failure is None else None)
+        plan = _plan_steps(len(self.claims) if decoded.failure is None else None,
+                           self.request.scope is not None)
         if decoded.failure is not None:
             failing_at = next(i for i, (check, _) in enumerate(plan) if check.id == decoded.failure.check)
         elif self._failure is not None:
@@ -519,6 +599,16 @@ def _d_doc_known(ctx: _Context, i: int, failed: bool) -> dict[str, Any]:
     return {"explanation": f"{doc} is in the registry", "actual": doc}
 
 
+def _d_authorized(ctx: _Context, i: int, failed: bool) -> dict[str, Any]:
+    source, scope = ctx.sources[i], ctx.request.scope
+    assert source is not None and scope is not None
+    access = authorize(source, scope)
+    return {"explanation": f"{source.id}: {access.detail}", "request_attribute": "scope",
+            "source_attribute": access.condition or "tenant",
+            "expected": f"tenant {scope.tenant}, reader {scope.user}, now {format_number(scope.now)}",
+            "actual": access.condition}
+
+
 def _d_doc_supplied(ctx: _Context, i: int, failed: bool) -> dict[str, Any]:
     doc = ctx.claims[i].doc
     supplied = ", ".join(ctx.request.supplied) or "none"
@@ -616,6 +706,7 @@ def _d_coverage(ctx: _Context, i: None, failed: bool) -> dict[str, Any]:
 _DESCRIBERS: dict[str, Callable[[_Context, Any, bool], dict[str, Any]]] = {
     "has_claims": _d_has_claims,
     "doc_known": _d_doc_known,
+    "authorized": _d_authorized,
     "doc_supplied": _d_doc_supplied,
     "quote_found": _d_quote_found,
     "unique_field": _d_unique_field,

@@ -33,8 +33,24 @@ class CaseResult:
     verdict: Verdict
 
     @property
-    def match(self) -> bool | None:
+    def verdict_match(self) -> bool | None:
         return label_matches(self.case.expected, self.verdict)
+
+    @property
+    def lens_match(self) -> bool | None:
+        """Whether the per-claim labels and policy are the frozen ones (None if not frozen)."""
+        case, verdict = self.case, self.verdict
+        if case.expected_labels is None and case.expected_policy is None:
+            return None
+        return (case.expected_labels is None or tuple(case.expected_labels) == verdict.labels) and (
+            case.expected_policy is None or case.expected_policy == verdict.policy
+        )
+
+    @property
+    def match(self) -> bool | None:
+        """Every frozen expectation holds (None when nothing is frozen)."""
+        checks = [m for m in (self.verdict_match, self.lens_match) if m is not None]
+        return all(checks) if checks else None
 
     @property
     def first_failure_check(self) -> Check | None:
@@ -59,8 +75,15 @@ class CaseResult:
                 "claim": step.claim,
                 "detail": step.explanation,
             },
-            "labels": [],
-            "policy": None,
+            "labels": list(verdict.labels),
+            "policy": verdict.policy,
+            "expected_labels": list(self.case.expected_labels) if self.case.expected_labels is not None else None,
+            "expected_policy": self.case.expected_policy,
+            "lens_disagrees": verdict.lens_disagrees,
+            "category": category.id if (category := verdict.category) else None,
+            "blame": verdict.blame,
+            "recall": verdict.recall.value,
+            "conflicts": [conflict.describe() for conflict in verdict.conflicts],
         }
 
 
@@ -77,8 +100,11 @@ class Audit:
         total = len(self.results)
         failed_at = Counter(result.first_failure_check.id for result in self.results
                             if result.first_failure_check is not None)
+        scoped = any(result.case.request.scope is not None for result in self.results)
         rungs, stopped = [], 0
         for check in CHECKS:
+            if check.needs_scope and not scoped:
+                continue
             stopped += failed_at.get(check.id, 0)
             rungs.append((check, total - stopped))
         return rungs
@@ -89,6 +115,10 @@ class Audit:
 
     def summary(self) -> dict[str, Any]:
         results = self.results
+        rejected = [r for r in results if not r.verdict.ok]
+        recalls = [value for r in results if (value := r.verdict.recall.value) is not None]
+        labelled = [r.verdict_match for r in results if r.verdict_match is not None]
+        categories = Counter(c.id for r in results if (c := r.verdict.category) is not None)
         return {
             "cases": len(results),
             "strict_json": sum(r.verdict.strict_json for r in results),
@@ -100,6 +130,20 @@ class Audit:
             "ladder": [{"check": check.id, "code": check.code, "passed": passed}
                        for check, passed in self.ladder()],
             "first_failures": dict(sorted(self.first_failures().items())),
+            "categories": dict(sorted(categories.items())),
+            "blame": {
+                "retrieval": sum(r.verdict.blame == "retrieval" for r in rejected),
+                "generation": sum(r.verdict.blame == "generation" for r in rejected),
+            },
+            "mean_recall": round(sum(recalls) / len(recalls), 6) if recalls else None,
+            "conflicted_cases": sum(bool(r.verdict.conflicts) for r in results),
+            "lens_answer_contract_reject": sum(r.verdict.lens_disagrees for r in results),
+            "agreement": {
+                "verdict_vs_frozen_label": round(sum(labelled) / len(labelled), 6) if labelled else None,
+                "lens_vs_contract": round(
+                    sum((r.verdict.policy == "ANSWER") == r.verdict.ok for r in results) / len(results), 6
+                ) if results else None,
+            },
         }
 
     def to_dict(self, version: str) -> dict[str, Any]:

@@ -32,6 +32,7 @@ __all__ = [
     "load_answer",
     "load_registry",
     "load_request",
+    "load_sources",
     "load_suite",
     "parse_label",
 ]
@@ -275,8 +276,8 @@ def _case(suite: str, index: int, item: Any, ids: dict[str, int]) -> Case:
                 case.expected_policy)
 
 
-def load_registry(path: str | Path) -> Registry:
-    """A registry file: ``{"sources": [...]}`` (a suite file works too; its cases are ignored)."""
+def load_sources(path: str | Path) -> list[Source]:
+    """The sources of a registry (or suite) file, as written: ids not yet checked unique."""
     path = Path(path)
     value = _parse_json(path, read_bytes(path))
     if not isinstance(value, dict):
@@ -286,7 +287,12 @@ def load_registry(path: str | Path) -> Registry:
     except msgspec.ValidationError as exc:
         place, message = _validation_place(exc)
         raise LoadError(path, message, place) from None
-    return _registry(path, registry_file.sources)
+    return registry_file.sources
+
+
+def load_registry(path: str | Path) -> Registry:
+    """A registry file: ``{"sources": [...]}`` (a suite file works too; its cases are ignored)."""
+    return _registry(path, load_sources(path))
 
 
 def load_request(path: str | Path) -> Request:

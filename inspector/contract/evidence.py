@@ -1,0 +1,245 @@
+"""What the evidence itself says, beside the contract's verdict.
+
+- The label lens (seed 003): per claim SUPPORTED / CONTRADICTED /
+  INSUFFICIENT_EVIDENCE against the authorized sources, and the policy ANSWER only
+  when every claim is supported.  Deliberately weaker than the contract: it ignores
+  scope, revision, supply and quotes.
+- Conflicts: two authorized sources of the same service/environment/revision
+  that disagree on a fact.
+- Retrieval recall and blame: were the sources that would support each requested
+  field supplied?  If not, a rejection is retrieval's failure, not the model's.
+- Abstention categories (seed 002) with the next action for a triaging engineer.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .access import authorize
+from .models import Claim, Registry, Request, Source
+
+__all__ = [
+    "CATEGORIES",
+    "Category",
+    "Conflict",
+    "FieldRecall",
+    "Recall",
+    "authorized_sources",
+    "blame",
+    "category_for",
+    "claim_labels",
+    "conflicts_for",
+    "policy_for",
+    "recall_for",
+    "registry_conflicts",
+]
+
+SUPPORTED, CONTRADICTED, INSUFFICIENT = "SUPPORTED", "CONTRADICTED", "INSUFFICIENT_EVIDENCE"
+ANSWER, ABSTAIN = "ANSWER", "ABSTAIN"
+LABELS = (SUPPORTED, CONTRADICTED, INSUFFICIENT)
+POLICIES = (ANSWER, ABSTAIN)
+
+
+def authorized_sources(request: Request, registry: Registry) -> dict[str, Source]:
+    """The sources that are evidence for this request: all of them without a scope."""
+    if request.scope is None:
+        return dict(registry.by_id)
+    scope = request.scope
+    return {s.id: s for s in registry.sources if authorize(s, scope).allowed}
+
+
+# -- the label lens -------------------------------------------------------------
+
+
+def claim_labels(claims: tuple[Claim, ...], request: Request, registry: Registry) -> tuple[str, ...]:
+    evidence = authorized_sources(request, registry) if request.scope is not None else registry.by_id
+    labels = []
+    for claim in claims:
+        source = evidence.get(claim.doc)
+        fact = source.facts.get(claim.field) if source is not None else None
+        labels.append(INSUFFICIENT if fact is None else SUPPORTED if fact == claim.value else CONTRADICTED)
+    return tuple(labels)
+
+
+def policy_for(labels: tuple[str, ...]) -> str:
+    return ANSWER if labels and all(label == SUPPORTED for label in labels) else ABSTAIN
+
+
+# -- conflicts ------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Conflict:
+    service: str
+    environment: str
+    revision: str
+    field: str
+    values: tuple[tuple[str, str], ...]  # (source id, value), in registry order
+
+    @property
+    def sources(self) -> tuple[str, ...]:
+        return tuple(source for source, _ in self.values)
+
+    def describe(self) -> str:
+        values = ", ".join(f"{source} says {value}" for source, value in self.values)
+        return f"{self.service}/{self.environment}/{self.revision} {self.field}: {values}"
+
+
+def registry_conflicts(registry: Registry) -> tuple[Conflict, ...]:
+    """Every disagreement on a fact within one service/environment/revision,
+    ignoring access (computed once per registry)."""
+    if registry._conflicts is None:
+        found = []
+        for (service, environment, revision), members in registry.by_group.items():
+            if len(members) < 2:
+                continue
+            fields = dict.fromkeys(field for source in members for field in source.facts)
+            for field in fields:
+                values = tuple((s.id, s.facts[field]) for s in members if field in s.facts)
+                if len({value for _, value in values}) > 1:
+                    found.append(Conflict(service, environment, revision, field, values))
+        registry._conflicts = tuple(found)
+    return registry._conflicts
+
+
+def conflicts_for(request: Request, registry: Registry, claims: tuple[Claim, ...]) -> tuple[Conflict, ...]:
+    """The conflicts among authorized sources that this case touches: the request
+    asks for the field in that group, or a claim cites one of the sources for it."""
+    touched = []
+    evidence = None
+    for conflict in registry_conflicts(registry):
+        if request.scope is not None:
+            evidence = evidence if evidence is not None else authorized_sources(request, registry)
+            values = tuple((s, v) for s, v in conflict.values if s in evidence)
+            if len({v for _, v in values}) < 2:
+                continue
+            conflict = Conflict(conflict.service, conflict.environment, conflict.revision, conflict.field, values)
+        asked = (
+            (conflict.service, conflict.environment, conflict.revision)
+            == (request.service, request.environment, request.revision)
+            and conflict.field in request.fields
+        )
+        cited = any(c.field == conflict.field and c.doc in conflict.sources for c in claims)
+        if asked or cited:
+            touched.append(conflict)
+    return tuple(touched)
+
+
+# -- retrieval recall and blame ----------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class FieldRecall:
+    field: str
+    relevant: tuple[str, ...]  # sources that would support the field
+    supplied: tuple[str, ...]  # those of them that were supplied
+
+
+@dataclass(frozen=True, slots=True)
+class Recall:
+    fields: tuple[FieldRecall, ...]
+
+    @property
+    def value(self) -> float | None:
+        """Seed 003's retrieval recall: supplied relevant ids / relevant ids (None if none)."""
+        relevant = {source for item in self.fields for source in item.relevant}
+        if not relevant:
+            return None
+        supplied = {source for item in self.fields for source in item.supplied}
+        return len(supplied) / len(relevant)
+
+    @property
+    def missing(self) -> tuple[str, ...]:
+        """Requested fields for which no supporting source was supplied."""
+        return tuple(item.field for item in self.fields if not item.supplied)
+
+
+def recall_for(request: Request, registry: Registry) -> Recall:
+    group = registry.by_group.get((request.service, request.environment, request.revision), ())
+    if request.scope is not None:
+        scope = request.scope
+        group = tuple(s for s in group if authorize(s, scope).allowed)
+    supplied = set(request.supplied)
+    fields = []
+    for field in request.fields:
+        relevant = tuple(s.id for s in group if field in s.facts)
+        fields.append(FieldRecall(field, relevant, tuple(s for s in relevant if s in supplied)))
+    return Recall(tuple(fields))
+
+
+RETRIEVAL, GENERATION = "retrieval", "generation"
+
+
+def blame(status: str, reason: str | None, recall: Recall, cited_supplied_unauthorized: bool) -> str | None:
+    """Whose failure a rejection is: None when accepted.
+
+    Retrieval's when a requested field had no supporting source among those
+    supplied (the model could not have answered it), or when the cited document
+    was supplied although access control forbids it; else generation's.
+    Malformed output is always the generator's.
+    """
+    if status == "ACCEPT":
+        return None
+    if status == "INVALID_JSON":
+        return GENERATION
+    if recall.missing or (reason == "NOT_AUTHORIZED" and cited_supplied_unauthorized):
+        return RETRIEVAL
+    return GENERATION
+
+
+# -- abstention categories ------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Category:
+    id: str
+    title: str
+    next_action: str
+
+
+CATEGORIES: dict[str, Category] = {
+    category.id: category
+    for category in (
+        Category("no_evidence", "no evidence",
+                 "Check retrieval: the answer cites nothing citable. Supply the current document, or abstain."),
+        Category("insufficient_evidence", "insufficient evidence",
+                 "Supply the missing field's document, or abstain on that field."),
+        Category("wrong_scope", "wrong scope",
+                 "Regenerate against the requested scope (service, environment, revision)."),
+        Category("contradicted", "contradicted",
+                 "Do not answer: the cited evidence says another value. Regenerate from the evidence."),
+        Category("unsupported_citation", "unsupported citation",
+                 "Regenerate quoting the canonical field=value line of the cited document."),
+        Category("malformed_output", "malformed output",
+                 "Fix the generator's output contract: strict JSON, only the requested claims, once each."),
+        Category("unauthorized_evidence", "unauthorized evidence",
+                 "Fix access control before retrieval: the document is not readable for this scope."),
+        Category("conflicting_evidence", "conflicting evidence",
+                 "Resolve the registry: two current documents disagree. State the conflict or escalate."),
+    )
+}
+
+_BY_STATUS = {
+    "INVALID_JSON": "malformed_output",
+    "NO_CITATION": "no_evidence",
+    "DUPLICATE_CLAIM": "malformed_output",
+    "UNREQUESTED_FIELD": "malformed_output",
+    "SCOPE_MISMATCH": "wrong_scope",
+    "STALE_REVISION": "wrong_scope",
+    "VALUE_MISMATCH": "contradicted",
+    "QUOTE_NOT_SUPPORTING": "unsupported_citation",
+    "INCOMPLETE": "insufficient_evidence",
+}
+
+
+def category_for(status: str, reason: str | None, conflicted: bool) -> Category | None:
+    """The abstention category of a rejection (None when accepted).  ``conflicted``:
+    the failure is about a field on which authorized documents disagree; then a
+    rejection of well-formed, cited claims is about the conflict first."""
+    if status == "ACCEPT":
+        return None
+    if reason == "NOT_AUTHORIZED":
+        return CATEGORIES["unauthorized_evidence"]
+    if conflicted and status not in ("INVALID_JSON", "NO_CITATION"):
+        return CATEGORIES["conflicting_evidence"]
+    return CATEGORIES[_BY_STATUS[status]]
