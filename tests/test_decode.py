@@ -1,0 +1,618 @@
+"""Stage 1, strict decoding (inspector.contract.decode), seen through verify():
+every sub-reason, the limits at their boundaries, the messages people read and
+where the trace points."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from inspector import LIMITS, Outcome
+from inspector.contract.checks import CHECKS, CHECKS_BY_ID, REASONS
+from inspector.contract.decode import decode_answer
+
+from conftest import GOOD, RETRY, RETRY_CLAIM, TIMEOUT, TIMEOUT_CLAIM, answer, claim, request_with, run
+
+LINE_COL = re.compile(r"\b(\d+):(\d+)\b")
+
+# The check that reports each stage-1 sub-reason.
+CHECK_OF = {reason: check.id for check in CHECKS for reason in check.reasons}
+
+
+def padded(text: str, units: int) -> str:
+    """``text`` followed by spaces up to ``units`` UTF-16 code units (ASCII padding)."""
+    from inspector.contract.text import utf16_len
+
+    missing = units - utf16_len(text)
+    assert missing >= 0
+    return text + " " * missing
+
+
+def nine_claims() -> str:
+    return answer(*[claim(f"f{i}", "v", "prod-v2") for i in range(9)])
+
+
+# sub-reason, a small raw answer, what it shows
+INVALID = [
+    ("TOO_LARGE", " " * (LIMITS.MAX_INPUT + 1), "only whitespace, one unit too many"),
+    ("TOO_LARGE", GOOD + " " * LIMITS.MAX_INPUT, "a good answer padded"),
+    ("NOT_UTF8", b'{"claims": "\xff"}', "a byte that is never UTF-8"),
+    ("NOT_UTF8", b'{"claims": "\xc3"}', "a truncated two-byte sequence"),
+    ("NOT_UTF8", b'{"claims": "\xed\xa0\x80"}', "an encoded surrogate"),
+    ("NOT_UTF8", b"\xff\xfe{\x00}\x00", "UTF-16 with its BOM"),
+    ("NOT_UTF8", '{"claims": "\ud800"}', "a str holding a lone surrogate code point"),
+    ("TOO_DEEP", "[" * 17 + "]" * 17, "17 nested arrays"),
+    ("TOO_DEEP", '{"a":' * 17 + "1" + "}" * 17, "17 nested objects"),
+    ("TOO_DEEP", "[" * 5000, "unbalanced, far too deep"),
+    ("SYNTAX", "", "empty input"),
+    ("SYNTAX", "   \n", "only whitespace"),
+    ("SYNTAX", "The timeout is 5000 ms.", "prose"),
+    ("SYNTAX", '// note\n{"claims": []}', "a line comment"),
+    ("SYNTAX", '/* note */ {"claims": []}', "a block comment"),
+    ("SYNTAX", '{"claims": [NaN]}', "NaN"),
+    ("SYNTAX", '{"claims": [Infinity]}', "Infinity"),
+    ("SYNTAX", '{"claims": [-Infinity]}', "-Infinity"),
+    ("SYNTAX", "{'claims': []}", "a single-quoted key"),
+    ("SYNTAX", "{\"claims\": ['x']}", "a single-quoted string"),
+    ("SYNTAX", '{"claims": [1,]}', "a trailing comma in an array"),
+    ("SYNTAX", '{"claims": [],}', "a trailing comma in an object"),
+    ("SYNTAX", '{"claims": [01]}', "a leading zero"),
+    ("SYNTAX", '{"claims": [-01]}', "a leading zero after a minus"),
+    ("SYNTAX", '{"claims": [1.]}', "no digit after the point"),
+    ("SYNTAX", '{"claims": [.5]}', "no digit before the point"),
+    ("SYNTAX", '{"claims": [1e]}', "no digit in the exponent"),
+    ("SYNTAX", '{"claims": [+1]}', "a plus sign"),
+    ("SYNTAX", '{"claims": [0x1]}', "a hexadecimal number"),
+    ("SYNTAX", '{"claims": [tRue]}', "a misspelt literal"),
+    ("SYNTAX", '{"claims": ["\\\'"]}', "the invalid escape \\'"),
+    ("SYNTAX", '{"claims": ["\\x41"]}', "the invalid escape \\x"),
+    ("SYNTAX", '{"claims": ["a\\\nb"]}', "a backslash-newline"),
+    ("SYNTAX", '{"claims": ["\\u12"]}', "a short unicode escape"),
+    ("SYNTAX", '{"claims": ["\x00"]}', "a raw NUL in a string"),
+    ("SYNTAX", '{"claims": ["\x1f"]}', "a raw U+001F in a string"),
+    ("SYNTAX", '{"claims": ["a\tb"]}', "a raw tab in a string"),
+    ("SYNTAX", '{"claims": ["a\nb"]}', "a raw newline in a string"),
+    ("SYNTAX", '{"claims": ["\\ud800"]}', "a lone high surrogate escape"),
+    ("SYNTAX", '{"claims": ["\\udc00"]}', "a lone low surrogate escape"),
+    ("SYNTAX", '{"claims": ["\\ud800\\u0041"]}', "a high surrogate escape then a non-surrogate"),
+    ("SYNTAX", '{"claims": ["\\udc00\\ud800"]}', "a surrogate pair the wrong way round"),
+    ("SYNTAX", '{"\\ud800": []}', "a lone surrogate escape in a key"),
+    ("SYNTAX", '{"claims": ["\\ud800', "a lone surrogate escape, then the end"),
+    ("SYNTAX", '{"claims": [', "unterminated"),
+    ("SYNTAX", '{"claims" []}', "a missing colon"),
+    ("SYNTAX", '{"claims": ["a" "b"]}', "a missing comma"),
+    ("SYNTAX", "\ufeff\ufeff{}", "a second BOM"),
+    ("TRAILING_DATA", '{"claims": []} {"claims": []}', "a second object"),
+    ("TRAILING_DATA", '{"claims": []}\n{"claims": []}', "a second object on the next line"),
+    ("TRAILING_DATA", '{"claims": []} // done', "a trailing comment"),
+    ("TRAILING_DATA", '{"claims": []},', "a trailing comma"),
+    ("TRAILING_DATA", '{"claims": []}]', "a stray bracket"),
+    ("TRAILING_DATA", '{"claims": []}\x00', "a trailing NUL"),
+    ("DUPLICATE_KEY", '{"claims": [], "claims": []}', "claims twice"),
+    ("DUPLICATE_KEY", '{"claims": [], "\\u0063laims": []}', "claims twice, once escaped"),
+    ("DUPLICATE_KEY", answer(dict(TIMEOUT_CLAIM)).replace('"doc"', '"field": "x", "doc"'),
+     "a claim with field twice"),
+    ("DUPLICATE_KEY", answer(TIMEOUT_CLAIM).replace('"value"', '"\\u0066ield": "x", "value"'),
+     "field and \\u0066ield"),
+    ("DUPLICATE_KEY", '{"claims": [], "x": {"a": 1, "a": 2}}', "a nested duplicate beats the unknown member"),
+    ("WRONG_SHAPE", "[]", "an array"),
+    ("WRONG_SHAPE", "null", "null"),
+    ("WRONG_SHAPE", '"claims"', "a string"),
+    ("WRONG_SHAPE", "5000", "a number"),
+    ("WRONG_SHAPE", '{"claims": {}}', "claims is an object"),
+    ("WRONG_SHAPE", '{"claims": "none"}', "claims is a string"),
+    ("WRONG_SHAPE", '{"claims": [[]]}', "a claim is an array"),
+    ("WRONG_SHAPE", '{"claims": ["read_timeout_ms=5000"]}', "a claim is a string"),
+    ("TOO_MANY_CLAIMS", nine_claims(), "nine claims"),
+    ("TOO_MANY_CLAIMS", '{"claims": [' + ", ".join(["{}"] * 9) + "]}", "nine empty claims"),
+    ("UNKNOWN_MEMBER", answer(TIMEOUT_CLAIM, RETRY_CLAIM, answer="The timeout is 2 s."), "a free-text answer"),
+    ("UNKNOWN_MEMBER", answer(claim(confidence="high"), RETRY_CLAIM), "a claim member beyond the four"),
+    ("MISSING_MEMBER", "{}", "no claims member"),
+    ("MISSING_MEMBER", answer({k: v for k, v in TIMEOUT_CLAIM.items() if k != "quote"}), "a claim without quote"),
+    ("NOT_A_STRING", answer(claim(value=5000)), "a number value"),
+    ("NOT_A_STRING", answer(claim(value=False)), "a boolean value"),
+    ("NOT_A_STRING", answer(claim(value=None, quote="x")), "a null value"),
+    ("NOT_A_STRING", answer(claim(doc=["prod-v2"])), "an array doc"),
+    ("EMPTY_STRING", answer(claim(value="", quote="x")), "an empty value"),
+    ("EMPTY_STRING", answer(claim(quote="")), "an empty quote"),
+    ("TOO_LONG", answer(claim(quote="x" * (LIMITS.MAX_MEMBER + 1))), "a 2049-unit quote"),
+]
+
+
+class TestSubReasons:
+    def test_table_covers_every_stage1_sub_reason(self):
+        stage1 = {reason for check in CHECKS if check.stage == 1 for reason in check.reasons}
+        assert {reason for reason, _, _ in INVALID} == stage1
+
+    @pytest.mark.parametrize(("reason", "raw", "what"), INVALID, ids=[f"{r}-{w}" for r, _, w in INVALID])
+    def test_refused_with_sub_reason(self, reason, raw, what):
+        verdict = run(raw)
+        assert verdict.status == "INVALID_JSON"
+        assert verdict.reason == reason
+        assert verdict.label == f"INVALID_JSON/{reason}"
+        assert not verdict.strict_json and not verdict.citation_only and not verdict.ok
+        assert dict(verdict.accepted) == {}
+        failure = verdict.first_failure
+        assert failure is not None
+        assert failure.check.id == CHECK_OF[reason]
+        assert failure.reason == reason
+        assert failure.explanation
+        assert failure.hint == REASONS[reason].hint
+
+    @pytest.mark.parametrize(("reason", "raw", "what"), [row for row in INVALID if row[0] not in ("TOO_LARGE", "TOO_DEEP")],
+                             ids=[f"{r}-{w}" for r, _, w in INVALID if r not in ("TOO_LARGE", "TOO_DEEP")])
+    def test_failure_is_located(self, reason, raw, what):
+        failure = run(raw).first_failure
+        assert failure.answer_span is not None
+        assert LINE_COL.search(failure.explanation), failure.explanation
+        if isinstance(raw, str):
+            line, column = map(int, LINE_COL.findall(failure.explanation)[-1 if reason != "DUPLICATE_KEY" else 0])
+            assert (failure.answer_span.line, failure.answer_span.column) == (line, column)
+
+    @pytest.mark.parametrize("raw", ["{\"claims\": [", "x", "[]", "{\"claims\": [1,]}"])
+    def test_decode_answer_agrees_with_verify(self, raw):
+        decoded = decode_answer(raw)
+        assert not decoded.ok
+        assert decoded.failure.reason == run(raw).reason
+
+
+class TestValid:
+    def test_good_answer_accepted(self):
+        verdict = run(GOOD)
+        assert verdict.label == "ACCEPT"
+        assert verdict.strict_json
+
+    @pytest.mark.parametrize("raw", [GOOD, GOOD.encode(), bytearray(GOOD.encode()), memoryview(GOOD.encode())],
+                             ids=["str", "bytes", "bytearray", "memoryview"])
+    def test_str_and_bytes(self, raw):
+        assert run(raw).label == "ACCEPT"
+
+    def test_whitespace_around_the_value(self):
+        assert run(" \t\r\n" + answer(TIMEOUT_CLAIM, RETRY_CLAIM, indent=4) + "\n\n ").label == "ACCEPT"
+
+    def test_escaped_members_are_unescaped(self):
+        raw = GOOD.replace('"read_timeout_ms=5000"', '"read_timeout_ms\\u003d5000"').replace('"prod-v2"', '"prod\\u002dv2"')
+        assert run(raw).label == "ACCEPT"
+
+    def test_escaped_member_names(self):
+        assert run(GOOD.replace('"quote"', '"\\u0071uote"')).label == "ACCEPT"
+
+    def test_numbers_and_literals_elsewhere_are_shape_not_syntax(self):
+        assert run('{"claims": [1e5, -0.5, true, null]}').reason == "WRONG_SHAPE"
+
+
+class TestBom:
+    def test_one_leading_bom_ignored(self):
+        verdict = run("\ufeff" + GOOD)
+        assert verdict.label == "ACCEPT"
+        assert verdict.text.startswith("\ufeff")
+
+    def test_bom_in_bytes_ignored(self):
+        assert run(b"\xef\xbb\xbf" + GOOD.encode()).label == "ACCEPT"
+
+    def test_bom_is_reported(self):
+        assert "BOM" in run("\ufeff" + GOOD).trace[1].explanation
+
+    def test_second_bom_is_syntax(self):
+        assert run("\ufeff\ufeff" + GOOD).reason == "SYNTAX"
+
+    def test_bom_after_whitespace_is_syntax(self):
+        assert run(" \ufeff" + GOOD).reason == "SYNTAX"
+
+    def test_bom_alone(self):
+        assert run("\ufeff").reason == "SYNTAX"
+
+    def test_positions_count_the_bom(self):
+        failure = run('\ufeff{"claims": [1,]}').first_failure
+        # The BOM is character 1 of line 1; the trailing comma is at 1:16.
+        assert (failure.answer_span.line, failure.answer_span.column) == (1, 16)
+        assert "1:16" in failure.explanation
+
+
+class TestInputSize:
+    def test_limit(self):
+        assert LIMITS.MAX_INPUT == 8192
+
+    def test_8192_units_accepted(self):
+        raw = padded(GOOD, 8192)
+        verdict = run(raw)
+        assert verdict.label == "ACCEPT"
+        assert verdict.size == 8192
+
+    def test_8193_units_too_large(self):
+        verdict = run(padded(GOOD, 8193))
+        assert verdict.label == "INVALID_JSON/TOO_LARGE"
+        assert "8193" in verdict.detail and "8192" in verdict.detail
+
+    @pytest.mark.parametrize(("units", "label"), [(8192, "ACCEPT"), (8193, "INVALID_JSON/TOO_LARGE")])
+    def test_bytes_count_decoded_units(self, units, label):
+        assert run(padded(GOOD, units).encode()).label == label
+
+    def test_astral_characters_count_two(self):
+        # The value and the quote each hold one astral character: len() is 2 short.
+        mood = request_with(fields=["mood"])
+        raw = answer(claim("mood", "\U0001f600", "emoji-v2"), ascii_only=False)
+        assert run(raw, mood).label == "ACCEPT"
+        raw = raw + " " * (8191 - len(raw))
+        assert len(raw) == 8191
+        verdict = run(raw, mood)
+        assert verdict.label == "INVALID_JSON/TOO_LARGE"
+        assert verdict.size == 8193
+        assert "8193" in verdict.detail
+        assert run(raw[:-1], mood).label == "ACCEPT"
+        assert run(raw[:-1], mood).size == 8192
+
+    def test_astral_bytes_count_two(self):
+        mood = request_with(fields=["mood"])
+        raw = answer(claim("mood", "\U0001f600", "emoji-v2"), ascii_only=False)
+        raw += " " * (8191 - len(raw))
+        assert run(raw.encode(), mood).label == "INVALID_JSON/TOO_LARGE"
+        assert run(raw[:-1].encode(), mood).label == "ACCEPT"
+
+    def test_astral_only_text(self):
+        assert run("\U0001f600" * 4096).reason == "SYNTAX"
+        assert run("\U0001f600" * 4097).reason == "TOO_LARGE"
+        assert run(("\U0001f600" * 4097).encode()).reason == "TOO_LARGE"
+
+    def test_bom_counts(self):
+        assert run("\ufeff" + padded(GOOD, 8191)).label == "ACCEPT"
+        assert run("\ufeff" + padded(GOOD, 8192)).label == "INVALID_JSON/TOO_LARGE"
+        assert run(b"\xef\xbb\xbf" + padded(GOOD, 8192).encode()).label == "INVALID_JSON/TOO_LARGE"
+
+    def test_size_checked_before_encoding(self):
+        assert run(b"\xff" * 9000).reason == "TOO_LARGE"
+        assert run("\ud800" + " " * 8192).reason == "TOO_LARGE"
+
+    def test_huge_inputs(self):
+        assert run(" " * 10_000_000).reason == "TOO_LARGE"
+        assert run(b"[" * 10_000_000).reason == "TOO_LARGE"
+
+
+class TestEncoding:
+    def test_lone_surrogate_in_str_is_located(self):
+        raw = '{\n "claims": "ab\ud800"}'
+        verdict = run(raw)
+        failure = verdict.first_failure
+        assert verdict.label == "INVALID_JSON/NOT_UTF8"
+        assert "2:15" in failure.explanation
+        assert "\\ud800" in failure.explanation
+        assert (failure.answer_span.line, failure.answer_span.column) == (2, 15)
+        assert raw[failure.answer_span.start] == "\ud800"
+
+    def test_surrogate_pair_as_two_code_points_in_str(self):
+        # Python can hold both halves as separate code points; that is not UTF-8 text.
+        assert run('{"claims": "\ud83d\ude00"}').reason == "NOT_UTF8"
+
+    def test_invalid_byte_is_named_and_located(self):
+        failure = run(b'{\n "claims": "\xff"}').first_failure
+        assert "0xFF" in failure.explanation
+        assert "2:13" in failure.explanation
+
+    @pytest.mark.xfail(strict=True, reason="bug: a NOT_UTF8 span of bytes input has line 0, column 0")
+    def test_invalid_byte_span_has_line_and_column(self):
+        span = run(b'{\n "claims": "\xff"}').first_failure.answer_span
+        assert (span.line, span.column) == (2, 13)
+
+    def test_text_of_bytes_that_are_not_utf8(self):
+        assert run(b"\xff").text is None
+
+
+class TestDepth:
+    def test_limit(self):
+        assert LIMITS.MAX_DEPTH == 16
+
+    def test_16_levels_parse(self):
+        verdict = run("[" * 16 + "]" * 16)
+        assert verdict.reason == "WRONG_SHAPE"
+
+    def test_17_levels_too_deep(self):
+        assert run("[" * 17 + "]" * 17).reason == "TOO_DEEP"
+
+    @pytest.mark.parametrize(("inner", "reason"), [(13, "WRONG_SHAPE"), (14, "TOO_DEEP")])
+    def test_inside_a_claim(self, inner, reason):
+        # object, claims array, claim object, then `inner` arrays: 3 + inner levels.
+        raw = answer(claim(value="VALUE")).replace('"VALUE"', "[" * inner + "]" * inner)
+        assert run(raw).reason == ("NOT_A_STRING" if reason == "WRONG_SHAPE" else reason)
+
+    def test_brackets_inside_strings_do_not_count(self):
+        quote = "[" * 40 + "{" * 40
+        verdict = run(answer(claim(quote=quote), RETRY_CLAIM))
+        assert verdict.strict_json
+        assert verdict.label == "NO_CITATION/QUOTE_NOT_FOUND"
+
+    def test_escaped_quote_does_not_end_a_string(self):
+        quote = '\\"' + "[" * 40
+        assert run(answer(claim(quote=quote), RETRY_CLAIM)).strict_json
+
+    def test_depth_checked_before_syntax(self):
+        assert run("x" + "[" * 17).reason == "TOO_DEEP"
+
+    @pytest.mark.parametrize("raw", ["[" * 8192, "{\"a\":" * 1638, "[{\"a\":" * 1000, ("[" * 4000 + "]" * 4000).encode()])
+    def test_never_raises_recursion_error(self, raw):
+        assert run(raw).reason == "TOO_DEEP"
+
+    @pytest.mark.xfail(strict=True, reason="bug: TOO_DEEP carries no location (no answer_span, no line:column)")
+    def test_too_deep_is_located(self):
+        failure = run('{"claims": [\n' + "[" * 15 + "]" * 15 + "]}").first_failure
+        assert failure.reason == "TOO_DEEP"
+        assert failure.answer_span is not None
+        assert (failure.answer_span.line, failure.answer_span.column) == (2, 15)
+        assert "2:15" in failure.explanation
+
+
+class TestShapeLimits:
+    def test_8_claims_pass_the_shape(self):
+        verdict = run(answer(*[claim(f"f{i}", "v", "prod-v2") for i in range(8)]))
+        assert verdict.strict_json
+        assert verdict.status == "NO_CITATION"
+
+    def test_9_claims_too_many(self):
+        verdict = run(nine_claims())
+        assert verdict.reason == "TOO_MANY_CLAIMS"
+        assert "9" in verdict.detail and "8" in verdict.detail
+
+    def test_too_many_claims_before_claim_members(self):
+        assert run('{"claims": [' + ", ".join(["{}"] * 9) + "]}").reason == "TOO_MANY_CLAIMS"
+
+    def test_member_of_2048_units(self):
+        verdict = run(answer(claim(quote="x" * 2048)))
+        assert verdict.strict_json
+
+    def test_member_of_2049_units(self):
+        verdict = run(answer(claim(quote="x" * 2049)))
+        assert verdict.reason == "TOO_LONG"
+        assert "claims[0].quote" in verdict.detail
+        assert "2049" in verdict.detail
+
+    def test_member_of_1024_astral_characters(self):
+        # 1024 characters, 2048 UTF-16 units: allowed; one more unit is not.
+        assert run(answer(claim(quote="\U0001f600" * 1024), ascii_only=False)).strict_json
+        verdict = run(answer(claim(quote="\U0001f600" * 1024 + "x"), ascii_only=False))
+        assert verdict.reason == "TOO_LONG"
+        assert "2049" in verdict.detail
+
+    def test_escapes_do_not_count_towards_member_length(self):
+        # 2048 units once unescaped, 2048 * 6 characters as written would exceed the input limit,
+        # so escape a part only.
+        quote = "x" * 2000 + "\\u0041" * 48
+        raw = answer(claim(quote="QUOTE")).replace('"QUOTE"', f'"{quote}"')
+        assert run(raw).strict_json
+        assert run(raw.replace(quote, quote + "y")).reason == "TOO_LONG"
+
+    @pytest.mark.parametrize("member", ["field", "value", "doc", "quote"])
+    def test_every_member_limited(self, member):
+        verdict = run(answer(claim(**{member: "x" * 2049}), RETRY_CLAIM))
+        assert verdict.reason == "TOO_LONG"
+        assert f"claims[0].{member}" in verdict.detail
+
+
+class TestShapeOrder:
+    def test_unknown_member_before_missing(self):
+        assert run('{"answer": "x"}').reason == "UNKNOWN_MEMBER"
+
+    def test_top_level_answer_member_refused_even_when_claims_are_good(self):
+        verdict = run(answer(TIMEOUT_CLAIM, RETRY_CLAIM, answer="Retries are enabled."))
+        assert verdict.reason == "UNKNOWN_MEMBER"
+        assert '"answer"' in verdict.detail
+        assert dict(verdict.accepted) == {}
+
+    def test_declared_order(self):
+        assert CHECKS_BY_ID["shape"].reasons == ("WRONG_SHAPE", "TOO_MANY_CLAIMS", "UNKNOWN_MEMBER", "MISSING_MEMBER",
+                                                 "NOT_A_STRING", "EMPTY_STRING", "TOO_LONG")
+
+    # Two faults: the later-declared one in claims[0], the earlier-declared one in
+    # claims[1]; each sub-reason is looked for over the whole answer before the next.
+    @pytest.mark.parametrize(("first_claim", "second_claim", "reason"), [
+        (claim(quote="x" * 2049), claim(RETRY, ""), "EMPTY_STRING"),
+        (claim(value=""), claim(RETRY, 5), "NOT_A_STRING"),
+        (claim(value=5), {"field": RETRY}, "MISSING_MEMBER"),
+        ({"field": TIMEOUT}, claim(RETRY, "false", confidence="high"), "UNKNOWN_MEMBER"),
+        (claim(confidence="high"), "not a claim", "WRONG_SHAPE"),
+    ], ids=["EMPTY_STRING", "NOT_A_STRING", "MISSING_MEMBER", "UNKNOWN_MEMBER", "WRONG_SHAPE"])
+    def test_each_sub_reason_over_the_whole_answer(self, first_claim, second_claim, reason):
+        failure = run(answer(first_claim, second_claim)).first_failure
+        assert failure.reason == reason
+        assert "claims[1]" in failure.explanation
+
+    def test_within_a_sub_reason_the_first_claim_decides(self):
+        failure = run(answer(claim(value=""), claim(RETRY, ""))).first_failure
+        assert "claims[0].value" in failure.explanation
+
+    def test_top_level_unknown_member_before_claim_members(self):
+        raw = answer({"field": TIMEOUT, "extra": "x"}, extra="y")
+        assert '"extra"' in run(raw).detail and "claims[0]" not in run(raw).detail
+
+    def test_too_many_claims_before_unknown_members(self):
+        raw = answer(*[claim(f"f{i}", "v", confidence="x") for i in range(9)])
+        assert run(raw).reason == "TOO_MANY_CLAIMS"
+
+    def test_duplicate_key_before_shape(self):
+        assert run('{"claims": 1, "claims": 2}').reason == "DUPLICATE_KEY"
+
+    def test_syntax_before_duplicate_key(self):
+        assert run('{"claims": [], "claims": [],}').reason == "SYNTAX"
+
+
+class TestMessages:
+    def test_syntax_message_has_line_and_column(self):
+        raw = '{\n  "claims": [\n    {"field": NaN}\n  ]\n}'
+        failure = run(raw).first_failure
+        assert "3:15" in failure.explanation
+        assert (failure.answer_span.line, failure.answer_span.column) == (3, 15)
+        assert raw[failure.answer_span.start] == "N"
+
+    def test_trailing_data_is_located(self):
+        failure = run(GOOD + "\n\n  {}").first_failure
+        assert failure.reason == "TRAILING_DATA"
+        assert LINE_COL.search(failure.explanation).group(1) == "3"
+
+    @pytest.mark.xfail(strict=True, reason="bug: TRAILING_DATA points one character after the start of the data")
+    @pytest.mark.parametrize(("raw", "where"), [(GOOD + "\n\n  {}", "3:3"), ('{"claims": []}x', "1:15")],
+                             ids=["second-object", "one-character"])
+    def test_trailing_data_points_at_the_data(self, raw, where):
+        failure = run(raw).first_failure
+        assert where in failure.explanation
+        assert raw[failure.answer_span.start] in "{x"
+
+    def test_raw_control_character_is_named_visibly(self):
+        failure = run('{"claims": ["a\x01"]}').first_failure
+        assert "\\u0001" in failure.explanation
+        assert "\x01" not in failure.explanation
+        assert "1:15" in failure.explanation
+
+    def test_unexpected_character_is_named(self):
+        failure = run('{"claims": [NaN]}').first_failure
+        assert '"N"' in failure.explanation
+        assert "1:13" in failure.explanation
+
+    def test_member_path_for_not_a_string(self):
+        raw = answer(TIMEOUT_CLAIM, claim(RETRY, False), indent=2)
+        failure = run(raw).first_failure
+        assert "claims[1].value" in failure.explanation
+        assert "boolean" in failure.explanation
+        assert json.loads("{" + raw[failure.answer_span.start:failure.answer_span.end] + "}") == {"value": False}
+        line, column = failure.answer_span.line, failure.answer_span.column
+        assert f"{line}:{column}" in failure.explanation
+
+    def test_member_path_for_empty_string(self):
+        failure = run(answer(TIMEOUT_CLAIM, claim(RETRY, "false", doc=""))).first_failure
+        assert "claims[1].doc" in failure.explanation
+
+    def test_missing_member_named(self):
+        incomplete = {k: v for k, v in RETRY_CLAIM.items() if k != "doc"}
+        failure = run(answer(TIMEOUT_CLAIM, incomplete)).first_failure
+        assert "claims[1]" in failure.explanation and "doc" in failure.explanation
+
+    def test_unknown_member_named(self):
+        failure = run(answer(TIMEOUT_CLAIM, claim(RETRY, "false", confidence="high"))).first_failure
+        assert "claims[1]" in failure.explanation and '"confidence"' in failure.explanation
+
+    def test_wrong_shape_names_the_kind(self):
+        assert "array" in run("[]").detail
+        assert "claims[0]" in run('{"claims": ["x"]}').detail
+
+    @pytest.mark.parametrize("raw", [
+        '{"claims": ["\\ud800"]}',
+        '{"claims": ["\\ud800',
+        '{"claims": ["\\ud800"',
+        '{"\\udbff": 1}',
+        '["\\ud800\\u0041"]',
+        '["abc\\udfff"]',
+    ])
+    def test_lone_surrogate_escape_never_reported_as_truncated(self, raw):
+        failure = run(raw).first_failure
+        assert failure.reason == "SYNTAX"
+        assert "truncated" not in failure.explanation.lower()
+        assert "surrogate" in failure.explanation
+        assert LINE_COL.search(failure.explanation)
+
+    def test_lone_surrogate_escape_located_at_the_escape(self):
+        raw = '{"claims": [\n  "ok", "x\\ud800"]}'
+        failure = run(raw).first_failure
+        assert raw[failure.answer_span.start:failure.answer_span.start + 6] == "\\ud800"
+        assert "2:11" in failure.explanation
+
+    def test_unexpected_end(self):
+        failure = run('{"claims": [').first_failure
+        assert "end" in failure.explanation
+        assert "truncated" not in failure.explanation.lower()
+
+    @pytest.mark.xfail(strict=True, reason="bug: the invalid-escape message quotes the character after the escape "
+                                           "and points one character too far")
+    def test_invalid_escape_names_the_escape(self):
+        raw = '{"claims": ["\\\'"]}'
+        failure = run(raw).first_failure
+        assert "\\'" in failure.explanation
+        assert failure.answer_span.start == raw.index("\\")
+
+    @pytest.mark.xfail(strict=True, reason="bug: a misspelt literal is reported as an unexpected ']' after it")
+    def test_misspelt_literal_located_in_the_literal(self):
+        raw = '{"claims": [tRue]}'
+        failure = run(raw).first_failure
+        assert '"]"' not in failure.explanation
+        assert raw.index("tRue") <= failure.answer_span.start < raw.index("]")
+
+    def test_hostile_text_in_messages_is_visible(self):
+        failure = run(answer(claim(**{"\x1b[31mred\u202e": "x"}))).first_failure
+        assert failure.reason == "UNKNOWN_MEMBER"
+        assert "\x1b" not in failure.explanation and "\u202e" not in failure.explanation
+        assert "\\u001b" in failure.explanation and "\\u202e" in failure.explanation
+
+
+class TestDuplicateKeys:
+    def test_both_positions_reported(self):
+        raw = '{"claims": [], "claims": []}'
+        failure = run(raw).first_failure
+        assert failure.reason == "DUPLICATE_KEY"
+        assert raw[failure.answer_span.start:failure.answer_span.end] == '"claims"'
+        assert failure.answer_span.start == 1
+        (second,) = failure.related_spans
+        assert second.start == raw.rindex('"claims"')
+        assert raw[second.start:second.end] == '"claims"'
+        assert "1:2" in failure.explanation and "1:16" in failure.explanation
+
+    def test_equal_after_unescaping(self):
+        raw = answer(TIMEOUT_CLAIM).replace('"value"', '"\\u0066ield": "x", "value"')
+        failure = run(raw).first_failure
+        assert failure.reason == "DUPLICATE_KEY"
+        assert '"field"' in failure.explanation
+        assert "claims[0]" in failure.explanation
+        assert raw[failure.answer_span.start:failure.answer_span.end] == '"field"'
+        assert raw[failure.related_spans[0].start:failure.related_spans[0].end] == '"\\u0066ield"'
+
+    def test_positions_on_separate_lines(self):
+        raw = '{\n  "claims": [],\n  "claims": []\n}'
+        failure = run(raw).first_failure
+        assert (failure.answer_span.line, failure.answer_span.column) == (2, 3)
+        assert (failure.related_spans[0].line, failure.related_spans[0].column) == (3, 3)
+        assert "2:3" in failure.explanation and "3:3" in failure.explanation
+
+    def test_positions_count_a_bom(self):
+        failure = run('\ufeff{"claims": [], "claims": []}').first_failure
+        assert failure.answer_span.start == 2
+        assert failure.related_spans[0].start == 16
+
+    def test_duplicate_with_correct_values_last_is_still_refused(self):
+        # A map would keep the second, correct claims; the contract refuses the text.
+        raw = ('{"claims": [' + json.dumps(claim(value="2000", quote="read_timeout_ms=5000")) + '], '
+               '"claims": ' + json.dumps([TIMEOUT_CLAIM, RETRY_CLAIM]) + "}")
+        verdict = run(raw)
+        assert verdict.label == "INVALID_JSON/DUPLICATE_KEY"
+        assert dict(verdict.accepted) == {}
+
+    def test_same_key_in_different_objects_is_fine(self):
+        assert run(answer(TIMEOUT_CLAIM, RETRY_CLAIM)).label == "ACCEPT"
+
+    def test_keys_differing_by_normalisation_are_different(self):
+        # "é" precomposed and decomposed are different keys (RFC 8259 compares code units).
+        raw = '{"claims": [], "x": {"\u00e9": 1, "e\u0301": 2}}'
+        assert run(raw).reason == "UNKNOWN_MEMBER"
+
+    def test_escaped_slash(self):
+        assert run('{"claims": [], "x": {"a/b": 1, "a\\/b": 2}}').reason == "DUPLICATE_KEY"
+
+    def test_astral_key_escaped_as_a_pair(self):
+        raw = '{"claims": [], "x": {"\U0001f600": 1, "\\ud83d\\ude00": 2}}'
+        assert run(raw).reason == "DUPLICATE_KEY"
+
+
+class TestTrace:
+    def test_stage1_failure_ladder(self):
+        trace = run('{"claims": [1,]}').trace
+        outcomes = [(s.check.id, s.outcome) for s in trace[:6]]
+        assert outcomes == [("size", Outcome.PASSED), ("encoding", Outcome.PASSED), ("depth", Outcome.PASSED),
+                            ("syntax", Outcome.FAILED), ("duplicate_key", Outcome.NOT_REACHED),
+                            ("shape", Outcome.NOT_REACHED)]
+        assert all(s.outcome is Outcome.NOT_REACHED and not s.reached for s in trace[4:])
+
+    def test_passed_stage1_steps_explain(self):
+        trace = run(GOOD).trace
+        assert "UTF-16" in trace[0].explanation and "8192" in trace[0].explanation
+        assert "2 claims" in trace[5].explanation
+
+    def test_explore_after_stage1_failure_is_the_trace(self):
+        verdict = run("[")
+        assert verdict.explore() == verdict.trace
+
