@@ -406,8 +406,6 @@ class TestAuditRuns:
         assert main(["audit", "--verify", str(tmp_path), str(ARTICLE)]) == 2
         one_line_error(capsys.readouterr().err)
 
-    @pytest.mark.xfail(strict=True, reason="bug: the manifest records input paths as given on the command line, "
-                                           "so --verify from another working directory reports them missing")
     def test_verify_from_another_directory(self, tmp_path):
         work = tmp_path / "work"
         work.mkdir()

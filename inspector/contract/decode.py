@@ -62,6 +62,9 @@ class DecodeFailure:
     end: int | None = None
     path: Path | None = None
     second: tuple[int, int] | None = None  # a duplicate key's second occurrence
+    # For bytes that are not UTF-8 (no text to count in): line and column of offset,
+    # counted in the text decoded with U+FFFD replacements (Decoded.lossy).
+    position: tuple[int, int] | None = None
 
 
 @dataclass(slots=True)
@@ -72,6 +75,7 @@ class Decoded:
     claims: tuple[Claim, ...] | None
     failure: DecodeFailure | None
     depth: int | None = None  # computed only on the slow path
+    lossy: str | None = None  # bytes that are not UTF-8, decoded with U+FFFD, for display
 
     @property
     def ok(self) -> bool:
@@ -124,10 +128,13 @@ def decode_answer(raw: str | bytes | bytearray | memoryview) -> Decoded:
             if size > LIMITS.MAX_INPUT:
                 return _fail(None, size, "size", "TOO_LARGE", _too_large(size, lossy))
             prefix = data[: exc.start].decode("utf-8", "replace")
-            return _fail(None, size, "encoding", "NOT_UTF8",
-                         f"byte 0x{data[exc.start]:02X} at offset {exc.start} "
-                         f"({_at(prefix, len(prefix))}) is not UTF-8",
-                         offset=len(prefix), end=len(prefix) + 1)
+            where = line_col(prefix, len(prefix))
+            decoded = _fail(None, size, "encoding", "NOT_UTF8",
+                            f"byte 0x{data[exc.start]:02X} at offset {exc.start} "
+                            f"({where[0]}:{where[1]}) is not UTF-8",
+                            offset=len(prefix), end=len(prefix) + 1, position=where)
+            decoded.lossy = lossy
+            return decoded
         size = _size(text)
         if size > LIMITS.MAX_INPUT:
             return _fail(text, size, "size", "TOO_LARGE", _too_large(size, text))
@@ -160,9 +167,11 @@ def _decode_slow(text: str, start: int, body: str, size: int) -> Decoded:
     # that varies by Python version).  Counting every bracket is a cheap bound.
     depth = None
     if body.count("[") + body.count("{") > LIMITS.MAX_DEPTH:
-        depth = max_depth(body, LIMITS.MAX_DEPTH)
-        if depth > LIMITS.MAX_DEPTH:
-            return fail("depth", "TOO_DEEP", f"nesting deeper than {LIMITS.MAX_DEPTH} levels")
+        depth, beyond = max_depth(body, LIMITS.MAX_DEPTH)
+        if beyond is not None:
+            where = start + beyond
+            return fail("depth", "TOO_DEEP", f"nesting deeper than {LIMITS.MAX_DEPTH} levels at {_at(text, where)}",
+                        offset=where, end=where + 1)
 
     try:
         value = _ANY_DECODER.decode(body)
@@ -275,24 +284,55 @@ def _syntax_message(body: str, error: str) -> tuple[str, str, int]:
         offset = len(body.encode("utf-8")[: int(found.group(1))].decode("utf-8", "ignore"))
     else:
         offset = len(body)
+    # msgspec reports where it stopped reading, which for several errors is just
+    # past the offending text; point at the offending text itself.
     if error == "trailing characters":
-        return "TRAILING_DATA", "data after the JSON value", offset
-    lone = _lone_surrogate(body)
-    if lone is not None and (error in ("Input data was truncated", "invalid utf-16 surrogate pair")):
-        return "SYNTAX", f"lone surrogate escape {body[lone:lone + 6]} (a string must hold whole characters)", lone
+        return "TRAILING_DATA", "data after the JSON value", max(offset - 1, 0)
+    if error in ("Input data was truncated", "invalid utf-16 surrogate pair"):
+        lone = _lone_surrogate(body)
+        if lone is not None:
+            return ("SYNTAX", f"lone surrogate escape {body[lone:lone + 6]} "
+                    "(a string must hold whole characters)", lone)
     if error == "Input data was truncated":
         return "SYNTAX", "unexpected end of input", len(body)
-    char = body[offset] if offset < len(body) else ""
-    if error == "invalid character" and char and ord(char) < 0x20:
-        return ("SYNTAX", f"raw control character {escape_char(char)} in a string "
-                f"(write it as an escape)", offset)
-    if error == "invalid character" and char:
-        return "SYNTAX", f"unexpected character {_quoted(char)}", offset
     if error == "invalid escape character in string":
-        return "SYNTAX", f"invalid escape {_quoted(body[offset - 1:offset + 1])} in a string", offset
+        start = max(offset - 2, 0)
+        return "SYNTAX", f"invalid escape {_quoted(body[start:offset])} in a string", start
     if error == "invalid number":
-        return "SYNTAX", "invalid number (no leading zeros, digits after '.' and 'e')", offset
+        start = offset
+        while start > 0 and body[start - 1] in _NUMBER_CHARS:
+            start -= 1
+        end = offset
+        while end < len(body) and body[end] in _NUMBER_CHARS:
+            end += 1
+        return ("SYNTAX", f"invalid number {_quoted(body[start:end])} "
+                "(no leading zeros; digits after '.', 'e' and '-')", start)
+    char = body[offset] if offset < len(body) else ""
+    if error == "invalid character":
+        word = _word_before(body, offset)
+        if word is not None:
+            start, text = word
+            return "SYNTAX", f"invalid literal {_quoted(text)} (JSON has only true, false and null)", start
+        if char and ord(char) < 0x20:
+            return ("SYNTAX", f"raw control character {escape_char(char)} in a string "
+                    "(write it as an escape)", offset)
+        if char:
+            return "SYNTAX", f"unexpected character {_quoted(char)}", offset
     return "SYNTAX", error, offset
+
+
+_NUMBER_CHARS = frozenset("0123456789.eE+-")
+_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
+
+
+def _word_before(body: str, offset: int) -> tuple[int, str] | None:
+    """A bare word (a misspelt literal, NaN, Infinity) at or just before ``offset``."""
+    for match in _WORD.finditer(body, max(offset - 8, 0), min(offset + 1, len(body))):
+        if match.start() <= offset <= match.end() + 1 and body[match.start() - 1:match.start()] != '"':
+            whole = _WORD.match(body, match.start())
+            assert whole is not None
+            return match.start(), whole.group()
+    return None
 
 
 class _Number:

@@ -49,15 +49,15 @@ class JsonIndex:
         return key[0], value[1]
 
 
-def path_text(path: Path) -> str:
-    """``("claims", 1, "value")`` -> ``claims[1].value``; the empty path is ``the answer``."""
+def path_text(path: Path, root: str = "the answer") -> str:
+    """``("claims", 1, "value")`` -> ``claims[1].value``; the empty path is ``root``."""
     out = ""
     for part in path:
         if isinstance(part, int):
             out += f"[{part}]"
         else:
             out += f".{part}" if out else part
-    return out or "the answer"
+    return out or root
 
 
 def scan(text: str) -> JsonIndex:
@@ -117,8 +117,9 @@ def scan(text: str) -> JsonIndex:
     return index
 
 
-def max_depth(text: str, limit: int) -> int:
-    """Bracket nesting depth outside strings; stops counting once past ``limit``.
+def max_depth(text: str, limit: int) -> tuple[int, int | None]:
+    """Bracket nesting depth outside strings, and the offset of the first bracket
+    beyond ``limit`` (None if within it); stops counting there.
 
     Works on any text, valid JSON or not (an unterminated string's brackets count).
     """
@@ -130,7 +131,7 @@ def max_depth(text: str, limit: int) -> int:
             if depth > deepest:
                 deepest = depth
                 if deepest > limit:
-                    return deepest
+                    return deepest, match.start()
         elif ch in "]}":
             depth -= 1
-    return deepest
+    return deepest, None

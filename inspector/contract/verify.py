@@ -318,6 +318,13 @@ class Verdict:
         return self._decoded.text
 
     @property
+    def display_text(self) -> str:
+        """The answer to show: its text, or for bytes that are not UTF-8 the text
+        with U+FFFD in place of the bad bytes (spans index into it either way)."""
+        decoded = self._decoded
+        return decoded.text if decoded.text is not None else (decoded.lossy or "")
+
+    @property
     def size(self) -> int:
         return self._decoded.size
 
@@ -516,7 +523,8 @@ class Verdict:
         elif failure.offset is not None and text is not None:
             span = Span.of(text, failure.offset, failure.end or failure.offset + 1)
         elif failure.offset is not None:
-            span = Span(failure.offset, failure.end or failure.offset + 1, 0, 0)
+            line, column = failure.position or (0, 0)
+            span = Span(failure.offset, failure.end or failure.offset + 1, line, column)
         if failure.second is not None and text is not None:
             related = (Span.of(text, *failure.second),)
         return Step(check, None, Outcome.FAILED, message, reason=failure.reason,

@@ -169,7 +169,7 @@ def _parse_json(path: str | Path, data: bytes) -> Any:
     if duplicate is not None:
         line, column = line_col(text, duplicate.second[0])
         first_line, first_column = line_col(text, duplicate.first[0])
-        raise LoadError(path, f"duplicate key {duplicate.key!r} in {path_text(duplicate.object_path)} "
+        raise LoadError(path, f"duplicate key {duplicate.key!r} in {path_text(duplicate.object_path, 'the top-level object')} "
                               f"(first at {first_line}:{first_column})", f"{line}:{column}")
     return value
 

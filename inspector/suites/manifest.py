@@ -92,8 +92,9 @@ def write_run(out_dir: Path, inputs: Sequence[Path], results: dict[str, Any], in
     manifest = {
         "schema": MANIFEST_SCHEMA,
         "versions": _versions(inspector_version),
-        "inputs": [{"path": str(path), "sha256": sha256_file(path), "bytes": path.stat().st_size}
-                   for path in inputs],
+        # The path as given, and resolved, so --verify works from any directory.
+        "inputs": [{"path": str(path), "resolved": str(path.resolve()), "sha256": sha256_file(path),
+                    "bytes": path.stat().st_size} for path in inputs],
         "outputs": [{"path": RESULTS, "sha256": hashlib.sha256(results_bytes).hexdigest(),
                      "bytes": len(results_bytes)}],
     }
@@ -125,8 +126,10 @@ def verify_run(run_dir: Path, recompute: Callable[[list[Path]], dict[str, Any]],
     inputs = []
     for item in manifest.get("inputs", []):
         path = Path(item["path"])
+        if not path.is_file() and item.get("resolved"):
+            path = Path(item["resolved"])
         if not path.is_file():
-            differences.append(f"{path}: input missing")
+            differences.append(f"{item['path']}: input missing")
             continue
         actual = sha256_file(path)
         if actual != item["sha256"]:
