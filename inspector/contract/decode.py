@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from collections.abc import Callable
 from typing import Annotated, Any
 
 import msgspec
@@ -27,7 +28,7 @@ from .jsonscan import DuplicateKey, Path, max_depth, path_text, scan
 from .models import Claim
 from .text import escape_char, line_col, utf16_len, visible
 
-__all__ = ["DecodeFailure", "Decoded", "decode_answer", "find_duplicate_key", "locate_duplicate"]
+__all__ = ["DecodeFailure", "Decoded", "decode_answer", "find_duplicate_key"]
 
 BOM = "\ufeff"
 MEMBERS = ("field", "value", "doc", "quote")
@@ -40,6 +41,7 @@ class _Answer(msgspec.Struct, forbid_unknown_fields=True):
 _ANSWER_DECODER = msgspec.json.Decoder(_Answer)
 _ANY_DECODER = msgspec.json.Decoder()
 _ENCODE = msgspec.json.Encoder().encode
+_TRAILING = "JSON is malformed: trailing characters"
 _ESCAPE = re.compile(r"\\.", re.S)
 _BYTE_POSITION = re.compile(r"\s*\(byte (\d+)\)$")
 _UNICODE_ESCAPE = re.compile(r"\\u([0-9a-fA-F]{4})|\\.", re.S)
@@ -65,6 +67,12 @@ class DecodeFailure:
     # For bytes that are not UTF-8 (no text to count in): line and column of offset,
     # counted in the text decoded with U+FFFD replacements (Decoded.lossy).
     position: tuple[int, int] | None = None
+    # Deciding needs only check and reason; the message and positions of some
+    # failures are worked out by this thunk when someone reads them (explained()).
+    explain: Callable[[], DecodeFailure] | None = field(default=None, repr=False, compare=False)
+
+    def explained(self) -> DecodeFailure:
+        return self.explain() if self.explain is not None else self
 
 
 @dataclass(slots=True)
@@ -186,45 +194,56 @@ def _decode_slow(text: str, start: int, body: str, size: int) -> Decoded:
             return fail("syntax", "SYNTAX", f"{problem.message} at {_at(text, where)}",
                         offset=where, end=where + 1)
     except msgspec.DecodeError as exc:
-        reason, message, offset = _syntax_message(body, str(exc))
-        where = start + offset
-        return fail("syntax", reason, f"{message} at {_at(text, where)}", offset=where, end=where + 1)
+        error = str(exc)
+
+        def explain_syntax() -> DecodeFailure:
+            reason, message, offset = _syntax_message(body, error)
+            where = start + offset
+            return DecodeFailure("syntax", reason, f"{message} at {_at(text, where)}", offset=where, end=where + 1)
+
+        reason = "TRAILING_DATA" if error.startswith(_TRAILING) else "SYNTAX"
+        return fail("syntax", reason, "", explain=explain_syntax)
     except RecursionError:  # pragma: no cover - prevented by the depth check above
         return fail("depth", "TOO_DEEP", "nesting too deep to parse")
 
     if _string_tokens(body) != _strings_in(value):
         # Proven, exactly, by the count; where the two keys are is looked up only
-        # when someone reads the trace (locate_duplicate).
-        return fail("duplicate_key", "DUPLICATE_KEY", "an object repeats a key")
+        # when someone reads the message.
+        return fail("duplicate_key", "DUPLICATE_KEY", "",
+                    explain=lambda: _locate_duplicate(text, start) or DecodeFailure(
+                        "duplicate_key", "DUPLICATE_KEY", "an object repeats a key"))
 
     problem = _shape_problem(value)
     if problem is not None:
         reason, path, message = problem
-        return fail("shape", reason, message, path=path)
+        return fail("shape", reason, "", path=path,
+                    explain=lambda: DecodeFailure("shape", reason, message(), path=path))
     claims = tuple(Claim(c["field"], c["value"], c["doc"], c["quote"]) for c in value["claims"])
     return Decoded(text, start, size, claims, None, depth)
 
 
-def _shape_problem(value: Any) -> tuple[str, Path, str] | None:
+def _shape_problem(value: Any) -> tuple[str, Path, Callable[[], str]] | None:
     """The first shape problem, sub-reasons in the order the check declares them
-    (each looked for over the whole answer before the next), or None."""
+    (each looked for over the whole answer before the next), or None.  The
+    message is formatted only when someone reads it."""
     if not isinstance(value, dict):
-        return "WRONG_SHAPE", (), f"the answer is {_kind(value)}, expected an object with claims"
+        return "WRONG_SHAPE", (), lambda: f"the answer is {_kind(value)}, expected an object with claims"
     claims = value.get("claims")
     if "claims" in value and not isinstance(claims, list):
-        return "WRONG_SHAPE", ("claims",), f"claims is {_kind(claims)}, expected an array"
+        return "WRONG_SHAPE", ("claims",), lambda: f"claims is {_kind(claims)}, expected an array"
     items: list[Any] = claims if isinstance(claims, list) else []
     for index, claim in enumerate(items):
         if not isinstance(claim, dict):
-            where = ("claims", index)
-            return "WRONG_SHAPE", where, f"{path_text(where)} is {_kind(claim)}, expected a claim object"
+            where: Path = ("claims", index)
+            return ("WRONG_SHAPE", where,
+                    lambda: f"{path_text(where)} is {_kind(claim)}, expected a claim object")
     if len(items) > LIMITS.MAX_CLAIMS:
         return ("TOO_MANY_CLAIMS", ("claims",),
-                f"{len(items)} claims, at most {LIMITS.MAX_CLAIMS} allowed")
+                lambda: f"{len(items)} claims, at most {LIMITS.MAX_CLAIMS} allowed")
     for key in value:
         if key != "claims":
             return ("UNKNOWN_MEMBER", (key,),
-                    f"unknown top-level member {_quoted(key)}: the answer holds only claims")
+                    lambda: f"unknown top-level member {_quoted(key)}: the answer holds only claims")
     # A claim with exactly the four members, all non-empty strings, can only be
     # too long; the other passes look at the rest.
     suspects = [(index, claim) for index, claim in enumerate(items) if not _plain_claim(claim)]
@@ -232,24 +251,25 @@ def _shape_problem(value: Any) -> tuple[str, Path, str] | None:
         for key in claim:
             if key not in MEMBERS:
                 return ("UNKNOWN_MEMBER", ("claims", index, key),
-                        f"claims[{index}] has unknown member {_quoted(key)} "
-                        "(a claim has exactly field, value, doc, quote)")
+                        lambda: f"claims[{index}] has unknown member {_quoted(key)} "
+                                "(a claim has exactly field, value, doc, quote)")
     if "claims" not in value:
-        return "MISSING_MEMBER", (), "the answer has no claims member"
+        return "MISSING_MEMBER", (), lambda: "the answer has no claims member"
     for index, claim in suspects:
         for member in MEMBERS:
             if member not in claim:
-                return "MISSING_MEMBER", ("claims", index), f"claims[{index}] has no {member}"
+                return "MISSING_MEMBER", ("claims", index), lambda: f"claims[{index}] has no {member}"
     for index, claim in suspects:
         for member in MEMBERS:
             if not isinstance(claim[member], str):
-                path = ("claims", index, member)
-                return "NOT_A_STRING", path, f"{path_text(path)} is {_kind(claim[member])}, expected a string"
+                path: Path = ("claims", index, member)
+                return ("NOT_A_STRING", path,
+                        lambda: f"{path_text(path)} is {_kind(claim[member])}, expected a string")
     for index, claim in suspects:
         for member in MEMBERS:
             if not claim[member]:
                 path = ("claims", index, member)
-                return "EMPTY_STRING", path, f"{path_text(path)} is empty"
+                return "EMPTY_STRING", path, lambda: f"{path_text(path)} is empty"
     for index, claim in enumerate(items):
         for member in MEMBERS:
             if len(claim[member]) <= LIMITS.MAX_MEMBER // 2:
@@ -258,8 +278,8 @@ def _shape_problem(value: Any) -> tuple[str, Path, str] | None:
             if length > LIMITS.MAX_MEMBER:
                 path = ("claims", index, member)
                 return ("TOO_LONG", path,
-                        f"{path_text(path)} is {length} UTF-16 code units long, "
-                        f"at most {LIMITS.MAX_MEMBER} allowed")
+                        lambda: f"{path_text(path)} is {length} UTF-16 code units long, "
+                                f"at most {LIMITS.MAX_MEMBER} allowed")
     return None
 
 
@@ -444,14 +464,11 @@ def _strings_in(value: Any) -> int:
     return count
 
 
-def locate_duplicate(decoded: Decoded) -> DecodeFailure:
-    """The DUPLICATE_KEY failure of ``decoded`` with the key and both positions."""
-    failure = decoded.failure
-    assert failure is not None and decoded.text is not None
-    text, start = decoded.text, decoded.start
+def _locate_duplicate(text: str, start: int) -> DecodeFailure | None:
+    """The DUPLICATE_KEY failure with the key and both positions."""
     duplicate = scan(text[start:]).duplicate
     if duplicate is None:  # pragma: no cover - the count proved there is one
-        return failure
+        return None
     first = (start + duplicate.first[0], start + duplicate.first[1])
     second = (start + duplicate.second[0], start + duplicate.second[1])
     return DecodeFailure(

@@ -32,7 +32,7 @@ from .evidence import (
     policy_for,
     recall_for,
 )
-from .decode import Decoded, DecodeFailure, decode_answer, locate_duplicate
+from .decode import Decoded, DecodeFailure, decode_answer
 from .jsonscan import JsonIndex, Path, path_text, scan
 from .models import Claim, Registry, Request, Source, coerce_request
 from .text import line_col, shorten
@@ -509,8 +509,7 @@ class Verdict:
         return Span.of(text, found[0] + start, found[1] + start)
 
     def _describe_decode_failure(self, check: Check, failure: DecodeFailure) -> Step:
-        if failure.reason == "DUPLICATE_KEY":
-            failure = locate_duplicate(self._decoded)
+        failure = failure.explained()
         text = self._decoded.text
         span = related = None
         message = failure.message
