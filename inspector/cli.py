@@ -263,6 +263,9 @@ def _print_audit(suites: list[Suite], result: Audit) -> None:
     from rich.text import Text
 
     console = Console(highlight=False)
+    if not console.is_terminal:
+        # Piped or redirected: no terminal width to fit, so keep rows readable.
+        console = Console(highlight=False, width=180)
     yes_no = {True: Text("yes", "green"), False: Text("no", "red"), None: Text("-", "dim")}
     by_suite: dict[str, list] = {}
     for item in result.results:
