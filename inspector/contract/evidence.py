@@ -240,6 +240,8 @@ def category_for(status: str, reason: str | None, conflicted: bool) -> Category 
         return None
     if reason == "NOT_AUTHORIZED":
         return CATEGORIES["unauthorized_evidence"]
-    if conflicted and status not in ("INVALID_JSON", "NO_CITATION"):
+    # Well-formed, cited claims about a field the documents disagree on; an
+    # unrequested field is the generator's own problem whatever the registry says.
+    if conflicted and status not in ("INVALID_JSON", "NO_CITATION", "UNREQUESTED_FIELD"):
         return CATEGORIES["conflicting_evidence"]
     return CATEGORIES[_BY_STATUS[status]]

@@ -38,22 +38,26 @@ def lint_sources(sources: list[Source]) -> list[Finding]:
         findings.append(Finding("conflict", conflict.sources, conflict.describe()))
 
     for source in unique:
+        lines = {line.rstrip("\r") for line in source.text.split("\n")}
         for field, value in source.facts.items():
-            if f"{field}={value}" not in source.text:
+            # A line of its own: "read_timeout_ms=50000" must not pass for 5000.
+            if f"{field}={value}" not in lines:
                 findings.append(Finding("fact_not_in_text", (source.id,),
-                                        f"{field}={value} is not in its text: no quote can support this fact"))
-        reasons = []
+                                        f"no line of its text is {field}={value}: the text and the facts "
+                                        "have drifted, or no quote can support this fact"))
         if not source.facts:
-            reasons.append("it has no facts")
+            findings.append(Finding("unreachable", (source.id,), "it has no facts: no claim can be verified from it"))
+        denied = []
         if source.approved is False:
-            reasons.append("it is not approved")
+            denied.append("it is not approved")
         if source.deleted is True:
-            reasons.append("it is deleted")
+            denied.append("it is deleted")
         if source.readers is not None and not source.readers:
-            reasons.append("it has no readers")
-        if reasons:
+            denied.append("it has no readers")
+        if denied:
             findings.append(Finding("unreachable", (source.id,),
-                                    f"no request can ever be answered from it: {', '.join(reasons)}"))
+                                    f"no scoped request can ever use it ({', '.join(denied)}); "
+                                    "only requests without a scope still can"))
     return findings
 
 
