@@ -75,7 +75,8 @@ KEYS: tuple[Key, ...] = (
     Key("help", "question_mark,f1", "help", "help",
         "This help: every key and what each panel shows.", "app", "? F1"),
     Key("palette", "ctrl+p", "command_palette", "palette",
-        "The command palette: jump to a case by id, filter by verdict or check, open a file.", "app", "^p"),
+        "The command palette: jump to a case by id, filter by verdict or check, open a file.", "app", "^p",
+        footer=False),  # the footer docks the palette key on its right already
     Key("quit", "q", "quit", "quit", "Leave the inspector.", "app", "q"),
 )
 

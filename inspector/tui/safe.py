@@ -97,10 +97,3 @@ def rich_text(text: str, style: RichStyle | str = "", *, newlines: bool = False,
         result.append(piece, escape_style if escaped else None)
     return result
 
-
-def quoted(text: str, limit: int = 60) -> str:
-    """A short plain form of untrusted text for messages: shown form, cut, in quotes."""
-    shown = display(text)
-    if len(shown) > limit:
-        shown = shown[: limit - 1] + "…"
-    return f'"{shown}"'

@@ -23,19 +23,12 @@ __all__ = [
     "failing_check",
 ]
 
-# A failing verdict names its check by status (and sub-reason for stages 1-2).
-_CHECK_BY_REASON: dict[str, Check] = {reason: check for check in CHECKS for reason in check.reasons}
-_CHECK_BY_STATUS: dict[str, Check] = {check.code: check for check in CHECKS if not check.reasons}
 CHECK_POSITION: dict[str, int] = {check.id: position for position, check in enumerate(CHECKS)}
 
 
 def failing_check(verdict: Verdict) -> Check | None:
     """The check that rejected the answer (None when accepted), without building the trace."""
-    if verdict.ok:
-        return None
-    if verdict.reason is not None:
-        return _CHECK_BY_REASON[verdict.reason]
-    return _CHECK_BY_STATUS[verdict.status]
+    return verdict.failed_check
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,6 +187,10 @@ class Session:
 
     def mismatched(self) -> list[int]:
         return [n for n in range(len(self.entries)) if self.differs(n)]
+
+    def numbers_of(self, suite: Suite) -> list[int]:
+        """The entries of one suite."""
+        return [entry.number for entry in self.entries if entry.suite is suite]
 
     def find_id(self, case_id: str) -> int | None:
         for entry in self.entries:

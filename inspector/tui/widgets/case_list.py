@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from bisect import bisect_left
 
-from rich.text import Text
+from textual import events
 
 from ..messages import CaseChosen
 from ..session import Session
-from .table import Column, SafeTable
+from .table import Cell, Column, Piece, SafeTable, untrusted
 
 __all__ = ["CaseList", "short_label"]
 
@@ -36,6 +36,14 @@ class CaseList(SafeTable):
         Column("expected", "expected", min_width=6, weight=2),
         Column("actual", "actual", min_width=6, weight=2),
     )
+    # Narrower than WIDE, expected and actual share a column: one label when they
+    # agree, "expected ≠ actual" when they do not.
+    COMPACT_COLUMNS = (
+        Column("mark", "", width=1),
+        Column("id", "case", min_width=8, weight=1),
+        Column("both", "expected ≠ actual", min_width=10, weight=1),
+    )
+    WIDE = 60
 
     def __init__(self, session: Session, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -45,6 +53,11 @@ class CaseList(SafeTable):
         self.empty_message = "no case matches"
         self.set_columns(self.COLUMNS)
         self.set_row_count(len(self.view))
+
+    def on_resize(self, event: events.Resize) -> None:
+        columns = self.COLUMNS if event.size.width >= self.WIDE else self.COMPACT_COLUMNS
+        if columns is not self.columns:
+            self.set_columns(columns)
 
     def set_view(self, numbers: list[int]) -> None:
         """Show only these entries (ascending); keeps the current case's row if present."""
@@ -85,24 +98,33 @@ class CaseList(SafeTable):
 
     # -- drawing ------------------------------------------------------------
 
-    def cell(self, row: int, column: Column) -> str | Text | None:
+    def cell(self, row: int, column: Column) -> Cell:
         number = self.view[row]
         entry = self.session.entries[number]
         key = column.key
         if key == "id":
             return entry.id
         if key == "expected":
-            return Text(short_label(entry.expected), end="")
+            return short_label(entry.expected)
         actual = self.session.actual(number)
         if key == "actual":
-            style = self._style("safe-table--good" if actual == "ACCEPT" else
-                                "safe-table--bad" if actual == "ERROR" else None)
-            return Text(short_label(actual), style=style, end="")
+            return self._actual(actual)
+        if key == "both":
+            if entry.expected is None or entry.expected == actual:
+                return [self._actual(actual)]
+            return [*untrusted(short_label(entry.expected)), (" ≠ ", "safe-table--bad"), self._actual(actual)]
         if entry.broken:
-            return Text("!", style=self._style("safe-table--bad"), end="")
+            return ("!", "safe-table--bad")
         if self.session.differs(number):
-            return Text("≠", style=self._style("safe-table--bad"), end="")
+            return ("≠", "safe-table--bad")
         return None
+
+    @staticmethod
+    def _actual(actual: str) -> Piece:
+        # The verdict's label comes from the checks table, not from the suite.
+        component = ("safe-table--good" if actual == "ACCEPT" else
+                     "safe-table--bad" if actual == "ERROR" else None)
+        return (short_label(actual), component)
 
     def on_safe_table_row_clicked(self, event: SafeTable.RowClicked) -> None:
         event.stop()

@@ -35,16 +35,26 @@ class RequestStrip(Static):
         super().__init__("", id=id, markup=False)
         self._key: object = None
 
+    @property
+    def highlighted(self) -> tuple[str | None, Tone | None]:
+        """The highlighted attribute and its tone (None when nothing is)."""
+        if self._key is None:
+            return None, None
+        _, attribute, tone = self._key  # type: ignore[misc]
+        return attribute, tone if attribute is not None else None
+
     def show(self, selection: Selection) -> None:
         entry = selection.entry
         request = entry.case.request if entry.case is not None else None
         attribute = selection.request_attribute
-        key = (id(request), attribute, selection.tone)
+        key = (request, attribute, selection.tone)
         if key == self._key:
             return
+        # Only another request can change the strip's height; a moved highlight cannot.
+        layout = self._key is None or self._key[0] != request
         self._key = key
         if request is None:
-            self.update(Content.styled("no request: the case could not be loaded", LABEL_STYLE))
+            self.update(Content.styled("no request: the case could not be loaded", LABEL_STYLE), layout=layout)
             return
         items: list[tuple[str, str, str]] = [
             ("service", "service", request.service),
@@ -60,4 +70,8 @@ class RequestStrip(Static):
         for name, label, value in items:
             style = TONE_STYLES[selection.tone] if name == attribute else ""
             parts.append(Content.assemble((f"{label} ", LABEL_STYLE), safe.content(value, style)))
-        self.update(Content("  ").join(parts))
+        content = Content("  ").join(parts)
+        if layout and self.size.width:
+            # An equal number of lines needs no layout pass either.
+            layout = content.get_height(self.styles, self.size.width) != self.size.height
+        self.update(content, layout=layout)

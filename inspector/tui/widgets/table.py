@@ -2,9 +2,11 @@
 
 Only the rows on screen are ever built, each from ``cell()``, and a built row
 is kept until ``refresh_rows`` says it changed: moving the cursor redraws two
-rows, not the table.  Cells are untrusted text rendered through ``safe``, or
-rich ``Text`` the caller built from ``safe`` pieces.  The header stays put
-while the rows scroll.
+rows, not the table.  A cell is untrusted text (a ``str``, always split by
+``safe`` so escapes show), or pieces the view wrote itself (``Piece``: text and
+a component class).  Rows are built straight into segments, with the styles
+combined once per (row, cell, piece) kind: a row costs tens of microseconds.
+The header stays put while the rows scroll.
 """
 
 from __future__ import annotations
@@ -12,6 +14,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from rich.console import Console
+from rich.segment import Segment
+from rich.cells import cell_len, set_cell_size
 from rich.style import Style
 from rich.text import Text
 from textual import events
@@ -19,10 +24,40 @@ from textual.geometry import Region, Size
 from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
+from textual.widget import Widget
 
 from .. import safe
 
-__all__ = ["Column", "SafeTable"]
+__all__ = ["Cell", "Column", "Piece", "SafeTable", "component_style", "text_segments", "untrusted"]
+
+Piece = tuple[str, str | None]  # text the view wrote, and a component class (None: plain)
+Cell = str | Piece | list[Piece] | None  # a str is untrusted text
+
+
+def untrusted(text: str, component: str | None = None) -> list[Piece]:
+    """Untrusted text as pieces: shown literally, escapes styled."""
+    return [(piece, "safe-table--escape" if escaped else component) for piece, escaped in safe.pieces(text)]
+
+# Components that only colour text; the others paint a background, blended over
+# the widget's own (a partial style would drop the blend and paint it opaque).
+_FOREGROUND_ONLY = frozenset({"header", "dim", "good", "bad", "first", "note", "gutter", "bar"})
+
+
+def component_style(widget: Widget, component: str) -> Style:
+    style = widget.get_component_rich_style(component)
+    if component.rpartition("--")[2] in _FOREGROUND_ONLY:
+        return Style(color=style.color, bold=style.bold, italic=style.italic, dim=style.dim)
+    return style
+
+
+def text_segments(text: Text, console: Console) -> list[Segment]:
+    """A Text's segments with its own style applied (rich leaves it off a Text without spans)."""
+    style = text.style
+    segments = text.render(console)
+    if not style:
+        return list(segments)
+    base = style if isinstance(style, Style) else console.get_style(style)
+    return list(Segment.apply_style(segments, base))
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,9 +68,6 @@ class Column:
     min_width: int = 4
     weight: int = 1  # share of the rest, for columns without a fixed width
     justify: str = "left"
-
-
-Cell = str | Text | None
 
 
 class SafeTable(ScrollView, can_focus=False):
@@ -58,6 +90,7 @@ class SafeTable(ScrollView, can_focus=False):
     SafeTable > .safe-table--escape { color: $text-warning; background: $warning-muted; text-style: bold; }
     SafeTable > .safe-table--good { color: $text-success; }
     SafeTable > .safe-table--bad { color: $text-error; }
+    SafeTable > .safe-table--first { color: $text-error; text-style: bold; }
     SafeTable > .safe-table--note { color: $text-muted; text-style: italic; }
     """
 
@@ -72,12 +105,14 @@ class SafeTable(ScrollView, can_focus=False):
         "safe-table--escape",
         "safe-table--good",
         "safe-table--bad",
+        "safe-table--first",
         "safe-table--note",
     }
 
     ALLOW_SELECT = False
     show_header = True
     gap = 1  # cells between columns
+    fixed_columns = 0  # leading columns that stay put when the table scrolls sideways
 
     class RowClicked(Message):
         """A row was clicked (the table does not move its own cursor)."""
@@ -100,12 +135,14 @@ class SafeTable(ScrollView, can_focus=False):
         self._layout_width = -1
         self._rows: dict[int, Strip] = {}
         self._header: Strip | None = None
+        self._base: Style | None = None
+        self._styles: dict[tuple[str | None, str | None, str | None], Style] = {}
         self.empty_message = ""
 
     # -- what subclasses provide ---------------------------------------------
 
     def cell(self, row: int, column: Column) -> Cell:
-        """The content of a cell: untrusted str, or Text built with ``safe``."""
+        """The content of a cell: untrusted text (a str), or pieces the view wrote."""
         return None
 
     def row_style(self, row: int) -> str | None:
@@ -171,10 +208,15 @@ class SafeTable(ScrollView, can_focus=False):
     def scroll_to_column(self, key: str) -> None:
         """Bring a column into view horizontally (the compared value)."""
         self._ensure_layout()
+        fixed = self._fixed_width()
         x = 0
-        for column, width in zip(self.columns, self._widths, strict=True):
+        for index, (column, width) in enumerate(zip(self.columns, self._widths, strict=True)):
+            if index < self.fixed_columns:
+                if column.key == key:
+                    return
+                continue
             if column.key == key:
-                view = self.scrollable_content_region.width
+                view = self.scrollable_content_region.width - fixed
                 left = int(self.scroll_offset.x)
                 if x < left:
                     self.scroll_to(x=x, animate=False, immediate=True)
@@ -182,6 +224,21 @@ class SafeTable(ScrollView, can_focus=False):
                     self.scroll_to(x=max(0, x + width - view), animate=False, immediate=True)
                 return
             x += width + self.gap
+
+    def _fixed_width(self) -> int:
+        if not self.fixed_columns:
+            return 0
+        return sum(self._widths[: self.fixed_columns]) + self.gap * self.fixed_columns
+
+    def _crop(self, strip: Strip, scroll_x: int, width: int, base: Style) -> Strip:
+        """The visible part: fixed columns stay, the others scroll."""
+        fixed = self._fixed_width()
+        if not fixed or fixed >= width:
+            return strip.crop_extend(scroll_x, scroll_x + width, base)
+        return Strip.join([
+            strip.crop_extend(0, fixed, base),
+            strip.crop_extend(fixed + scroll_x, fixed + scroll_x + width - fixed, base),
+        ])
 
     # -- layout -----------------------------------------------------------------
 
@@ -226,55 +283,80 @@ class SafeTable(ScrollView, can_focus=False):
         self._layout_width = -1
         self._ensure_layout()
         self.refresh()
+        if self.cursor is not None:
+            self.scroll_to_row(self.cursor)
 
     # -- drawing ----------------------------------------------------------------
 
     def _style(self, component: str | None) -> Style:
         if component is None:
             return Style()
-        return self.get_component_rich_style(component, partial=True)
+        return component_style(self, component)
 
-    def _build(self, cells: list[tuple[Text, str | None]], base: Style) -> Strip:
-        line = Text(style=base, no_wrap=True, end="")
-        gap = " " * self.gap
-        for index, ((text, component), width) in enumerate(zip(cells, self._widths, strict=True)):
-            if index:
-                line.append(gap)
-            cell = text.copy()
-            cell.truncate(width, overflow="ellipsis", pad=True)
-            if component is not None:
-                cell.stylize_before(self._style(component))
-            line.append_text(cell)
-        segments = list(line.render(self.app.console))
-        return Strip(segments, line.cell_len)
+    def _combined(self, row: str | None, cell: str | None, piece: str | None) -> Style:
+        """The widget's style + the row's + the cell's + the piece's, computed once."""
+        key = (row, cell, piece)
+        style = self._styles.get(key)
+        if style is None:
+            style = self._base_style() + self._style(row) + self._style(cell) + self._style(piece)
+            self._styles[key] = style
+        return style
 
-    def _cell_text(self, value: Cell, justify: str, width: int) -> Text:
+    @staticmethod
+    def _pieces(value: Cell) -> list[Piece]:
         if value is None:
-            text = Text("", end="")
-        elif isinstance(value, Text):
-            text = value
-        else:
-            text = safe.rich_text(value, escape_style=self._style("safe-table--escape"))
-        if justify == "right" and text.cell_len < width:
-            text = Text(" " * (width - text.cell_len), end="") + text
-        return text
+            return []
+        if isinstance(value, str):
+            if value.isascii() and value.isprintable():
+                return [(value, None)]
+            return untrusted(value)
+        if isinstance(value, tuple):
+            return [value]
+        return value
+
+    def _build(self, row_component: str | None, cells: list[tuple[Cell, str | None]]) -> Strip:
+        segments: list[Segment] = []
+        gap = " " * self.gap
+        gap_style = self._combined(row_component, None, None)
+        for index, ((value, cell_component), column, width) in enumerate(
+                zip(cells, self.columns, self._widths, strict=True)):
+            if index:
+                segments.append(Segment(gap, gap_style))
+            fitted: list[Segment] = []
+            room = width
+            for text, component in self._pieces(value):
+                if not text:
+                    continue
+                size = cell_len(text)
+                style = self._combined(row_component, cell_component, component)
+                if size <= room:
+                    fitted.append(Segment(text, style))
+                    room -= size
+                    continue
+                if room > 0:
+                    fitted.append(Segment(set_cell_size(text, room - 1) + "…", style))
+                room = 0
+                break
+            if room:
+                padding = Segment(" " * room, self._combined(row_component, cell_component, None))
+                if column.justify == "right":
+                    fitted.insert(0, padding)
+                else:
+                    fitted.append(padding)
+            segments.extend(fitted)
+        return Strip(segments, sum(self._widths) + self.gap * max(0, len(self._widths) - 1))
 
     def _render_header(self) -> Strip:
         if self._header is None:
-            base = self.rich_style + self._style("safe-table--header")
             self._header = self._build(
-                [(Text(c.title, end="", justify="left"), None) for c in self.columns], base)
+                "safe-table--header", [((c.title, None), None) for c in self.columns])
         return self._header
 
     def _render_row(self, row: int) -> Strip:
         strip = self._rows.get(row)
         if strip is None:
-            base = self.rich_style + self._style(self.row_style(row))
-            cells = [
-                (self._cell_text(self.cell(row, column), column.justify, width), self.cell_style(row, column))
-                for column, width in zip(self.columns, self._widths, strict=True)
-            ]
-            strip = self._build(cells, base)
+            cells = [(self.cell(row, column), self.cell_style(row, column)) for column in self.columns]
+            strip = self._build(self.row_style(row), cells)
             if len(self._rows) > 512:
                 self._rows.clear()
             self._rows[row] = strip
@@ -284,18 +366,18 @@ class SafeTable(ScrollView, can_focus=False):
         self._ensure_layout()
         scroll_x, scroll_y = self.scroll_offset
         width = self.size.width
-        base = self.rich_style
+        base = self._base_style()
         if self.show_header:
             if y == 0:
-                return self._render_header().crop_extend(scroll_x, scroll_x + width, base)
+                return self._crop(self._render_header(), scroll_x, width, base)
             y -= 1
         row = scroll_y + y
         if row >= self.row_count:
             if row == 0 and self.empty_message:
-                text = Text(self.empty_message, style=base + self._style("safe-table--note"), end="")
-                return Strip(list(text.render(self.app.console))).crop_extend(0, width, base)
+                note = Segment(self.empty_message, self._combined(None, None, "safe-table--note"))
+                return Strip([note]).crop_extend(0, width, base)
             return Strip.blank(width, base)
-        return self._render_row(row).crop_extend(scroll_x, scroll_x + width, base)
+        return self._crop(self._render_row(row), scroll_x, width, base)
 
     def on_click(self, event: events.Click) -> None:
         offset = event.get_content_offset(self)
@@ -308,7 +390,15 @@ class SafeTable(ScrollView, can_focus=False):
         if 0 <= row < self.row_count:
             self.post_message(self.RowClicked(self, row))
 
+    def _base_style(self) -> Style:
+        """The widget's own style (Textual computes it from the DOM on every read)."""
+        if self._base is None:
+            self._base = self.rich_style
+        return self._base
+
     def notify_style_update(self) -> None:
         super().notify_style_update()
+        self._base = None
         self._rows.clear()
+        self._styles.clear()
         self._header = None

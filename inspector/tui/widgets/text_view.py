@@ -15,13 +15,14 @@ from dataclasses import dataclass
 
 from rich.cells import get_character_cell_size
 from rich.style import Style
-from rich.text import Text
+from rich.segment import Segment
 from textual import events
 from textual.geometry import Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from .. import safe
+from .table import component_style
 
 __all__ = ["Mark", "SafeTextView"]
 
@@ -81,6 +82,8 @@ class SafeTextView(ScrollView, can_focus=False):
                  id: str | None = None, classes: str | None = None) -> None:
         super().__init__(name=name, id=id, classes=classes)
         self.wrap = wrap
+        if wrap:
+            self.styles.overflow_x = "hidden"
         self.line_numbers = line_numbers
         self._text = ""
         self._raw_bytes = False
@@ -90,7 +93,9 @@ class SafeTextView(ScrollView, can_focus=False):
         self._marks: tuple[Mark, ...] = ()
         self._rows: list[tuple[int, int, int]] = []  # (line, display start, display end)
         self._rows_width = -1
-        self._cache: dict[int, Text] = {}
+        self._cache: dict[int, list[tuple[int, int, Style]]] = {}
+        self._base: Style | None = None
+        self._styles: dict[tuple[str, ...], Style] = {}
         self._focus: int | None = None
 
     @property
@@ -113,7 +118,10 @@ class SafeTextView(ScrollView, can_focus=False):
         self._note = note
         self._lines = []
         start = 0
-        for raw in text.split("\n"):
+        pieces = text.split("\n")
+        if len(pieces) > 1 and pieces[-1] == "":
+            pieces.pop()  # a final line feed ends the last line; it does not start another
+        for raw in pieces:
             self._lines.append(_Line(start, raw))
             start += len(raw) + 1
         self._starts = [line.start for line in self._lines]
@@ -137,6 +145,7 @@ class SafeTextView(ScrollView, can_focus=False):
     def set_wrap(self, wrap: bool) -> None:
         if wrap != self.wrap:
             self.wrap = wrap
+            self.styles.overflow_x = "hidden" if wrap else "auto"
             self._rows_width = -1
             self.refresh()
 
@@ -170,8 +179,14 @@ class SafeTextView(ScrollView, can_focus=False):
     def _gutter_width(self) -> int:
         return len(str(len(self._lines))) + 1 if self.line_numbers else 0
 
-    def _ensure_rows(self) -> None:
-        width = self.scrollable_content_region.width or self.size.width
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        # For height: auto, wrap at the width we are offered (rows depend on it).
+        self._ensure_rows(width)
+        return len(self._rows)
+
+    def _ensure_rows(self, width: int | None = None) -> None:
+        if width is None:
+            width = self.scrollable_content_region.width or self.size.width
         if width == self._rows_width and self._rows:
             return
         self._rows_width = width
@@ -204,26 +219,43 @@ class SafeTextView(ScrollView, can_focus=False):
         if self._focus is not None:
             self._scroll_to_offset(self._focus)
 
-    def _line_text(self, number: int) -> Text:
-        text = self._cache.get(number)
-        if text is not None:
-            return text
+    def _runs(self, number: int) -> list[tuple[int, int, Style]]:
+        """The line's display text cut where its style changes: (start, end, style)."""
+        runs = self._cache.get(number)
+        if runs is not None:
+            return runs
         line = self._shown(self._lines[number])
-        text = Text(line.shown, no_wrap=True, end="")
-        escape = self.get_component_rich_style("safe-text--escape", partial=True)
-        for start, end in line.escapes:
-            text.stylize(escape, start, end)
+        spans: list[tuple[int, int, str]] = []
         line_end = line.start + len(line.raw)
+        last = number == len(self._lines) - 1
         for mark in self._marks:
             start, end = mark.start, max(mark.end, mark.start + 1)
+            if last and start > line_end:
+                start, end = line_end, line_end + 1  # at or past the end of the text
             if end <= line.start or start > line_end:
                 continue
-            a = max(start - line.start, 0)
-            b = min(end - line.start, len(line.raw) + 1)
-            text.stylize_before(self.get_component_rich_style(mark.component, partial=True),
-                                line.index[a], line.index[b])
-        self._cache[number] = text
-        return text
+            a = min(max(start - line.start, 0), len(line.raw))
+            b = max(a + 1, min(end - line.start, len(line.raw) + 1))
+            spans.append((line.index[a], line.index[b], mark.component))
+        # Escapes go on top of any mark: they must stay visible.
+        spans.extend((a, b, "safe-text--escape") for a, b in line.escapes)
+        length = len(line.shown)
+        cuts = sorted({0, length, *(a for a, _, _ in spans), *(b for _, b, _ in spans)})
+        runs = []
+        for a, b in zip(cuts, cuts[1:]):
+            components = tuple(c for x, y, c in spans if x <= a and b <= y)
+            runs.append((a, b, self._combined(components)))
+        self._cache[number] = runs
+        return runs
+
+    def _combined(self, components: tuple[str, ...]) -> Style:
+        style = self._styles.get(components)
+        if style is None:
+            style = self._base_style()
+            for component in components:
+                style += self._style(component)
+            self._styles[components] = style
+        return style
 
     def _scroll_to_offset(self, offset: int) -> None:
         self._ensure_rows()
@@ -251,35 +283,38 @@ class SafeTextView(ScrollView, can_focus=False):
         self._ensure_rows()
         scroll_x, scroll_y = self.scroll_offset
         width = self.size.width
-        base = self.rich_style
+        base = self._base_style()
         row = scroll_y + y
         if row >= len(self._rows):
             return Strip.blank(width, base)
         number, start, end = self._rows[row]
         if number < 0:
-            note = Text(self._note or "", style=base + self._style("safe-text--note"), end="")
-            return Strip(list(note.render(self.app.console))).crop_extend(0, width, base)
-        body = self._line_text(number)[start:end]
+            note = Segment(self._note or "", self._combined(("safe-text--note",)))
+            return Strip([note]).crop_extend(0, width, base)
+        shown = self._lines[number].shown
+        body = [Segment(shown[max(a, start):min(b, end)], style)
+                for a, b, style in self._runs(number) if a < end and b > start]
         gutter_width = self._gutter_width()
-        if self.wrap:
-            line = Text(style=base, no_wrap=True, end="")
-            if gutter_width:
-                label = f"{number + 1:>{gutter_width - 1}} " if start == 0 else " " * gutter_width
-                line.append(label, self._style("safe-text--gutter"))
-            line.append_text(body)
-            return Strip(list(line.render(self.app.console))).crop_extend(0, width, base)
-        line = Text(style=base, no_wrap=True, end="")
-        line.append_text(body)
-        strip = Strip(list(line.render(self.app.console))).crop_extend(
-            scroll_x, scroll_x + width - gutter_width, base)
+        gutter = []
         if gutter_width:
-            label = Text(f"{number + 1:>{gutter_width - 1}} ", style=base + self._style("safe-text--gutter"), end="")
-            strip = Strip.join([Strip(list(label.render(self.app.console))), strip])
-        return strip
+            label = f"{number + 1:>{gutter_width - 1}} " if start == 0 or not self.wrap else " " * gutter_width
+            gutter = [Segment(label, self._combined(("safe-text--gutter",)))]
+        if self.wrap:
+            return Strip(gutter + body).crop_extend(0, width, base)
+        strip = Strip(body).crop_extend(scroll_x, scroll_x + width - gutter_width, base)
+        return Strip.join([Strip(gutter), strip]) if gutter else strip
 
     def _style(self, component: str) -> Style:
-        return self.get_component_rich_style(component, partial=True)
+        return component_style(self, component)
+
+    def _base_style(self) -> Style:
+        """The widget's own style (Textual computes it from the DOM on every read)."""
+        if self._base is None:
+            self._base = self.rich_style
+        return self._base
 
     def notify_style_update(self) -> None:
         super().notify_style_update()
+        self._base = None
         self._cache.clear()
+        self._styles.clear()

@@ -1,0 +1,25 @@
+"""What the CLI calls: run the inspector, or write its screenshots."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..suites.load import Suite
+
+__all__ = ["open_suites", "write_screenshots"]
+
+
+def open_suites(suites: list[Suite]) -> int:
+    """Run the inspector on these suites until the person quits; the exit status."""
+    from .app import make_app
+
+    app = make_app(suites)
+    result = app.run()
+    return result if isinstance(result, int) else 0
+
+
+def write_screenshots(out_dir: Path) -> int:
+    """Drive the real app through its main states and save an SVG of each into ``out_dir``."""
+    from .scenes import write_all
+
+    return write_all(Path(out_dir))

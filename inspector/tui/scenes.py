@@ -1,0 +1,123 @@
+"""The inspector's main states, as data: the screenshots and the snapshot tests
+both drive the real app through these.
+
+A scene opens one case of the bundled suites (by suite and id), presses keys,
+and is looked at in a terminal of a given size.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from textual.pilot import Pilot
+from textual.widgets import Input
+
+from ..suites.load import Suite, bundled_suite_paths, load_suite
+from .app import InspectorApp, make_app
+
+__all__ = ["SCENES", "Scene", "load_bundled", "prepare", "write_all"]
+
+
+@dataclass(frozen=True, slots=True)
+class Scene:
+    name: str  # the screenshot's file name, without .svg
+    description: str
+    case: tuple[str, str] | None = None  # (suite name, case id) to open first
+    keys: tuple[str, ...] = ()
+    size: tuple[int, int] = (120, 36)
+    suites: tuple[str, ...] | None = None  # only these bundled suites (default: all)
+
+
+SCENES: tuple[Scene, ...] = (
+    Scene("start", "The inspector as it opens on the bundled suites: the first case, its last step."),
+    Scene("value-mismatch", "A genuine quote supporting a wrong value: VALUE_MISMATCH, the fact cell in red.",
+          ("article", "real-quote-wrong-value")),
+    Scene("scope-mismatch", "The right value from the dev environment: SCOPE_MISMATCH.",
+          ("article", "dev-environment-claims")),
+    Scene("stale-revision", "Values from the superseded revision: STALE_REVISION.",
+          ("article", "prod-v1-claims")),
+    Scene("quote-not-found", "An invented quote: not found, the nearest line marked.",
+          ("article", "invented-quote")),
+    Scene("quote-not-supporting", "A real line that states another field: QUOTE_NOT_SUPPORTING.",
+          ("article", "quote-from-other-field")),
+    Scene("duplicate-key", "claims appears twice: both occurrences marked in the raw answer.",
+          ("article", "duplicate-claims-key")),
+    Scene("not-authorized", "A scoped request citing an unapproved document: the access check fails.",
+          ("access", "not-approved")),
+    Scene("explore", "Explore mode: the checks after the first failure evaluated too, greyed.",
+          ("article", "prod-v1-claims"), ("F", "n", "n")),
+    Scene("pretty", "The pretty view of an answer with trailing data; the error position kept.",
+          ("article", "trailing-second-object"), ("r",)),
+    Scene("summary", "The suite summary: n/N per rung, first failures per check.",
+          ("article", "complete-answer"), ("S",)),
+    Scene("help", "The help screen, built from the key declarations.", None, ("question_mark",)),
+    Scene("palette", "The command palette, jumping to a case by id.", None,
+          ("ctrl+p", *"prod-v1")),
+    Scene("hostile", "Hostile text shown literally: an OSC 52 quote, markup, bidi overrides.",
+          ("hostile", "osc52-quote-not-found")),
+    Scene("narrow", "Still usable at 80×24.", ("article", "prod-v1-claims"), size=(80, 24)),
+)
+
+
+def load_bundled() -> list[Suite]:
+    return [load_suite(path, strict=False) for path in bundled_suite_paths()]
+
+
+def app_for(scene: Scene, suites: Sequence[Suite]) -> InspectorApp:
+    chosen = [s for s in suites if scene.suites is None or s.name in scene.suites]
+    return make_app(chosen)
+
+
+async def prepare(scene: Scene, pilot: Pilot) -> None:
+    """Bring a running app into the scene's state."""
+    app = pilot.app
+    assert isinstance(app, InspectorApp)
+    await pilot.pause()
+    if scene.case is not None:
+        suite_name, case_id = scene.case
+        found = next((e.number for e in app.session.entries
+                      if e.suite.name == suite_name and e.id == case_id), None)
+        if found is None:
+            raise LookupError(f"scene {scene.name}: no case {case_id!r} in suite {suite_name!r}")
+        app.open_case(found)
+        await pilot.pause()
+    for key in scene.keys:
+        await pilot.press(key)
+        await pilot.pause()
+    # A blinking cursor would make two pictures of one state differ.
+    for field in app.screen.query(Input):
+        field.cursor_blink = False
+    # The footer catches up shortly after the last key (it is redrawn off the key path).
+    await pilot.pause(0.2)
+    await pilot.wait_for_scheduled_animations()
+    await pilot.pause()
+
+
+async def _write(out_dir: Path, scenes: Sequence[Scene]) -> list[Path]:
+    suites = load_bundled()
+    written = []
+    for scene in scenes:
+        app = app_for(scene, suites)
+        async with app.run_test(size=scene.size) as pilot:
+            await prepare(scene, pilot)
+            path = out_dir / f"{scene.name}.svg"
+            app.save_screenshot(path.name, str(out_dir))
+            written.append(path)
+    return written
+
+
+def write_all(out_dir: Path, scenes: Sequence[Scene] = SCENES) -> int:
+    """Write one SVG per scene into ``out_dir``; the exit status."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    try:
+        written = asyncio.run(_write(out_dir, scenes))
+    except LookupError as error:
+        print(f"inspector: error: {error}", file=sys.stderr)
+        return 2
+    for path in written:
+        print(path)
+    return 0

@@ -1,0 +1,78 @@
+"""The help screen, built from the live key declarations and each panel's HELP."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Markdown
+
+from .. import keys
+from ..widgets.case_list import CaseList
+from ..widgets.claims import ClaimsTable
+from ..widgets.ladder import Ladder
+from ..widgets.raw_answer import RawAnswer
+from ..widgets.registry_table import RegistryTable
+from ..widgets.request_strip import RequestStrip
+from ..widgets.source_text import SourceText
+from ..widgets.verdict import VerdictView
+
+__all__ = ["HelpScreen", "help_markdown"]
+
+PANELS = (CaseList, RequestStrip, ClaimsTable, RegistryTable, SourceText, Ladder, RawAnswer, VerdictView)
+
+INTRO = (
+    "# inspector\n\n"
+    "Why was this answer accepted or rejected? Each case is checked by the claim contract, "
+    "check by check, in order; the first failure decides. Step through the trace and every panel "
+    "highlights what the step compares.\n"
+)
+
+SAFETY = (
+    "## Untrusted text\n\n"
+    "Everything from a suite, a registry or an answer is shown literally, never as markup. Control "
+    "and invisible characters (ESC, NUL, DEL, C1 controls, bidi overrides, zero-width joiners, line "
+    "and paragraph separators) appear as a highlighted `\\uXXXX` instead of reaching the terminal.\n"
+)
+
+
+def help_markdown() -> str:
+    parts = [INTRO]
+    for group, title in keys.GROUPS.items():
+        rows = [key for key in keys.KEYS if key.group == group]
+        if not rows:
+            continue
+        parts.append(f"## {title}\n\n")
+        parts.extend(f"- `{key.display}` {key.help}\n" for key in rows)
+        parts.append("\n")
+    parts.append("The mouse works too: click a case, a claim or a check.\n\n## Panels\n\n")
+    parts.extend(f"- {panel.HELP}\n" for panel in PANELS)
+    parts.append("\n")
+    parts.append(SAFETY)
+    return "".join(parts)
+
+
+class HelpScreen(ModalScreen[None]):
+    DEFAULT_CSS = """
+    HelpScreen { align: center middle; }
+    HelpScreen > VerticalScroll {
+        width: 90%;
+        max-width: 110;
+        height: 90%;
+        border: round $primary;
+        background: $surface;
+        padding: 0 1;
+    }
+    """
+
+    BINDINGS = [
+        Binding("escape,q,question_mark,f1", "dismiss", "close", key_display="Esc"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="help"):
+            yield Markdown(help_markdown())
+
+    def on_mount(self) -> None:
+        self.query_one("#help").border_title = "help"

@@ -1,0 +1,1 @@
+"""The inspector's views, one per module; each renders a ``Selection``."""

@@ -1,0 +1,86 @@
+"""The current case's claims, one row each; the current claim selected."""
+
+from __future__ import annotations
+
+from ..messages import ClaimChosen
+from ..selection import Selection
+from .table import Cell, Column, SafeTable
+
+__all__ = ["ClaimsTable", "TONE_COMPONENTS"]
+
+TONE_COMPONENTS = {
+    "passed": "safe-table--passed",
+    "failed": "safe-table--failed",
+    "pending": "safe-table--pending",
+}
+
+
+class ClaimsTable(SafeTable):
+    HELP = (
+        "**Claims**: the answer's claims as decoded (index, field, value, doc, quote). The current "
+        "claim is selected and the member the current step reads is highlighted. Click a row or "
+        "use `[` `]` to change claim."
+    )
+
+    COLUMNS = (
+        Column("index", "#", width=2, justify="right"),
+        Column("field", "field", min_width=6, weight=3),
+        Column("value", "value", min_width=5, weight=2),
+        Column("doc", "doc", min_width=5, weight=2),
+        Column("quote", "quote", min_width=8, weight=5),
+    )
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.selection: Selection | None = None
+        self._claims: tuple = ()
+        self._member: tuple[int | None, str | None, str] = (None, None, "")
+        self.set_columns(self.COLUMNS)
+
+    @property
+    def highlighted(self) -> tuple[int | None, str | None, str]:
+        """(current claim, the member the step reads, tone)."""
+        return self._member
+
+    def show(self, selection: Selection) -> None:
+        previous = self.selection
+        self.selection = selection
+        claims = selection.verdict.claims if selection.verdict is not None else ()
+        member = (selection.claim, selection.claim_member, selection.tone.value)
+        if claims is not self._claims or previous is None or previous.entry is not selection.entry:
+            self._claims = claims
+            self._member = member
+            self.empty_message = self._empty(selection)
+            self.cursor = selection.claim if claims else None
+            self.set_row_count(len(claims))
+            self.scroll_to(0, 0, animate=False, immediate=True)
+            return
+        if member != self._member:
+            old_row = self._member[0]
+            self._member = member
+            self.refresh_rows((old_row, selection.claim))
+        self.move_cursor(selection.claim if claims else None)
+
+    @staticmethod
+    def _empty(selection: Selection) -> str:
+        if selection.verdict is None:
+            return "the case could not be loaded"
+        if not selection.verdict.strict_json:
+            return "no claims: the answer did not pass strict decoding"
+        return "no claims: the claims array is empty"
+
+    def cell(self, row: int, column: Column) -> Cell:
+        claim = self._claims[row]
+        if column.key == "index":
+            return str(row)
+        return getattr(claim, column.key)
+
+    def cell_style(self, row: int, column: Column) -> str | None:
+        claim, member, tone = self._member
+        if row == claim and column.key == member:
+            return TONE_COMPONENTS[tone]
+        return None
+
+    def on_safe_table_row_clicked(self, event: SafeTable.RowClicked) -> None:
+        event.stop()
+        self.post_message(ClaimChosen(event.row))

@@ -1,0 +1,158 @@
+"""The registry beside the claims: a row per source, a column per fact field.
+
+The cited source's row is marked and the cell the current step compares is
+highlighted (red when the step fails): environment or service for a scope
+mismatch, revision for a stale revision, the fact for a value mismatch, the id
+for citation steps.  Columns and the id -> row index are computed once per
+registry; a step only redraws the rows whose highlight moved.
+"""
+
+from __future__ import annotations
+
+from textual import events
+
+from ...contract.access import CONDITIONS
+from ...contract.models import Registry, Request
+from ..safe import display
+from ..selection import Selection
+from .claims import TONE_COMPONENTS
+from .table import Cell, Column, SafeTable
+
+__all__ = ["RegistryTable"]
+
+# The source metadata the access check reads, in the order it checks them.
+ACCESS_ATTRIBUTES = CONDITIONS
+_CAPS = {"id": 24, "service": 16, "environment": 12, "revision": 10, "fact": 20}
+
+
+def _metadata(value: object) -> str:
+    """A metadata value as shown: booleans in lower case, lists comma-separated."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return str(int(value)) if value.is_integer() else str(value)
+    if isinstance(value, tuple):
+        return ", ".join(value) or "(none)"
+    return str(value)
+
+
+def _width(values: list[str], title: str, cap: int) -> int:
+    widest = max((len(display(v)) for v in values), default=0)
+    return max(min(max(widest, len(title)), cap), min(len(title), 6), 3)
+
+
+class RegistryTable(SafeTable):
+    HELP = (
+        "**Registry**: every source of the suite's registry (a column per fact field; *supplied* "
+        "says whether the request supplied it to the model). The cited source's row is marked; the "
+        "cell the current step compares is highlighted, red when the step fails."
+    )
+
+    fixed_columns = 1  # the id stays in view when the compared cell is far right
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.registry: Registry | None = None
+        self.request: Request | None = None
+        self._rows_by_id: dict[str, int] = {}
+        self._fact_keys: dict[str, str] = {}
+        self._mark: tuple[int | None, frozenset[str], str] = (None, frozenset(), "")
+        self._reveal: tuple[int | None, str | None] = (None, None)
+
+    def _load(self, registry: Registry) -> None:
+        self.registry = registry
+        sources = registry.sources
+        self._rows_by_id = {source.id: row for row, source in enumerate(sources)}
+        # Fact fields are untrusted names: keep them out of column keys' namespace.
+        self._fact_keys = {f"facts.{name}": name for name in registry.fact_fields}
+        columns = [
+            Column("id", "id", width=_width([s.id for s in sources], "id", _CAPS["id"])),
+            Column("service", "service", width=_width([s.service for s in sources], "service", _CAPS["service"])),
+            Column("environment", "env", width=_width([s.environment for s in sources], "env",
+                                                      _CAPS["environment"])),
+            Column("revision", "rev", width=_width([s.revision for s in sources], "rev", _CAPS["revision"])),
+        ]
+        for name in registry.fact_fields:
+            values = [s.facts.get(name, "") for s in sources]
+            columns.append(Column(f"facts.{name}", display(name), width=_width(values, display(name), _CAPS["fact"])))
+        columns.append(Column("supplied", "supplied", width=8))
+        # Access metadata, when the registry records any (the access check reads it).
+        for attribute in ACCESS_ATTRIBUTES:
+            values = [_metadata(getattr(s, attribute)) for s in sources]
+            if any(getattr(s, attribute) is not None for s in sources):
+                columns.append(Column(attribute, attribute, width=_width(values, attribute, _CAPS["fact"])))
+        self.set_columns(columns)
+        self.set_row_count(len(sources))
+
+    @property
+    def highlighted(self) -> tuple[str | None, frozenset[str], str]:
+        """(the marked source's id, the highlighted column keys, tone)."""
+        row, columns, tone = self._mark
+        source = self.registry.sources[row].id if row is not None and self.registry is not None else None
+        return source, columns, tone
+
+    def show(self, selection: Selection) -> None:
+        registry = selection.entry.suite.registry
+        request = selection.entry.case.request if selection.entry.case is not None else None
+        if registry is not self.registry:
+            self._load(registry)
+            self.request = request
+            self.refresh_all()
+        elif request is not self.request:
+            self.request = request
+            self.refresh_all()  # the supplied column depends on the request
+        source = selection.source
+        row = self._rows_by_id.get(source.id) if source is not None else None
+        attribute = selection.source_attribute
+        columns: set[str] = set()
+        if attribute is not None and attribute != "text":
+            columns.add(attribute)
+            if selection.request_attribute == "supplied":
+                columns.add("supplied")  # the id is looked up in the request's supplied list
+        mark = (row, frozenset(columns), selection.tone.value)
+        if mark != self._mark:
+            old = self._mark[0]
+            self._mark = mark
+            self.cursor = row
+            self.refresh_rows((old, row))
+        self._reveal = (row, attribute if attribute != "text" else None)
+        self._apply_reveal()
+
+    def _apply_reveal(self) -> None:
+        row, column = self._reveal
+        if row is not None:
+            self.scroll_to_row(row)
+        if column is not None:
+            self.scroll_to_column(column)
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._apply_reveal()
+
+    def row_style(self, row: int) -> str | None:
+        return "safe-table--marked" if row == self._mark[0] else None
+
+    def cell(self, row: int, column: Column) -> Cell:
+        assert self.registry is not None
+        source = self.registry.sources[row]
+        key = column.key
+        if key == "supplied":
+            if self.request is None:
+                return None
+            if source.id in self.request.supplied:
+                return ("✓ yes", "safe-table--good")
+            return ("· no", "safe-table--dim")
+        if key in self._fact_keys:
+            value = source.facts.get(self._fact_keys[key])
+            return value if value is not None else ("—", "safe-table--dim")
+        if key in ACCESS_ATTRIBUTES:
+            value = getattr(source, key)
+            return _metadata(value) if value is not None else ("—", "safe-table--dim")
+        return getattr(source, key)
+
+    def cell_style(self, row: int, column: Column) -> str | None:
+        marked, columns, tone = self._mark
+        if row == marked and column.key in columns:
+            return TONE_COMPONENTS[tone]
+        return None

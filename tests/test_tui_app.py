@@ -1,0 +1,598 @@
+"""The inspector app driven with Pilot: every key binding, the mouse, and what each
+view highlights on a case that fails each check.  Asserts on state; the looks are
+in test_tui_snapshots."""
+
+from __future__ import annotations
+
+import io
+import json
+import unicodedata
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+from textual.command import CommandPalette
+from textual.widgets import Input
+
+from conftest import ARTICLE, FIXTURES
+from inspector.contract.checks import CHECKS
+from inspector.suites.load import Suite, load_suite
+from inspector.tui import keys
+from inspector.tui.app import InspectorApp, make_app
+from inspector.tui.scenes import load_bundled
+from inspector.tui.screens.help import HelpScreen
+from inspector.tui.screens.summary import SummaryScreen, SummaryTable
+from inspector.tui.selection import Tone
+from inspector.tui.widgets.case_list import CaseList
+from inspector.tui.widgets.claims import ClaimsTable
+from inspector.tui.widgets.ladder import Ladder, LadderTable
+from inspector.tui.widgets.raw_answer import RawAnswer
+from inspector.tui.widgets.registry_table import RegistryTable
+from inspector.tui.widgets.request_strip import RequestStrip
+from inspector.tui.widgets.source_text import SourceText
+from inspector.tui.widgets.verdict import VerdictView
+
+SIZE = (120, 36)
+HIDDEN = {"Cc", "Cf", "Cs", "Co", "Zl", "Zp"}
+
+
+@pytest.fixture(scope="module")
+def bundled() -> list[Suite]:
+    return load_bundled()
+
+
+@pytest.fixture(scope="module")
+def article() -> list[Suite]:
+    return [load_suite(ARTICLE)]
+
+
+def open_id(app: InspectorApp, case_id: str, suite: str | None = None) -> None:
+    number = next(e.number for e in app.session.entries if e.id == case_id and suite in (None, e.suite.name))
+    app.open_case(number)
+
+
+def case_id(app: InspectorApp) -> str:
+    assert app.selection is not None
+    return app.selection.entry.id
+
+
+def step_id(app: InspectorApp) -> tuple[str, int | None]:
+    assert app.selection is not None and app.selection.step is not None
+    return app.selection.step.check.id, app.selection.step.claim
+
+
+class TestStart:
+    async def test_opens_the_first_case_on_its_last_step(self, article):
+        app = make_app(article)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            assert case_id(app) == "complete-answer"
+            assert step_id(app) == ("coverage", None)
+            assert app.query_one(CaseList).view == list(range(22))
+            assert app.query_one(Ladder).selected_check == "coverage"
+            assert "ACCEPT" in app.query_one(VerdictView).text
+
+    async def test_empty_session(self):
+        app = make_app([])
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            await pilot.press("j", "n", "f", "F", "r")
+            assert app.selection is None
+
+    async def test_keys_are_declared_once(self):
+        app = make_app([])
+        bound = {binding.action for binding in app._bindings.key_to_bindings and
+                 [b for bs in app._bindings.key_to_bindings.values() for b in bs]}
+        assert {key.action for key in keys.KEYS} <= bound
+
+
+class TestCaseKeys:
+    @pytest.mark.parametrize(("forward", "back"), [("j", "k"), ("down", "up")])
+    async def test_next_and_previous(self, article, forward, back):
+        app = make_app(article)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            await pilot.press(forward, forward)
+            assert case_id(app) == "one-field-request"
+            assert app.query_one(CaseList).cursor == 2
+            await pilot.press(back)
+            assert case_id(app) == "reordered-claims"
+            await pilot.press(back, back)
+            assert case_id(app) == "complete-answer"  # stays on the first
+
+    @pytest.mark.parametrize(("first", "last"), [("g", "G"), ("home", "end")])
+    async def test_first_and_last(self, article, first, last):
+        app = make_app(article)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            await pilot.press(last)
+            assert case_id(app) == "claim-confidence-member"
+            assert app.query_one(CaseList).cursor == 21
+            await pilot.press(first)
+            assert case_id(app) == "complete-answer"
+
+    async def test_opening_a_case_selects_its_first_failure(self, article):
+        app = make_app(article)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            open_id(app, "prod-v1-claims")
+            await pilot.pause()
+            assert step_id(app) == ("revision", 0)
+
+    async def test_click_a_case(self, article):
+        app = make_app(article)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            await pilot.click(CaseList, offset=(5, 4))  # header, then rows 0..: row 3
+            await pilot.pause()
+            assert case_id(app) == "real-quote-wrong-value"
+
+
+class TestTraceKeys:
+    @pytest.mark.parametrize(("forward", "back"), [("n", "p"), ("right", "left")])
+    async def test_step_through_the_trace(self, article, forward, back):
+        app = make_app(article)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            open_id(app, "prod-v1-claims")
+            await pilot.pause()
+            assert step_id(app) == ("revision", 0)
+            await pilot.press(back)
+            assert step_id(app) == ("scope", 0)
+            assert app.query_one(Ladder).selected_check == "scope"
+            await pilot.press(forward, forward)
+            assert step_id(app) == ("value", 0)
+            assert app.selection.tone is Tone.PENDING  # not reached
+
+    async def test_ends_of_the_trace(self, article):
+        app = make_app(article)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            last = app.selection.position
+            await pilot.press("n")
+            assert app.selection.position == last
+            app._show(app.selection.at(0))
+            await pilot.press("p")
+            assert app.selection.position == 0
+
+    async def test_first_failure(self, article):
+        app = make_app(article)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            open_id(app, "quote-from-other-field")
+            await pilot.pause()
+            app._show(app.selection.at(0))
+            await pilot.press("f")
+            assert step_id(app) == ("quote_supports", 0)
+            assert app.selection.tone is Tone.FAILED
+
+    async def test_first_failure_on_an_accepted_answer_says_so(self, article):
+        app = make_app(article)
+        async with app.run_test(size=SIZE, notifications=True) as pilot:
+            await pilot.pause()
+            position = app.selection.position
+            app.action_first_failure()
+            await pilot.pause()
+            assert app.selection.position == position
+            assert [n.message for n in app._notifications] == ["accepted: no check failed"]
+
+    async def test_explore_mode(self, article):
+        app = make_app(article)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            open_id(app, "prod-v1-claims")
+            await pilot.pause()
+            await pilot.press("F")
+            assert app.explore and app.selection.explore
+            await pilot.press("n")
+            assert step_id(app) == ("value", 0)
+            step = app.selection.step
+            # Evaluated although after the failure: 2000 is prod-v1's value, so it passes.
+            assert not step.reached and step.outcome.value == "passed"
+            table = app.query_one(LadderTable)
+            assert table.row_style(table.cursor) == "safe-table--cursor"
+            await pilot.press("F")
+            assert not app.explore and app.selection.step.outcome.value == "not_reached"
+
+    @pytest.mark.parametrize(("forward", "back"), [("right_square_bracket", "left_square_bracket")])
+    async def test_claims(self, article, forward, back):
+        app = make_app(article)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            open_id(app, "complete-answer")
+            await pilot.pause()
+            app._show(app.selection.at_check(CHECKS[[c.id for c in CHECKS].index("value")]))
+            assert step_id(app) == ("value", 0)
+            await pilot.press(forward)
+            assert step_id(app) == ("value", 1)
+            assert app.query_one(ClaimsTable).cursor == 1
+            assert app.query_one(ClaimsTable).highlighted == (1, "value", "passed")
+            await pilot.press(forward)
+            assert app.selection.claim == 1  # the last claim
+            await pilot.press(back)
+            assert step_id(app) == ("value", 0)
+
+    async def test_click_a_claim_and_a_check(self, article):
+        app = make_app(article)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            await pilot.click(ClaimsTable, offset=(4, 2))  # header, claim 0, claim 1
+            await pilot.pause()
+            assert app.selection.claim == 1
+            row = [c.id for c in CHECKS].index("revision")
+            await pilot.click(LadderTable, offset=(12, row))
+            await pilot.pause()
+            assert step_id(app) == ("revision", 1)
+
+
+class TestFilter:
+    async def test_filter_then_enter_opens_the_first_match(self, article):
+        app = make_app(article)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            await pilot.press("slash")
+            field = app.query_one("#filter", Input)
+            assert field.has_focus and field.has_class("-active")
+            await pilot.press(*"scope")  # no binding fires while typing
+            assert [app.session.entries[n].id for n in app.query_one(CaseList).view] == [
+                "dev-environment-claims", "billing-service-claims"]
+            await pilot.press("enter")
+            assert case_id(app) == "dev-environment-claims"
+            assert not field.has_focus
+            await pilot.press("j")
+            assert case_id(app) == "billing-service-claims"
+            await pilot.press("escape")
+            assert len(app.query_one(CaseList).view) == 22
+            assert not field.has_class("-active")
+            assert case_id(app) == "billing-service-claims"
+
+    async def test_escape_while_typing_clears(self, article):
+        app = make_app(article)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            await pilot.press("slash", "z", "z", "z")
+            assert app.query_one(CaseList).view == []
+            await pilot.press("escape")
+            assert len(app.query_one(CaseList).view) == 22
+            assert app.filter_text == ""
+
+    async def test_clear_filter_only_applies_with_a_filter(self, article):
+        app = make_app(article)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            assert app.check_action("clear_filter", ()) is False
+            app.choose_cases([3, 4], "two cases")
+            await pilot.pause()
+            assert app.check_action("clear_filter", ()) is True
+            assert case_id(app) == "real-quote-wrong-value"
+
+
+class TestViewKeys:
+    async def test_raw_and_pretty(self, article):
+        app = make_app(article)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            open_id(app, "duplicate-claims-key")
+            await pilot.pause()
+            answer = app.query_one(RawAnswer)
+            raw = answer.text
+            assert "\n" not in raw
+            await pilot.press("r")
+            assert app.pretty and answer.text.startswith('{\n  "claims": [')
+            marked = [answer.text[m.start:m.end] for m in answer.marks if m.component == "safe-text--failed"]
+            assert marked == ['"claims"', '"claims"']
+            await pilot.press("r")
+            assert answer.text == raw
+
+    async def test_summary_and_enter(self, article):
+        app = make_app(article)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            await pilot.press("S")
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, SummaryScreen)
+            table = screen.query_one(SummaryTable)
+            await pilot.pause(0.1)
+            assert [(r.label, r.passed, r.total) for r in table.rows[:3]] == [
+                ("strict JSON", 17, 22), ("quote in supplied source", 13, 22), ("complete field contract", 3, 22)]
+            assert app.check_action("next_step", ()) is False  # main keys rest under the summary
+            revision = 3 + [c.id for c in CHECKS].index("revision")
+            for _ in range(revision):
+                await pilot.press("j")
+            await pilot.press("enter")
+            await pilot.pause()
+            assert not isinstance(app.screen, SummaryScreen)
+            assert [app.session.entries[n].id for n in app.query_one(CaseList).view] == ["prod-v1-claims"]
+            assert case_id(app) == "prod-v1-claims"
+
+    @pytest.mark.parametrize("key", ["question_mark", "f1"])
+    async def test_help(self, article, key):
+        app = make_app(article)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            await pilot.press(key)
+            assert isinstance(app.screen, HelpScreen)
+            await pilot.press("escape")
+            assert not isinstance(app.screen, HelpScreen)
+
+    async def test_palette_jumps_to_a_case(self, article):
+        app = make_app(article)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            await pilot.press("ctrl+p")
+            assert isinstance(app.screen, CommandPalette)
+            await pilot.press(*"prod-v1-claims")
+            await pilot.pause(0.3)
+            await pilot.press("enter")
+            await pilot.pause()
+            assert case_id(app) == "prod-v1-claims"
+
+    async def test_palette_filters_by_check(self, article):
+        app = make_app(article)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            await pilot.press("ctrl+p")
+            await pilot.press(*"first failing check scope")
+            await pilot.pause(0.3)
+            await pilot.press("enter")
+            await pilot.pause()
+            view = [app.session.entries[n].id for n in app.query_one(CaseList).view]
+            assert view == ["dev-environment-claims", "billing-service-claims"]
+
+    async def test_quit(self, article):
+        app = make_app(article)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            await pilot.press("q")
+        assert app.return_code == 0
+
+
+# One case per check, from the bundled suites: what every view points at.
+FAILING = {
+    "size": ("decode", "size-8193-units-too-large"),
+    "encoding": ("decode", "not-utf8-ff-byte"),
+    "depth": ("decode", "depth-17-value-array-too-deep"),
+    "syntax": ("article", "trailing-second-object"),
+    "duplicate_key": ("article", "duplicate-claims-key"),
+    "shape": ("article", "free-text-answer-member"),
+    "has_claims": ("article", "empty-claims"),
+    "doc_known": ("article", "invented-doc"),
+    "authorized": ("access", "not-approved"),
+    "doc_supplied": ("article", "billing-not-supplied"),
+    "quote_found": ("article", "invented-quote"),
+    "unique_field": ("article", "duplicate-timeout-claim"),
+    "requested_field": ("article", "extra-max-connections-claim"),
+    "scope": ("article", "dev-environment-claims"),
+    "revision": ("article", "prod-v1-claims"),
+    "value": ("article", "real-quote-wrong-value"),
+    "quote_supports": ("article", "quote-from-other-field"),
+    "coverage": ("article", "omitted-field"),
+}
+
+
+def test_every_check_has_a_failing_case():
+    assert set(FAILING) == {check.id for check in CHECKS}
+
+
+class TestHighlights:
+    @pytest.mark.parametrize("check_id", list(FAILING))
+    async def test_views_point_at_what_the_failing_step_compares(self, bundled, check_id):
+        suite, case = FAILING[check_id]
+        app = make_app(bundled)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            open_id(app, case, suite)
+            await pilot.pause()
+            selection = app.selection
+            step = selection.step
+            assert step is not None and step.check.id == check_id and step.failed
+            assert selection.tone is Tone.FAILED
+            # The ladder selects the failing check; the detail names it with its fix.
+            ladder = app.query_one(Ladder)
+            assert ladder.selected_check == check_id
+            assert step.label in ladder.detail_text and "fix:" in ladder.detail_text
+            # The request strip highlights what the step compares, in the failure tone.
+            if step.request_attribute or step.check.request_attribute:
+                assert app.query_one(RequestStrip).highlighted == (selection.request_attribute, Tone.FAILED)
+            # The claims table: the member read, on the failing claim.
+            if step.claim is not None and step.check.claim_member:
+                assert app.query_one(ClaimsTable).highlighted == (step.claim, step.check.claim_member, "failed")
+            # The registry: the cited source's row and the compared cell.
+            source, columns, tone = app.query_one(RegistryTable).highlighted
+            if step.source is not None and step.source_attribute not in (None, "text"):
+                assert source == step.source and step.source_attribute in columns and tone == "failed"
+            # The answer: what the step looked at, in the failure tone.
+            answer = app.query_one(RawAnswer)
+            failed_marks = [(m.start, m.end) for m in answer.marks if m.component == "safe-text--failed"]
+            for span in selection.answer_spans:
+                assert (span.start, span.end) in failed_marks
+            # The verdict agrees with the frozen label.
+            assert "matches the frozen label" in app.query_one(VerdictView).text
+
+    async def test_scope_highlights_environment(self, bundled):
+        app = make_app(bundled)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            open_id(app, "dev-environment-claims", "article")
+            await pilot.pause()
+            assert app.query_one(RegistryTable).highlighted == ("dev-v2", frozenset({"environment"}), "failed")
+            assert app.query_one(RequestStrip).highlighted == ("environment", Tone.FAILED)
+
+    async def test_scope_highlights_service(self, bundled):
+        app = make_app(bundled)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            open_id(app, "billing-service-claims", "article")
+            await pilot.pause()
+            assert app.query_one(RegistryTable).highlighted == ("billing-v2", frozenset({"service"}), "failed")
+
+    async def test_stale_revision(self, bundled):
+        app = make_app(bundled)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            open_id(app, "prod-v1-claims", "article")
+            await pilot.pause()
+            assert app.query_one(RegistryTable).highlighted == ("prod-v1", frozenset({"revision"}), "failed")
+            assert "STALE_REVISION: request revision v2, prod-v1 is v1" in app.query_one(Ladder).detail_text
+            assert "Cite the current revision's document." in app.query_one(Ladder).detail_text
+
+    async def test_value_mismatch_marks_the_fact_and_its_line(self, bundled):
+        app = make_app(bundled)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            open_id(app, "real-quote-wrong-value", "article")
+            await pilot.pause()
+            assert app.query_one(RegistryTable).highlighted == (
+                "prod-v2", frozenset({"facts.read_timeout_ms"}), "failed")
+            source = app.query_one(SourceText)
+            text = app.selection.source.text
+            assert [text[m.start:m.end] for m in source.marks] == ["read_timeout_ms=5000"]
+
+    async def test_quote_not_found_marks_the_nearest_line(self, bundled):
+        app = make_app(bundled)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            open_id(app, "invented-quote", "article")
+            await pilot.pause()
+            source = app.query_one(SourceText)
+            assert "not found" in source.caption and "nearest line" in source.caption
+            assert [m.component for m in source.marks] == ["safe-text--pending"]
+
+    async def test_quote_found_marks_the_quote(self, bundled):
+        app = make_app(bundled)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            open_id(app, "complete-answer", "article")
+            await pilot.pause()
+            app._show(app.selection.at_check(next(c for c in CHECKS if c.id == "quote_found")))
+            await pilot.pause()
+            source = app.query_one(SourceText)
+            text = app.selection.source.text
+            assert [(text[m.start:m.end], m.component) for m in source.marks] == [
+                ("read_timeout_ms=5000", "safe-text--passed")]
+
+    async def test_doc_supplied_highlights_id_and_supplied(self, bundled):
+        app = make_app(bundled)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            open_id(app, "billing-not-supplied", "article")
+            await pilot.pause()
+            assert app.query_one(RegistryTable).highlighted == (
+                "billing-v2", frozenset({"id", "supplied"}), "failed")
+            assert app.query_one(RequestStrip).highlighted == ("supplied", Tone.FAILED)
+
+    async def test_citation_only_call_out(self, bundled):
+        app = make_app(bundled)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            open_id(app, "prod-v1-claims", "article")
+            await pilot.pause()
+            text = app.query_one(VerdictView).text
+            assert "citation-only would have accepted this" in text
+            assert "accepted nothing" in text
+            open_id(app, "complete-answer", "article")
+            await pilot.pause()
+            text = app.query_one(VerdictView).text
+            assert "citation-only would have accepted" not in text
+            assert "read_timeout_ms = 5000" in text
+
+
+def screen_text_and_styles(app: InspectorApp) -> tuple[str, list]:
+    console = Console(width=SIZE[0], height=SIZE[1], file=io.StringIO(), force_terminal=True,
+                      color_system="truecolor", record=True, legacy_windows=False, safe_box=False)
+    console.print(app.screen._compositor.render_update(full=True, screen_stack=app._background_screens))
+    styles = [segment.style for segment in console._record_buffer if segment.style is not None]
+    return console.export_text(), styles
+
+
+class TestHostile:
+    @pytest.mark.parametrize("case", ["click-markup-value-accepted", "osc52-quote-not-found",
+                                      "markup-service-scope-mismatch", "nul-del-c1-value-accepted",
+                                      "bidi-doc-id-accepted", "line-paragraph-separators-literal-accepted"])
+    async def test_shown_literally(self, case):
+        app = make_app([load_suite(FIXTURES / "hostile.json", strict=False)])
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            open_id(app, case)
+            await pilot.pause()
+            for key in ("n", "p", "p", "p"):  # steps draw other highlights
+                await pilot.press(key)
+            text, styles = screen_text_and_styles(app)
+            assert [ch for ch in text.replace("\n", "") if unicodedata.category(ch) in HIDDEN] == []
+            # No link, no click action: Textual's own meta is only the offset.
+            assert not any(style.link or "@click" in style.meta for style in styles)
+
+    async def test_click_markup_is_text(self):
+        app = make_app([load_suite(FIXTURES / "hostile.json", strict=False)])
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            open_id(app, "click-markup-value-accepted")
+            await pilot.pause()
+            text, _ = screen_text_and_styles(app)
+            assert "[@click=app.quit]5000[/]" in text
+            assert "banner = [@click=app.quit]5000[/]" in app.query_one(VerdictView).text
+
+    async def test_osc52_shown_as_escapes(self):
+        app = make_app([load_suite(FIXTURES / "hostile.json", strict=False)])
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            open_id(app, "osc52-quote-not-found")
+            await pilot.pause()
+            assert "\\u001b]52;c;SGVsbG8=\\u0007" in app.query_one(Ladder).detail_text
+
+
+class TestBrokenAndSingle:
+    async def test_a_suite_with_broken_cases_opens(self, tmp_path: Path):
+        data = json.loads(ARTICLE.read_text(encoding="utf-8"))
+        data["cases"][0]["expected"] = "[bold]NOPE\x1b[/]"
+        path = tmp_path / "broken.json"
+        path.write_text(json.dumps(data), encoding="utf-8")
+        app = make_app([load_suite(path, strict=False)])
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            assert app.selection.entry.broken
+            assert "could not be loaded" in app.query_one(VerdictView).text
+            assert "\x1b" not in app.query_one(VerdictView).text
+            await pilot.press("n", "f", "F", "right_square_bracket", "r")  # nothing to step: no error
+            await pilot.press("j")
+            assert case_id(app) == "reordered-claims"
+            text, _ = screen_text_and_styles(app)
+            assert "!" in text
+
+    async def test_single_answer_without_label(self, article):
+        suite = article[0]
+        case = replace(suite.cases[7], expected=None)
+        single = Suite(suite.path, "answer.json", suite.registry, (case,))
+        app = make_app([single])
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            assert "no frozen label" in app.query_one(VerdictView).text
+            assert step_id(app) == ("revision", 0)
+
+
+class TestOpenFile:
+    async def test_open_another_suite(self, article):
+        app = make_app(article)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            app.open_suite_file(FIXTURES / "hostile.json")
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            assert len(app.session.suites) == 2
+            assert app.selection.entry.suite.name == "hostile"
+
+    async def test_a_bad_file_is_a_notification(self, article, tmp_path: Path):
+        bad = tmp_path / "bad\x1b[2J.json"
+        bad.write_text("{not json", encoding="utf-8")
+        app = make_app(article)
+        async with app.run_test(size=SIZE, notifications=True) as pilot:
+            await pilot.pause()
+            app.open_suite_file(bad)
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            assert len(app.session.suites) == 1
+            messages = [n.message for n in app._notifications]
+            assert len(messages) == 1 and "invalid JSON" in messages[0]
+            assert "\x1b" not in messages[0] and "\\u001b" in messages[0]

@@ -1,0 +1,145 @@
+"""inspector.tui.safe: untrusted text is never markup and never reaches the terminal raw."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import unicodedata
+
+import pytest
+from rich.console import Console
+from textual.content import Content
+
+from conftest import FIXTURES
+from inspector.tui import safe
+from inspector.tui.pretty import reindent
+
+HOSTILE = [
+    "[@click=app.quit]5000[/]",
+    "[bold red]x[/]",
+    "[link=https://example.com]y[/link]",
+    "[$accent]a[/] [BOLD]b[/BOLD] [ bold]c[/ bold]",
+    "read_timeout_ms=5000\x1b]52;c;SGVsbG8=\x07",
+    "\x1b[31m5000\x1b[0m",
+    "a\x00b\x7fc\x85d\x9be",
+    "\u202e0005",
+    "line\u2028para\u2029end",
+    "\U0001f469\u200d\U0001f4bb",
+    "\ufffe\ue000",
+]
+
+
+def hidden(text: str) -> list[str]:
+    return [ch for ch in text if unicodedata.category(ch) in safe.HIDDEN_CATEGORIES]
+
+
+def hostile_strings() -> list[str]:
+    """Every string of the hostile fixture suite (ids, values, texts, raw answers)."""
+    found: list[str] = []
+
+    def walk(value: object) -> None:
+        if isinstance(value, str):
+            found.append(value)
+        elif isinstance(value, dict):
+            for key, item in value.items():
+                found.append(key)
+                walk(item)
+        elif isinstance(value, list):
+            for item in value:
+                walk(item)
+
+    walk(json.loads((FIXTURES / "hostile.json").read_text(encoding="utf-8")))
+    return found
+
+
+class TestPieces:
+    def test_plain_ascii_is_one_piece(self):
+        assert list(safe.pieces("read_timeout_ms=5000")) == [("read_timeout_ms=5000", False)]
+
+    def test_empty_text_has_no_pieces(self):
+        assert list(safe.pieces("")) == []
+
+    def test_escape_between_text(self):
+        assert list(safe.pieces("a\x1bb")) == [("a", False), ("\\u001b", True), ("b", False)]
+
+    def test_line_feed_kept_only_when_asked(self):
+        assert list(safe.pieces("a\nb")) == [("a", False), ("\\u000a", True), ("b", False)]
+        assert list(safe.pieces("a\nb", newlines=True)) == [("a\nb", False)]
+
+    def test_astral_and_unassigned(self):
+        # U+E000 is private use (Co), U+FFFE a noncharacter (Cn): both escaped.
+        assert safe.display("\ue000\ufffe") == "\\ue000\\ufffe"
+
+    def test_raw_bytes_show_as_hex(self):
+        text = b"ok\xff".decode("utf-8", "surrogateescape")
+        assert "".join(p for p, _ in safe.pieces(text, raw_bytes=True)) == "ok\\xff"
+
+    @pytest.mark.parametrize("text", HOSTILE)
+    def test_shown_form_has_no_hidden_character(self, text):
+        assert hidden(safe.display(text)) == []
+
+    def test_printable_unicode_passes_through(self):
+        assert safe.display("équipe-paiements 备注 👩") == "équipe-paiements 备注 👩"
+
+
+class TestContent:
+    @pytest.mark.parametrize("text", HOSTILE)
+    def test_markup_is_literal(self, text):
+        content = safe.content(text)
+        assert content.plain == safe.display(text)
+        # Only the escapes carry a style: no markup was interpreted.
+        styled = {content.plain[span.start:span.end] for span in content.spans}
+        assert all(piece.startswith("\\") for piece in styled)
+
+    def test_click_action_is_not_a_link(self):
+        content = safe.content("[@click=app.quit]5000[/]")
+        assert content.plain == "[@click=app.quit]5000[/]"
+        assert content.spans == []
+
+    def test_rendered_output_has_no_control_characters(self):
+        console = Console(file=io.StringIO(), force_terminal=True, width=200, color_system="truecolor")
+        for text in HOSTILE:
+            with console.capture() as captured:
+                console.print(safe.rich_text(text))
+            output = captured.get()
+            # Only the console's own styling escapes (CSI ... m) may appear.
+            assert hidden(re.sub(r"\x1b\[[0-9;]*m", "", output).rstrip("\n")) == []
+
+    def test_content_of_every_hostile_fixture_string(self):
+        for text in hostile_strings():
+            assert hidden(safe.content(text).plain) == [], repr(text)
+            assert hidden(safe.content(text, newlines=True).plain.replace("\n", "")) == [], repr(text)
+
+
+class TestPretty:
+    def test_reindents_keeping_every_token(self):
+        raw = '{"claims":[{"field":"a","value":"b\\u0041"}]}'
+        pretty = reindent(raw)
+        assert pretty is not None
+        assert pretty.text == '{\n  "claims": [\n    {\n      "field": "a",\n      "value": "b\\u0041"\n    }\n  ]\n}'
+        assert "".join(pretty.text.split()) == raw
+
+    def test_span_maps_into_the_pretty_text(self):
+        raw = '{"claims":[{"field":"a"}]}'
+        pretty = reindent(raw)
+        assert pretty is not None
+        start = raw.index('"field"')
+        a, b = pretty.span(start, start + len('"field"'))
+        assert pretty.text[a:b] == '"field"'
+
+    def test_empty_containers_stay_on_one_line(self):
+        pretty = reindent('{"claims": []}')
+        assert pretty is not None and pretty.text == '{\n  "claims": []\n}'
+
+    def test_not_json_is_reindented_leniently(self):
+        pretty = reindent("not json, really")
+        assert pretty is not None
+        assert pretty.text == "notjson,\nreally"
+
+    def test_too_long_is_refused(self):
+        assert reindent("x" * 11, limit=10) is None
+
+
+def test_content_is_textual_content():
+    assert isinstance(safe.content("x"), Content)

@@ -1,0 +1,36 @@
+"""How the inspector looks: one snapshot per state (pytest-textual-snapshot).
+
+The states are the scenes the screenshots are made from (start, each kind of
+failure, explore mode, pretty view, summary, help, palette, hostile text, 80×24),
+plus a case failing each check of the contract.  Review the report before
+``--snapshot-update``.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+
+import pytest
+
+from inspector.contract.checks import CHECKS
+from inspector.suites.load import Suite
+from inspector.tui.scenes import SCENES, Scene, app_for, load_bundled, prepare
+from test_tui_app import FAILING
+
+
+@pytest.fixture(scope="module")
+def bundled() -> list[Suite]:
+    return load_bundled()
+
+
+@pytest.mark.parametrize("scene", SCENES, ids=[scene.name for scene in SCENES])
+def test_scene(snap_compare, bundled, scene: Scene):
+    app = app_for(scene, bundled)
+    assert snap_compare(app, terminal_size=scene.size, run_before=partial(prepare, scene))
+
+
+@pytest.mark.parametrize("check_id", [check.id for check in CHECKS])
+def test_failing_check(snap_compare, bundled, check_id: str):
+    scene = Scene(f"check-{check_id}", f"a case failing {check_id}", FAILING[check_id])
+    app = app_for(scene, bundled)
+    assert snap_compare(app, terminal_size=scene.size, run_before=partial(prepare, scene))
