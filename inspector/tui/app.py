@@ -156,10 +156,12 @@ class InspectorApp(App[int]):
         if selection is None:
             return
         entry = selection.entry
+        place: list[Content | tuple[str, str]] = []
+        if entry.id != entry.suite.name:  # a single answer is named after its file
+            place = [safe.content(entry.suite.name, "$text-muted"),
+                     (f" {entry.index + 1}/{self._suite_size(entry.suite)} · ", "$text-muted")]
         self._title("#claims-panel", Content.assemble(
-            "claims", (" · ", "$text-muted"), safe.content(entry.suite.name, "$text-muted"),
-            (f" {entry.index + 1}/{self._suite_size(entry.suite)} · ", "$text-muted"),
-            safe.content(entry.id, "bold")))
+            "claims", (" · ", "$text-muted"), *place, safe.content(entry.id, "bold")))
 
     def _refresh_footer(self) -> None:
         if self.is_running and self.screen_stack:

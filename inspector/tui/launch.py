@@ -14,8 +14,8 @@ def open_suites(suites: list[Suite]) -> int:
     from .app import make_app
 
     app = make_app(suites)
-    result = app.run()
-    return result if isinstance(result, int) else 0
+    app.run()
+    return app.return_code or 0
 
 
 def write_screenshots(out_dir: Path) -> int:

@@ -75,4 +75,6 @@ class HelpScreen(ModalScreen[None]):
             yield Markdown(help_markdown())
 
     def on_mount(self) -> None:
-        self.query_one("#help").border_title = "help"
+        help_view = self.query_one("#help")
+        help_view.border_title = "help"
+        help_view.focus()  # so the arrow and page keys scroll it

@@ -33,8 +33,8 @@ class CaseList(SafeTable):
     COLUMNS = (
         Column("mark", "", width=1),
         Column("id", "case", min_width=8, weight=3),
-        Column("expected", "expected", min_width=6, weight=2),
-        Column("actual", "actual", min_width=6, weight=2),
+        Column("expected", "expected", min_width=12, weight=2),
+        Column("actual", "actual", min_width=12, weight=2),
     )
     # Narrower than WIDE, expected and actual share a column: one label when they
     # agree, "expected ≠ actual" when they do not.
@@ -43,7 +43,7 @@ class CaseList(SafeTable):
         Column("id", "case", min_width=8, weight=1),
         Column("both", "expected ≠ actual", min_width=10, weight=1),
     )
-    WIDE = 60
+    WIDE = 58
 
     def __init__(self, session: Session, *, id: str | None = None) -> None:
         super().__init__(id=id)

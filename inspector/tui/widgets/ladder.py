@@ -137,7 +137,7 @@ def detail(selection: Selection) -> Content:
         return Content.styled("no step", "$text-muted")
     where = f" · claims[{step.claim}]" if step.claim is not None else ""
     explored = "" if step.reached or step.outcome is Outcome.NOT_REACHED else " · explored"
-    count = f"  step {selection.position + 1}/{len(selection.steps)}"
+    count = f" · {selection.position + 1}/{len(selection.steps)}"
     head = Content.assemble((f"{MARKS[step.outcome]} {step.check.title}", "bold"),
                             (f"{where}{explored}{count}", "$text-muted"))
     if step.failed:

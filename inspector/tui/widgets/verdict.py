@@ -19,8 +19,8 @@ _GOOD = "bold $text-success"
 _BAD = "bold $text-error"
 
 
-def _baseline(name: str, accepts: bool, label: str | None = None) -> Content:
-    outcome = ("✓ accept", _GOOD) if accepts else (f"✗ {label or 'reject'}", _BAD)
+def _baseline(name: str, accepts: bool) -> Content:
+    outcome = ("✓ accept", _GOOD) if accepts else ("✗ reject", _BAD)
     return Content.assemble((f"{name:<14}", _MUTED), outcome)
 
 
@@ -79,7 +79,7 @@ def render_verdict(selection: Selection) -> Content:
     lines.append(Content(""))
     lines.append(_baseline("strict JSON", verdict.strict_json))
     lines.append(_baseline("citation-only", verdict.citation_only))
-    lines.append(_baseline("contract", verdict.ok, verdict.status))
+    lines.append(_baseline("contract", verdict.ok))
     if verdict.citation_only and not verdict.ok:
         lines.append(Content.styled("⚠ citation-only would have accepted this", "bold $text-warning"))
     lines.append(Content(""))
