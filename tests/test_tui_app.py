@@ -596,3 +596,23 @@ class TestOpenFile:
             messages = [n.message for n in app._notifications]
             assert len(messages) == 1 and "invalid JSON" in messages[0]
             assert "\x1b" not in messages[0] and "\\u001b" in messages[0]
+
+
+class TestScreenshots:
+    def test_write_screenshots_from_the_real_app(self, tmp_path: Path, capsys):
+        from inspector.tui.scenes import SCENES, write_all
+
+        chosen = [scene for scene in SCENES if scene.name in ("start", "hostile")]
+        assert write_all(tmp_path, chosen) == 0
+        written = sorted(p.name for p in tmp_path.iterdir())
+        assert written == ["hostile.svg", "start.svg"]
+        svg = (tmp_path / "hostile.svg").read_text(encoding="utf-8")
+        assert svg.startswith("<svg")
+        assert [ch for ch in svg.replace("\n", "") if unicodedata.category(ch) in HIDDEN] == []
+        assert "\\u001b" in svg  # the OSC 52 quote, shown as escapes
+
+    def test_unknown_case_in_a_scene_is_an_error(self, tmp_path: Path, capsys):
+        from inspector.tui.scenes import Scene, write_all
+
+        assert write_all(tmp_path, [Scene("x", "", ("article", "no-such-case"))]) == 2
+        assert "no-such-case" in capsys.readouterr().err

@@ -14,6 +14,9 @@ from dataclasses import dataclass
 __all__ = ["Pretty", "reindent"]
 
 _INDENT = "  "
+# Deeper nesting stops indenting further: 4000 nested arrays (a real test case)
+# must not become sixteen million spaces.
+_MAX_INDENT = 24
 _JSON_WHITESPACE = " \t\n\r"
 
 
@@ -32,8 +35,10 @@ class Pretty:
 
 
 def reindent(text: str, limit: int = 1 << 20) -> Pretty | None:
-    """Re-indent JSON-ish text; None when it is too long to be worth it."""
-    if len(text) > limit:
+    """Re-indent JSON-ish text: None when it does not start with an object or an
+    array (prose stays as written) or is too long to be worth it.  Whatever
+    follows the first complete value is copied as it is."""
+    if len(text) > limit or not text.lstrip(" \t\n\r\ufeff").startswith(("{", "[")):
         return None
     out: list[str] = []
     offsets: list[int] = []
@@ -41,6 +46,7 @@ def reindent(text: str, limit: int = 1 << 20) -> Pretty | None:
     depth = 0
     in_string = escaped = False
     pending_newline = False  # after an opening bracket or a comma
+    just_opened = False  # ... and it was an opening bracket
 
     def emit(chunk: str) -> None:
         nonlocal length
@@ -48,9 +54,14 @@ def reindent(text: str, limit: int = 1 << 20) -> Pretty | None:
         length += len(chunk)
 
     def newline() -> None:
-        emit("\n" + _INDENT * depth)
+        emit("\n" + _INDENT * min(depth, _MAX_INDENT))
 
-    for ch in text:
+    for position, ch in enumerate(text):
+        if depth == 0 and out and out[-1] in ("}", "]"):
+            # The first value is complete: the rest (trailing data) is copied verbatim.
+            offsets.extend(range(length, length + len(text) - position))
+            emit(text[position:])
+            break
         if in_string:
             offsets.append(length)
             emit(ch)
@@ -66,9 +77,10 @@ def reindent(text: str, limit: int = 1 << 20) -> Pretty | None:
             continue
         if ch in "}]":
             depth = max(0, depth - 1)
-            if pending_newline:
+            if pending_newline and just_opened:
                 pending_newline = False  # an empty {} or []
             else:
+                pending_newline = False
                 newline()
             offsets.append(length)
             emit(ch)
@@ -80,10 +92,10 @@ def reindent(text: str, limit: int = 1 << 20) -> Pretty | None:
         if ch in "{[":
             emit(ch)
             depth += 1
-            pending_newline = True
+            pending_newline = just_opened = True
         elif ch == ",":
             emit(ch)
-            pending_newline = True
+            pending_newline, just_opened = True, False
         elif ch == ":":
             emit(": ")
         else:

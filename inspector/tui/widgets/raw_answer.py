@@ -115,6 +115,8 @@ class RawAnswer(Vertical):
                 note = "too long to re-indent: shown raw"
             else:
                 self._pretty = reindent(text)
+                if self._pretty is None:
+                    note = "not a JSON object or array: shown raw"
         if self._pretty is not None:
             view.set_text(self._pretty.text)
         else:
