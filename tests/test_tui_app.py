@@ -247,6 +247,14 @@ class TestFilter:
             assert not field.has_class("-active")
             assert case_id(app) == "billing-service-claims"
 
+    async def test_typing_q_does_not_quit(self, article):
+        app = make_app(article)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            await pilot.press("slash", "q", "j")
+            assert app.is_running and app.filter_text == "qj"
+            assert case_id(app) == "complete-answer"
+
     async def test_escape_while_typing_clears(self, article):
         app = make_app(article)
         async with app.run_test(size=SIZE) as pilot:
