@@ -1,0 +1,42 @@
+"""The installed package stands alone: the bundled suites and the UI's stylesheet
+ship inside the wheel, so `inspector` works outside a checkout."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> zipfile.ZipFile:
+    out = tmp_path_factory.mktemp("wheel")
+    built = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", str(out), str(ROOT)],
+        capture_output=True, text=True, timeout=300,
+    )
+    if built.returncode != 0 and "No module named" in built.stderr:
+        pytest.skip(f"cannot build a wheel here: {built.stderr.strip().splitlines()[-1]}")
+    assert built.returncode == 0, built.stderr
+    (path,) = out.glob("inspector-*.whl")
+    return zipfile.ZipFile(path)
+
+
+class TestWheel:
+    def test_bundled_suites_are_inside(self, wheel: zipfile.ZipFile) -> None:
+        names = set(wheel.namelist())
+        for suite in sorted((ROOT / "fixtures").glob("*.json")):
+            assert f"inspector/bundled/{suite.name}" in names
+
+    def test_stylesheet_is_inside(self, wheel: zipfile.ZipFile) -> None:
+        assert "inspector/tui/inspector.tcss" in wheel.namelist()
+
+    def test_every_module_is_inside(self, wheel: zipfile.ZipFile) -> None:
+        names = set(wheel.namelist())
+        for module in sorted((ROOT / "inspector").rglob("*.py")):
+            assert module.relative_to(ROOT).as_posix() in names
