@@ -34,3 +34,12 @@ class TestReadme:
     def test_screenshot_exists(self) -> None:
         for image in re.findall(r"!\[[^\]]*\]\(([^)]+)\)", README):
             assert (ROOT / image).is_file(), image
+
+    def test_every_key_is_documented(self) -> None:
+        from inspector.tui.keys import KEYS
+
+        table = README.split("| keys | what they do |", 1)[1].split("\n\n", 1)[0]
+        documented = set(re.findall(r"`([^`]+)`", table))
+        for key in KEYS:
+            for token in key.display.replace("^", "ctrl+").split():
+                assert token in documented, f"{key.id}: {token} missing from the README's keys table"
