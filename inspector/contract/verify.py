@@ -1,12 +1,13 @@
 """verify(): the ordered contract, its verdict and its trace.
 
-The decision is computed eagerly and cheaply: stages 2-4 are a loop over the
-check table that stops at the first failure.  The trace is derived from that
-decision on demand: every step before the first failure passed, the failing one
-failed, every later one was not reached.  Explaining a step (the compared
-values, where they are in the answer and in the source) is formatting, done only
-when someone reads the trace.  ``Verdict.explore()`` evaluates the steps after the
-first failure too, with the same check functions.
+The decision is computed eagerly and cheaply: the rules of stages 2-4, declared
+in the checks table, are compiled once into one function that returns the first
+failure.  The trace is derived from that decision on demand: every step before
+the first failure passed, the failing one failed, every later one was not
+reached.  Explaining a step (the compared values, where they are in the answer
+and in the source) is formatting, done only when someone reads the trace.
+``Verdict.explore()`` evaluates the steps after the first failure too, with the
+same rules compiled one check at a time.
 """
 
 from __future__ import annotations
@@ -79,9 +80,12 @@ class Step:
     reached: bool = True
     answer_span: Span | None = None  # in the raw answer text
     related_spans: tuple[Span, ...] = ()  # e.g. a duplicate key's second occurrence
-    request_attribute: str | None = None  # "service", "environment", "revision", "fields", "supplied"
+    request_attribute: str | None = None  # "service", "environment", "revision", "fields", "supplied", "scope"
     source: str | None = None  # the cited source's id
-    source_attribute: str | None = None  # "id", "service", "environment", "revision", "text", "facts.<field>"
+    # "id", "service", "environment", "revision", "text", "facts.<field>", or for
+    # access control the failing condition ("tenant", "approved", "deleted",
+    # "expires_at", "readers"; access.CONDITIONS)
+    source_attribute: str | None = None
     source_span: Span | None = None  # in the source's text: the quote, or the canonical line
     expected: str | None = None
     actual: str | None = None
