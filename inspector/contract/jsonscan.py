@@ -82,7 +82,8 @@ def scan(text: str) -> JsonIndex:
         start, end = match.span()
         first = token[0]
         if first == '"' and expect_key:
-            key = json.loads(token)
+            # Only a key with escapes needs unescaping to be compared.
+            key = json.loads(token) if "\\" in token else token[1:-1]
             key_span = (start, end)
             frame = stack[-1]
             seen = frame[2]
