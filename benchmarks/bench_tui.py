@@ -35,7 +35,7 @@ import time, sys
 from inspector.suites.load import bundled_suite_paths, load_suite
 from inspector.tui.app import make_app
 
-app = make_app([load_suite(p, strict=False) for p in bundled_suite_paths()])
+app = make_app([load_suite(p, strict=False) for p in bundled_suite_paths()], freeze_gc=True)
 _display = app._display
 def display(screen, renderable):
     _display(screen, renderable)
@@ -113,7 +113,7 @@ async def keys(suites, presses: int, label: str) -> None:
     from inspector.tui.app import make_app
 
     t0 = time.perf_counter()
-    app = make_app(suites)
+    app = make_app(suites, freeze_gc=True)  # as the CLI runs it
     frames: list[float] = []
     render_costs: list[float] = []
     console = Console(width=120, height=36, force_terminal=True, color_system="truecolor", file=open("/dev/null", "w"))
@@ -134,6 +134,11 @@ async def keys(suites, presses: int, label: str) -> None:
         print(f"{label}: open (app built, mounted, first frame) {1000 * (frames[0] - t0):.0f} ms")
         await pilot.pause()
         for key in ("n", "p", "j", "k"):
+            if key in ("j", "k"):
+                # From the middle of the list, so that every press opens another case
+                # (k on the first case would do nothing and time the next footer redraw).
+                app.open_case(len(app.session) // 2)
+            await pilot.pause(0.3)  # the footer's deferred redraw lands before timing starts
             latencies = []
             for index in range(presses):
                 # alternate direction so every press changes something

@@ -7,6 +7,7 @@ the new ``Selection`` to every view; each view redraws only what changed for it.
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -47,9 +48,10 @@ class InspectorApp(App[int]):
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-normal"), (160, "-wide")]
     VERTICAL_BREAKPOINTS = [(0, "-short"), (32, "-tall")]
 
-    def __init__(self, session: Session) -> None:
+    def __init__(self, session: Session, *, freeze_gc: bool = False) -> None:
         super().__init__()
         self.session = session
+        self._freeze_gc = freeze_gc
         self.selection: Selection | None = None
         self.explore = False
         self.pretty = False
@@ -98,6 +100,11 @@ class InspectorApp(App[int]):
             self.open_case(0)
         else:
             self._update_titles()
+        if self._freeze_gc:
+            # Everything built so far (Textual, the suites, the widgets) lives as long as
+            # the app: keep it out of the collector's full passes, which otherwise stall
+            # an occasional key press by tens of milliseconds.
+            self.call_after_refresh(gc.freeze)
 
     # -- the selection --------------------------------------------------------------
 
@@ -357,6 +364,10 @@ class InspectorApp(App[int]):
         self.notify(f"opened {safe.display(suite.name)}: {len(added)} cases", markup=False, timeout=3)
 
 
-def make_app(suites: Iterable[Suite]) -> InspectorApp:
-    """The inspector on these suites (the CLI, the tests and the screenshots all start here)."""
-    return InspectorApp(Session(suites))
+def make_app(suites: Iterable[Suite], *, freeze_gc: bool = False) -> InspectorApp:
+    """The inspector on these suites (the CLI, the tests and the screenshots all start here).
+
+    ``freeze_gc``: once mounted, move every object to the collector's permanent
+    generation (``gc.freeze``), for a process that runs only the app (the CLI);
+    tests leave it off so that one app's objects do not outlive it."""
+    return InspectorApp(Session(suites), freeze_gc=freeze_gc)

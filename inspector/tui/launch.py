@@ -13,7 +13,7 @@ def open_suites(suites: list[Suite]) -> int:
     """Run the inspector on these suites until the person quits; the exit status."""
     from .app import make_app
 
-    app = make_app(suites)
+    app = make_app(suites, freeze_gc=True)
     app.run()
     return app.return_code or 0
 

@@ -40,7 +40,7 @@ def untrusted(text: str, component: str | None = None) -> list[Piece]:
 
 # Components that only colour text; the others paint a background, blended over
 # the widget's own (a partial style would drop the blend and paint it opaque).
-_FOREGROUND_ONLY = frozenset({"header", "dim", "good", "bad", "first", "note", "gutter", "bar"})
+_FOREGROUND_ONLY = frozenset({"header", "dim", "good", "bad", "warn", "first", "note", "gutter", "bar"})
 
 
 def component_style(widget: Widget, component: str) -> Style:
@@ -90,6 +90,7 @@ class SafeTable(ScrollView, can_focus=False):
     SafeTable > .safe-table--escape { color: $text-warning; background: $warning-muted; text-style: bold; }
     SafeTable > .safe-table--good { color: $text-success; }
     SafeTable > .safe-table--bad { color: $text-error; }
+    SafeTable > .safe-table--warn { color: $text-warning; }
     SafeTable > .safe-table--first { color: $text-error; text-style: bold; }
     SafeTable > .safe-table--note { color: $text-muted; text-style: italic; }
     """
@@ -105,6 +106,7 @@ class SafeTable(ScrollView, can_focus=False):
         "safe-table--escape",
         "safe-table--good",
         "safe-table--bad",
+        "safe-table--warn",
         "safe-table--first",
         "safe-table--note",
     }
@@ -176,13 +178,14 @@ class SafeTable(ScrollView, can_focus=False):
         """Rebuild these rows only (the others keep their drawn strips)."""
         top = int(self.scroll_offset.y)
         offset = 1 if self.show_header else 0
-        width = self.size.width
+        width, height = self.size  # read once: a widget's size is computed on every read
+        drawn = self._rows
         for row in rows:
             if row is None:
                 continue
-            self._rows.pop(row, None)
+            drawn.pop(row, None)
             y = row - top + offset
-            if 0 <= y < self.size.height:
+            if 0 <= y < height:
                 self.refresh(Region(0, y, width, 1))
 
     def move_cursor(self, row: int | None, *, scroll: bool = True) -> None:
