@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 from textual.command import CommandPalette
+from textual.content import Content
 from textual.widgets import Input
 
 from conftest import ARTICLE, FIXTURES
@@ -31,7 +32,7 @@ from inspector.tui.widgets.raw_answer import RawAnswer
 from inspector.tui.widgets.registry_table import RegistryTable
 from inspector.tui.widgets.request_strip import RequestStrip
 from inspector.tui.widgets.source_text import SourceText
-from inspector.tui.widgets.verdict import VerdictView
+from inspector.tui.widgets.verdict import LENS_CALLOUT, VerdictView
 
 SIZE = (120, 36)
 HIDDEN = {"Cc", "Cf", "Cs", "Co", "Zl", "Zp"}
@@ -220,7 +221,8 @@ class TestTraceKeys:
             await pilot.click(ClaimsTable, offset=(4, 2))  # header, claim 0, claim 1
             await pilot.pause()
             assert app.selection.claim == 1
-            row = [c.id for c in CHECKS].index("revision")
+            # The article's requests have no scope: no "access allowed" rung.
+            row = [c.id for c in app.query_one(LadderTable).checks].index("revision")
             await pilot.click(LadderTable, offset=(12, row))
             await pilot.pause()
             assert step_id(app) == ("revision", 1)
@@ -507,6 +509,244 @@ class TestHighlights:
             assert "read_timeout_ms = 5000" in text
 
 
+# access.json: the case failing each access condition, and the cell it highlights.
+ACCESS_FAILURES = {
+    "another-tenant-right-value": ("b-prod-v2", "tenant"),
+    "not-approved": ("a-unapproved", "approved"),
+    "deleted": ("a-deleted", "deleted"),
+    "expired": ("a-expired", "expires_at"),
+    "expiring-exactly-now": ("a-expiring-now", "expires_at"),
+    "reader-not-listed": ("a-bob-only", "readers"),
+    "missing-metadata-fails-closed": ("a-no-metadata", "tenant"),
+}
+ACCESS_COLUMNS = ["tenant", "approved", "deleted", "expires_at", "readers"]
+
+
+def registry_row(table: RegistryTable, source_id: str) -> int:
+    return next(row for row, source in enumerate(table.registry.sources) if source.id == source_id)
+
+
+def row_text(table, row: int) -> str:
+    return table._render_row(row).text
+
+
+class TestAccess:
+    @pytest.mark.parametrize("case", list(ACCESS_FAILURES))
+    async def test_the_failing_condition_is_highlighted(self, bundled, case):
+        source, condition = ACCESS_FAILURES[case]
+        app = make_app(bundled)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            open_id(app, case, "access")
+            await pilot.pause()
+            assert app.query_one(Ladder).selected_check == "authorized"
+            registry = app.query_one(RegistryTable)
+            assert registry.highlighted == (source, frozenset({condition}), "failed")
+            # In the failure colour, and only that cell of the row.
+            row = registry_row(registry, source)
+            styles = {column.key: registry.cell_style(row, column) for column in registry.columns}
+            assert styles[condition] == "safe-table--failed"
+            assert [key for key, style in styles.items() if style == "safe-table--failed"] == [condition]
+            assert app.query_one(RequestStrip).highlighted == ("scope", Tone.FAILED)
+
+    async def test_access_columns_and_scope_only_when_present(self, bundled):
+        app = make_app(bundled)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            open_id(app, "expired", "access")
+            await pilot.pause()
+            registry = app.query_one(RegistryTable)
+            keys_ = [column.key for column in registry.columns]
+            assert keys_[-5:] == ACCESS_COLUMNS
+            assert "scope tenant tenant-a, user alice, now 1500" in str(app.query_one(RequestStrip).render())
+            # The article's registry records no access metadata; its requests have no scope.
+            open_id(app, "prod-v1-claims", "article")
+            await pilot.pause()
+            assert not set(ACCESS_COLUMNS) & {column.key for column in registry.columns}
+            assert "scope" not in str(app.query_one(RequestStrip).render())
+
+    async def test_the_access_rung_only_with_a_scope(self, bundled):
+        app = make_app(bundled)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            ladder = app.query_one(Ladder)
+            table = app.query_one(LadderTable)
+            open_id(app, "expired", "access")
+            await pilot.pause()
+            assert [c.id for c in table.checks] == [c.id for c in CHECKS]
+            assert ladder.selected_check == "authorized"
+            open_id(app, "prod-v1-claims", "article")
+            await pilot.pause()
+            assert "authorized" not in [c.id for c in table.checks]
+            assert table.row_count == len(CHECKS) - 1
+            # The cursor is on the failing check's row of the shorter ladder.
+            assert ladder.selected_check == "revision" == table.rows[table.cursor][0].id
+            open_id(app, "no-scope-nothing-filtered", "access")
+            await pilot.pause()
+            assert "authorized" not in [c.id for c in table.checks]
+            open_id(app, "not-approved", "access")
+            await pilot.pause()
+            assert ladder.selected_check == "authorized"
+
+
+class TestBesideTheContract:
+    async def test_labels_and_policy(self, bundled):
+        app = make_app(bundled)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            open_id(app, "expired", "access")
+            await pilot.pause()
+            claims = app.query_one(ClaimsTable)
+            assert claims.labels == ("INSUFFICIENT_EVIDENCE", "INSUFFICIENT_EVIDENCE")
+            assert row_text(claims, 0).rstrip().endswith("INSUFFICIENT")
+            text = app.query_one(VerdictView).text
+            assert "label lens    ✗ ABSTAIN" in text
+            assert "label lens would answer" not in text
+            open_id(app, "contradicting-value", "access")
+            await pilot.pause()
+            assert claims.labels == ("CONTRADICTED", "SUPPORTED")
+            assert claims.cell(0, claims.columns[-1]) == ("CONTRADICTED", "safe-table--bad")
+            assert claims.cell(1, claims.columns[-1]) == ("SUPPORTED", "safe-table--good")
+
+    async def test_the_lens_would_answer_a_stale_revision(self, bundled):
+        app = make_app(bundled)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            open_id(app, "stale-but-supported", "access")
+            await pilot.pause()
+            assert app.query_one(ClaimsTable).labels == ("SUPPORTED", "SUPPORTED")
+            assert app.query_one(RegistryTable).highlighted == ("a-prod-v1", frozenset({"revision"}), "failed")
+            text = app.query_one(VerdictView).text
+            assert LENS_CALLOUT in text
+            assert "label lens    ✓ ANSWER" in text and "contract      ✗ reject" in text
+            assert "wrong scope: Regenerate against the requested scope" in text
+            assert "generation: the supporting evidence was supplied (recall 1/1)" in text
+
+    async def test_a_conflict_is_flagged(self, bundled):
+        app = make_app(bundled)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            open_id(app, "conflict-wrong-side", "conflicts")
+            await pilot.pause()
+            assert app.query_one(ClaimsTable).labels == ("SUPPORTED", "CONTRADICTED")
+            text = app.query_one(VerdictView).text
+            assert "conflicting evidence: Resolve the registry" in text
+            assert "⚠ conflict retry_enabled: ops-prod-v2 says false, wiki-prod-v2 says true" in text
+            registry = app.query_one(RegistryTable)
+            assert registry.conflicted == {("ops-prod-v2", "retry_enabled"), ("wiki-prod-v2", "retry_enabled")}
+            # The compared cell keeps the failure colour; the other side is shaded as a conflict.
+            assert registry.highlighted == ("ops-prod-v2", frozenset({"facts.retry_enabled"}), "failed")
+            column = next(c for c in registry.columns if c.key == "facts.retry_enabled")
+            assert registry.cell_style(registry_row(registry, "wiki-prod-v2"), column) == "registry-table--conflict"
+            # A case that does not touch the conflict shades nothing.
+            open_id(app, "conflict-not-touched", "conflicts")
+            await pilot.pause()
+            assert registry.conflicted == frozenset()
+            assert "⚠ conflict" not in app.query_one(VerdictView).text
+
+    async def test_an_accepted_case_on_a_conflict_is_flagged_too(self, bundled):
+        app = make_app(bundled)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            open_id(app, "conflict-cite-ops", "conflicts")
+            await pilot.pause()
+            text = app.query_one(VerdictView).text
+            assert "ACCEPT" in text and "⚠ conflict retry_enabled" in text
+            assert "generation" not in text and "retrieval" not in text  # no blame when accepted
+
+    @pytest.mark.parametrize("case, line", [
+        ("retrieval-supplied-nothing-relevant",
+         "retrieval: no supplied source supports read_timeout_ms, retry_enabled (recall 0/2)"),
+        ("retrieval-partial-recall", "generation: the supporting evidence was supplied (recall 1/2)"),
+    ])
+    async def test_whose_failure_with_the_recall(self, bundled, case, line):
+        app = make_app(bundled)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            open_id(app, case, "conflicts")
+            await pilot.pause()
+            assert line in app.query_one(VerdictView).text
+
+    async def test_retrieval_that_supplied_an_unreadable_document(self, bundled):
+        app = make_app(bundled)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            open_id(app, "expired", "access")
+            await pilot.pause()
+            text = app.query_one(VerdictView).text
+            assert "unauthorized evidence: Fix access control before retrieval" in text
+            assert "retrieval: it supplied a document the scope may not read (recall 1/1)" in text
+
+    async def test_many_disagreeing_documents_are_named_in_part(self, tmp_path: Path):
+        data = json.loads((FIXTURES / "conflicts.json").read_text(encoding="utf-8"))
+        template = data["sources"][0]
+        data["sources"] += [
+            {**template, "id": f"copy-{n}", "facts": {**template["facts"], "retry_enabled": f"v{n}"},
+             "text": template["text"].replace("retry_enabled=false", f"retry_enabled=v{n}")}
+            for n in range(6)
+        ]
+        path = tmp_path / "many.json"
+        path.write_text(json.dumps(data), encoding="utf-8")
+        app = make_app([load_suite(path)])
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            open_id(app, "conflict-wrong-side")
+            await pilot.pause()
+            text = app.query_one(VerdictView).text
+            assert "… and 4 more documents" in text  # 8 disagree, 4 are named
+            assert len(app.query_one(RegistryTable).conflicted) == 8
+
+    async def test_a_narrow_claims_table_shows_the_label_as_a_mark(self, bundled):
+        app = make_app(bundled)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            open_id(app, "contradicting-value", "access")
+            await pilot.pause()
+            claims = app.query_one(ClaimsTable)
+            assert claims.columns[-1].key == "mark"
+            assert claims.cell(0, claims.columns[-1]) == ("✗", "safe-table--bad")
+            assert claims.cell(1, claims.columns[-1]) == ("✓", "safe-table--good")
+
+
+class TestVerdictView:
+    async def test_another_verdict_is_a_repaint_in_a_view_of_fixed_size(self, bundled):
+        app = make_app(bundled)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            view = app.query_one(VerdictView)
+            open_id(app, "conflict-cite-ops", "conflicts")
+            await pilot.pause()
+            size, lines = view.size, view.virtual_size.height
+            open_id(app, "conflict-wrong-side", "conflicts")
+            await pilot.pause()
+            assert view.size == size  # the panel does not grow or shrink with the verdict
+            assert view.virtual_size.height != lines
+            assert view.virtual_size.height > size.height  # the rest scrolls
+            assert view.text.startswith(" VALUE_MISMATCH ")
+
+
+class TestJoinedText:
+    """Every piece of text that is joined from parts keeps its spaces."""
+
+    async def test_titles_captions_rows_and_verdict(self, article):
+        app = make_app(article)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            open_id(app, "prod-v1-claims")
+            await pilot.pause()
+            title = Content.from_markup(app.query_one("#claims-panel").border_title).plain
+            assert title == "claims · article 8/22 · prod-v1-claims"
+            assert app.query_one(SourceText).caption == "prod-v1 text"
+            table = app.query_one(LadderTable)
+            assert "✗ current revision  STALE_REVI…" in row_text(table, table.cursor)
+            assert "accepted nothing (an empty map)" in app.query_one(VerdictView).text
+            await pilot.press("S")
+            await pilot.pause(0.2)
+            head = str(app.screen.query_one("#summary-head").render())
+            assert head.startswith("Of 22 cases, strict JSON accepts 17, ")
+            assert "22/22 verdicts match their frozen labels" in head
+
+
 def screen_text_and_styles(app: InspectorApp) -> tuple[str, list]:
     console = Console(width=SIZE[0], height=SIZE[1], file=io.StringIO(), force_terminal=True,
                       color_system="truecolor", record=True, legacy_windows=False, safe_box=False)
@@ -615,7 +855,7 @@ class TestScreenshots:
         written = sorted(p.name for p in tmp_path.iterdir())
         assert written == ["hostile.svg", "start.svg"]
         svg = (tmp_path / "hostile.svg").read_text(encoding="utf-8")
-        assert svg.startswith("<svg")
+        assert svg.startswith('<svg xml:space="preserve" ')  # rsvg-convert keeps leading spaces
         assert [ch for ch in svg.replace("\n", "") if unicodedata.category(ch) in HIDDEN] == []
         assert "\\u001b" in svg  # the OSC 52 quote, shown as escapes
 

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 from conftest import ARTICLE, FIXTURES, ROOT
-from inspector.contract.checks import CHECKS_BY_ID
+from inspector.contract.checks import CHECKS, CHECKS_BY_ID
 from inspector.contract.verify import Outcome
 from inspector.suites.load import load_suite
-from inspector.tui.selection import Tone, ladder, select
+from inspector.tui.selection import Tone, ladder, ladder_checks, select
 from inspector.tui.session import Session
 
 HEADLESS = ["inspector.tui", "inspector.tui.session", "inspector.tui.selection", "inspector.tui.pretty"]
@@ -146,12 +146,25 @@ class TestSelection:
         assert after, "explore mode evaluates the later checks"
         assert selection.step.check.id == "revision"
 
-    def test_ladder_has_every_check_for_the_current_claim(self, article):
+    def test_ladder_has_every_check_of_the_trace_for_the_current_claim(self, article):
         n = number(article, "complete-answer")
         rows = ladder(select(article.entries[n], article.verdict(n)).with_claim(1))
-        assert [check.id for check, _ in rows] == list(CHECKS_BY_ID)
+        # No scope in the request: the access check is not in the trace, nor on the ladder.
+        unscoped = [check.id for check in CHECKS if not check.needs_scope]
+        assert [check.id for check, _ in rows] == unscoped
+        assert all(step is not None for _, step in rows)
         per_claim = [step for check, step in rows if check.per_claim and step is not None]
         assert per_claim and all(step.claim == 1 for step in per_claim)
+
+    def test_a_scoped_request_puts_access_on_the_ladder(self):
+        session = Session([load_suite(FIXTURES / "access.json")])
+        n = number(session, "expired")
+        selection = select(session.entries[n], session.verdict(n))
+        assert ladder_checks(selection) == CHECKS
+        rows = dict((check.id, step) for check, step in ladder(selection))
+        assert rows["authorized"] is not None and rows["authorized"].failed
+        assert selection.source_attribute == "expires_at"  # the failing condition
+        assert selection.request_attribute == "scope"
 
     def test_duplicate_key_points_at_both_occurrences(self, article):
         n = number(article, "duplicate-claims-key")

@@ -46,8 +46,14 @@ SCENES: tuple[Scene, ...] = (
           ("article", "quote-from-other-field")),
     Scene("duplicate-key", "claims appears twice: both occurrences marked in the raw answer.",
           ("article", "duplicate-claims-key")),
-    Scene("not-authorized", "A scoped request citing an unapproved document: the access check fails.",
-          ("access", "not-approved")),
+    Scene("not-authorized", "A scoped request citing an expired document: access fails, expires_at in red.",
+          ("access", "expired")),
+    Scene("lens-would-answer", "A stale revision the label lens would answer: every claim SUPPORTED, rejected.",
+          ("access", "stale-but-supported")),
+    Scene("conflict", "Two current documents disagree on retry_enabled: conflicting evidence, both cells shaded.",
+          ("conflicts", "conflict-wrong-side")),
+    Scene("retrieval-blamed", "Only the dev document was supplied: retrieval's failure, recall 0/2.",
+          ("conflicts", "retrieval-supplied-nothing-relevant")),
     Scene("explore", "Explore mode: the checks after the first failure evaluated too, greyed.",
           ("article", "prod-v1-claims"), ("F", "n", "n")),
     Scene("pretty", "The pretty view of an answer with trailing data; the error position kept.",
@@ -97,6 +103,14 @@ async def prepare(scene: Scene, pilot: Pilot) -> None:
     await pilot.pause()
 
 
+def _preserve_spaces(svg: str) -> str:
+    """Keep the spaces that start a text run.  The export writes each run of one
+    style as its own ``<text>``; librsvg (rsvg-convert, ImageMagick, GNOME viewers)
+    drops a run's leading no-break spaces unless told to preserve them, which reads
+    as "claims· article8/22" where the terminal shows "claims · article 8/22"."""
+    return svg.replace("<svg ", '<svg xml:space="preserve" ', 1)
+
+
 async def _write(out_dir: Path, scenes: Sequence[Scene]) -> list[Path]:
     suites = load_bundled()
     written = []
@@ -105,7 +119,7 @@ async def _write(out_dir: Path, scenes: Sequence[Scene]) -> list[Path]:
         async with app.run_test(size=scene.size) as pilot:
             await prepare(scene, pilot)
             path = out_dir / f"{scene.name}.svg"
-            app.save_screenshot(path.name, str(out_dir))
+            path.write_text(_preserve_spaces(app.export_screenshot()), encoding="utf-8")
             written.append(path)
     return written
 

@@ -17,7 +17,7 @@ from ..contract.models import Claim, Source
 from ..contract.verify import Outcome, Span, Step, Verdict
 from .session import Entry
 
-__all__ = ["Selection", "Tone", "ladder", "select"]
+__all__ = ["Selection", "Tone", "ladder", "ladder_checks", "select"]
 
 
 class Tone(StrEnum):
@@ -185,10 +185,22 @@ def select(entry: Entry, verdict: Verdict | None, explore: bool = False) -> Sele
     return selection.at(failure if failure is not None else len(steps) - 1)
 
 
+# Checks that need an access scope are not in the trace of a request without one.
+_UNSCOPED_CHECKS: tuple[Check, ...] = tuple(check for check in CHECKS if not check.needs_scope)
+
+
+def ladder_checks(selection: Selection) -> tuple[Check, ...]:
+    """The checks the ladder shows, in contract order: all of them when the request
+    carries an access scope, else those the trace can hold (no "access allowed")."""
+    case = selection.entry.case
+    scoped = case is not None and case.request.scope is not None
+    return CHECKS if scoped else _UNSCOPED_CHECKS
+
+
 def ladder(selection: Selection) -> list[tuple[Check, Step | None]]:
-    """Every check in contract order with its step for the current claim."""
+    """Every check the ladder shows, in contract order, with its step for the current claim."""
     rows: dict[str, Step] = {}
     for step in selection.steps:
         if step.claim is None or step.claim == selection.claim:
             rows.setdefault(step.check.id, step)
-    return [(check, rows.get(check.id)) for check in CHECKS]
+    return [(check, rows.get(check.id)) for check in ladder_checks(selection)]

@@ -1,6 +1,13 @@
-"""The current case's claims, one row each; the current claim selected."""
+"""The current case's claims, one row each; the current claim selected.
+
+Beside each claim, the label lens's verdict on it (SUPPORTED, CONTRADICTED,
+INSUFFICIENT_EVIDENCE), read from the verdict: the lens is weaker than the
+contract, so a SUPPORTED claim may still be rejected.
+"""
 
 from __future__ import annotations
+
+from textual import events
 
 from ..messages import ClaimChosen
 from ..selection import Selection
@@ -14,28 +21,50 @@ TONE_COMPONENTS = {
     "pending": "safe-table--pending",
 }
 
+# The label lens's words as shown (INSUFFICIENT stands for INSUFFICIENT_EVIDENCE;
+# a narrow table shows the mark alone), and their colours.
+LABELS = {
+    "SUPPORTED": ("✓", "SUPPORTED", "safe-table--good"),
+    "CONTRADICTED": ("✗", "CONTRADICTED", "safe-table--bad"),
+    "INSUFFICIENT_EVIDENCE": ("?", "INSUFFICIENT", "safe-table--warn"),
+}
+
 
 class ClaimsTable(SafeTable):
     HELP = (
         "**Claims**: the answer's claims as decoded (index, field, value, doc, quote). The current "
         "claim is selected and the member the current step reads is highlighted. Click a row or "
-        "use `[` `]` to change claim."
+        "use `[` `]` to change claim. *label* is the label lens's verdict on the claim against the "
+        "authorized evidence: `SUPPORTED`, `CONTRADICTED` or `INSUFFICIENT` (`INSUFFICIENT_EVIDENCE`; "
+        "a narrow table shows ✓ ✗ ?). The lens ignores scope, revision, supply and quotes, so the "
+        "contract may still reject a SUPPORTED claim."
     )
 
     COLUMNS = (
         Column("index", "#", width=2, justify="right"),
-        Column("field", "field", min_width=6, weight=3),
+        Column("field", "field", min_width=6, weight=4),
         Column("value", "value", min_width=5, weight=2),
-        Column("doc", "doc", min_width=5, weight=2),
+        Column("doc", "doc", min_width=5, weight=3),
         Column("quote", "quote", min_width=8, weight=5),
+        Column("label", "label", width=12),
     )
+    # A table narrower than WIDE cells (80×24, or beside the registry on wide
+    # terminals) shows the label as its mark: ✓ ✗ ?
+    COMPACT_COLUMNS = (*COLUMNS[:-1], Column("mark", "lens", width=4))
+    WIDE = 60
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.selection: Selection | None = None
         self._claims: tuple = ()
+        self._labels: tuple[str, ...] = ()
         self._member: tuple[int | None, str | None, str] = (None, None, "")
         self.set_columns(self.COLUMNS)
+
+    def on_resize(self, event: events.Resize) -> None:
+        columns = self.COLUMNS if event.size.width >= self.WIDE else self.COMPACT_COLUMNS
+        if columns is not self.columns:
+            self.set_columns(columns)
 
     @property
     def highlighted(self) -> tuple[int | None, str | None, str]:
@@ -49,6 +78,7 @@ class ClaimsTable(SafeTable):
         member = (selection.claim, selection.claim_member, selection.tone.value)
         if claims is not self._claims or previous is None or previous.entry is not selection.entry:
             self._claims = claims
+            self._labels = selection.verdict.labels if selection.verdict is not None else ()
             self._member = member
             self.empty_message = self._empty(selection)
             self.cursor = selection.claim if claims else None
@@ -69,11 +99,23 @@ class ClaimsTable(SafeTable):
             return "no claims: the answer did not pass strict decoding"
         return "no claims: the claims array is empty"
 
+    @property
+    def labels(self) -> tuple[str, ...]:
+        """The label lens's label of each claim, as the verdict gives them."""
+        return self._labels
+
     def cell(self, row: int, column: Column) -> Cell:
         claim = self._claims[row]
-        if column.key == "index":
+        key = column.key
+        if key == "index":
             return str(row)
-        return getattr(claim, column.key)
+        if key in ("label", "mark"):
+            label = self._labels[row] if row < len(self._labels) else None
+            if label not in LABELS:
+                return ("—", "safe-table--dim")
+            mark, word, component = LABELS[label]
+            return (mark if key == "mark" else word, component)
+        return getattr(claim, key)
 
     def cell_style(self, row: int, column: Column) -> str | None:
         claim, member, tone = self._member

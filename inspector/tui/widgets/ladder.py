@@ -1,8 +1,9 @@
-"""The check ladder: every check in contract order, for the current claim.
+"""The check ladder: every check of the trace in contract order, for the current claim.
 
-✓ passed, ✗ failed, · not reached.  The first failure is emphasised; in
-explore mode the checks after it are evaluated too and shown greyed.  Under
-the ladder, the selected step's explanation and fix hint.
+The access check is a rung only when the request carries a scope (without one
+the trace has no such step).  ✓ passed, ✗ failed, · not reached.  The first
+failure is emphasised; in explore mode the checks after it are evaluated too and
+shown greyed.  Under the ladder, the selected step's explanation and fix hint.
 """
 
 from __future__ import annotations
@@ -16,14 +17,12 @@ from ...contract.checks import CHECKS, Check, Stage
 from ...contract.verify import Outcome, Step
 from .. import safe
 from ..messages import CheckChosen
-from ..selection import Selection, ladder
+from ..selection import Selection, ladder, ladder_checks
 from .table import Cell, Column, SafeTable
 
 __all__ = ["Ladder", "LadderTable", "STAGE_NAMES"]
 
 STAGE_NAMES = {Stage.DECODE: "decode", Stage.CITATION: "citation", Stage.CLAIM: "claim", Stage.COVERAGE: "coverage"}
-_FIRST_OF_STAGE = {check.id for i, check in enumerate(CHECKS) if i == 0 or CHECKS[i - 1].stage != check.stage}
-_ROW_OF = {check.id: row for row, check in enumerate(CHECKS)}
 MARKS = {Outcome.PASSED: "✓", Outcome.FAILED: "✗", Outcome.NOT_REACHED: "·", Outcome.UNAVAILABLE: "?"}
 
 
@@ -38,12 +37,34 @@ class LadderTable(SafeTable):
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self.rows: list[tuple[Check, Step | None]] = [(check, None) for check in CHECKS]
+        self.rows: list[tuple[Check, Step | None]] = []
         self.first_failure: Step | None = None
+        self._checks: tuple[Check, ...] = ()
+        self._row_of: dict[str, int] = {}
+        self._first_of_stage: frozenset[str] = frozenset()
         self.set_columns(self.COLUMNS)
-        self.set_row_count(len(CHECKS))
+        self._set_checks(CHECKS)
 
-    def set_rows(self, rows: list[tuple[Check, Step | None]], first_failure: Step | None, cursor: int | None) -> None:
+    def _set_checks(self, checks: tuple[Check, ...]) -> None:
+        """Another list of rungs (a request with or without an access scope)."""
+        self._checks = checks
+        self._row_of = {check.id: row for row, check in enumerate(checks)}
+        self._first_of_stage = frozenset(
+            check.id for row, check in enumerate(checks) if row == 0 or checks[row - 1].stage != check.stage)
+        self.rows = [(check, None) for check in checks]
+        self.set_row_count(len(checks))
+        self.refresh(layout=True)  # the ladder's height follows its rungs
+
+    @property
+    def checks(self) -> tuple[Check, ...]:
+        return self._checks
+
+    def set_rows(self, checks: tuple[Check, ...], rows: list[tuple[Check, Step | None]],
+                 first_failure: Step | None, selected: str | None) -> None:
+        """Show these rungs, the selected check's row under the cursor."""
+        if checks is not self._checks:
+            self._set_checks(checks)
+        cursor = self._row_of.get(selected) if selected is not None else None
         changed = [r for r, (old, new) in enumerate(zip(self.rows, rows, strict=True)) if old[1] != new[1]]
         failure_changed = first_failure is not self.first_failure
         self.rows = rows
@@ -66,10 +87,10 @@ class LadderTable(SafeTable):
         check, step = self.rows[row]
         key = column.key
         if key == "stage":
-            return (STAGE_NAMES[check.stage], "safe-table--note") if check.id in _FIRST_OF_STAGE else None
+            return (STAGE_NAMES[check.stage], "safe-table--note") if check.id in self._first_of_stage else None
         if key == "mark":
             if step is None:
-                return ("–", "safe-table--dim")  # the check does not apply (e.g. no scope)
+                return ("–", "safe-table--dim")  # no step (a case that could not be loaded)
             component = ("safe-table--good" if step.outcome is Outcome.PASSED else
                          "safe-table--bad" if step.outcome is Outcome.FAILED else None)
             return (MARKS[step.outcome], component)
@@ -80,15 +101,16 @@ class LadderTable(SafeTable):
 
     def on_safe_table_row_clicked(self, event: SafeTable.RowClicked) -> None:
         event.stop()
-        self.post_message(CheckChosen(CHECKS[event.row].id))
+        self.post_message(CheckChosen(self.rows[event.row][0].id))
 
 
 class Ladder(Vertical):
     HELP = (
         "**Checks**: the contract's checks in order, for the current claim: ✓ passed, ✗ failed, "
         "· not reached (the first failure decides). `n`/`p` step through the trace, `f` jumps to "
-        "the first failure, `F` also evaluates the checks after it (greyed). Under the ladder: the "
-        "selected step's explanation and how to fix it."
+        "the first failure, `F` also evaluates the checks after it (greyed). *access allowed* is a "
+        "rung only when the request carries an access scope. Under the ladder: the selected step's "
+        "explanation and how to fix it."
     )
 
     DEFAULT_CSS = """
@@ -108,7 +130,7 @@ class Ladder(Vertical):
     @property
     def selected_check(self) -> str | None:
         table = self.query_one(LadderTable)
-        return CHECKS[table.cursor].id if table.cursor is not None else None
+        return table.rows[table.cursor][0].id if table.cursor is not None else None
 
     @property
     def detail_text(self) -> str:
@@ -122,8 +144,9 @@ class Ladder(Vertical):
         table = self.query_one(LadderTable)
         step = selection.step
         first = selection.first_failure
-        table.set_rows(ladder(selection), selection.steps[first] if first is not None else None,
-                       _ROW_OF[step.check.id] if step is not None else None)
+        table.set_rows(ladder_checks(selection), ladder(selection),
+                       selection.steps[first] if first is not None else None,
+                       step.check.id if step is not None else None)
         # A fixed height: no layout pass needed for new text.
         self.query_one("#step-detail", Static).update(detail(selection), layout=False)
 

@@ -3,8 +3,10 @@
 The cited source's row is marked and the cell the current step compares is
 highlighted (red when the step fails): environment or service for a scope
 mismatch, revision for a stale revision, the fact for a value mismatch, the id
-for citation steps.  Columns and the id -> row index are computed once per
-registry; a step only redraws the rows whose highlight moved.
+for citation steps, the failing condition's cell (tenant, approved, deleted,
+expires_at, readers) for access.  The facts the case's conflicts are about are
+shaded.  Columns and the id -> row index are computed once per registry; a step
+only redraws the rows whose highlight moved.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ __all__ = ["RegistryTable"]
 
 # The source metadata the access check reads, in the order it checks them.
 ACCESS_ATTRIBUTES = CONDITIONS
-_CAPS = {"id": 24, "service": 16, "environment": 12, "revision": 10, "fact": 20}
+_CAPS = {"id": 24, "service": 16, "environment": 12, "revision": 10, "fact": 20, "access": 16}
 
 
 def _metadata(value: object) -> str:
@@ -46,9 +48,17 @@ def _width(values: list[str], title: str, cap: int) -> int:
 class RegistryTable(SafeTable):
     HELP = (
         "**Registry**: every source of the suite's registry (a column per fact field; *supplied* "
-        "says whether the request supplied it to the model). The cited source's row is marked; the "
-        "cell the current step compares is highlighted, red when the step fails."
+        "says whether the request supplied it to the model; *tenant*, *approved*, *deleted*, "
+        "*expires_at* and *readers* when sources record access metadata). The cited source's row is "
+        "marked; the cell the current step compares is highlighted, red when the step fails (for "
+        "*access allowed*, the condition that failed). Facts on which two documents the case "
+        "touches disagree are shaded as a conflict."
     )
+
+    DEFAULT_CSS = """
+    RegistryTable > .registry-table--conflict { background: $warning 30%; }
+    """
+    COMPONENT_CLASSES = SafeTable.COMPONENT_CLASSES | {"registry-table--conflict"}
 
     fixed_columns = 1  # the id stays in view when the compared cell is far right
 
@@ -60,6 +70,8 @@ class RegistryTable(SafeTable):
         self._fact_keys: dict[str, str] = {}
         self._mark: tuple[int | None, frozenset[str], str] = (None, frozenset(), "")
         self._reveal: tuple[int | None, str | None] = (None, None)
+        self._entry: object = None
+        self._conflicts: frozenset[tuple[int, str]] = frozenset()  # (row, column key)
 
     def _load(self, registry: Registry) -> None:
         self.registry = registry
@@ -78,11 +90,12 @@ class RegistryTable(SafeTable):
             values = [s.facts.get(name, "") for s in sources]
             columns.append(Column(f"facts.{name}", display(name), width=_width(values, display(name), _CAPS["fact"])))
         columns.append(Column("supplied", "supplied", width=8))
-        # Access metadata, when the registry records any (the access check reads it).
-        for attribute in ACCESS_ATTRIBUTES:
-            values = [_metadata(getattr(s, attribute)) for s in sources]
-            if any(getattr(s, attribute) is not None for s in sources):
-                columns.append(Column(attribute, attribute, width=_width(values, attribute, _CAPS["fact"])))
+        # Access metadata, when the registry records any: then every condition gets a
+        # column, so a missing value (which fails closed) has a cell to highlight.
+        if any(getattr(s, attribute) is not None for s in sources for attribute in ACCESS_ATTRIBUTES):
+            for attribute in ACCESS_ATTRIBUTES:
+                values = [_metadata(getattr(s, attribute)) for s in sources]
+                columns.append(Column(attribute, attribute, width=_width(values, attribute, _CAPS["access"])))
         self.set_columns(columns)
         self.set_row_count(len(sources))
 
@@ -92,6 +105,14 @@ class RegistryTable(SafeTable):
         row, columns, tone = self._mark
         source = self.registry.sources[row].id if row is not None and self.registry is not None else None
         return source, columns, tone
+
+    @property
+    def conflicted(self) -> frozenset[tuple[str, str]]:
+        """The shaded conflict cells: (source id, fact field)."""
+        if self.registry is None:
+            return frozenset()
+        sources = self.registry.sources
+        return frozenset((sources[row].id, self._fact_keys[key]) for row, key in self._conflicts)
 
     def show(self, selection: Selection) -> None:
         registry = selection.entry.suite.registry
@@ -103,6 +124,9 @@ class RegistryTable(SafeTable):
         elif request is not self.request:
             self.request = request
             self.refresh_all()  # the supplied column depends on the request
+        if selection.entry is not self._entry:
+            self._entry = selection.entry
+            self._show_conflicts(selection)
         source = selection.source
         row = self._rows_by_id.get(source.id) if source is not None else None
         attribute = selection.source_attribute
@@ -119,6 +143,20 @@ class RegistryTable(SafeTable):
             self.refresh_rows((old, row))
         self._reveal = (row, attribute if attribute != "text" else None)
         self._apply_reveal()
+
+    def _show_conflicts(self, selection: Selection) -> None:
+        """Shade the facts the case's conflicts are about (the verdict found them)."""
+        cells: set[tuple[int, str]] = set()
+        conflicts = selection.verdict.conflicts if selection.verdict is not None else ()
+        for conflict in conflicts:
+            for source_id in conflict.sources:
+                row = self._rows_by_id.get(source_id)
+                if row is not None:
+                    cells.add((row, f"facts.{conflict.field}"))
+        if cells != self._conflicts:
+            rows = {row for row, _ in self._conflicts | cells}
+            self._conflicts = frozenset(cells)
+            self.refresh_rows(rows)
 
     def _apply_reveal(self) -> None:
         row, column = self._reveal
@@ -155,4 +193,6 @@ class RegistryTable(SafeTable):
         marked, columns, tone = self._mark
         if row == marked and column.key in columns:
             return TONE_COMPONENTS[tone]
+        if (row, column.key) in self._conflicts:
+            return "registry-table--conflict"
         return None

@@ -5,6 +5,7 @@ from __future__ import annotations
 from textual.content import Content
 from textual.widgets import Static
 
+from ...contract.access import format_number
 from .. import safe
 from ..selection import Selection, Tone
 
@@ -23,8 +24,9 @@ class RequestStrip(Static):
     """Service, environment, revision, fields, supplied documents (and scope)."""
 
     HELP = (
-        "**Request**: the trusted request the answer is checked against. The attribute the "
-        "current step compares is highlighted: green when the step passed, red when it failed."
+        "**Request**: the trusted request the answer is checked against, with its access *scope* "
+        "(tenant, user, now) when it has one. The attribute the current step compares is "
+        "highlighted: green when the step passed, red when it failed."
     )
 
     DEFAULT_CSS = """
@@ -65,7 +67,8 @@ class RequestStrip(Static):
         ]
         if request.scope is not None:
             scope = request.scope
-            items.append(("scope", "scope", f"tenant {scope.tenant}, user {scope.user}, now {scope.now:g}"))
+            now = format_number(scope.now)  # an epoch stays an integer, not 1.7e+09
+            items.append(("scope", "scope", f"tenant {scope.tenant}, user {scope.user}, now {now}"))
         parts: list[Content] = []
         for name, label, value in items:
             style = TONE_STYLES[selection.tone] if name == attribute else ""

@@ -1,56 +1,180 @@
 """The verdict: ACCEPT or the rejection, the baselines side by side, the frozen label.
 
+Beside the contract: the label lens's policy (with a call-out when it would
+answer what the contract rejects), and for a rejection its abstention category
+and next action, whose failure it is (retrieval or generation, with the
+retrieval recall), and the conflicting evidence the case touches.  All of it is
+read from the verdict; nothing here decides.
+
 The accepted map is shown only when the answer is accepted: a rejected
 answer's claims are never presented as accepted values.
 """
 
 from __future__ import annotations
 
+from textual import events
 from textual.content import Content
-from textual.widgets import Static
+from textual.geometry import Size
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+from textual.visual import Visual
 
+from ...contract.evidence import Conflict, Recall
+from ...contract.verify import Verdict
 from .. import safe
 from ..selection import Selection
 
-__all__ = ["VerdictView"]
+__all__ = ["VerdictView", "render_verdict"]
 
 _MUTED = "$text-muted"
 _GOOD = "bold $text-success"
 _BAD = "bold $text-error"
+_WARN = "bold $text-warning"
+
+LENS_CALLOUT = "⚠ the label lens would answer this: it ignores scope, revision, supply and quotes"
 
 
-def _baseline(name: str, accepts: bool) -> Content:
-    outcome = ("✓ accept", _GOOD) if accepts else ("✗ reject", _BAD)
+def _baseline(name: str, accepts: bool, yes: str = "accept", no: str = "reject") -> Content:
+    outcome = (f"✓ {yes}", _GOOD) if accepts else (f"✗ {no}", _BAD)
     return Content.assemble((f"{name:<14}", _MUTED), outcome)
 
 
-class VerdictView(Static):
+def _listed(names: tuple[str, ...], style: str = "bold") -> list[Content | tuple[str, str]]:
+    """Untrusted names, comma-separated."""
+    parts: list[Content | tuple[str, str]] = []
+    for position, name in enumerate(names):
+        if position:
+            parts.append((", ", _MUTED))
+        parts.append(safe.content(name, style))
+    return parts
+
+
+def recall_counts(recall: Recall) -> tuple[int, int] | None:
+    """(supplied, relevant) source ids, as ``Recall.value`` counts them; None when nothing is relevant."""
+    relevant = {source for item in recall.fields for source in item.relevant}
+    if not relevant:
+        return None
+    supplied = {source for item in recall.fields for source in item.supplied}
+    return len(supplied), len(relevant)
+
+
+def _blame(verdict: Verdict, who: str) -> Content:
+    """Whose failure the rejection is, and what retrieval supplied."""
+    recall = verdict.recall
+    parts: list[Content | tuple[str, str]] = [(who, _WARN if who == "retrieval" else "bold"), (": ", _MUTED)]
+    if recall.missing:
+        parts += [("no supplied source supports ", _MUTED), *_listed(recall.missing)]
+    elif who == "retrieval":
+        parts.append(("it supplied a document the scope may not read", _MUTED))
+    elif not verdict.strict_json:
+        parts.append(("the output is malformed", _MUTED))
+    else:
+        parts.append(("the supporting evidence was supplied", _MUTED))
+    counts = recall_counts(recall)
+    parts.append((f" (recall {counts[0]}/{counts[1]})" if counts else " (recall n/a: no source states it)", _MUTED))
+    return Content.assemble(*parts)
+
+
+# A registry may hold many documents that disagree: the panel names a few.
+SHOWN_CONFLICTS = 3
+SHOWN_VALUES = 4
+
+
+def _more(count: int, what: str) -> tuple[str, str]:
+    return (f"… and {count} more {what}", _MUTED)
+
+
+def _conflict(conflict: Conflict) -> Content:
+    """Which field, which sources say what."""
+    parts: list[Content | tuple[str, str]] = [("⚠ conflict ", _WARN), safe.content(conflict.field, "bold"),
+                                              (": ", _MUTED)]
+    for position, (source, value) in enumerate(conflict.values[:SHOWN_VALUES]):
+        if position:
+            parts.append((", ", _MUTED))
+        parts += [safe.content(source), (" says ", _MUTED), safe.content(value, "bold")]
+    hidden = len(conflict.values) - SHOWN_VALUES
+    if hidden > 0:
+        parts += [(", ", _MUTED), _more(hidden, "documents")]
+    return Content.assemble(*parts)
+
+
+def _conflicts(conflicts: tuple[Conflict, ...]) -> list[Content]:
+    lines = [_conflict(conflict) for conflict in conflicts[:SHOWN_CONFLICTS]]
+    hidden = len(conflicts) - SHOWN_CONFLICTS
+    if hidden > 0:
+        lines.append(Content.assemble(_more(hidden, "conflicts")))
+    return lines
+
+
+class VerdictView(ScrollView, can_focus=False):
+    """The verdict as wrapped lines in a view of fixed size: another case's verdict
+    is a repaint, never a layout pass, however many lines it takes."""
+
     HELP = (
         "**Verdict**: the contract's outcome and whether it matches the case's frozen label; the "
-        "article's two baselines beside it (strict JSON only, citation only), with a call-out when "
-        "citation-only would have accepted a rejected answer; the accepted map, only when accepted."
+        "article's two baselines beside it (strict JSON only, citation only) and the label lens "
+        "(per-claim labels: ANSWER only when every claim is SUPPORTED), with a call-out when one of "
+        "them would have accepted a rejected answer. For a rejection: its category and the next "
+        "action, whose failure it is (*retrieval* when a requested field had no supporting source "
+        "among those supplied, else *generation*) with the retrieval recall, and the conflicting "
+        "evidence the case touches. The accepted map only when accepted. Scrolls with the mouse."
     )
 
     DEFAULT_CSS = """
-    VerdictView { height: auto; }
+    VerdictView {
+        height: 1fr;
+        overflow-x: hidden;
+        overflow-y: auto;
+        scrollbar-size-vertical: 1;
+        scrollbar-gutter: stable;
+    }
     """
 
     def __init__(self, *, id: str | None = None) -> None:
-        super().__init__("", id=id, markup=False)
+        super().__init__(id=id)
         self._entry: object = None
+        self._content = Content("")
+        self._strips: list[Strip] = []
+        self._width = -1
 
     @property
     def text(self) -> str:
-        return str(self.render())
+        return self._content.plain
 
     def show(self, selection: Selection) -> None:
         if selection.entry is self._entry:
             return
         self._entry = selection.entry
-        content = render_verdict(selection)
-        # A layout pass only when the verdict takes another number of lines.
-        layout = not self.size.width or content.get_height(self.styles, self.size.width) != self.size.height
-        self.update(content, layout=layout)
+        self._content = render_verdict(selection)
+        self._width = -1
+        self.scroll_to(0, 0, animate=False, immediate=True)
+        self._wrap()
+        self.refresh()
+
+    def _wrap(self) -> None:
+        """Wrap the verdict to the view's width (once per verdict and width)."""
+        width = self.scrollable_content_region.width
+        if width == self._width:
+            return
+        self._width = width
+        self._strips = (Visual.to_strips(self, self._content, width, None, self.visual_style, pad=True)
+                        if width > 0 else [])
+        self.virtual_size = Size(max(width, 0), len(self._strips))
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._wrap()
+        self.refresh()
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._width = -1  # another theme: the styles resolve to other colours
+
+    def render_line(self, y: int) -> Strip:
+        self._wrap()
+        row = int(self.scroll_offset.y) + y
+        if 0 <= row < len(self._strips):
+            return self._strips[row]
+        return Strip.blank(self.scrollable_content_region.width, self.rich_style)
 
 
 def render_verdict(selection: Selection) -> Content:
@@ -76,20 +200,32 @@ def render_verdict(selection: Selection) -> Content:
         lines.append(Content.styled("✓ matches the frozen label", _GOOD))
     else:
         lines.append(Content.assemble(("≠ frozen label ", _BAD), safe.content(expected, "bold")))
+    # What to do about a rejection comes first; the baselines put it in context.
+    if verdict.lens_disagrees:
+        lines.append(Content.styled(LENS_CALLOUT, _WARN))
+    category = verdict.category
+    if category is not None:
+        lines.append(Content.assemble((category.title, _WARN), (": ", _MUTED), category.next_action))
+    who = verdict.blame
+    if who is not None:
+        lines.append(_blame(verdict, who))
+    lines.extend(_conflicts(verdict.conflicts))
+
     lines.append(Content(""))
     lines.append(_baseline("strict JSON", verdict.strict_json))
     lines.append(_baseline("citation-only", verdict.citation_only))
+    lines.append(_baseline("label lens", verdict.policy == "ANSWER", "ANSWER", "ABSTAIN"))
     lines.append(_baseline("contract", verdict.ok))
     if verdict.citation_only and not verdict.ok:
-        lines.append(Content.styled("⚠ citation-only would have accepted this", "bold $text-warning"))
+        lines.append(Content.styled("⚠ citation-only would have accepted this", _WARN))
+
     lines.append(Content(""))
     if verdict.ok:
         lines.append(Content.styled("accepted", _MUTED))
         for field, value in verdict.accepted.items():
             lines.append(Content.assemble("  ", safe.content(field, "bold"), (" = ", _MUTED), safe.content(value)))
     else:
-        lines.append(Content.assemble(("accepted ", _MUTED), ("nothing", "bold"),
-                                      (" (rejected: the map is empty)", _MUTED)))
+        lines.append(Content.assemble(("accepted ", _MUTED), ("nothing", "bold"), (" (an empty map)", _MUTED)))
     note = entry.case.note if entry.case is not None else None
     if note:
         lines.append(Content.assemble(("note ", _MUTED), safe.content(note, "italic $text-muted")))
