@@ -272,7 +272,8 @@ class Verdict:
     """
 
     __slots__ = (
-        "_decoded", "_failure", "_first", "_index", "_trace", "accepted", "citation_only",
+        "_conflicts", "_decoded", "_failure", "_first", "_index", "_labels", "_recall", "_trace",
+        "accepted", "citation_only",
         "claims", "reason", "registry", "request", "status", "strict_json",
     )
 
@@ -283,6 +284,10 @@ class Verdict:
         self._index: JsonIndex | None = None
         self._trace: tuple[Step, ...] | None = None
         self._first: Step | None = None
+        # Beside the contract, computed when first read (the verdict is immutable).
+        self._labels: tuple[str, ...] | None = None
+        self._conflicts: tuple[Conflict, ...] | None = None
+        self._recall: Recall | None = None
         self.request = request
         self.registry = registry
         self.claims: tuple[Claim, ...] = decoded.claims or ()
@@ -376,7 +381,9 @@ class Verdict:
         authorized evidence; empty unless strict decoding passed."""
         if not self.strict_json:
             return ()
-        return claim_labels(self.claims, self.request, self.registry)
+        if self._labels is None:
+            self._labels = claim_labels(self.claims, self.request, self.registry)
+        return self._labels
 
     @property
     def policy(self) -> str:
@@ -390,11 +397,15 @@ class Verdict:
 
     @property
     def conflicts(self) -> tuple[Conflict, ...]:
-        return conflicts_for(self.request, self.registry, self.claims)
+        if self._conflicts is None:
+            self._conflicts = conflicts_for(self.request, self.registry, self.claims)
+        return self._conflicts
 
     @property
     def recall(self) -> Recall:
-        return recall_for(self.request, self.registry)
+        if self._recall is None:
+            self._recall = recall_for(self.request, self.registry)
+        return self._recall
 
     @property
     def blame(self) -> str | None:
