@@ -8,7 +8,9 @@ and is looked at in a terminal of a given size.
 from __future__ import annotations
 
 import asyncio
+import os
 import sys
+import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -111,6 +113,19 @@ def _preserve_spaces(svg: str) -> str:
     return svg.replace("<svg ", '<svg xml:space="preserve" ', 1)
 
 
+def _replace_atomically(path: Path, text: str) -> None:
+    """Write ``path`` whole or not at all (the CLI has already refused to replace
+    existing screenshots unless --overwrite was given)."""
+    handle, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            out.write(text)
+        os.replace(temp, path)
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise
+
+
 async def _write(out_dir: Path, scenes: Sequence[Scene]) -> list[Path]:
     suites = load_bundled()
     written = []
@@ -119,7 +134,7 @@ async def _write(out_dir: Path, scenes: Sequence[Scene]) -> list[Path]:
         async with app.run_test(size=scene.size) as pilot:
             await prepare(scene, pilot)
             path = out_dir / f"{scene.name}.svg"
-            path.write_text(_preserve_spaces(app.export_screenshot()), encoding="utf-8")
+            _replace_atomically(path, _preserve_spaces(app.export_screenshot()))
             written.append(path)
     return written
 
