@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from .access import authorize
 from .models import Claim, Registry, Request, Source
@@ -88,6 +89,12 @@ class Conflict:
 def registry_conflicts(registry: Registry) -> tuple[Conflict, ...]:
     """Every disagreement on a fact within one service/environment/revision,
     ignoring access (computed once per registry)."""
+    return _conflict_index(registry)[0]
+
+
+def _conflict_index(registry: Registry) -> tuple[tuple[Conflict, ...], dict[Any, list[Conflict]]]:
+    """The registry's conflicts, and an index of them by (group, field) and by
+    (source id, field), so that a case looks up only the conflicts it can touch."""
     if registry._conflicts is None:
         found = []
         for (service, environment, revision), members in registry.by_group.items():
@@ -98,27 +105,42 @@ def registry_conflicts(registry: Registry) -> tuple[Conflict, ...]:
                 values = tuple((s.id, s.facts[field]) for s in members if field in s.facts)
                 if len({value for _, value in values}) > 1:
                     found.append(Conflict(service, environment, revision, field, values))
-        registry._conflicts = tuple(found)
+        index: dict[Any, list[Conflict]] = {}
+        for conflict in found:
+            index.setdefault(((conflict.service, conflict.environment, conflict.revision), conflict.field),
+                             []).append(conflict)
+            for source in conflict.sources:
+                index.setdefault((source, conflict.field), []).append(conflict)
+        registry._conflicts = (tuple(found), index)
     return registry._conflicts
 
 
 def conflicts_for(request: Request, registry: Registry, claims: tuple[Claim, ...]) -> tuple[Conflict, ...]:
     """The conflicts among authorized sources that this case touches: the request
     asks for the field in that group, or a claim cites one of the sources for it."""
+    everything, index = _conflict_index(registry)
+    if not everything:
+        return ()
+    group = (request.service, request.environment, request.revision)
+    candidates: dict[int, Conflict] = {}
+    for field in request.fields:
+        for conflict in index.get((group, field), ()):
+            candidates[id(conflict)] = conflict
+    for claim in claims:
+        for conflict in index.get((claim.doc, claim.field), ()):
+            candidates[id(conflict)] = conflict
     touched = []
-    evidence = None
-    for conflict in registry_conflicts(registry):
-        if request.scope is not None:
-            evidence = evidence if evidence is not None else authorized_sources(request, registry)
+    evidence = authorized_sources(request, registry) if request.scope is not None and candidates else None
+    # In registry order, as registry_conflicts lists them.
+    for conflict in sorted(candidates.values(), key=everything.index):
+        if evidence is not None:
             values = tuple((s, v) for s, v in conflict.values if s in evidence)
             if len({v for _, v in values}) < 2:
                 continue
             conflict = Conflict(conflict.service, conflict.environment, conflict.revision, conflict.field, values)
-        asked = (
-            (conflict.service, conflict.environment, conflict.revision)
-            == (request.service, request.environment, request.revision)
-            and conflict.field in request.fields
-        )
+        asked = (conflict.service, conflict.environment, conflict.revision) == group and \
+            conflict.field in request.fields
+        # Citing a side that access control filtered out does not touch it.
         cited = any(c.field == conflict.field and c.doc in conflict.sources for c in claims)
         if asked or cited:
             touched.append(conflict)
