@@ -87,6 +87,21 @@ class TestSession:
         assert session.differs(broken[0].number)
         assert session.summary().broken == 2
 
+    def test_bare_status_label_matches_any_sub_reason(self):
+        # The audit's rule: "NO_CITATION" alone matches NO_CITATION/UNKNOWN_DOC.
+        from dataclasses import replace
+
+        from inspector.suites.load import Suite
+
+        suite = load_suite(ARTICLE)
+        invented = next(case for case in suite.cases if case.expected == "NO_CITATION/UNKNOWN_DOC")
+        bare = replace(invented, expected="NO_CITATION")
+        wrong = replace(invented, id="wrong", expected="NO_CITATION/NOT_SUPPLIED")
+        session = Session([Suite(suite.path, "labels.json", suite.registry, (bare, wrong))])
+        assert not session.differs(0)
+        assert session.differs(1)
+        assert session.summary().matching == 1
+
     def test_single_answer_has_no_label(self):
         suite = load_suite(ARTICLE)
         from dataclasses import replace
