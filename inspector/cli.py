@@ -25,7 +25,7 @@ from .suites.load import (
     load_answer,
     load_registry,
     load_request,
-    load_suite,
+    load_suites,
 )
 
 if TYPE_CHECKING:
@@ -224,7 +224,7 @@ def _audit(args: argparse.Namespace) -> int:
             return _error("--verify DIR takes no suites and no --out: it rereads the run's own inputs")
         try:
             differences, notes = verify_run(
-                args.verify, lambda paths: audit(load_suite(p) for p in paths).to_dict(__version__), __version__)
+                args.verify, lambda paths: audit(load_suites(paths)).to_dict(__version__), __version__)
         except RunError as exc:
             return _error(str(exc))
         for note in notes:
@@ -240,7 +240,7 @@ def _audit(args: argparse.Namespace) -> int:
     paths = [Path(p) for p in args.suites] or bundled_suite_paths()
     if not paths:
         return _error("no suite given and no bundled suites found")
-    suites = [load_suite(path) for path in paths]
+    suites = load_suites(paths)
     result = audit(suites)
     document = result.to_dict(__version__)
     if args.out is not None:
@@ -400,7 +400,7 @@ def _open(paths: list[str], request: str | None, registry: str | None) -> int:
         suite_paths = [Path(p) for p in paths] or bundled_suite_paths()
         if not suite_paths:
             return _error("no suite given and no bundled suites found")
-        suites = [load_suite(path, strict=False) for path in suite_paths]
+        suites = load_suites(suite_paths, strict=False)
     from .tui.launch import open_suites
 
     return open_suites(suites)

@@ -28,7 +28,7 @@ from .jsonscan import DuplicateKey, Path, max_depth, path_text, scan
 from .models import Claim
 from .text import escape_char, line_col, utf16_len, visible
 
-__all__ = ["DecodeFailure", "Decoded", "decode_answer", "find_duplicate_key"]
+__all__ = ["DecodeFailure", "Decoded", "decode_answer", "describe_syntax_error", "find_duplicate_key"]
 
 BOM = "\ufeff"
 MEMBERS = ("field", "value", "doc", "quote")
@@ -82,7 +82,6 @@ class Decoded:
     size: int  # UTF-16 code units (a lower bound when huge)
     claims: tuple[Claim, ...] | None
     failure: DecodeFailure | None
-    depth: int | None = None  # computed only on the slow path
     lossy: str | None = None  # bytes that are not UTF-8, decoded with U+FFFD, for display
 
     @property
@@ -168,14 +167,13 @@ def decode_answer(raw: str | bytes | bytearray | memoryview) -> Decoded:
 
 def _decode_slow(text: str, start: int, body: str, size: int) -> Decoded:
     def fail(check: str, reason: str, message: str, **where: Any) -> Decoded:
-        return Decoded(text, start, size, None, DecodeFailure(check, reason, message, **where), depth)
+        return Decoded(text, start, size, None, DecodeFailure(check, reason, message, **where))
 
     # Depth is judged on the raw text so that the outcome never depends on the
     # interpreter's recursion limit (msgspec raises RecursionError at a depth
     # that varies by Python version).  Counting every bracket is a cheap bound.
-    depth = None
     if body.count("[") + body.count("{") > LIMITS.MAX_DEPTH:
-        depth, beyond = max_depth(body, LIMITS.MAX_DEPTH)
+        _, beyond = max_depth(body, LIMITS.MAX_DEPTH)
         if beyond is not None:
             where = start + beyond
             return fail("depth", "TOO_DEEP", f"nesting deeper than {LIMITS.MAX_DEPTH} levels at {_at(text, where)}",
@@ -197,7 +195,7 @@ def _decode_slow(text: str, start: int, body: str, size: int) -> Decoded:
         error = str(exc)
 
         def explain_syntax() -> DecodeFailure:
-            reason, message, offset = _syntax_message(body, error)
+            reason, message, offset = describe_syntax_error(body, error)
             where = start + offset
             return DecodeFailure("syntax", reason, f"{message} at {_at(text, where)}", offset=where, end=where + 1)
 
@@ -206,7 +204,7 @@ def _decode_slow(text: str, start: int, body: str, size: int) -> Decoded:
     except RecursionError:  # pragma: no cover - prevented by the depth check above
         return fail("depth", "TOO_DEEP", "nesting too deep to parse")
 
-    if _string_tokens(body) != _strings_in(value):
+    if _repeats_a_key(body, value):
         # Proven, exactly, by the count; where the two keys are is looked up only
         # when someone reads the message.
         return fail("duplicate_key", "DUPLICATE_KEY", "",
@@ -219,7 +217,7 @@ def _decode_slow(text: str, start: int, body: str, size: int) -> Decoded:
         return fail("shape", reason, "", path=path,
                     explain=lambda: DecodeFailure("shape", reason, message(), path=path))
     claims = tuple(Claim(c["field"], c["value"], c["doc"], c["quote"]) for c in value["claims"])
-    return Decoded(text, start, size, claims, None, depth)
+    return Decoded(text, start, size, claims, None)
 
 
 def _shape_problem(value: Any) -> tuple[str, Path, Callable[[], str]] | None:
@@ -295,7 +293,7 @@ def _plain_claim(claim: dict[str, Any]) -> bool:
     return True
 
 
-def _syntax_message(body: str, error: str) -> tuple[str, str, int]:
+def describe_syntax_error(body: str, error: str) -> tuple[str, str, int]:
     """Translate a msgspec error into (reason, message for people, char offset)."""
     error = error.removeprefix("JSON is malformed: ")
     found = _BYTE_POSITION.search(error)
@@ -484,9 +482,12 @@ def find_duplicate_key(text: str, value: Any) -> DuplicateKey | None:
     Exact: the cheap token count proves most texts duplicate-free; the
     position-aware scan runs only when the counts disagree.
     """
-    if _string_tokens(text) == _strings_in(value):
-        return None
-    return scan(text).duplicate
+    return scan(text).duplicate if _repeats_a_key(text, value) else None
+
+
+def _repeats_a_key(text: str, value: Any) -> bool:
+    """Exact for valid JSON ``text`` decoded to ``value`` (see the module docstring)."""
+    return _string_tokens(text) != _strings_in(value)
 
 
 def _kind(value: Any) -> str:

@@ -111,14 +111,6 @@ class Registry:
             value = value.get("sources", ())
         return cls(msgspec.convert(list(value), list[Source]))
 
-    @property
-    def has_access_metadata(self) -> bool:
-        return any(
-            s.tenant is not None or s.readers is not None or s.approved is not None
-            or s.deleted is not None or s.expires_at is not None
-            for s in self.sources
-        )
-
     def get(self, source_id: str) -> Source | None:
         return self.by_id.get(source_id)
 

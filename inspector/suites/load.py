@@ -18,7 +18,7 @@ from typing import Any
 import msgspec
 
 from ..contract.checks import CHECKS, REASONS, STATUSES
-from ..contract.decode import find_duplicate_key
+from ..contract.decode import describe_syntax_error, find_duplicate_key
 from ..contract.jsonscan import path_text
 from ..contract.models import DuplicateSourceError, Registry, Request, Source
 from ..contract.text import line_col, visible
@@ -153,16 +153,11 @@ def _parse_json(path: str | Path, data: bytes) -> Any:
     try:
         value = msgspec.json.decode(text)
     except msgspec.DecodeError as exc:
-        message = str(exc).removeprefix("JSON is malformed: ")
-        place = None
-        if "(byte " in message:
-            message, _, byte = message.rpartition(" (byte ")
-            offset = len(data[: int(byte.rstrip(")"))].decode("utf-8", "ignore"))
-            line, column = line_col(text, offset)
-            place = f"{line}:{column}"
-        elif message == "Input data was truncated":
-            message = "unexpected end of file (or a lone surrogate escape)"
-        raise LoadError(path, f"invalid JSON: {message}", place) from None
+        # The same translation answers get: the offending text, in people's words.
+        _, message, offset = describe_syntax_error(text, str(exc))
+        message = message.replace("end of input", "end of file")
+        line, column = line_col(text, offset)
+        raise LoadError(path, f"invalid JSON: {message}", f"{line}:{column}") from None
     except RecursionError:
         raise LoadError(path, "invalid JSON: nested too deeply") from None
     duplicate = find_duplicate_key(text, value)
