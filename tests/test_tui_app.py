@@ -715,10 +715,11 @@ class TestVerdictView:
             await pilot.pause()
             view = app.query_one(VerdictView)
             open_id(app, "conflict-cite-ops", "conflicts")
-            await pilot.pause()
+            # Let layout settle (scrollbars appear a refresh later on a busy machine).
+            await pilot.pause(0.2)
             size, lines = view.size, view.virtual_size.height
             open_id(app, "conflict-wrong-side", "conflicts")
-            await pilot.pause()
+            await pilot.pause(0.2)
             assert view.size == size  # the panel does not grow or shrink with the verdict
             assert view.virtual_size.height != lines
             assert view.virtual_size.height > size.height  # the rest scrolls
