@@ -34,9 +34,6 @@ class Reference:
         self.claims, self.request = claims, request
         by_id = {source.id: source for source in registry.sources}
         self.sources: list[Source | None] = [by_id.get(c.doc) for c in claims]
-        self.first_index: dict[str, int] = {}
-        for index, item in enumerate(claims):
-            self.first_index.setdefault(item.field, index)
 
     def holds(self, check: Any, index: int | None) -> bool:
         names = {
@@ -45,7 +42,8 @@ class Reference:
             "index": index,
             "source": self.sources[index] if index is not None else None,
             "request": self.request,
-            "first_index": self.first_index,
+            # The fields claimed before this claim; all of them for a stage-wide rule.
+            "claimed": {c.field for c in self.claims[:index]},
             "authorize": authorize,
         }
         return bool(eval(check.rule, {}, names))  # noqa: S307 - the package's own rule strings

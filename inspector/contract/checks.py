@@ -81,7 +81,8 @@ class Check:
     # passes.  verify() compiles every rule once, into one evaluator per check (for
     # the trace and explore mode) and into one fused decision function, so the
     # order and the logic live here only.  Names: claims, claim, index, source (the
-    # cited source, None if unknown), request, first_index (field -> first claim).
+    # cited source, None if unknown), request, claimed (the fields of the claims
+    # before this one; of every claim in a stage-wide rule).
     rule: str | None = None
     # Applies only when the request carries an access scope (then it is in the trace).
     needs_scope: bool = False
@@ -186,7 +187,7 @@ CHECKS: tuple[Check, ...] = (
           "No earlier claim has the same field.",
           "Claim each field once; two claims for one field are ambiguous even when they agree.",
           per_claim=True, claim_member="field",
-          rule="first_index[claim.field] == index"),
+          rule="claim.field not in claimed"),
     Check("requested_field", Stage.CLAIM, "UNREQUESTED_FIELD", "field requested",
           "The claimed field is one the request asks for.",
           "Claim only the requested fields.",
@@ -217,7 +218,7 @@ CHECKS: tuple[Check, ...] = (
           "Every requested field has a claim.",
           "Claim every requested field, or let the caller abstain.",
           request_attribute="fields",
-          rule="set(request.fields).issubset(first_index)"),
+          rule="claimed.issuperset(request.fields)"),
 )
 
 CHECKS_BY_ID: dict[str, Check] = {check.id: check for check in CHECKS}

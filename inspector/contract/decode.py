@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
 from collections.abc import Callable
 from typing import Annotated, Any
 
@@ -35,7 +34,7 @@ MEMBERS = ("field", "value", "doc", "quote")
 
 
 class _Answer(msgspec.Struct, forbid_unknown_fields=True):
-    claims: Annotated[list[Claim], msgspec.Meta(max_length=LIMITS.MAX_CLAIMS)]
+    claims: Annotated[tuple[Claim, ...], msgspec.Meta(max_length=LIMITS.MAX_CLAIMS)]
 
 
 _ANSWER_DECODER = msgspec.json.Decoder(_Answer)
@@ -43,12 +42,12 @@ _ANY_DECODER = msgspec.json.Decoder()
 _ENCODE = msgspec.json.Encoder().encode
 _TRAILING = "JSON is malformed: trailing characters"
 _ESCAPE = re.compile(r"\\.", re.S)
+_ESCAPE_BYTES = re.compile(rb"\\.", re.S)
 _BYTE_POSITION = re.compile(r"\s*\(byte (\d+)\)$")
 _UNICODE_ESCAPE = re.compile(r"\\u([0-9a-fA-F]{4})|\\.", re.S)
 
 
-@dataclass(frozen=True, slots=True)
-class DecodeFailure:
+class DecodeFailure(msgspec.Struct, frozen=True):
     """Why stage 1 refused the answer.
 
     ``check`` is the id of the failing stage-1 check, ``reason`` the sub-reason.
@@ -69,14 +68,14 @@ class DecodeFailure:
     position: tuple[int, int] | None = None
     # Deciding needs only check and reason; the message and positions of some
     # failures are worked out by this thunk when someone reads them (explained()).
-    explain: Callable[[], DecodeFailure] | None = field(default=None, repr=False, compare=False)
+    explain: Callable[[], DecodeFailure] | None = None
 
     def explained(self) -> DecodeFailure:
         return self.explain() if self.explain is not None else self
 
 
-@dataclass(slots=True)
-class Decoded:
+class Decoded(msgspec.Struct, frozen=True):
+    # A Struct, not a dataclass: built for every answer, and its __init__ runs in C.
     text: str | None  # the answer as text, BOM included; None when not UTF-8
     start: int  # 1 when a leading BOM was skipped
     size: int  # UTF-16 code units (a lower bound when huge)
@@ -97,15 +96,21 @@ def decode_answer(raw: str | bytes | bytearray | memoryview) -> Decoded:
         # The common case, kept short: ASCII has no BOM, no surrogate and is as many
         # UTF-16 units as characters; and no member can be longer than the text.
         try:
-            answer = _ANSWER_DECODER.decode(raw)
-        except (msgspec.DecodeError, RecursionError):
+            claims = _ANSWER_DECODER.decode(raw).claims
+        except msgspec.ValidationError:
             return _decode_slow(raw, 0, raw, len(raw))
-        claims = answer.claims
+        except msgspec.DecodeError as exc:
+            return _decode_slow(raw, 0, raw, len(raw), str(exc))
+        except RecursionError:  # pragma: no cover - the typed shape is 3 levels deep
+            return _decode_slow(raw, 0, raw, len(raw))
         # The typed decode checked the claim count and empty members; what is left
-        # is the duplicate-key proof (see the module docstring).
-        if _string_tokens(raw) == 1 + 8 * len(claims):
-            return Decoded(raw, 0, len(raw), tuple(claims), None)
-        return _decode_slow(raw, 0, raw, len(raw))
+        # is the duplicate-key proof (see the module docstring), inlined.
+        quotes = raw.count('"')
+        if "\\" in raw:
+            quotes -= _ESCAPE.findall(raw).count('\\"')
+        if quotes == 2 + 16 * len(claims):
+            return Decoded(raw, 0, len(raw), claims, None)
+        return _duplicate_key(raw, 0, len(raw))
 
     if isinstance(raw, str):
         text = raw
@@ -136,12 +141,11 @@ def decode_answer(raw: str | bytes | bytearray | memoryview) -> Decoded:
                 return _fail(None, size, "size", "TOO_LARGE", _too_large(size, lossy))
             prefix = data[: exc.start].decode("utf-8", "replace")
             where = line_col(prefix, len(prefix))
-            decoded = _fail(None, size, "encoding", "NOT_UTF8",
-                            f"byte 0x{data[exc.start]:02X} at offset {exc.start} "
-                            f"({where[0]}:{where[1]}) is not UTF-8",
-                            offset=len(prefix), end=len(prefix) + 1, position=where)
-            decoded.lossy = lossy
-            return decoded
+            failure = DecodeFailure("encoding", "NOT_UTF8",
+                                    f"byte 0x{data[exc.start]:02X} at offset {exc.start} "
+                                    f"({where[0]}:{where[1]}) is not UTF-8",
+                                    offset=len(prefix), end=len(prefix) + 1, position=where)
+            return Decoded(None, 0, size, None, failure, lossy)
         size = _size(text)
         if size > LIMITS.MAX_INPUT:
             return _fail(text, size, "size", "TOO_LARGE", _too_large(size, text))
@@ -152,23 +156,41 @@ def decode_answer(raw: str | bytes | bytearray | memoryview) -> Decoded:
     # Fast path: a typed decode that succeeds proves syntax, depth (3) and shape
     # but for the counted limits and duplicate keys, checked right here.
     try:
-        answer = _ANSWER_DECODER.decode(body)
-    except (msgspec.DecodeError, RecursionError):
+        claims = _ANSWER_DECODER.decode(body).claims
+    except msgspec.ValidationError:
+        pass
+    except msgspec.DecodeError as exc:
+        return _decode_slow(text, start, body, size, str(exc))
+    except RecursionError:  # pragma: no cover - the typed shape is 3 levels deep
         pass
     else:
-        claims = answer.claims
-        if _string_tokens(body) == 1 + 8 * len(claims) and all(
-            _member_ok(c.field) and _member_ok(c.value) and _member_ok(c.doc) and _member_ok(c.quote)
-            for c in claims
-        ):
-            return Decoded(text, start, size, tuple(claims), None)
+        if _string_tokens(body) != 1 + 8 * len(claims):
+            return _duplicate_key(text, start, size)
+        if all(_member_ok(c.field) and _member_ok(c.value) and _member_ok(c.doc) and _member_ok(c.quote)
+               for c in claims):
+            return Decoded(text, start, size, claims, None)
     return _decode_slow(text, start, body, size)
 
 
-def _decode_slow(text: str, start: int, body: str, size: int) -> Decoded:
-    def fail(check: str, reason: str, message: str, **where: Any) -> Decoded:
-        return Decoded(text, start, size, None, DecodeFailure(check, reason, message, **where))
+def _duplicate_key(text: str, start: int, size: int) -> Decoded:
+    """DUPLICATE_KEY, proven by the token count; where the two keys are is looked
+    up only when someone reads the message.
 
+    Called straight from the fast path too: a typed decode that succeeded read
+    every occurrence of every key against the shape, so syntax and depth are
+    fine, and the decoded value holds exactly 1 + 8n strings; more string tokens
+    in the text can only be a repeated key."""
+    return Decoded(text, start, size, None, DecodeFailure(
+        "duplicate_key", "DUPLICATE_KEY", "",
+        explain=lambda: _locate_duplicate(text, start) or DecodeFailure(
+            "duplicate_key", "DUPLICATE_KEY", "an object repeats a key")))
+
+
+def _decode_slow(text: str, start: int, body: str, size: int, syntax_error: str | None = None) -> Decoded:
+    """The sub-checks one by one, in contract order.  ``syntax_error`` is the
+    message of a syntax error the typed decode already met: the typed decoder
+    reads the text in order and has parsed everything before the error, so it
+    is the first syntax error and an untyped decode would report the same."""
     # Depth is judged on the raw text so that the outcome never depends on the
     # interpreter's recursion limit (msgspec raises RecursionError at a depth
     # that varies by Python version).  Counting every bracket is a cheap bound.
@@ -176,23 +198,28 @@ def _decode_slow(text: str, start: int, body: str, size: int) -> Decoded:
         _, beyond = max_depth(body, LIMITS.MAX_DEPTH)
         if beyond is not None:
             where = start + beyond
-            return fail("depth", "TOO_DEEP", f"nesting deeper than {LIMITS.MAX_DEPTH} levels at {_at(text, where)}",
+            return _failed(text, start, size, "depth", "TOO_DEEP", f"nesting deeper than {LIMITS.MAX_DEPTH} levels at {_at(text, where)}",
                         offset=where, end=where + 1)
 
-    try:
-        value = _ANY_DECODER.decode(body)
-    except msgspec.ValidationError:
-        # Valid syntax so far, but a number msgspec cannot represent (1e400, a
-        # 5000-digit integer).  Such numbers are valid JSON: finish the syntax
-        # check with the standard library, keeping numbers as opaque tokens.
+    if syntax_error is None:
         try:
-            value = _decode_keeping_numbers(body)
-        except _SyntaxProblem as problem:
-            where = start + problem.offset
-            return fail("syntax", "SYNTAX", f"{problem.message} at {_at(text, where)}",
-                        offset=where, end=where + 1)
-    except msgspec.DecodeError as exc:
-        error = str(exc)
+            value = _ANY_DECODER.decode(body)
+        except msgspec.ValidationError:
+            # Valid syntax so far, but a number msgspec cannot represent (1e400, a
+            # 5000-digit integer).  Such numbers are valid JSON: finish the syntax
+            # check with the standard library, keeping numbers as opaque tokens.
+            try:
+                value = _decode_keeping_numbers(body)
+            except _SyntaxProblem as problem:
+                where = start + problem.offset
+                return _failed(text, start, size, "syntax", "SYNTAX", f"{problem.message} at {_at(text, where)}",
+                            offset=where, end=where + 1)
+        except msgspec.DecodeError as exc:
+            syntax_error = str(exc)
+        except RecursionError:  # pragma: no cover - prevented by the depth check above
+            return _failed(text, start, size, "depth", "TOO_DEEP", "nesting too deep to parse")
+    if syntax_error is not None:
+        error = syntax_error
 
         def explain_syntax() -> DecodeFailure:
             reason, message, offset = describe_syntax_error(body, error)
@@ -200,58 +227,65 @@ def _decode_slow(text: str, start: int, body: str, size: int) -> Decoded:
             return DecodeFailure("syntax", reason, f"{message} at {_at(text, where)}", offset=where, end=where + 1)
 
         reason = "TRAILING_DATA" if error.startswith(_TRAILING) else "SYNTAX"
-        return fail("syntax", reason, "", explain=explain_syntax)
-    except RecursionError:  # pragma: no cover - prevented by the depth check above
-        return fail("depth", "TOO_DEEP", "nesting too deep to parse")
+        return _failed(text, start, size, "syntax", reason, "", explain=explain_syntax)
 
     if _repeats_a_key(body, value):
-        # Proven, exactly, by the count; where the two keys are is looked up only
-        # when someone reads the message.
-        return fail("duplicate_key", "DUPLICATE_KEY", "",
-                    explain=lambda: _locate_duplicate(text, start) or DecodeFailure(
-                        "duplicate_key", "DUPLICATE_KEY", "an object repeats a key"))
+        return _duplicate_key(text, start, size)
 
     problem = _shape_problem(value)
     if problem is not None:
         reason, path, message = problem
-        return fail("shape", reason, "", path=path,
-                    explain=lambda: DecodeFailure("shape", reason, message(), path=path))
+        return Decoded(text, start, size, None, DecodeFailure(
+            "shape", reason, "", path=path, explain=lambda: DecodeFailure("shape", reason, message(), path=path)))
     claims = tuple(Claim(c["field"], c["value"], c["doc"], c["quote"]) for c in value["claims"])
     return Decoded(text, start, size, claims, None)
+
+
+_MEMBER_SET = frozenset(MEMBERS)
+_ONLY_STR = {str}
+_ABSENT: Any = object()
 
 
 def _shape_problem(value: Any) -> tuple[str, Path, Callable[[], str]] | None:
     """The first shape problem, sub-reasons in the order the check declares them
     (each looked for over the whole answer before the next), or None.  The
     message is formatted only when someone reads it."""
-    if not isinstance(value, dict):
+    if value.__class__ is not dict:
         return "WRONG_SHAPE", (), lambda: f"the answer is {_kind(value)}, expected an object with claims"
-    claims = value.get("claims")
-    if "claims" in value and not isinstance(claims, list):
+    claims = value.get("claims", _ABSENT)
+    if claims is _ABSENT:
+        items: list[Any] = []
+    elif claims.__class__ is list:
+        items = claims
+    else:
         return "WRONG_SHAPE", ("claims",), lambda: f"claims is {_kind(claims)}, expected an array"
-    items: list[Any] = claims if isinstance(claims, list) else []
+    # One pass: WRONG_SHAPE comes first anyway, and a claim with exactly the four
+    # members, all non-empty strings, can only be too long; the passes below look
+    # at the others (the suspects) only.
+    suspects: list[tuple[int, dict[str, Any]]] = []
     for index, claim in enumerate(items):
-        if not isinstance(claim, dict):
+        if claim.__class__ is not dict:
             where: Path = ("claims", index)
             return ("WRONG_SHAPE", where,
                     lambda: f"{path_text(where)} is {_kind(claim)}, expected a claim object")
+        if not (claim.keys() == _MEMBER_SET and set(map(type, claim.values())) == _ONLY_STR
+                and "" not in claim.values()):
+            suspects.append((index, claim))
     if len(items) > LIMITS.MAX_CLAIMS:
         return ("TOO_MANY_CLAIMS", ("claims",),
                 lambda: f"{len(items)} claims, at most {LIMITS.MAX_CLAIMS} allowed")
-    for key in value:
-        if key != "claims":
-            return ("UNKNOWN_MEMBER", (key,),
-                    lambda: f"unknown top-level member {_quoted(key)}: the answer holds only claims")
-    # A claim with exactly the four members, all non-empty strings, can only be
-    # too long; the other passes look at the rest.
-    suspects = [(index, claim) for index, claim in enumerate(items) if not _plain_claim(claim)]
+    if len(value) > 1 or claims is _ABSENT:
+        for key in value:
+            if key != "claims":
+                return ("UNKNOWN_MEMBER", (key,),
+                        lambda: f"unknown top-level member {_quoted(key)}: the answer holds only claims")
     for index, claim in suspects:
         for key in claim:
-            if key not in MEMBERS:
+            if key not in _MEMBER_SET:
                 return ("UNKNOWN_MEMBER", ("claims", index, key),
                         lambda: f"claims[{index}] has unknown member {_quoted(key)} "
                                 "(a claim has exactly field, value, doc, quote)")
-    if "claims" not in value:
+    if claims is _ABSENT:
         return "MISSING_MEMBER", (), lambda: "the answer has no claims member"
     for index, claim in suspects:
         for member in MEMBERS:
@@ -259,7 +293,7 @@ def _shape_problem(value: Any) -> tuple[str, Path, Callable[[], str]] | None:
                 return "MISSING_MEMBER", ("claims", index), lambda: f"claims[{index}] has no {member}"
     for index, claim in suspects:
         for member in MEMBERS:
-            if not isinstance(claim[member], str):
+            if claim[member].__class__ is not str:
                 path: Path = ("claims", index, member)
                 return ("NOT_A_STRING", path,
                         lambda: f"{path_text(path)} is {_kind(claim[member])}, expected a string")
@@ -269,9 +303,9 @@ def _shape_problem(value: Any) -> tuple[str, Path, Callable[[], str]] | None:
                 path = ("claims", index, member)
                 return "EMPTY_STRING", path, lambda: f"{path_text(path)} is empty"
     for index, claim in enumerate(items):
+        if max(map(len, claim.values())) <= LIMITS.MAX_MEMBER // 2:
+            continue
         for member in MEMBERS:
-            if len(claim[member]) <= LIMITS.MAX_MEMBER // 2:
-                continue
             length = utf16_len(claim[member])
             if length > LIMITS.MAX_MEMBER:
                 path = ("claims", index, member)
@@ -279,18 +313,6 @@ def _shape_problem(value: Any) -> tuple[str, Path, Callable[[], str]] | None:
                         lambda: f"{path_text(path)} is {length} UTF-16 code units long, "
                                 f"at most {LIMITS.MAX_MEMBER} allowed")
     return None
-
-
-_MEMBER_SET = frozenset(MEMBERS)
-
-
-def _plain_claim(claim: dict[str, Any]) -> bool:
-    if claim.keys() != _MEMBER_SET:
-        return False
-    for value in claim.values():
-        if value.__class__ is not str or not value:
-            return False
-    return True
 
 
 def describe_syntax_error(body: str, error: str) -> tuple[str, str, int]:
@@ -427,6 +449,10 @@ def _fail(text: str | None, size: int, check: str, reason: str, message: str, **
     return Decoded(text, 0, size, None, DecodeFailure(check, reason, message, **where))
 
 
+def _failed(text: str, start: int, size: int, check: str, reason: str, message: str, **where: Any) -> Decoded:
+    return Decoded(text, start, size, None, DecodeFailure(check, reason, message, **where))
+
+
 def _member_ok(value: str) -> bool:
     # A string no longer than MAX_MEMBER // 2 characters cannot exceed MAX_MEMBER units.
     return len(value) <= LIMITS.MAX_MEMBER // 2 or utf16_len(value) <= LIMITS.MAX_MEMBER
@@ -445,9 +471,14 @@ def _strings_in(value: Any) -> int:
     try:
         # Re-encoding in C and counting its string tokens is the fast way; the
         # decoded value has no duplicate keys, so this is its exact count.
-        return _string_tokens(_ENCODE(value).decode("utf-8"))
+        encoded = _ENCODE(value)
     except TypeError:
         pass  # opaque big numbers from the fallback decoder: walk instead
+    else:
+        quotes = encoded.count(b'"')
+        if b"\\" in encoded:
+            quotes -= _ESCAPE_BYTES.findall(encoded).count(b'\\"')
+        return quotes // 2
     count = 0
     pending = [value]
     while pending:

@@ -19,6 +19,8 @@ from enum import StrEnum
 from types import MappingProxyType
 from typing import Any
 
+import msgspec
+
 from .access import authorize, format_number
 from .checks import CHECKS, CHECKS_BY_ID, LIMITS, REASONS, Check, Stage
 from .evidence import (
@@ -142,7 +144,11 @@ class _Context:
         first: dict[str, int] = {}
         for index, claim in enumerate(claims):
             first.setdefault(claim.field, index)
-        self.first_index = first
+        self.first_index = first  # field -> the first claim of it
+
+    def claimed_before(self, index: int | None) -> set[str]:
+        """The fields of the claims before claim ``index``; of every claim for None."""
+        return {claim.field for claim in self.claims[:index]}
 
 
 _UNAVAILABLE = "unavailable"
@@ -171,7 +177,7 @@ def _compile_evaluator(check: Check) -> Callable[[_Context, int | None], Result]
             "index": index,
             "source": source,
             "request": ctx.request,
-            "first_index": ctx.first_index,
+            "claimed": ctx.claimed_before(index),
             "authorize": authorize,
         }
         return None if eval(code, names) else failed  # noqa: S307 - rules are our own constants
@@ -206,23 +212,34 @@ def _compile_decision() -> Callable[[tuple[Claim, ...], Request, Registry], tupl
     lines = [
         "def decide(claims, request, registry):",
         "    get = registry.by_id.get",
-        "    sources = [get(claim.doc) for claim in claims]",
-        "    first_index = {}",
-        "    for index, claim in enumerate(claims):",
-        "        if claim.field not in first_index:",
-        "            first_index[claim.field] = index",
     ]
     position = {check.id: i for i, check in enumerate(_RULE_CHECKS)}
+
+    def reads_claimed(check: Check) -> bool:
+        return "claimed" in compile(check.rule or "", "<rule>", "eval").co_names
+
+    complete = False  # whether ``claimed`` holds every claim's field at this point
     for whole, per_claim in _PLAN:
         for check in whole:
+            if reads_claimed(check) and not complete:
+                lines.append("    claimed = {claim.field for claim in claims}")
+                complete = True
             lines.append(f"    if not ({check.rule}):")
             lines.append(f"        return {position[check.id]}, None")
         if per_claim:
+            # ``claimed`` grows as the claims pass: in the loop it holds the fields
+            # of the claims before this one, after the loop every field.
+            grows = any(reads_claimed(check) for check in per_claim)
+            if grows:
+                lines.append("    claimed = set()")
             lines.append("    for index, claim in enumerate(claims):")
-            lines.append("        source = sources[index]")
+            lines.append("        source = get(claim.doc)")
             for check in per_claim:
                 lines.append(f"        if not ({check.rule}):")
                 lines.append(f"            return {position[check.id]}, index")
+            if grows:
+                lines.append("        claimed.add(claim.field)")
+                complete = True
     lines.append("    return None")
     namespace: dict[str, Any] = {"authorize": authorize}
     exec(compile("\n".join(lines), "<inspector contract rules>", "exec"), namespace)  # noqa: S102
@@ -230,15 +247,6 @@ def _compile_decision() -> Callable[[tuple[Claim, ...], Request, Registry], tupl
 
 
 _decide_fused = _compile_decision()
-
-
-def _decide(claims: tuple[Claim, ...], request: Request, registry: Registry) -> tuple[Check, int | None, Result] | None:
-    """The first failing (check, claim, result) of stages 2-4, or None."""
-    found = _decide_fused(claims, request, registry)
-    if found is None:
-        return None
-    check = _RULE_CHECKS[found[0]]
-    return check, found[1], _failure_result(check)
 
 
 def _plan_steps(claim_count: int | None, scoped: bool) -> list[tuple[Check, int | None]]:
@@ -260,55 +268,37 @@ def _plan_steps(claim_count: int | None, scoped: bool) -> list[tuple[Check, int 
 
 _NOTHING_ACCEPTED: Mapping[str, str] = MappingProxyType({})
 _CITATION = Stage.CITATION
+_cache = msgspec.structs.force_setattr  # fills a Verdict's cache fields
 
 
-class Verdict:
+class Verdict(msgspec.Struct, frozen=True, eq=False):
     """The outcome of the contract for one answer.
 
     ``status`` is ``ACCEPT`` or the failing check's code, ``reason`` its sub-reason
     (stages 1-2).  ``accepted`` maps field to value, sorted by field, and is empty on
     any rejection.  ``strict_json`` and ``citation_only`` are the article's two
-    baselines: stage 1 passed, and stages 1-2 passed.
+    baselines: stage 1 passed, and stages 1-2 passed.  Built by ``verify``.
     """
 
-    __slots__ = (
-        "_conflicts", "_decoded", "_failure", "_first", "_index", "_labels", "_recall", "_trace",
-        "accepted", "citation_only",
-        "claims", "reason", "registry", "request", "status", "strict_json",
-    )
-
-    def __init__(self, decoded: Decoded, request: Request, registry: Registry,
-                 failure: tuple[Check, int | None, Result] | None) -> None:
-        self._decoded = decoded
-        self._failure = failure
-        self._index: JsonIndex | None = None
-        self._trace: tuple[Step, ...] | None = None
-        self._first: Step | None = None
-        # Beside the contract, computed when first read (the verdict is immutable).
-        self._labels: tuple[str, ...] | None = None
-        self._conflicts: tuple[Conflict, ...] | None = None
-        self._recall: Recall | None = None
-        self.request = request
-        self.registry = registry
-        self.claims: tuple[Claim, ...] = decoded.claims or ()
-        self.accepted: Mapping[str, str] = _NOTHING_ACCEPTED
-        problem = decoded.failure
-        if problem is not None:
-            self.status = "INVALID_JSON"
-            self.reason: str | None = problem.reason
-            self.strict_json = self.citation_only = False
-        elif failure is not None:
-            check, _, result = failure
-            self.status = check.code
-            self.reason = result if result.__class__ is str else None
-            self.strict_json = True
-            self.citation_only = check.stage is not _CITATION
-        else:
-            self.status = "ACCEPT"
-            self.reason = None
-            self.strict_json = self.citation_only = True
-            # Only verified values, copied, sorted by field, read-only.
-            self.accepted = MappingProxyType(dict(sorted((c.field, c.value) for c in self.claims)))
+    # A frozen Struct: one is built per answer and its __init__ runs in C.  The
+    # underscored fields are caches, filled when first read.
+    status: str
+    reason: str | None
+    strict_json: bool
+    citation_only: bool
+    accepted: Mapping[str, str]
+    claims: tuple[Claim, ...]
+    request: Request
+    registry: Registry
+    _decoded: Decoded
+    _failure: tuple[Check, int | None, Result] | None
+    _index: JsonIndex | None = None
+    _trace: tuple[Step, ...] | None = None
+    _first: Step | None = None
+    # Beside the contract.
+    _labels: tuple[str, ...] | None = None
+    _conflicts: tuple[Conflict, ...] | None = None
+    _recall: Recall | None = None
 
     # -- reading the verdict -------------------------------------------------
 
@@ -341,7 +331,7 @@ class Verdict:
     def trace(self) -> tuple[Step, ...]:
         """Every check in contract order: passed, the first failure, not reached."""
         if self._trace is None:
-            self._trace = tuple(self._steps(explore=False))
+            _cache(self, "_trace", tuple(self._steps(explore=False)))
         return self._trace
 
     def explore(self) -> tuple[Step, ...]:
@@ -363,14 +353,14 @@ class Verdict:
         """The failing step, explained; built on its own without the whole trace."""
         if self._first is None and not self.ok:
             if self._trace is not None:
-                self._first = next(step for step in self._trace if step.outcome is Outcome.FAILED)
+                _cache(self, "_first", next(step for step in self._trace if step.outcome is Outcome.FAILED))
             elif self._decoded.failure is not None:
                 failure = self._decoded.failure
-                self._first = self._describe_decode_failure(CHECKS_BY_ID[failure.check], failure)
+                _cache(self, "_first", self._describe_decode_failure(CHECKS_BY_ID[failure.check], failure))
             else:
                 check, claim, result = self._failure
                 ctx = _Context(self.claims, self.request, self.registry)
-                self._first = self._describe(ctx, check, claim, result, reached=True)
+                _cache(self, "_first", self._describe(ctx, check, claim, result, reached=True))
         return self._first
 
     # -- beside the contract: the label lens, conflicts, recall, blame ------------
@@ -382,7 +372,7 @@ class Verdict:
         if not self.strict_json:
             return ()
         if self._labels is None:
-            self._labels = claim_labels(self.claims, self.request, self.registry)
+            _cache(self, "_labels", claim_labels(self.claims, self.request, self.registry))
         return self._labels
 
     @property
@@ -398,13 +388,13 @@ class Verdict:
     @property
     def conflicts(self) -> tuple[Conflict, ...]:
         if self._conflicts is None:
-            self._conflicts = conflicts_for(self.request, self.registry, self.claims)
+            _cache(self, "_conflicts", conflicts_for(self.request, self.registry, self.claims))
         return self._conflicts
 
     @property
     def recall(self) -> Recall:
         if self._recall is None:
-            self._recall = recall_for(self.request, self.registry)
+            _cache(self, "_recall", recall_for(self.request, self.registry))
         return self._recall
 
     @property
@@ -507,9 +497,9 @@ class Verdict:
             # Only text that passed the syntax check can be scanned.
             parsed = decoded.failure is None or decoded.failure.check in ("duplicate_key", "shape")
             if parsed and decoded.text is not None:
-                self._index = scan(decoded.text[decoded.start:])
+                _cache(self, "_index", scan(decoded.text[decoded.start:]))
             else:
-                self._index = JsonIndex()
+                _cache(self, "_index", JsonIndex())
         return self._index
 
     def _answer_span(self, path: Path, member: bool = True) -> Span | None:
@@ -754,7 +744,17 @@ def verify(raw: str | bytes, request: Request | Mapping[str, Any], registry: Reg
     if type(registry) is not Registry:
         registry = Registry.coerce(registry)
     decoded = decode_answer(raw)
-    if decoded.failure is not None:
-        return Verdict(decoded, request, registry, None)
-    return Verdict(decoded, request, registry, _decide(decoded.claims, request, registry))
-
+    problem = decoded.failure
+    if problem is not None:
+        return Verdict("INVALID_JSON", problem.reason, False, False, _NOTHING_ACCEPTED, (),
+                       request, registry, decoded, None)
+    claims = decoded.claims
+    found = _decide_fused(claims, request, registry)
+    if found is None:
+        # Only verified values, copied, sorted by field, read-only.
+        accepted = MappingProxyType(dict(sorted([(claim.field, claim.value) for claim in claims])))
+        return Verdict("ACCEPT", None, True, True, accepted, claims, request, registry, decoded, None)
+    check = _RULE_CHECKS[found[0]]
+    result = _failure_result(check)
+    return Verdict(check.code, result if result.__class__ is str else None, True, check.stage is not _CITATION,
+                   _NOTHING_ACCEPTED, claims, request, registry, decoded, (check, found[1], result))
