@@ -8,11 +8,20 @@ import json
 from typing import Any
 
 import msgspec
-from hypothesis import HealthCheck, assume, given, settings
+import pytest
+from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 
 from inspector import Outcome, verify
-from inspector.contract.decode import decode_answer, find_duplicate_key
+from inspector.contract.decode import (
+    _ANSWER_DECODER,
+    _shape_problem,
+    _string_tokens,
+    _strings_in,
+    _survey,
+    decode_answer,
+    find_duplicate_key,
+)
 from inspector.contract.jsonscan import scan
 
 from conftest import REGISTRY, REQUEST, RETRY, TIMEOUT
@@ -107,6 +116,22 @@ def claims_answer(draw: st.DrawFn) -> str:
     if draw(st.booleans()):
         text = draw(st.sampled_from(["", "\ufeff", " "])) + text + draw(st.sampled_from(["", "\n", " x", ","]))
     return text
+
+
+@st.composite
+def repeated_member_answer(draw: st.DrawFn) -> str:
+    """A well-shaped answer in which one object writes one of its keys twice
+    (the name raw or escaped), or the top level writes claims twice."""
+    claim = '{"field": "%s", "value": "%s", "doc": "prod-v2", "quote": "q"}'
+    claims = [claim % (draw(st.sampled_from([TIMEOUT, RETRY])), draw(st.sampled_from(["5000", "a\\\"b"])))
+              for _ in range(draw(st.integers(1, 3)))]
+    if draw(st.booleans()):
+        index = draw(st.integers(0, len(claims) - 1))
+        name = draw(st.sampled_from(["field", "value", "doc", "quote"]))
+        written = draw(st.sampled_from([name, "\\u%04x" % ord(name[0]) + name[1:]]))
+        claims[index] = claims[index][:-1] + f', "{written}": "again"}}'
+        return '{"claims": [' + ", ".join(claims) + "]}"
+    return '{"claims": [' + claims[0] + '], "claims": [' + ", ".join(claims) + "]}"
 
 
 JSONISH = st.lists(st.sampled_from(
@@ -332,3 +357,59 @@ class TestScan:
             elif isinstance(item, list):
                 pending.extend(((*path, i), child) for i, child in enumerate(item))
         assert set(scan(text).values) == paths
+
+
+class TestShortcutsAreSound:
+    """Strict decoding takes shortcuts for speed; each must decide exactly what
+    the long way decides."""
+
+    @given(st.one_of(JSONISH, claims_answer(), json_text()))
+    def test_a_typed_syntax_error_is_the_untyped_one(self, text):
+        # The typed decode's syntax error is reported without a second decode.
+        try:
+            _ANSWER_DECODER.decode(text)
+        except msgspec.ValidationError:
+            return
+        except msgspec.DecodeError as typed:
+            with pytest.raises(msgspec.DecodeError) as untyped:
+                msgspec.json.decode(text)
+            assert not isinstance(untyped.value, msgspec.ValidationError)
+            assert str(untyped.value) == str(typed)
+        except RecursionError:  # pragma: no cover - the typed shape is three levels deep
+            raise AssertionError("a typed decode of the claims shape cannot recurse") from None
+
+    @given(st.one_of(claims_answer(), repeated_member_answer()))
+    def test_typed_success_and_more_strings_is_a_duplicate_key(self, text):
+        # A typed decode that succeeds with more string tokens than 1 + 8n is
+        # reported DUPLICATE_KEY straight away.
+        body = text.removeprefix("\ufeff")
+        try:
+            answer = _ANSWER_DECODER.decode(body)
+        except (msgspec.DecodeError, RecursionError):
+            return
+        repeated = bool(duplicate_keys_oracle(body))
+        event("repeats a key" if repeated else "no repeated key")
+        assert (_string_tokens(body) != 1 + 8 * len(answer.claims)) == repeated
+
+    @given(st.one_of(claims_answer(), json_text()))
+    def test_the_survey_agrees_with_the_generic_passes(self, text):
+        try:
+            value = msgspec.json.decode(text.removeprefix("\ufeff"))
+        except (msgspec.DecodeError, RecursionError):
+            return
+        survey = _survey(value)
+        event("surveyed" if survey is not None else "generic")
+        if survey is None:
+            return
+        strings, suspects = survey
+        assert strings == _strings_in(value)
+        assert _depth(value) <= 3
+        assert _shape_problem(value, suspects) == _shape_problem(value)
+
+
+def _depth(value: Any) -> int:
+    if isinstance(value, dict):
+        return 1 + max(map(_depth, value.values()), default=0)
+    if isinstance(value, list):
+        return 1 + max(map(_depth, value), default=0)
+    return 0

@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
+from functools import partial
 from typing import Annotated, Any
 
 import msgspec
@@ -38,6 +39,7 @@ class _Answer(msgspec.Struct, forbid_unknown_fields=True):
 
 
 _ANSWER_DECODER = msgspec.json.Decoder(_Answer)
+_MAX_MEMBER = LIMITS.MAX_MEMBER
 _ANY_DECODER = msgspec.json.Decoder()
 _ENCODE = msgspec.json.Encoder().encode
 _TRAILING = "JSON is malformed: trailing characters"
@@ -92,7 +94,7 @@ def decode_answer(raw: str | bytes | bytearray | memoryview) -> Decoded:
     """Decode ``raw`` strictly.  Never raises for any input."""
     if type(raw) is bytes and raw.isascii():
         raw = raw.decode("ascii")
-    if type(raw) is str and len(raw) <= LIMITS.MAX_MEMBER and raw.isascii():
+    if type(raw) is str and len(raw) <= _MAX_MEMBER and raw.isascii():
         # The common case, kept short: ASCII has no BOM, no surrogate and is as many
         # UTF-16 units as characters; and no member can be longer than the text.
         try:
@@ -181,26 +183,23 @@ def _duplicate_key(text: str, start: int, size: int) -> Decoded:
     fine, and the decoded value holds exactly 1 + 8n strings; more string tokens
     in the text can only be a repeated key."""
     return Decoded(text, start, size, None, DecodeFailure(
-        "duplicate_key", "DUPLICATE_KEY", "",
-        explain=lambda: _locate_duplicate(text, start) or DecodeFailure(
-            "duplicate_key", "DUPLICATE_KEY", "an object repeats a key")))
+        "duplicate_key", "DUPLICATE_KEY", "", explain=partial(_locate_duplicate, text, start)))
 
 
 def _decode_slow(text: str, start: int, body: str, size: int, syntax_error: str | None = None) -> Decoded:
     """The sub-checks one by one, in contract order.  ``syntax_error`` is the
     message of a syntax error the typed decode already met: the typed decoder
     reads the text in order and has parsed everything before the error, so it
-    is the first syntax error and an untyped decode would report the same."""
-    # Depth is judged on the raw text so that the outcome never depends on the
-    # interpreter's recursion limit (msgspec raises RecursionError at a depth
-    # that varies by Python version).  Counting every bracket is a cheap bound.
-    if body.count("[") + body.count("{") > LIMITS.MAX_DEPTH:
-        _, beyond = max_depth(body, LIMITS.MAX_DEPTH)
-        if beyond is not None:
-            where = start + beyond
-            return _failed(text, start, size, "depth", "TOO_DEEP", f"nesting deeper than {LIMITS.MAX_DEPTH} levels at {_at(text, where)}",
-                        offset=where, end=where + 1)
+    is the first syntax error and an untyped decode would report the same.
 
+    Depth comes first in the contract but is looked at only when it can matter:
+    when decoding failed, or when the decoded value is not laid out like the
+    shape (``_survey``).  It is judged on the raw text, so the outcome never
+    depends on the interpreter's recursion limit (msgspec raises RecursionError
+    at a depth that varies by Python version; that error is caught here).
+    """
+    # (No closures in here: a variable a nested function reads becomes a cell,
+    # and cells slow the whole function down; messages are built by helpers.)
     if syntax_error is None:
         try:
             value = _ANY_DECODER.decode(body)
@@ -208,111 +207,222 @@ def _decode_slow(text: str, start: int, body: str, size: int, syntax_error: str 
             # Valid syntax so far, but a number msgspec cannot represent (1e400, a
             # 5000-digit integer).  Such numbers are valid JSON: finish the syntax
             # check with the standard library, keeping numbers as opaque tokens.
+            too_deep = _too_deep(text, start, size, body)
+            if too_deep is not None:
+                return too_deep
             try:
                 value = _decode_keeping_numbers(body)
             except _SyntaxProblem as problem:
                 where = start + problem.offset
                 return _failed(text, start, size, "syntax", "SYNTAX", f"{problem.message} at {_at(text, where)}",
-                            offset=where, end=where + 1)
+                               offset=where, end=where + 1)
+            survey = None
         except msgspec.DecodeError as exc:
             syntax_error = str(exc)
-        except RecursionError:  # pragma: no cover - prevented by the depth check above
-            return _failed(text, start, size, "depth", "TOO_DEEP", "nesting too deep to parse")
+        except RecursionError:
+            return _too_deep(text, start, size, body) or _failed(
+                text, start, size, "depth", "TOO_DEEP", "nesting too deep to parse")
+        else:
+            survey = _survey(value)
     if syntax_error is not None:
-        error = syntax_error
+        return _too_deep(text, start, size, body) or _syntax_failure(text, start, size, body, syntax_error)
 
-        def explain_syntax() -> DecodeFailure:
-            reason, message, offset = describe_syntax_error(body, error)
-            where = start + offset
-            return DecodeFailure("syntax", reason, f"{message} at {_at(text, where)}", offset=where, end=where + 1)
-
-        reason = "TRAILING_DATA" if error.startswith(_TRAILING) else "SYNTAX"
-        return _failed(text, start, size, "syntax", reason, "", explain=explain_syntax)
-
-    if _repeats_a_key(body, value):
-        return _duplicate_key(text, start, size)
-
-    problem = _shape_problem(value)
+    if survey is None:
+        too_deep = _too_deep(text, start, size, body)
+        if too_deep is not None:
+            return too_deep
+        if _repeats_a_key(body, value):
+            return _duplicate_key(text, start, size)
+        problem = _shape_problem(value)
+    else:
+        strings, suspects = survey
+        if _string_tokens(body) != strings:
+            return _duplicate_key(text, start, size)
+        problem = _shape_problem(value, suspects)
     if problem is not None:
-        reason, path, message = problem
-        return Decoded(text, start, size, None, DecodeFailure(
-            "shape", reason, "", path=path, explain=lambda: DecodeFailure("shape", reason, message(), path=path)))
+        return _shape_failure(text, start, size, value, *problem)
     claims = tuple(Claim(c["field"], c["value"], c["doc"], c["quote"]) for c in value["claims"])
     return Decoded(text, start, size, claims, None)
 
 
+def _too_deep(text: str, start: int, size: int, body: str) -> Decoded | None:
+    """TOO_DEEP when ``body`` nests deeper than the limit, else None."""
+    # Counting every bracket is a cheap bound; the scan finds where.
+    if body.count("[") + body.count("{") <= LIMITS.MAX_DEPTH:
+        return None
+    _, beyond = max_depth(body, LIMITS.MAX_DEPTH)
+    if beyond is None:
+        return None
+    where = start + beyond
+    return _failed(text, start, size, "depth", "TOO_DEEP",
+                   f"nesting deeper than {LIMITS.MAX_DEPTH} levels at {_at(text, where)}",
+                   offset=where, end=where + 1)
+
+
+def _survey(value: Any) -> tuple[int, list[tuple[int, dict[str, Any]]]] | None:
+    """One pass over an answer laid out like the shape: an object whose members
+    are scalars or a ``claims`` array of objects whose members are scalars.
+    Returns its number of strings (keys and string values, for the duplicate-key
+    proof) and its suspects (the claims that are not exactly four non-empty
+    strings, for the shape search); its depth is at most 3.  None for any other
+    layout, which the generic depth scan and count handle."""
+    if value.__class__ is not dict:
+        return None
+    strings = len(value)
+    items: Any = ()
+    for key, member in value.items():
+        kind = member.__class__
+        if kind is str:
+            strings += 1
+        elif kind is list and key == "claims":
+            items = member
+        elif kind is dict or kind is list:
+            return None
+    suspects: list[tuple[int, dict[str, Any]]] = []
+    for index, claim in enumerate(items):
+        if claim.__class__ is not dict:
+            return None
+        if claim.keys() == _MEMBER_SET:
+            for member_value in claim.values():
+                if member_value.__class__ is not str or not member_value:
+                    break
+            else:
+                strings += 8
+                continue
+        strings += len(claim)
+        for member_value in claim.values():
+            kind = member_value.__class__
+            if kind is str:
+                strings += 1
+            elif kind is dict or kind is list:
+                return None
+        suspects.append((index, claim))
+    return strings, suspects
+
+
+def _syntax_failure(text: str, start: int, size: int, body: str, error: str) -> Decoded:
+    """SYNTAX or TRAILING_DATA from msgspec's message; the message for people
+    (and the position) is worked out when someone reads it."""
+    reason = "TRAILING_DATA" if error.startswith(_TRAILING) else "SYNTAX"
+    return Decoded(text, start, size, None, DecodeFailure(
+        "syntax", reason, "", explain=partial(_explain_syntax, text, start, body, error)))
+
+
+def _explain_syntax(text: str, start: int, body: str, error: str) -> DecodeFailure:
+    reason, message, offset = describe_syntax_error(body, error)
+    where = start + offset
+    return DecodeFailure("syntax", reason, f"{message} at {_at(text, where)}", offset=where, end=where + 1)
+
+
+def _shape_failure(text: str, start: int, size: int, value: Any, reason: str, path: Path) -> Decoded:
+    return Decoded(text, start, size, None, DecodeFailure(
+        "shape", reason, "", path=path, explain=partial(_explain_shape, value, reason, path)))
+
+
+def _explain_shape(value: Any, reason: str, path: Path) -> DecodeFailure:
+    return DecodeFailure("shape", reason, _shape_message(value, reason, path), path=path)
+
+
 _MEMBER_SET = frozenset(MEMBERS)
-_ONLY_STR = {str}
 _ABSENT: Any = object()
 
 
-def _shape_problem(value: Any) -> tuple[str, Path, Callable[[], str]] | None:
-    """The first shape problem, sub-reasons in the order the check declares them
-    (each looked for over the whole answer before the next), or None.  The
-    message is formatted only when someone reads it."""
+def _shape_problem(value: Any, suspects: list[tuple[int, dict[str, Any]]] | None = None) -> tuple[str, Path] | None:
+    """The first shape problem as (sub-reason, path), sub-reasons in the order
+    the check declares them (each looked for over the whole answer before the
+    next), or None.  ``_shape_message`` words it.  ``suspects``: the claims
+    that are not exactly four non-empty strings, when ``_survey`` found them."""
     if value.__class__ is not dict:
-        return "WRONG_SHAPE", (), lambda: f"the answer is {_kind(value)}, expected an object with claims"
+        return "WRONG_SHAPE", ()
     claims = value.get("claims", _ABSENT)
     if claims is _ABSENT:
         items: list[Any] = []
     elif claims.__class__ is list:
         items = claims
     else:
-        return "WRONG_SHAPE", ("claims",), lambda: f"claims is {_kind(claims)}, expected an array"
-    # One pass: WRONG_SHAPE comes first anyway, and a claim with exactly the four
-    # members, all non-empty strings, can only be too long; the passes below look
-    # at the others (the suspects) only.
-    suspects: list[tuple[int, dict[str, Any]]] = []
+        return "WRONG_SHAPE", ("claims",)
     for index, claim in enumerate(items):
         if claim.__class__ is not dict:
-            where: Path = ("claims", index)
-            return ("WRONG_SHAPE", where,
-                    lambda: f"{path_text(where)} is {_kind(claim)}, expected a claim object")
-        if not (claim.keys() == _MEMBER_SET and set(map(type, claim.values())) == _ONLY_STR
-                and "" not in claim.values()):
-            suspects.append((index, claim))
+            return "WRONG_SHAPE", ("claims", index)
     if len(items) > LIMITS.MAX_CLAIMS:
-        return ("TOO_MANY_CLAIMS", ("claims",),
-                lambda: f"{len(items)} claims, at most {LIMITS.MAX_CLAIMS} allowed")
+        return "TOO_MANY_CLAIMS", ("claims",)
     if len(value) > 1 or claims is _ABSENT:
         for key in value:
             if key != "claims":
-                return ("UNKNOWN_MEMBER", (key,),
-                        lambda: f"unknown top-level member {_quoted(key)}: the answer holds only claims")
+                return "UNKNOWN_MEMBER", (key,)
+    # A claim with exactly the four members, all non-empty strings, can only be
+    # too long; the passes below look at the others (the suspects) only.
+    if suspects is None:
+        suspects = _suspects(items)
     for index, claim in suspects:
         for key in claim:
             if key not in _MEMBER_SET:
-                return ("UNKNOWN_MEMBER", ("claims", index, key),
-                        lambda: f"claims[{index}] has unknown member {_quoted(key)} "
-                                "(a claim has exactly field, value, doc, quote)")
+                return "UNKNOWN_MEMBER", ("claims", index, key)
     if claims is _ABSENT:
-        return "MISSING_MEMBER", (), lambda: "the answer has no claims member"
+        return "MISSING_MEMBER", ()
     for index, claim in suspects:
         for member in MEMBERS:
             if member not in claim:
-                return "MISSING_MEMBER", ("claims", index), lambda: f"claims[{index}] has no {member}"
+                return "MISSING_MEMBER", ("claims", index)
     for index, claim in suspects:
         for member in MEMBERS:
             if claim[member].__class__ is not str:
-                path: Path = ("claims", index, member)
-                return ("NOT_A_STRING", path,
-                        lambda: f"{path_text(path)} is {_kind(claim[member])}, expected a string")
+                return "NOT_A_STRING", ("claims", index, member)
     for index, claim in suspects:
         for member in MEMBERS:
             if not claim[member]:
-                path = ("claims", index, member)
-                return "EMPTY_STRING", path, lambda: f"{path_text(path)} is empty"
+                return "EMPTY_STRING", ("claims", index, member)
     for index, claim in enumerate(items):
-        if max(map(len, claim.values())) <= LIMITS.MAX_MEMBER // 2:
-            continue
-        for member in MEMBERS:
-            length = utf16_len(claim[member])
-            if length > LIMITS.MAX_MEMBER:
-                path = ("claims", index, member)
-                return ("TOO_LONG", path,
-                        lambda: f"{path_text(path)} is {length} UTF-16 code units long, "
-                                f"at most {LIMITS.MAX_MEMBER} allowed")
+        if max(map(len, claim.values())) > LIMITS.MAX_MEMBER // 2:
+            for member in MEMBERS:
+                if utf16_len(claim[member]) > LIMITS.MAX_MEMBER:
+                    return "TOO_LONG", ("claims", index, member)
     return None
+
+
+def _suspects(items: list[dict[str, Any]]) -> list[tuple[int, dict[str, Any]]]:
+    suspects = []
+    for index, claim in enumerate(items):
+        if claim.keys() == _MEMBER_SET:
+            for member_value in claim.values():
+                if member_value.__class__ is not str or not member_value:
+                    break
+            else:
+                continue
+        suspects.append((index, claim))
+    return suspects
+
+
+def _shape_message(value: Any, reason: str, path: Path) -> str:
+    """The message for people about the shape problem at ``path``."""
+    at: Any = value
+    if reason != "UNKNOWN_MEMBER":  # the others' paths lead to what is wrong
+        for step in path:
+            at = at[step]
+    where = path_text(path)
+    if reason == "WRONG_SHAPE":
+        if not path:
+            return f"the answer is {_kind(value)}, expected an object with claims"
+        if len(path) == 1:
+            return f"claims is {_kind(at)}, expected an array"
+        return f"{where} is {_kind(at)}, expected a claim object"
+    if reason == "TOO_MANY_CLAIMS":
+        return f"{len(at)} claims, at most {LIMITS.MAX_CLAIMS} allowed"
+    if reason == "UNKNOWN_MEMBER":
+        if len(path) == 1:
+            return f"unknown top-level member {_quoted(path[0])}: the answer holds only claims"
+        return (f"claims[{path[1]}] has unknown member {_quoted(path[2])} "
+                "(a claim has exactly field, value, doc, quote)")
+    if reason == "MISSING_MEMBER":
+        if not path:
+            return "the answer has no claims member"
+        missing = next(member for member in MEMBERS if member not in at)
+        return f"claims[{path[1]}] has no {missing}"
+    if reason == "NOT_A_STRING":
+        return f"{where} is {_kind(at)}, expected a string"
+    if reason == "EMPTY_STRING":
+        return f"{where} is empty"
+    return f"{where} is {utf16_len(at)} UTF-16 code units long, at most {LIMITS.MAX_MEMBER} allowed"
 
 
 def describe_syntax_error(body: str, error: str) -> tuple[str, str, int]:
@@ -476,7 +586,7 @@ def _strings_in(value: Any) -> int:
         pass  # opaque big numbers from the fallback decoder: walk instead
     else:
         quotes = encoded.count(b'"')
-        if b"\\" in encoded:
+        if 0x5C in encoded:  # a backslash (an int needle skips the buffer protocol)
             quotes -= _ESCAPE_BYTES.findall(encoded).count(b'\\"')
         return quotes // 2
     count = 0
@@ -493,11 +603,11 @@ def _strings_in(value: Any) -> int:
     return count
 
 
-def _locate_duplicate(text: str, start: int) -> DecodeFailure | None:
+def _locate_duplicate(text: str, start: int) -> DecodeFailure:
     """The DUPLICATE_KEY failure with the key and both positions."""
     duplicate = scan(text[start:]).duplicate
     if duplicate is None:  # pragma: no cover - the count proved there is one
-        return None
+        return DecodeFailure("duplicate_key", "DUPLICATE_KEY", "an object repeats a key")
     first = (start + duplicate.first[0], start + duplicate.first[1])
     second = (start + duplicate.second[0], start + duplicate.second[1])
     return DecodeFailure(

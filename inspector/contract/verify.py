@@ -16,6 +16,7 @@ import difflib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
+from operator import attrgetter
 from types import MappingProxyType
 from typing import Any
 
@@ -752,9 +753,18 @@ def verify(raw: str | bytes, request: Request | Mapping[str, Any], registry: Reg
     found = _decide_fused(claims, request, registry)
     if found is None:
         # Only verified values, copied, sorted by field, read-only.
-        accepted = MappingProxyType(dict(sorted([(claim.field, claim.value) for claim in claims])))
+        accepted = MappingProxyType(dict(sorted(map(_FIELD_VALUE, claims))))
         return Verdict("ACCEPT", None, True, True, accepted, claims, request, registry, decoded, None)
-    check = _RULE_CHECKS[found[0]]
-    result = _failure_result(check)
-    return Verdict(check.code, result if result.__class__ is str else None, True, check.stage is not _CITATION,
-                   _NOTHING_ACCEPTED, claims, request, registry, decoded, (check, found[1], result))
+    position, claim = found
+    check, result, status, reason, citation_only = _REJECTIONS[position]
+    return Verdict(status, reason, True, citation_only, _NOTHING_ACCEPTED, claims, request, registry, decoded,
+                   (check, claim, result))
+
+
+_FIELD_VALUE = attrgetter("field", "value")
+# For each rule check, in _RULE_CHECKS order, what a rejection by it is:
+# (check, result, status, reason, citation_only).
+_REJECTIONS = tuple(
+    (check, result, check.code, result if isinstance(result, str) else None, check.stage is not _CITATION)
+    for check, result in ((check, _failure_result(check)) for check in _RULE_CHECKS)
+)
