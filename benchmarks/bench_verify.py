@@ -5,9 +5,11 @@
 Per case, over the suite's answers: a plain msgspec typed decode of the same
 texts (the yardstick), our strict decoding alone, ``verify`` (the decision),
 ``verify`` plus reading the trace, and the obvious ``json`` object_pairs_hook
-duplicate-key pass for comparison.  Every figure is the best of several rounds
-measured in this one process, so the ratios compare like with like on a noisy
-machine.  Then ``inspector audit`` from process start to exit.
+duplicate-key pass for comparison.  Then verify again, split by the outcome of
+stage 1, each group against the decode of its own texts (an answer the typed
+decode refuses costs it an exception too).  Every figure is the best of several
+rounds measured in this one process, so the ratios compare like with like on a
+noisy machine.  Then ``inspector audit`` from process start to exit.
 """
 
 from __future__ import annotations
@@ -132,6 +134,29 @@ def main(argv: list[str]) -> int:
     print(f"{'':<36} {'µs/case':>9} {'× decode':>9}")
     for name, value in figures.items():
         print(f"{name:<36} {value:>9.2f} {value / base:>8.1f}×")
+
+    # Where the time goes: the answers that pass strict decoding and those that
+    # fail it, each against the decode of its own texts.
+    print()
+    print(f"{'verify, by stage-1 outcome':<36} {'µs/case':>9} {'× decode':>9}")
+    for label, wanted in (("strict JSON", True), ("INVALID_JSON", False)):
+        group = [item for item in items if verify(*item).strict_json is wanted]
+        if not group:
+            continue
+        texts = [raw for raw, _, _ in group]
+
+        def run_group_plain(texts: list[str | bytes] = texts) -> None:
+            for raw in texts:
+                plain_decode(raw)
+
+        def run_group_verify(group: list = group) -> None:
+            for raw, request, registry in group:
+                verify(raw, request, registry)
+
+        plain = per_case_us(run_group_plain, len(group))
+        verified = per_case_us(run_group_verify, len(group))
+        name = f"{len(group)} {label} answers"
+        print(f"{name:<36} {verified:>9.2f} {verified / plain:>8.1f}×   (decode {plain:.2f} µs)")
 
     audit_argv = [sys.executable, "-m", "inspector", "audit", *[str(p) for p in paths]]
     bare = process_seconds([sys.executable, "-c", "pass"])

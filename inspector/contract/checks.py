@@ -141,7 +141,7 @@ CHECKS: tuple[Check, ...] = (
           "Bytes must be UTF-8; a text must hold no lone surrogate.",
           REASONS["NOT_UTF8"].hint, reasons=("NOT_UTF8",)),
     Check("depth", Stage.DECODE, "INVALID_JSON", "nesting depth",
-          f"At most {LIMITS.MAX_DEPTH} levels of nesting, measured on the raw text before parsing.",
+          f"At most {LIMITS.MAX_DEPTH} levels of nesting, measured on the raw text and decided before syntax.",
           REASONS["TOO_DEEP"].hint, reasons=("TOO_DEEP",)),
     Check("syntax", Stage.DECODE, "INVALID_JSON", "strict JSON",
           "Strict RFC 8259 JSON, one value, nothing but whitespace after it.",
