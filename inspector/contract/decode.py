@@ -1,9 +1,11 @@
 """Stage 1: strict decoding of a candidate answer into claims.
 
 Two paths decide the same thing.  The fast path is one typed msgspec decode plus
-cheap counts; it only ever *accepts*.  Anything it cannot prove valid goes to the
-slow path, which runs the sub-checks one by one in contract order and says
-exactly what is wrong and where.
+cheap counts.  It accepts, or decides what the typed decode proves on its own (a
+decode that succeeded but left string tokens over is DUPLICATE_KEY), or hands
+what it learned (a syntax error) to the slow path, which runs the sub-checks one
+by one in contract order and says exactly what is wrong and where.  Messages
+and positions are worked out only when someone reads them.
 
 The duplicate-key proof: in valid JSON every key and every string value is one
 string token, and a decoded object keeps one entry per distinct key.  So the text
