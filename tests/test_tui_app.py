@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import json
 import unicodedata
+from contextlib import redirect_stdout
 from dataclasses import replace
 from pathlib import Path
 
@@ -17,12 +18,13 @@ from textual.content import Content
 from textual.widgets import Input
 
 from conftest import ARTICLE, FIXTURES
+from inspector.cli import main
 from inspector.contract.checks import CHECKS
 from inspector.suites.load import Suite, load_suite
 from inspector.tui import keys
 from inspector.tui.app import InspectorApp, make_app
 from inspector.tui.scenes import load_bundled
-from inspector.tui.screens.help import HelpScreen
+from inspector.tui.screens.help import HelpScreen, help_markdown
 from inspector.tui.screens.summary import SummaryScreen, SummaryTable
 from inspector.tui.selection import Tone
 from inspector.tui.widgets.case_list import CaseList
@@ -308,7 +310,10 @@ class TestViewKeys:
             assert [(r.label, r.passed, r.total) for r in table.rows[:3]] == [
                 ("strict JSON", 17, 22), ("quote in supplied source", 13, 22), ("complete field contract", 3, 22)]
             assert app.check_action("next_step", ()) is False  # main keys rest under the summary
-            revision = 3 + [c.id for c in CHECKS if not c.needs_scope].index("revision")  # no scope here
+            labels = [r.label for r in table.rows]
+            assert labels[3:5] == ["label lens says ANSWER", "⚠ the contract rejects"]
+            assert "access allowed" not in labels  # no scope here
+            revision = 5 + [c.id for c in CHECKS if not c.needs_scope].index("revision")
             for _ in range(revision):
                 await pilot.press("j")
             await pilot.press("enter")
@@ -726,6 +731,70 @@ class TestVerdictView:
             assert view.text.startswith(" VALUE_MISMATCH ")
 
 
+    async def test_keys_scroll_a_verdict_longer_than_the_panel(self, bundled):
+        app = make_app(bundled)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            view = app.query_one(VerdictView)
+            open_id(app, "stale-but-supported", "access")
+            await pilot.pause(0.2)
+            where = (case_id(app), step_id(app))
+            assert view.max_scroll_y > 0  # the rejection's verdict overflows at 120×36
+            half = view.scrollable_content_region.height // 2
+            await pilot.press("ctrl+d")
+            assert view.scroll_offset.y == min(half, view.max_scroll_y)
+            for _ in range(3):
+                await pilot.press("pagedown")
+            assert view.scroll_offset.y == view.max_scroll_y  # and no further
+            await pilot.press("ctrl+u")
+            assert view.scroll_offset.y == max(0, view.max_scroll_y - half)
+            for _ in range(3):
+                await pilot.press("pageup")
+            assert view.scroll_offset.y == 0
+            assert (case_id(app), step_id(app)) == where  # the case and the step stay
+            await pilot.press("ctrl+d")
+            open_id(app, "expired", "access")
+            await pilot.pause()
+            assert view.scroll_offset.y == 0  # another case's verdict starts at its top
+
+    @pytest.mark.parametrize("case", ["invented-doc", "one-field-request"])  # a rejection, an accept
+    async def test_keys_leave_a_verdict_that_fits_alone(self, bundled, case):
+        app = make_app(bundled)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            view = app.query_one(VerdictView)
+            open_id(app, case, "article")
+            await pilot.pause(0.2)
+            assert view.max_scroll_y == 0
+            where, text = (case_id(app), step_id(app)), view.text
+            await pilot.press("ctrl+d", "pagedown", "ctrl+u", "pageup", "ctrl+d")
+            assert view.scroll_offset.y == 0
+            assert (case_id(app), step_id(app), view.text) == (*where, text)
+            assert app.screen is app.screen_stack[0]
+
+    async def test_the_scroll_keys_do_not_steal_from_the_filter_or_the_summary(self, bundled):
+        app = make_app(bundled)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            view = app.query_one(VerdictView)
+            open_id(app, "stale-but-supported", "access")
+            await pilot.pause(0.2)
+            await pilot.press("slash", *"stale", "ctrl+u")
+            assert app.query_one("#filter", Input).value == ""  # ^u edits the filter as it types
+            assert view.scroll_offset.y == 0
+            await pilot.press("escape", "S")
+            await pilot.pause()
+            assert isinstance(app.screen, SummaryScreen)
+            assert app.check_action("scroll_verdict_down", ()) is False
+            await pilot.press("ctrl+d")
+            assert view.scroll_offset.y == 0
+
+    def test_the_keys_are_in_the_help(self):
+        text = help_markdown()
+        assert "`^d PgDn` Scroll the verdict panel down" in text and "`^u PgUp`" in text
+        assert "Scrolls with `^d` `^u`" in text
+
+
 class TestJoinedText:
     """Every piece of text that is joined from parts keeps its spaces."""
 
@@ -746,6 +815,82 @@ class TestJoinedText:
             head = str(app.screen.query_one("#summary-head").render())
             assert head.startswith("Of 22 cases, strict JSON accepts 17, ")
             assert "22/22 verdicts match their frozen labels" in head
+
+
+@pytest.fixture(scope="module")
+def audit_report(bundled) -> dict:
+    """What ``inspector audit --format json`` reports on the bundled suites."""
+    out = io.StringIO()
+    with redirect_stdout(out):
+        assert main(["audit", "--format", "json", *(str(suite.path) for suite in bundled)]) == 0
+    return json.loads(out.getvalue())
+
+
+async def summary_rows(pilot) -> SummaryTable:
+    """The summary's table once its worker has filled it."""
+    table = pilot.app.screen.query_one(SummaryTable)
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+    assert table.rows
+    return table
+
+
+class TestSummaryLens:
+    async def test_the_lens_counts_are_the_audits(self, bundled, audit_report):
+        cases = audit_report["cases"]
+        app = make_app(bundled)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            for suite in [*bundled, None]:
+                mine = [c for c in cases if suite is None or c["suite"] == suite.name]
+                answer = sum(c["policy"] == "ANSWER" for c in mine)
+                rejects = sum(c["lens_disagrees"] for c in mine)
+                if suite is None:
+                    assert rejects == audit_report["summary"]["lens_answer_contract_reject"]
+                open_id(app, (suite or bundled[0]).cases[0].id, (suite or bundled[0]).name)
+                await pilot.press("S")
+                if suite is None:
+                    await pilot.press("a")  # all suites
+                table = await summary_rows(pilot)
+                lens = [(r.stage, r.label, r.passed, r.total, r.danger) for r in table.rows[3:5]]
+                assert lens == [("lens", "label lens says ANSWER", answer, len(mine), False),
+                                ("", "⚠ the contract rejects", rejects, len(mine), True)]
+                head = str(app.screen.query_one("#summary-head").render())
+                assert f"The label lens says ANSWER to {answer}; the contract rejects {rejects} of those." in head
+                await pilot.press("escape")
+
+    async def test_enter_lists_the_cases_the_lens_would_answer_and_the_contract_rejects(
+            self, bundled, audit_report):
+        rejects = [c["id"] for c in audit_report["cases"] if c["suite"] == "access" and c["lens_disagrees"]]
+        app = make_app(bundled)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            open_id(app, "expired", "access")
+            await pilot.press("S")
+            table = await summary_rows(pilot)
+            assert table.rows[4].label == "⚠ the contract rejects"
+            await pilot.press("j", "j", "j", "j", "enter")
+            await pilot.pause()
+            assert not isinstance(app.screen, SummaryScreen)
+            view = app.query_one(CaseList).view
+            assert [app.session.entries[n].id for n in view] == rejects
+            assert app.filter_label == "lens ANSWER, contract rejects"
+            assert case_id(app) == rejects[0]
+            assert LENS_CALLOUT in app.query_one(VerdictView).text
+
+    async def test_no_lens_rows_when_no_claim_was_labelled(self, article):
+        # Only the malformed answers: the lens labels no claim, as the access
+        # rung is dropped when no case has a scope.
+        suite = article[0]
+        malformed = tuple(case for case in suite.cases if case.expected.startswith("INVALID_JSON"))
+        app = make_app([replace(suite, name="malformed.json", cases=malformed)])
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            await pilot.press("S")
+            table = await summary_rows(pilot)
+            assert "lens" not in [row.stage for row in table.rows]
+            assert table.rows[3].label == CHECKS[0].title
+            assert "label lens" not in str(app.screen.query_one("#summary-head").render())
 
 
 def screen_text_and_styles(app: InspectorApp) -> tuple[str, list]:

@@ -66,6 +66,14 @@ class TestSession:
         assert sum(rung.failed for rung in summary.rungs) == 19
         assert summary.rungs[-1].passed == 3
 
+    def test_summary_counts_the_label_lens_as_the_audit_does(self, article):
+        from inspector.suites.audit import audit
+
+        summary, results = article.summary(), audit(article.suites)
+        assert summary.lens_labelled == sum(bool(r.verdict.labels) for r in results.results)
+        assert summary.lens_answer == sum(r.verdict.policy == "ANSWER" for r in results.results)
+        assert summary.lens_disagrees == results.summary()["lens_answer_contract_reject"] > 0
+
     def test_search_filter_and_failing_at(self, article):
         assert [article.entries[n].id for n in article.search("STALE")] == ["prod-v1-claims"]
         assert [article.entries[n].id for n in article.failing_at("revision")] == ["prod-v1-claims"]

@@ -312,6 +312,12 @@ class InspectorApp(App[int]):
         self.query_one(RawAnswer).set_pretty(self.pretty, self.selection)
         self._update_titles()
 
+    def action_scroll_verdict_down(self) -> None:
+        self.query_one(VerdictView).scroll_half(1)
+
+    def action_scroll_verdict_up(self) -> None:
+        self.query_one(VerdictView).scroll_half(-1)
+
     def action_summary(self) -> None:
         from .screens.summary import SummaryScreen
 

@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from ..contract.checks import CHECKS, Check
+from ..contract.evidence import ANSWER
 from ..contract.verify import Verdict, verify
 from ..suites.audit import label_matches
 from ..suites.load import Case, CaseError, Suite
@@ -80,6 +81,9 @@ class Summary:
     accepted: int
     labelled: int  # cases with a frozen label
     matching: int  # ... whose verdict is that label
+    lens_labelled: int  # cases with claims the label lens labelled (strict JSON)
+    lens_answer: int  # ... on which the lens's policy is ANSWER
+    lens_disagrees: int  # ... of which the contract rejects
     rungs: tuple[Rung, ...]
 
 
@@ -211,6 +215,7 @@ class Session:
         """The article's figure for these cases (all by default): how many pass each rung."""
         numbers = range(len(self.entries)) if numbers is None else numbers
         total = broken = strict = citation = accepted = labelled = matching = 0
+        lens_labelled = lens_answer = lens_disagrees = 0
         scoped = False
         failed_at = [0] * len(CHECKS)
         for n in numbers:
@@ -223,6 +228,9 @@ class Session:
             strict += verdict.strict_json
             citation += verdict.citation_only
             accepted += verdict.ok
+            lens_labelled += bool(verdict.labels)
+            lens_answer += verdict.policy == ANSWER
+            lens_disagrees += verdict.lens_disagrees
             expected = self.entries[n].expected
             if expected is not None:
                 labelled += 1
@@ -237,4 +245,5 @@ class Session:
                 continue  # no case has an access scope: the step is in no trace
             remaining -= failed
             rungs.append(Rung(check, remaining, failed))
-        return Summary(total, broken, strict, citation, accepted, labelled, matching, tuple(rungs))
+        return Summary(total, broken, strict, citation, accepted, labelled, matching,
+                       lens_labelled, lens_answer, lens_disagrees, tuple(rungs))

@@ -1,9 +1,10 @@
 """The suite summary: the ladder as a bar chart, n/N per rung, first failures per check.
 
 Like the article's figure: how many cases each admission rung lets through
-(strict JSON, citation only, the full contract), then every check of the
-contract with how many cases got past it and how many it stopped.  Enter on a
-row lists those cases.  Verdicts are computed in a worker, once.
+(strict JSON, citation only, the full contract), then the label lens (how many
+cases it would ANSWER, and how many of those the contract rejects), then every
+check of the contract with how many cases got past it and how many it stopped.
+Enter on a row lists those cases.  Verdicts are computed in a worker, once.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
+from ...contract.evidence import ANSWER
 from .. import safe
 from ..messages import CasesChosen
 from ..session import Session, Summary, failing_check
@@ -50,6 +52,7 @@ class Row:
     failed: int | None  # first failures at this check (None for the baselines)
     cases: Callable[[], list[int]]  # the cases Enter lists
     description: str
+    danger: bool = False  # a count that should be zero: its bar in the error colour
 
 
 class SummaryTable(SafeTable):
@@ -86,8 +89,9 @@ class SummaryTable(SafeTable):
             return (data.label, None)
         if key == "bar":
             width = self._widths[2] if len(self._widths) > 2 else 20
-            return (bar(data.passed, data.total, width),
-                    "safe-table--good" if data.failed is None else "summary-table--bar")
+            style = ("safe-table--bad" if data.danger
+                     else "safe-table--good" if data.failed is None else "summary-table--bar")
+            return (bar(data.passed, data.total, width), style)
         if key == "count":
             return (f"{data.passed}/{data.total}", None)
         if data.failed is None:
@@ -175,6 +179,14 @@ class SummaryScreen(Screen[None]):
             Row("", "complete field contract", summary.accepted, total, None,
                 where(lambda n: (v := verdict_of(n)) is not None and v.ok), "contract accepts"),
         ]
+        if summary.lens_labelled:  # else no answer got as far as claims the lens could label
+            rows += [
+                Row("lens", "label lens says ANSWER", summary.lens_answer, total, None,
+                    where(lambda n: (v := verdict_of(n)) is not None and v.policy == ANSWER), "lens says ANSWER"),
+                Row("", "⚠ the contract rejects", summary.lens_disagrees, total, None,
+                    where(lambda n: (v := verdict_of(n)) is not None and v.lens_disagrees),
+                    "lens ANSWER, contract rejects", danger=True),
+            ]
         stage = None
         for rung in summary.rungs:
             check = rung.check
@@ -199,6 +211,12 @@ class SummaryScreen(Screen[None]):
                 (f"{summary.citation_only}", "bold"), (", the full contract accepts ", "$text-muted"),
                 (f"{summary.accepted}", "bold"), (".", "$text-muted")),
         ]
+        if summary.lens_labelled:
+            head.append(Content.assemble(
+                ("The label lens says ANSWER to ", "$text-muted"), (f"{summary.lens_answer}", "bold"),
+                ("; the contract rejects ", "$text-muted"),
+                (f"{summary.lens_disagrees}", "bold $text-warning" if summary.lens_disagrees else "bold"),
+                (" of those.", "$text-muted")))
         if summary.labelled:
             style = "bold $text-success" if summary.matching == summary.labelled else "bold $text-error"
             head.append(Content.assemble((f"{summary.matching}/{summary.labelled}", style),

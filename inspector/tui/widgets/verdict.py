@@ -117,7 +117,8 @@ class VerdictView(ScrollView, can_focus=False):
         "them would have accepted a rejected answer. For a rejection: its category and the next "
         "action, whose failure it is (*retrieval* when a requested field had no supporting source "
         "among those supplied, else *generation*) with the retrieval recall, and the conflicting "
-        "evidence the case touches. The accepted map only when accepted. Scrolls with the mouse."
+        "evidence the case touches. The accepted map only when accepted. Scrolls with `^d` `^u` "
+        "(or `PgDn` `PgUp`) and the mouse."
     )
 
     DEFAULT_CSS = """
@@ -150,6 +151,11 @@ class VerdictView(ScrollView, can_focus=False):
         self.scroll_to(0, 0, animate=False, immediate=True)
         self._wrap()
         self.refresh()
+
+    def scroll_half(self, direction: int) -> None:
+        """Scroll by half the view's height, down (1) or up (-1); the ends are the ends."""
+        step = max(1, self.scrollable_content_region.height // 2)
+        self.scroll_to(y=int(self.scroll_offset.y) + direction * step, animate=False, immediate=True)
 
     def _wrap(self) -> None:
         """Wrap the verdict to the view's width (once per verdict and width)."""
