@@ -731,6 +731,42 @@ class TestVerdictView:
             assert view.text.startswith(" VALUE_MISMATCH ")
 
 
+    async def test_changing_case_does_not_move_the_panels(self, article):
+        # Cited documents known and unknown, sources and verdicts of every length,
+        # answers of two claims: each case is a repaint of panels that stay where
+        # they are (no layout pass, no jumping).  The claims panel is as tall as
+        # the case has claims; these cases all have two.
+        app = make_app(article)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            panels = ["#answer-panel", "#answer-view", "#verdict-panel", "#verdict", "#source", "#source-view"]
+            regions = None
+            for case in ["invented-doc", "billing-not-supplied", "value-in-seconds", "invented-doc",
+                         "billing-service-claims", "prod-v1-claims", "complete-answer"]:
+                open_id(app, case)
+                await pilot.pause(0.1)
+                now = {panel: app.query_one(panel).region for panel in panels}
+                assert regions is None or now == regions, case
+                regions = now
+            assert app.query_one(SourceText).caption.startswith("prod-v2 text")
+
+    async def test_the_source_view_is_as_tall_as_the_suites_longest_source(self, bundled):
+        def longest(name: str) -> int:
+            suite = next(suite for suite in bundled if suite.name == name)
+            return max(len(source.text.rstrip("\n").split("\n")) for source in suite.registry)
+
+        assert longest("conflicts") < SourceText.MAX_ROWS < longest("article")
+        app = make_app(bundled)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            view = app.query_one("#source-view")
+            open_id(app, "conflict-cite-ops", "conflicts")
+            await pilot.pause()
+            assert view.size.height == longest("conflicts")
+            open_id(app, "invented-doc", "article")  # no text to show: the view keeps its place
+            await pilot.pause()
+            assert view.size.height == SourceText.MAX_ROWS  # longer texts scroll
+
     async def test_keys_scroll_a_verdict_longer_than_the_panel(self, bundled):
         app = make_app(bundled)
         async with app.run_test(size=SIZE) as pilot:
@@ -757,13 +793,14 @@ class TestVerdictView:
             await pilot.pause()
             assert view.scroll_offset.y == 0  # another case's verdict starts at its top
 
-    @pytest.mark.parametrize("case", ["invented-doc", "one-field-request"])  # a rejection, an accept
-    async def test_keys_leave_a_verdict_that_fits_alone(self, bundled, case):
+    @pytest.mark.parametrize(("suite", "case"), [("decode", "syntax-missing-colon"),  # a rejection
+                                                  ("article", "one-field-request")])  # an accept
+    async def test_keys_leave_a_verdict_that_fits_alone(self, bundled, suite, case):
         app = make_app(bundled)
-        async with app.run_test(size=SIZE) as pilot:
+        async with app.run_test(size=(120, 48)) as pilot:  # tall enough for either verdict
             await pilot.pause()
             view = app.query_one(VerdictView)
-            open_id(app, case, "article")
+            open_id(app, case, suite)
             await pilot.pause(0.2)
             assert view.max_scroll_y == 0
             where, text = (case_id(app), step_id(app)), view.text

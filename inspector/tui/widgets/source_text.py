@@ -12,6 +12,7 @@ from textual.containers import Vertical
 from textual.content import Content
 from textual.widgets import Static
 
+from ...contract.models import Registry
 from .. import safe
 from ..selection import Selection, Tone
 from .text_view import Mark, SafeTextView
@@ -33,10 +34,13 @@ class SourceText(Vertical):
     SourceText > #source-caption { height: 1; }
     """
 
+    MAX_ROWS = 5  # longer texts scroll; the marked line is scrolled into view
+
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self._key: object = None
         self._source_id: str | None = None
+        self._fitted: Registry | None = None
 
     def compose(self) -> ComposeResult:
         yield Static("", id="source-caption", markup=False)
@@ -50,7 +54,23 @@ class SourceText(Vertical):
     def caption(self) -> str:
         return str(self.query_one("#source-caption", Static).render())
 
+    def fit(self, registry: Registry) -> None:
+        """Size the text view for every source of the case's registry: as many rows
+        as its longest text has lines, up to MAX_ROWS.  A view whose height moved
+        with each case would lay the screen out on every change of case; this one
+        changes only between suites whose sources differ in length."""
+        if registry is self._fitted:
+            return
+        self._fitted = registry
+        lines = max((source.text.count("\n") + (not source.text.endswith("\n")) for source in registry),
+                    default=1)
+        rows = max(1, min(lines, self.MAX_ROWS))
+        view = self.query_one(SafeTextView)
+        if view.styles.height is None or view.styles.height.value != rows:
+            view.styles.height = rows
+
     def show(self, selection: Selection) -> None:
+        self.fit(selection.entry.suite.registry)
         source = selection.source
         span = selection.source_span
         step = selection.step
@@ -69,11 +89,9 @@ class SourceText(Vertical):
                     (" is not in the registry: no text to show", _CAPTION)))
             else:
                 caption.update(Content.styled("no cited document", _CAPTION), layout=False)
-            view.set_text("")
-            view.display = False
+            view.clear()
             self._source_id = None
             return
-        view.display = True
         if source.id != self._source_id:
             view.set_text(source.text)
             self._source_id = source.id

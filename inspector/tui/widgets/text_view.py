@@ -24,7 +24,7 @@ from textual.strip import Strip
 from .. import safe
 from .table import component_style
 
-__all__ = ["Mark", "SafeTextView"]
+__all__ = ["Mark", "SafeTextView", "set_scroll_extent"]
 
 # Longer text is cut for display (the contract refuses anything over 8192 units
 # anyway; a 256 MiB answer must not freeze the screen).
@@ -49,7 +49,28 @@ class _Line:
     escapes: tuple[tuple[int, int], ...] = ()  # display ranges that are escapes
 
 
+def set_scroll_extent(view: ScrollView, width: int, height: int) -> None:
+    """Set what a view of fixed size scrolls over: content of ``width`` × ``height``
+    cells (never less than the view itself).
+
+    Assigning ``virtual_size`` would lay the whole screen out again, since its
+    reactive asks for a layout; in a view whose own size does not depend on its
+    content that is wasted work, and it is what made changing case slow.  So the
+    size is set quietly and only the scrollbars are updated (they still lay out
+    when one appears or goes).  Only for views whose height is not ``auto``.
+    """
+    region = view.scrollable_content_region
+    size = Size(max(width, region.width), max(height, region.height))
+    if size != view.virtual_size:
+        view.set_reactive(ScrollView.virtual_size, size)
+        view._scroll_update(size)  # the scrollbars: shown or not, thumb size and place
+        view.refresh()
+
+
 class SafeTextView(ScrollView, can_focus=False):
+    """A view of fixed size (its height is never ``auto``): other text is a
+    repaint, not a layout pass (see ``set_scroll_extent``)."""
+
     DEFAULT_CSS = """
     SafeTextView {
         height: 1fr;
@@ -107,6 +128,11 @@ class SafeTextView(ScrollView, can_focus=False):
         return self._marks
 
     # -- updating ---------------------------------------------------------------
+
+    def clear(self) -> None:
+        """No text at all (not even an empty first line)."""
+        self.set_text("")
+        self._lines, self._starts = [], []
 
     def set_text(self, text: str, *, raw_bytes: bool = False, note: str | None = None) -> None:
         if len(text) > DISPLAY_LIMIT:
@@ -179,11 +205,6 @@ class SafeTextView(ScrollView, can_focus=False):
     def _gutter_width(self) -> int:
         return len(str(len(self._lines))) + 1 if self.line_numbers else 0
 
-    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
-        # For height: auto, wrap at the width we are offered (rows depend on it).
-        self._ensure_rows(width)
-        return len(self._rows)
-
     def _ensure_rows(self, width: int | None = None) -> None:
         if width is None:
             width = self.scrollable_content_region.width or self.size.width
@@ -200,9 +221,10 @@ class SafeTextView(ScrollView, can_focus=False):
                 widest = max(widest, sum(get_character_cell_size(ch) for ch in shown))
                 continue
             start = cells = 0
+            end = len(shown) - 1  # the line end's cell: it never takes a row of its own
             for position, ch in enumerate(shown):
                 size = get_character_cell_size(ch)
-                if cells + size > room and position > start:
+                if cells + size > room and start < position < end:
                     rows.append((number, start, position))
                     start, cells = position, 0
                 cells += size
@@ -211,7 +233,7 @@ class SafeTextView(ScrollView, can_focus=False):
             rows.append((-1, 0, 0))
         self._rows = rows
         total_width = (widest + self._gutter_width()) if not self.wrap else width
-        self.virtual_size = Size(total_width, len(rows))
+        set_scroll_extent(self, total_width, len(rows))
 
     def on_resize(self, event: events.Resize) -> None:
         self._rows_width = -1

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from textual import events
 from textual.content import Content
-from textual.geometry import Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.visual import Visual
@@ -23,6 +22,7 @@ from ...contract.evidence import Conflict, Recall
 from ...contract.verify import Verdict
 from .. import safe
 from ..selection import Selection
+from .text_view import set_scroll_extent
 
 __all__ = ["VerdictView", "render_verdict"]
 
@@ -165,7 +165,7 @@ class VerdictView(ScrollView, can_focus=False):
         self._width = width
         self._strips = (Visual.to_strips(self, self._content, width, None, self.visual_style, pad=True)
                         if width > 0 else [])
-        self.virtual_size = Size(max(width, 0), len(self._strips))
+        set_scroll_extent(self, max(width, 0), len(self._strips))
 
     def on_resize(self, event: events.Resize) -> None:
         self._wrap()
