@@ -7,7 +7,9 @@
    runs it headless until the first frame has been composed.
 2. Key press to repaint for n, p, j, k (goal: one frame, 16 ms): the time from
    posting the key to the composed update (the frame Textual hands the terminal),
-   plus that update rendered to terminal bytes; median and p95.
+   plus that update rendered to terminal bytes; median and p95.  Also how many
+   whole-screen layout passes the presses caused (the goal is none: a layout pass
+   costs more than a frame here, and it is a count, not a noisy time).
 3. The same with a generated suite of 10,000 cases over 1,000 sources: time to
    open (load + first paint, in-process) and the per-key figures.
 
@@ -128,6 +130,18 @@ async def keys(suites, presses: int, label: str) -> None:
             frames.append(time.perf_counter())
 
     app._display = display
+    # Count Textual's layout passes (a whole-screen reflow each): changing case should
+    # repaint panels of fixed size, never lay the screen out again.
+    from textual.screen import Screen
+
+    layouts = [0]
+    refresh_layout = Screen._refresh_layout
+
+    def counted(screen, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003
+        layouts[0] += 1
+        return refresh_layout(screen, *args, **kwargs)
+
+    Screen._refresh_layout = counted
     async with app.run_test(size=(120, 36)) as pilot:
         while not frames:
             await asyncio.sleep(0.001)
@@ -140,6 +154,7 @@ async def keys(suites, presses: int, label: str) -> None:
                 app.open_case(len(app.session) // 2)
             await pilot.pause(0.3)  # the footer's deferred redraw lands before timing starts
             latencies = []
+            layouts[0] = 0
             for index in range(presses):
                 # alternate direction so every press changes something
                 pressed = key if index % 2 == 0 else {"n": "p", "p": "n", "j": "k", "k": "j"}[key]
@@ -157,7 +172,8 @@ async def keys(suites, presses: int, label: str) -> None:
             median = statistics.median(latencies) * 1000
             p95 = latencies[max(0, int(len(latencies) * 0.95) - 1)] * 1000
             print(f"{label}: key {key!r} press to repaint  median {median:5.1f} ms  p95 {p95:5.1f} ms  "
-                  f"({len(latencies)} presses)")
+                  f"({len(latencies)} presses, {layouts[0]} layout passes)")
+    Screen._refresh_layout = refresh_layout
 
 
 def main() -> None:
