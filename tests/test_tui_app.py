@@ -356,6 +356,21 @@ class TestViewKeys:
             view = [app.session.entries[n].id for n in app.query_one(CaseList).view]
             assert view == ["dev-environment-claims", "billing-service-claims"]
 
+    async def test_palette_filters_the_lens_disagreements(self, bundled, audit_report):
+        rejects = [(c["suite"], c["id"]) for c in audit_report["cases"] if c["lens_disagrees"]]
+        assert rejects
+        app = make_app(bundled)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            await pilot.press("ctrl+p")
+            await pilot.press(*"lens says ANSWER, contract rejects")
+            await pilot.pause(0.3)
+            await pilot.press("enter")
+            await pilot.pause()
+            entries = [app.session.entries[n] for n in app.query_one(CaseList).view]
+            assert [(e.suite.name, e.id) for e in entries] == rejects
+            assert app.filter_label == "lens ANSWER, contract rejects"
+
     async def test_quit(self, article):
         app = make_app(article)
         async with app.run_test(size=SIZE) as pilot:

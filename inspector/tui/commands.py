@@ -122,6 +122,8 @@ class FilterCommands(_InspectorProvider):
                              f"Only the cases whose first failure is {check.title} ({check.code})."))
         commands.append(("Filter: verdict differs from the frozen label", self._mismatched,
                          "Only the cases whose verdict is not their frozen label."))
+        commands.append(("Filter: label lens says ANSWER, contract rejects", self._lens_disagrees,
+                         "Only the cases the weaker per-claim label lens would answer and the contract rejects."))
         if app.filter_text or app.filter_label:
             commands.append(("Filter: clear", app.action_clear_filter, "Show every case again."))
         return commands
@@ -137,6 +139,10 @@ class FilterCommands(_InspectorProvider):
     def _mismatched(self) -> None:
         app = self.inspector
         app.choose_cases(app.session.mismatched(), "label differs")
+
+    def _lens_disagrees(self) -> None:
+        app = self.inspector
+        app.choose_cases(app.session.lens_disagreements(), "lens ANSWER, contract rejects")
 
 
 class OpenCommands(_InspectorProvider):

@@ -60,7 +60,7 @@ SCENES: tuple[Scene, ...] = (
           ("article", "prod-v1-claims"), ("F", "n", "n")),
     Scene("pretty", "The pretty view of an answer with trailing data; the error position kept.",
           ("article", "trailing-second-object"), ("r",)),
-    Scene("summary", "The suite summary: n/N per rung, first failures per check.",
+    Scene("summary", "The suite summary: n/N per rung and for the label lens, first failures per check.",
           ("article", "complete-answer"), ("S",)),
     Scene("help", "The help screen, built from the key declarations.", None, ("question_mark",)),
     Scene("palette", "The command palette, jumping to a case by id.", None,

@@ -195,6 +195,10 @@ class Session:
     def mismatched(self) -> list[int]:
         return [n for n in range(len(self.entries)) if self.differs(n)]
 
+    def lens_disagreements(self) -> list[int]:
+        """Cases the label lens would ANSWER and the contract rejects."""
+        return [n for n in range(len(self.entries)) if (v := self.verdict(n)) is not None and v.lens_disagrees]
+
     def numbers_of(self, suite: Suite) -> list[int]:
         """The entries of one suite."""
         return [entry.number for entry in self.entries if entry.suite is suite]
