@@ -55,6 +55,16 @@ def open_id(app: InspectorApp, case_id: str, suite: str | None = None) -> None:
     app.open_case(number)
 
 
+async def run_from_palette(pilot, search: str) -> None:  # noqa: ANN001 - textual's Pilot
+    """Open the command palette, type ``search`` and run the best match."""
+    await pilot.press("ctrl+p")
+    assert isinstance(pilot.app.screen, CommandPalette)
+    await pilot.press(*search)
+    await pilot.pause(0.3)
+    await pilot.press("enter")
+    await pilot.pause()
+
+
 def case_id(app: InspectorApp) -> str:
     assert app.selection is not None
     return app.selection.entry.id
@@ -336,23 +346,14 @@ class TestViewKeys:
         app = make_app(article)
         async with app.run_test(size=SIZE) as pilot:
             await pilot.pause()
-            await pilot.press("ctrl+p")
-            assert isinstance(app.screen, CommandPalette)
-            await pilot.press(*"prod-v1-claims")
-            await pilot.pause(0.3)
-            await pilot.press("enter")
-            await pilot.pause()
+            await run_from_palette(pilot, "prod-v1-claims")
             assert case_id(app) == "prod-v1-claims"
 
     async def test_palette_filters_by_check(self, article):
         app = make_app(article)
         async with app.run_test(size=SIZE) as pilot:
             await pilot.pause()
-            await pilot.press("ctrl+p")
-            await pilot.press(*"first failing check scope")
-            await pilot.pause(0.3)
-            await pilot.press("enter")
-            await pilot.pause()
+            await run_from_palette(pilot, "first failing check scope")
             view = [app.session.entries[n].id for n in app.query_one(CaseList).view]
             assert view == ["dev-environment-claims", "billing-service-claims"]
 
@@ -362,11 +363,7 @@ class TestViewKeys:
         app = make_app(bundled)
         async with app.run_test(size=SIZE) as pilot:
             await pilot.pause()
-            await pilot.press("ctrl+p")
-            await pilot.press(*"lens says ANSWER, contract rejects")
-            await pilot.pause(0.3)
-            await pilot.press("enter")
-            await pilot.pause()
+            await run_from_palette(pilot, "lens says ANSWER, contract rejects")
             entries = [app.session.entries[n] for n in app.query_one(CaseList).view]
             assert [(e.suite.name, e.id) for e in entries] == rejects
             assert app.filter_label == "lens ANSWER, contract rejects"
