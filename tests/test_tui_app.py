@@ -742,7 +742,6 @@ class TestVerdictView:
             assert view.virtual_size.height > size.height  # the rest scrolls
             assert view.text.startswith(" VALUE_MISMATCH ")
 
-
     async def test_changing_case_does_not_move_the_panels(self, article):
         # Cited documents known and unknown, sources and verdicts of every length,
         # answers of two claims: each case is a repaint of panels that stay where

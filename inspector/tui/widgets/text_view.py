@@ -61,10 +61,15 @@ def set_scroll_extent(view: ScrollView, width: int, height: int) -> None:
     """
     region = view.scrollable_content_region
     size = Size(max(width, region.width), max(height, region.height))
-    if size != view.virtual_size:
-        view.set_reactive(ScrollView.virtual_size, size)
-        view._scroll_update(size)  # the scrollbars: shown or not, thumb size and place
-        view.refresh()
+    if size == view.virtual_size:
+        return
+    update_scrollbars = getattr(view, "_scroll_update", None)  # Textual's own, not public API
+    if update_scrollbars is None:  # pragma: no cover - another Textual: the public way, with its layout
+        view.virtual_size = size
+        return
+    view.set_reactive(ScrollView.virtual_size, size)
+    update_scrollbars(size)  # shown or not, thumb size and place
+    view.refresh()
 
 
 class SafeTextView(ScrollView, can_focus=False):
