@@ -235,14 +235,14 @@ def _decode_slow(text: str, start: int, body: str, size: int, syntax_error: str 
             return too_deep
         if _repeats_a_key(body, value):
             return _duplicate_key(text, start, size)
-        problem = _shape_problem(value)
+        shape = _shape_problem(value)
     else:
         strings, suspects = survey
         if _string_tokens(body) != strings:
             return _duplicate_key(text, start, size)
-        problem = _shape_problem(value, suspects)
-    if problem is not None:
-        return _shape_failure(text, start, size, value, *problem)
+        shape = _shape_problem(value, suspects)
+    if shape is not None:
+        return _shape_failure(text, start, size, value, *shape)
     claims = tuple(Claim(c["field"], c["value"], c["doc"], c["quote"]) for c in value["claims"])
     return Decoded(text, start, size, claims, None)
 
@@ -412,8 +412,8 @@ def _shape_message(value: Any, reason: str, path: Path) -> str:
         return f"{len(at)} claims, at most {LIMITS.MAX_CLAIMS} allowed"
     if reason == "UNKNOWN_MEMBER":
         if len(path) == 1:
-            return f"unknown top-level member {_quoted(path[0])}: the answer holds only claims"
-        return (f"claims[{path[1]}] has unknown member {_quoted(path[2])} "
+            return f"unknown top-level member {_quoted(str(path[0]))}: the answer holds only claims"
+        return (f"claims[{path[1]}] has unknown member {_quoted(str(path[2]))} "
                 "(a claim has exactly field, value, doc, quote)")
     if reason == "MISSING_MEMBER":
         if not path:
