@@ -65,6 +65,18 @@ async def run_from_palette(pilot, search: str) -> None:  # noqa: ANN001 - textua
     await pilot.pause()
 
 
+async def settled(pilot, widget) -> None:  # noqa: ANN001 - textual's Pilot and a widget
+    """Pause until ``widget`` keeps its size over a few refreshes (layout is done)."""
+    size, steady = widget.size, 0
+    for _ in range(100):
+        await pilot.pause(0.02)
+        steady = steady + 1 if widget.size == size else 0
+        size = widget.size
+        if steady >= 5:
+            return
+    raise AssertionError(f"{widget!r} kept changing size")
+
+
 def case_id(app: InspectorApp) -> str:
     assert app.selection is not None
     return app.selection.entry.id
@@ -732,8 +744,9 @@ class TestVerdictView:
             await pilot.pause()
             view = app.query_one(VerdictView)
             open_id(app, "conflict-cite-ops", "conflicts")
-            # Let layout settle (scrollbars appear a refresh later on a busy machine).
-            await pilot.pause(0.2)
+            # Coming from the first case (two claims, one here) lays the screen out
+            # once; wait until it has (a busy machine takes longer than a pause).
+            await settled(pilot, view)
             size, lines = view.size, view.virtual_size.height
             open_id(app, "conflict-wrong-side", "conflicts")
             await pilot.pause(0.2)
@@ -751,6 +764,7 @@ class TestVerdictView:
         async with app.run_test(size=SIZE) as pilot:
             await pilot.pause()
             panels = ["#answer-panel", "#answer-view", "#verdict-panel", "#verdict", "#source", "#source-view"]
+            await settled(pilot, app.query_one("#verdict"))
             regions = None
             for case in ["invented-doc", "billing-not-supplied", "value-in-seconds", "invented-doc",
                          "billing-service-claims", "prod-v1-claims", "complete-answer"]:
@@ -772,10 +786,10 @@ class TestVerdictView:
             await pilot.pause()
             view = app.query_one("#source-view")
             open_id(app, "conflict-cite-ops", "conflicts")
-            await pilot.pause()
+            await settled(pilot, view)
             assert view.size.height == longest("conflicts")
             open_id(app, "invented-doc", "article")  # no text to show: the view keeps its place
-            await pilot.pause()
+            await settled(pilot, view)
             assert view.size.height == SourceText.MAX_ROWS  # longer texts scroll
 
     async def test_keys_scroll_a_verdict_longer_than_the_panel(self, bundled):
