@@ -284,13 +284,9 @@ def _survey(value: Any) -> tuple[int, list[tuple[int, dict[str, Any]]]] | None:
     for index, claim in enumerate(items):
         if claim.__class__ is not dict:
             return None
-        if claim.keys() == _MEMBER_SET:
-            for member_value in claim.values():
-                if member_value.__class__ is not str or not member_value:
-                    break
-            else:
-                strings += 8
-                continue
+        if _plain(claim):
+            strings += 8
+            continue
         strings += len(claim)
         for member_value in claim.values():
             kind = member_value.__class__
@@ -383,16 +379,18 @@ def _shape_problem(value: Any, suspects: list[tuple[int, dict[str, Any]]] | None
 
 
 def _suspects(items: list[dict[str, Any]]) -> list[tuple[int, dict[str, Any]]]:
-    suspects = []
-    for index, claim in enumerate(items):
-        if claim.keys() == _MEMBER_SET:
-            for member_value in claim.values():
-                if member_value.__class__ is not str or not member_value:
-                    break
-            else:
-                continue
-        suspects.append((index, claim))
-    return suspects
+    return [(index, claim) for index, claim in enumerate(items) if not _plain(claim)]
+
+
+def _plain(claim: dict[str, Any]) -> bool:
+    """Exactly the four members, each a non-empty string: nothing for the shape
+    search to look at but the length limit."""
+    if claim.keys() != _MEMBER_SET:
+        return False
+    for member_value in claim.values():
+        if member_value.__class__ is not str or not member_value:
+            return False
+    return True
 
 
 def _shape_message(value: Any, reason: str, path: Path) -> str:
