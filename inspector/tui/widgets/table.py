@@ -28,7 +28,7 @@ from textual.widget import Widget
 
 from .. import safe
 
-__all__ = ["Cell", "Column", "Piece", "SafeTable", "component_style", "text_segments", "untrusted"]
+__all__ = ["Cell", "Column", "Piece", "SafeTable", "StyleCache", "component_style", "text_segments", "untrusted"]
 
 Piece = tuple[str, str | None]  # text the view wrote, and a component class (None: plain)
 Cell = str | Piece | list[Piece] | None  # a str is untrusted text
@@ -60,6 +60,44 @@ def text_segments(text: Text, console: Console) -> list[Segment]:
     return list(Segment.apply_style(segments, base))
 
 
+class StyleCache:
+    """For a widget drawn line by line: its own style plus component styles,
+    combined once per set of components, forgotten when the styles change.
+
+    Textual computes ``rich_style`` from the DOM on every read, far too slow to
+    do per segment.  The widget sets ``_base = None`` and ``_styles = {}`` in its
+    ``__init__`` and drops its own caches in ``_styles_changed``."""
+
+    _base: Style | None
+    _styles: dict[tuple[str | None, ...], Style]
+
+    def _combined(self, *components: str | None) -> Style:
+        """The widget's style + each component's, in order (None adds nothing)."""
+        style = self._styles.get(components)
+        if style is None:
+            style = self._base_style()
+            for component in components:
+                if component is not None:
+                    style += component_style(self, component)  # type: ignore[arg-type]
+            self._styles[components] = style
+        return style
+
+    def _base_style(self) -> Style:
+        """The widget's own style."""
+        if self._base is None:
+            self._base = self.rich_style  # type: ignore[attr-defined]
+        return self._base
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()  # type: ignore[misc]
+        self._base = None
+        self._styles.clear()
+        self._styles_changed()
+
+    def _styles_changed(self) -> None:
+        """Drop what was drawn with the old styles."""
+
+
 @dataclass(frozen=True, slots=True)
 class Column:
     key: str
@@ -70,7 +108,7 @@ class Column:
     justify: str = "left"
 
 
-class SafeTable(ScrollView, can_focus=False):
+class SafeTable(StyleCache, ScrollView, can_focus=False):
     """A scrolling table whose rows are built on demand."""
 
     DEFAULT_CSS = """
@@ -138,7 +176,7 @@ class SafeTable(ScrollView, can_focus=False):
         self._rows: dict[int, Strip] = {}
         self._header: Strip | None = None
         self._base: Style | None = None
-        self._styles: dict[tuple[str | None, str | None, str | None], Style] = {}
+        self._styles: dict[tuple[str | None, ...], Style] = {}
         self.empty_message = ""
 
     # -- what subclasses provide ---------------------------------------------
@@ -291,20 +329,6 @@ class SafeTable(ScrollView, can_focus=False):
 
     # -- drawing ----------------------------------------------------------------
 
-    def _style(self, component: str | None) -> Style:
-        if component is None:
-            return Style()
-        return component_style(self, component)
-
-    def _combined(self, row: str | None, cell: str | None, piece: str | None) -> Style:
-        """The widget's style + the row's + the cell's + the piece's, computed once."""
-        key = (row, cell, piece)
-        style = self._styles.get(key)
-        if style is None:
-            style = self._base_style() + self._style(row) + self._style(cell) + self._style(piece)
-            self._styles[key] = style
-        return style
-
     @staticmethod
     def _pieces(value: Cell) -> list[Piece]:
         if value is None:
@@ -393,15 +417,6 @@ class SafeTable(ScrollView, can_focus=False):
         if 0 <= row < self.row_count:
             self.post_message(self.RowClicked(self, row))
 
-    def _base_style(self) -> Style:
-        """The widget's own style (Textual computes it from the DOM on every read)."""
-        if self._base is None:
-            self._base = self.rich_style
-        return self._base
-
-    def notify_style_update(self) -> None:
-        super().notify_style_update()
-        self._base = None
+    def _styles_changed(self) -> None:
         self._rows.clear()
-        self._styles.clear()
         self._header = None

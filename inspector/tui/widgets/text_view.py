@@ -22,7 +22,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from .. import safe
-from .table import component_style
+from .table import StyleCache
 
 __all__ = ["Mark", "SafeTextView", "set_scroll_extent"]
 
@@ -72,7 +72,7 @@ def set_scroll_extent(view: ScrollView, width: int, height: int) -> None:
     view.refresh()
 
 
-class SafeTextView(ScrollView, can_focus=False):
+class SafeTextView(StyleCache, ScrollView, can_focus=False):
     """A view of fixed size (its height is never ``auto``): other text is a
     repaint, not a layout pass (see ``set_scroll_extent``)."""
 
@@ -121,7 +121,7 @@ class SafeTextView(ScrollView, can_focus=False):
         self._rows_width = -1
         self._cache: dict[int, list[tuple[int, int, Style]]] = {}
         self._base: Style | None = None
-        self._styles: dict[tuple[str, ...], Style] = {}
+        self._styles: dict[tuple[str | None, ...], Style] = {}
         self._focus: int | None = None
 
     @property
@@ -271,18 +271,9 @@ class SafeTextView(ScrollView, can_focus=False):
         runs = []
         for a, b in zip(cuts, cuts[1:]):
             components = tuple(c for x, y, c in spans if x <= a and b <= y)
-            runs.append((a, b, self._combined(components)))
+            runs.append((a, b, self._combined(*components)))
         self._cache[number] = runs
         return runs
-
-    def _combined(self, components: tuple[str, ...]) -> Style:
-        style = self._styles.get(components)
-        if style is None:
-            style = self._base_style()
-            for component in components:
-                style += self._style(component)
-            self._styles[components] = style
-        return style
 
     def _scroll_to_offset(self, offset: int) -> None:
         self._ensure_rows()
@@ -316,7 +307,7 @@ class SafeTextView(ScrollView, can_focus=False):
             return Strip.blank(width, base)
         number, start, end = self._rows[row]
         if number < 0:
-            note = Segment(self._note or "", self._combined(("safe-text--note",)))
+            note = Segment(self._note or "", self._combined("safe-text--note"))
             return Strip([note]).crop_extend(0, width, base)
         shown = self._lines[number].shown
         body = [Segment(shown[max(a, start):min(b, end)], style)
@@ -325,23 +316,11 @@ class SafeTextView(ScrollView, can_focus=False):
         gutter = []
         if gutter_width:
             label = f"{number + 1:>{gutter_width - 1}} " if start == 0 or not self.wrap else " " * gutter_width
-            gutter = [Segment(label, self._combined(("safe-text--gutter",)))]
+            gutter = [Segment(label, self._combined("safe-text--gutter"))]
         if self.wrap:
             return Strip(gutter + body).crop_extend(0, width, base)
         strip = Strip(body).crop_extend(scroll_x, scroll_x + width - gutter_width, base)
         return Strip.join([Strip(gutter), strip]) if gutter else strip
 
-    def _style(self, component: str) -> Style:
-        return component_style(self, component)
-
-    def _base_style(self) -> Style:
-        """The widget's own style (Textual computes it from the DOM on every read)."""
-        if self._base is None:
-            self._base = self.rich_style
-        return self._base
-
-    def notify_style_update(self) -> None:
-        super().notify_style_update()
-        self._base = None
+    def _styles_changed(self) -> None:
         self._cache.clear()
-        self._styles.clear()
