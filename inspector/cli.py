@@ -23,6 +23,7 @@ from .suites.load import (
     Suite,
     bundled_suite_paths,
     load_answer,
+    load_answer_stream,
     load_registry,
     load_request,
     load_suites,
@@ -161,7 +162,7 @@ def _check(args: argparse.Namespace) -> int:
     if args.claims == "-":
         if sys.stdin is None or sys.stdin.isatty():
             return _error("no answer given: pass a CLAIMS file or pipe the answer into standard input")
-        raw: bytes = sys.stdin.buffer.read()
+        raw: bytes = load_answer_stream(sys.stdin.buffer)
     else:
         raw = load_answer(args.claims)
     verdict = verify(raw, request, registry)
@@ -415,15 +416,9 @@ def _single_answer(claims: Path, request_path: str, registry_path: str) -> Suite
 
 
 def _screenshots(args: argparse.Namespace) -> int:
-    out: Path = args.out
-    if out.exists() and not out.is_dir():
-        return _error(f"{out}: exists and is not a directory")
-    existing = sorted(out.glob("*.svg")) if out.is_dir() else []
-    if existing and not args.overwrite:
-        return _error(f"{out}: holds {len(existing)} SVG file(s); pass --overwrite to replace them")
     from .tui.launch import write_screenshots
 
-    return write_screenshots(out)
+    return write_screenshots(args.out, overwrite=args.overwrite)
 
 
 def run() -> None:  # pragma: no cover - console entry point

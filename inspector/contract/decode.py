@@ -30,9 +30,14 @@ from .jsonscan import DuplicateKey, Path, max_depth, path_text, scan
 from .models import Claim
 from .text import escape_char, line_col, utf16_len, visible
 
-__all__ = ["DecodeFailure", "Decoded", "decode_answer", "describe_syntax_error", "find_duplicate_key"]
+__all__ = ["MAX_ANSWER_BYTES", "DecodeFailure", "Decoded", "decode_answer", "describe_syntax_error",
+           "find_duplicate_key"]
 
 BOM = "\ufeff"
+# Every UTF-16 unit takes at most 3 UTF-8 bytes (4 bytes make 2 units), so more
+# bytes than this are too large however they decode.  Readers of answer files
+# stop just past it, so a size is only known to be "at least" that.
+MAX_ANSWER_BYTES = 3 * (LIMITS.MAX_INPUT + 1)
 MEMBERS = ("field", "value", "doc", "quote")
 
 
@@ -94,7 +99,7 @@ class Decoded(msgspec.Struct, frozen=True):
 
 def decode_answer(raw: str | bytes | bytearray | memoryview) -> Decoded:
     """Decode ``raw`` strictly.  Never raises for any input."""
-    if type(raw) is bytes and raw.isascii():
+    if type(raw) is bytes and len(raw) <= MAX_ANSWER_BYTES and raw.isascii():
         raw = raw.decode("ascii")
     if type(raw) is str and len(raw) <= _MAX_MEMBER and raw.isascii():
         # The common case, kept short: ASCII has no BOM, no surrogate and is as many
@@ -130,11 +135,9 @@ def decode_answer(raw: str | bytes | bytearray | memoryview) -> Decoded:
                              "text cannot be encoded as UTF-8", offset=exc.start, end=exc.start + 1)
     else:
         data = bytes(raw)
-        if len(data) > 3 * (LIMITS.MAX_INPUT + 1):
-            # Every UTF-16 unit takes at most 3 UTF-8 bytes (4 bytes make 2 units),
-            # so this is too large however it decodes.
+        if len(data) > MAX_ANSWER_BYTES:
             return _fail(None, len(data) // 3, "size", "TOO_LARGE",
-                         f"{len(data)} bytes, at least {len(data) // 3} UTF-16 code units "
+                         f"at least {len(data)} bytes, so at least {len(data) // 3} UTF-16 code units "
                          f"(limit {LIMITS.MAX_INPUT})")
         try:
             text = data.decode("utf-8")

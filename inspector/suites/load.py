@@ -13,7 +13,7 @@ import binascii
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import msgspec
 
@@ -22,6 +22,15 @@ from ..contract.decode import describe_syntax_error, find_duplicate_key
 from ..contract.jsonscan import path_text
 from ..contract.models import DuplicateSourceError, Registry, Request, Source
 from ..contract.text import line_col, visible
+from .reading import (
+    ANSWER_READ_BYTES,
+    MAX_REQUEST_BYTES,
+    MAX_SUITE_BYTES,
+    ReadError,
+    read_limited,
+    read_prefix,
+    read_stream_prefix,
+)
 
 __all__ = [
     "Case",
@@ -30,15 +39,13 @@ __all__ = [
     "Suite",
     "bundled_suite_paths",
     "load_answer",
+    "load_answer_stream",
     "load_registry",
     "load_request",
     "load_sources",
     "load_suite",
     "parse_label",
 ]
-
-MAX_FILE_BYTES = 256 * 1024 * 1024
-
 
 class LoadError(Exception):
     """A file that cannot be used: which file, where in it, what is wrong."""
@@ -125,21 +132,12 @@ def parse_label(label: str) -> tuple[str, str | None]:
     return status, reason or None
 
 
-def read_bytes(path: str | Path) -> bytes:
-    path = Path(path)
+def read_bytes(path: str | Path, limit: int = MAX_SUITE_BYTES, what: str = "suite or registry") -> bytes:
+    """A whole input file: a regular file (never a FIFO or device), at most ``limit`` bytes."""
     try:
-        if path.is_dir():
-            raise LoadError(path, "is a directory, expected a file")
-        size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
-            raise LoadError(path, f"is {size} bytes, larger than the {MAX_FILE_BYTES} bytes accepted")
-        return path.read_bytes()
-    except FileNotFoundError:
-        raise LoadError(path, "no such file") from None
-    except PermissionError:
-        raise LoadError(path, "permission denied") from None
-    except OSError as exc:
-        raise LoadError(path, exc.strerror or str(exc)) from None
+        return read_limited(path, limit, what)
+    except ReadError as exc:
+        raise LoadError(path, exc.problem) from None
 
 
 def _parse_json(path: str | Path, data: bytes) -> Any:
@@ -292,7 +290,7 @@ def load_registry(path: str | Path) -> Registry:
 
 def load_request(path: str | Path) -> Request:
     path = Path(path)
-    value = _parse_json(path, read_bytes(path))
+    value = _parse_json(path, read_bytes(path, MAX_REQUEST_BYTES, "request"))
     try:
         request = msgspec.convert(value, Request)
     except msgspec.ValidationError as exc:
@@ -305,8 +303,23 @@ def load_request(path: str | Path) -> Request:
 
 
 def load_answer(path: str | Path) -> bytes:
-    """The candidate answer's exact bytes (decoding them is the contract's job)."""
-    return read_bytes(path)
+    """The candidate answer's exact bytes (decoding them is the contract's job).
+
+    Only as much as could pass the size check is read, and a little more: an
+    answer longer than that is TOO_LARGE whatever follows, so a huge file (or a
+    symlink to ``/dev/zero``) costs no more than a small one."""
+    try:
+        return read_prefix(path, ANSWER_READ_BYTES)
+    except ReadError as exc:
+        raise LoadError(path, exc.problem) from None
+
+
+def load_answer_stream(stream: BinaryIO, name: str = "standard input") -> bytes:
+    """An answer from standard input, with the same bound as an answer file."""
+    try:
+        return read_stream_prefix(stream, ANSWER_READ_BYTES, name)
+    except ReadError as exc:
+        raise LoadError(name, exc.problem) from None
 
 
 def bundled_suite_paths() -> list[Path]:

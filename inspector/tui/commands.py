@@ -17,6 +17,7 @@ from textual.content import Content
 
 from ..contract.checks import CHECKS, STATUSES
 from ..suites.load import bundled_suite_paths
+from ..suites.reading import is_regular_file
 from . import keys, safe
 
 if TYPE_CHECKING:
@@ -25,6 +26,7 @@ if TYPE_CHECKING:
 __all__ = ["CaseCommands", "FilterCommands", "KeyCommands", "OpenCommands"]
 
 MAX_CASE_HITS = 40
+MAX_FILE_HITS = 50
 
 
 def highlight(matcher: Matcher, shown: str, prefix: str = "") -> Content:
@@ -146,19 +148,26 @@ class FilterCommands(_InspectorProvider):
 
 
 class OpenCommands(_InspectorProvider):
-    """Open another suite file: the bundled ones, JSON files here, or a typed path."""
+    """Open another suite file: the bundled ones, JSON files here, or a typed path.
+
+    Only regular files are offered (symbolic links followed): a FIFO or a link to
+    a device named ``*.json`` is not a suite, and the loader would refuse it."""
 
     def _candidates(self) -> list[Path]:
         loaded = {suite.path.resolve() for suite in self.inspector.session.suites}
         paths = list(bundled_suite_paths())
         try:
-            paths += sorted(Path.cwd().glob("*.json"))[:50]
+            here = sorted(Path.cwd().glob("*.json"))
         except OSError:
-            pass
+            here = []
+        paths += [path for path in here if is_regular_file(path)][:MAX_FILE_HITS]
         seen: set[Path] = set()
         result = []
         for path in paths:
-            resolved = path.resolve()
+            try:
+                resolved = path.resolve()
+            except (OSError, RuntimeError):  # a symlink loop
+                continue
             if resolved in loaded or resolved in seen:
                 continue
             seen.add(resolved)
@@ -179,8 +188,11 @@ class OpenCommands(_InspectorProvider):
         if typed.startswith("open "):
             typed = typed[5:].strip()
         if typed and ("/" in typed or typed.endswith(".json")):
-            path = Path(typed).expanduser()
+            try:
+                path = Path(typed).expanduser()
+            except RuntimeError:  # ~user with no such user
+                return
             shown = safe.display(str(path))
-            if path.is_file():
+            if is_regular_file(path):
                 yield Hit(1.0, Content(f"Open: {shown}"), self._open(path), text=f"Open: {shown}",
                           help=Content("Load this suite file into the list."))
