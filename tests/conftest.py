@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import resource
 import subprocess
 import sys
 from pathlib import Path
@@ -119,3 +120,33 @@ def decoded(proc: subprocess.CompletedProcess) -> tuple[str, str]:
 def fixture_bytes() -> dict[Path, bytes]:
     """Every fixture file's bytes, to show afterwards that nothing wrote into them."""
     return {path: path.read_bytes() for path in sorted(FIXTURES.rglob("*")) if path.is_file()}
+
+
+def one_line_error(err: str, *names: str) -> str:
+    """The single ``inspector: error:`` line of ``err`` (no traceback), naming ``names``."""
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    assert "Traceback" not in err
+    assert lines[0].startswith("inspector: error: ")
+    for name in names:
+        assert name in lines[0], lines[0]
+    return lines[0]
+
+
+# What a hung or runaway command is given before the test calls it a failure.
+HANG_TIMEOUT = 30
+ADDRESS_SPACE = 1024 * 1024 * 1024
+
+
+def _bounded() -> None:  # pragma: no cover - runs in the child
+    resource.setrlimit(resource.RLIMIT_AS, (ADDRESS_SPACE, ADDRESS_SPACE))
+
+
+def run_bounded(*args: str | os.PathLike[str], stdin: int | None = None,
+                cwd: Path | None = None) -> subprocess.CompletedProcess[bytes]:
+    """``python -m inspector ARGS`` with a timeout and at most 1 GiB of address space."""
+    return subprocess.run(
+        [sys.executable, "-m", "inspector", *map(str, args)], stdin=stdin if stdin is not None else subprocess.DEVNULL,
+        capture_output=True, cwd=cwd or ROOT, timeout=HANG_TIMEOUT, preexec_fn=_bounded,
+        env={**os.environ, "PYTHONIOENCODING": "utf-8", "COLUMNS": "200", "NO_COLOR": "1"},
+    )

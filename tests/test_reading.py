@@ -10,7 +10,6 @@ import io
 import json
 import os
 import re
-import resource
 import subprocess
 import sys
 from pathlib import Path
@@ -29,39 +28,19 @@ from inspector.suites.reading import (
     read_prefix,
 )
 
-from conftest import ARTICLE, PAYMENTS_REGISTRY, PAYMENTS_REQUEST, ROOT, decoded
+from conftest import (
+    ARTICLE,
+    PAYMENTS_REGISTRY,
+    PAYMENTS_REQUEST,
+    ROOT,
+    HANG_TIMEOUT,
+    decoded,
+    one_line_error,
+    run_bounded,
+)
 
 CHECK = ["check", "--request", str(PAYMENTS_REQUEST), "--registry", str(PAYMENTS_REGISTRY)]
 MiB = 1024 * 1024
-# What a hung or runaway command is given before the test calls it a failure.
-TIMEOUT = 30
-ADDRESS_SPACE = 1024 * MiB
-
-
-def one_line_error(err: str, *names: str) -> str:
-    lines = err.strip().splitlines()
-    assert len(lines) == 1, err
-    assert "Traceback" not in err
-    assert lines[0].startswith("inspector: error: ")
-    for name in names:
-        assert name in lines[0], lines[0]
-    return lines[0]
-
-
-def _bounded() -> None:  # pragma: no cover - runs in the child
-    resource.setrlimit(resource.RLIMIT_AS, (ADDRESS_SPACE, ADDRESS_SPACE))
-
-
-def run_bounded(*args: str | os.PathLike[str], stdin: int | None = None,
-                cwd: Path | None = None) -> subprocess.CompletedProcess[bytes]:
-    """``python -m inspector ARGS`` with a timeout and at most 1 GiB of address space."""
-    return subprocess.run(
-        [sys.executable, "-m", "inspector", *map(str, args)], stdin=stdin if stdin is not None else subprocess.DEVNULL,
-        capture_output=True, cwd=cwd or ROOT, timeout=TIMEOUT, preexec_fn=_bounded,
-        env={**os.environ, "PYTHONIOENCODING": "utf-8", "COLUMNS": "200", "NO_COLOR": "1"},
-    )
-
-
 @pytest.fixture
 def fifo(tmp_path: Path) -> Path:
     path = tmp_path / "answer.json"
@@ -324,7 +303,7 @@ async def _wait_for_workers(app) -> None:  # noqa: ANN001 - the app
     import asyncio
 
     try:
-        await asyncio.wait_for(app.workers.wait_for_complete(), TIMEOUT)
+        await asyncio.wait_for(app.workers.wait_for_complete(), HANG_TIMEOUT)
     except TimeoutError:
         raise AssertionError("opening the file blocked the worker") from None
 

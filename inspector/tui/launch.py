@@ -18,8 +18,9 @@ def open_suites(suites: list[Suite]) -> int:
     return app.return_code or 0
 
 
-def write_screenshots(out_dir: Path) -> int:
-    """Drive the real app through its main states and save an SVG of each into ``out_dir``."""
+def write_screenshots(out_dir: Path, overwrite: bool = False) -> int:
+    """Drive the real app through its main states and save an SVG of each into
+    ``out_dir`` (existing ones replaced only with ``overwrite``)."""
     from .scenes import write_all
 
-    return write_all(Path(out_dir))
+    return write_all(Path(out_dir), overwrite=overwrite)

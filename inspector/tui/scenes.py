@@ -8,9 +8,7 @@ and is looked at in a terminal of a given size.
 from __future__ import annotations
 
 import asyncio
-import os
 import sys
-import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,7 +16,9 @@ from pathlib import Path
 from textual.pilot import Pilot
 from textual.widgets import Input
 
+from ..contract.text import visible
 from ..suites.load import Suite, bundled_suite_paths, load_suite
+from ..suites.writing import TargetExists, WriteError, check_free, write_files, write_new_directory
 from .app import InspectorApp, make_app
 
 __all__ = ["SCENES", "Scene", "load_bundled", "prepare", "write_all"]
@@ -113,40 +113,39 @@ def _preserve_spaces(svg: str) -> str:
     return svg.replace("<svg ", '<svg xml:space="preserve" ', 1)
 
 
-def _replace_atomically(path: Path, text: str) -> None:
-    """Write ``path`` whole or not at all (the CLI has already refused to replace
-    existing screenshots unless --overwrite was given)."""
-    handle, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(text)
-        os.replace(temp, path)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
-
-
-async def _write(out_dir: Path, scenes: Sequence[Scene]) -> list[Path]:
+async def _render(scenes: Sequence[Scene]) -> dict[str, bytes]:
     suites = load_bundled()
-    written = []
+    rendered: dict[str, bytes] = {}
     for scene in scenes:
         app = app_for(scene, suites)
         async with app.run_test(size=scene.size) as pilot:
             await prepare(scene, pilot)
-            path = out_dir / f"{scene.name}.svg"
-            _replace_atomically(path, _preserve_spaces(app.export_screenshot()))
-            written.append(path)
-    return written
+            rendered[f"{scene.name}.svg"] = _preserve_spaces(app.export_screenshot()).encode("utf-8")
+    return rendered
 
 
-def write_all(out_dir: Path, scenes: Sequence[Scene] = SCENES) -> int:
-    """Write one SVG per scene into ``out_dir``; the exit status."""
-    out_dir.mkdir(parents=True, exist_ok=True)
+def write_all(out_dir: Path, scenes: Sequence[Scene] = SCENES, *, overwrite: bool = False) -> int:
+    """Write one SVG per scene into ``out_dir``; the exit status.
+
+    Every scene is rendered before anything is written, and then all the files
+    are written or none (``writing``): a full disk, a read-only directory or a
+    directory where an SVG should go leaves ``out_dir`` as it was.  An SVG that
+    exists is replaced only with ``overwrite``, and then atomically."""
+    names = [f"{scene.name}.svg" for scene in scenes]
     try:
-        written = asyncio.run(_write(out_dir, scenes))
-    except LookupError as error:
-        print(f"inspector: error: {error}", file=sys.stderr)
+        check_free(out_dir, names, overwrite=overwrite)  # before the seconds of rendering
+        rendered = asyncio.run(_render(scenes))
+        if out_dir.is_dir():
+            write_files(out_dir, rendered, overwrite=overwrite)
+        else:
+            write_new_directory(out_dir, rendered)
+    except TargetExists as error:
+        print(f"inspector: error: {visible(str(error))}; pass --overwrite to replace the screenshots",
+              file=sys.stderr)
         return 2
-    for path in written:
-        print(path)
+    except (LookupError, WriteError) as error:
+        print(f"inspector: error: {visible(str(error))}", file=sys.stderr)
+        return 2
+    for name in rendered:
+        print(out_dir / name)
     return 0

@@ -1,0 +1,237 @@
+"""Writing the tool's outputs (audit runs, screenshots): whole or not at all.
+
+A full disk, a read-only directory or a name already taken must never leave half
+an output behind.  So every file is written to a temporary name first and
+fsynced, and only then put in place: a new directory is assembled as a hidden
+sibling and renamed into place in one step; files going into an existing
+directory are all written first, then linked (refusing any name that exists)
+or, when replacing was asked for, renamed over the old ones one by one.
+Whatever fails, the temporary files are removed and one ``WriteError`` says
+which path failed and why.
+
+Files are created as any file the person writes (mode 0666 less the umask), not
+0600 as ``tempfile.mkstemp`` would make them.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import secrets
+import stat
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+
+__all__ = ["TargetExists", "WriteError", "check_free", "write_files", "write_new_directory"]
+
+_CREATE_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
+
+
+class WriteError(Exception):
+    """An output that could not be written: the path and the reason, in one line."""
+
+    def __init__(self, path: str | Path, reason: str) -> None:
+        self.path = str(path)
+        self.reason = reason
+        super().__init__(f"{self.path}: {reason}")
+
+
+class TargetExists(WriteError):
+    """The name is taken and replacing was not asked for."""
+
+    def __init__(self, path: str | Path) -> None:
+        super().__init__(path, "already exists; refusing to overwrite")
+
+
+def _reason(exc: OSError) -> str:
+    return exc.strerror or str(exc)
+
+
+def _temporary_name(directory: Path, name: str) -> Path:
+    return directory / f".{name}.{secrets.token_hex(4)}.tmp"
+
+
+def _write_file(path: Path, data: bytes) -> None:
+    """Create ``path`` (which must not exist) holding ``data``, synced to disk;
+    on failure it is removed again."""
+    fd = os.open(path, _CREATE_FLAGS, 0o666)
+    try:
+        view = memoryview(data)
+        while view:
+            written = os.write(fd, view)
+            view = view[written:]
+        os.fsync(fd)
+    except BaseException:
+        os.close(fd)
+        _remove([path])
+        raise
+    os.close(fd)
+
+
+def _sync_directory(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _remove(paths: list[Path]) -> None:
+    """Best effort, newest first: these are ours, and the original error matters more."""
+    for path in reversed(paths):
+        try:
+            if path.is_dir() and not path.is_symlink():
+                path.rmdir()
+            else:
+                path.unlink()
+        except OSError:
+            pass
+
+
+def _check_names(names: Iterable[str]) -> None:
+    for name in names:
+        if not name or name in (".", "..") or "/" in name or "\0" in name:
+            raise ValueError(f"not a plain file name: {name!r}")
+
+
+def _is_empty_directory(path: Path) -> bool:
+    """True for an empty directory, False if ``path`` does not exist; WriteError otherwise."""
+    try:
+        mode = os.lstat(path).st_mode
+        if stat.S_ISLNK(mode):  # a link to a directory will do; a dangling one is not "new"
+            try:
+                mode = os.stat(path).st_mode
+            except FileNotFoundError:
+                raise WriteError(path, "is a symbolic link to nothing") from None
+    except FileNotFoundError:
+        return False
+    except OSError as exc:
+        raise WriteError(path, _reason(exc)) from None
+    if not stat.S_ISDIR(mode):
+        raise WriteError(path, "exists and is not a directory")
+    try:
+        with os.scandir(path) as entries:
+            if next(entries, None) is not None:
+                raise WriteError(path, "directory is not empty; use a new output directory")
+    except OSError as exc:
+        raise WriteError(path, _reason(exc)) from None
+    return True
+
+
+def write_new_directory(target: Path, files: Mapping[str, bytes]) -> None:
+    """Make ``target`` a directory holding exactly ``files``, or leave no trace.
+
+    ``target`` must not exist or be an empty directory (then it is filled, all
+    files or none).  A new directory is built as a hidden sibling and renamed
+    into place, so it appears complete or not at all; missing parents are
+    created, and removed again if the write fails."""
+    _check_names(files)
+    target = Path(target)
+    if _is_empty_directory(target):
+        write_files(target, files, overwrite=False)
+        return
+    made: list[Path] = []  # everything created so far, in order, to undo on failure
+    current = target
+    try:
+        for parent in [parent for parent in reversed(target.parents) if not parent.exists()]:
+            current = parent
+            parent.mkdir(0o777)
+            made.append(parent)
+        current = target
+        temp = _temporary_name(target.parent, target.name)
+        temp.mkdir(0o777)
+        made.append(temp)
+        for name, data in files.items():
+            current = target / name
+            _write_file(temp / name, data)
+            made.append(temp / name)
+        current = target
+        _sync_directory(temp)
+        # rename() refuses a target that became a non-empty directory meanwhile.
+        os.rename(temp, target)
+        made = [target if path == temp else target / path.name if path.parent == temp else path
+                for path in made]
+        current = target.parent
+        _sync_directory(target.parent)
+    except OSError as exc:
+        _remove(made)
+        if exc.errno in (errno.ENOTEMPTY, errno.EEXIST) and current == target:
+            raise WriteError(target, "directory is not empty; use a new output directory") from None
+        raise WriteError(current, _reason(exc)) from None
+    except BaseException:
+        _remove(made)
+        raise
+
+
+def check_free(directory: Path, names: Iterable[str], *, overwrite: bool = False) -> None:
+    """WriteError unless ``write_files(directory, names...)`` may write every name:
+    ``directory`` is a directory or does not exist yet, and no name is taken (or,
+    with ``overwrite``, taken only by a regular file).  Cheap, so that a caller
+    can ask before the work of producing the files."""
+    names = list(names)
+    _check_names(names)
+    directory = Path(directory)
+    try:
+        mode = os.stat(directory).st_mode
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise WriteError(directory, _reason(exc)) from None
+    if not stat.S_ISDIR(mode):
+        raise WriteError(directory, "exists and is not a directory")
+    for name in names:
+        path = directory / name
+        try:
+            mode = os.lstat(path).st_mode
+        except FileNotFoundError:
+            continue
+        except OSError as exc:
+            raise WriteError(path, _reason(exc)) from None
+        if not stat.S_ISREG(mode):
+            raise WriteError(path, "exists and is not a regular file; refusing to replace it")
+        if not overwrite:
+            raise TargetExists(path)
+
+
+def write_files(directory: Path, files: Mapping[str, bytes], *, overwrite: bool = False) -> None:
+    """Put ``files`` into the existing ``directory``: every one of them or none.
+
+    A name that exists is refused unless ``overwrite``; even then only a regular
+    file is replaced (never a directory or a symbolic link), each one atomically.
+    """
+    directory = Path(directory)
+    check_free(directory, files, overwrite=overwrite)
+    temporary: dict[str, Path] = {}
+    placed: list[Path] = []
+    current = directory
+    try:
+        for name, data in files.items():
+            current = directory / name
+            temp = _temporary_name(directory, name)
+            temporary[name] = temp
+            _write_file(temp, data)
+        for name, temp in temporary.items():
+            current = directory / name
+            if overwrite:
+                os.replace(temp, current)
+            else:
+                # link() refuses a name that appeared meanwhile; nothing is replaced.
+                os.link(temp, current)
+                placed.append(current)
+        current = directory
+        _sync_directory(directory)
+    except FileExistsError:
+        _remove(placed)
+        raise TargetExists(current) from None
+    except OSError as exc:
+        _remove(placed)
+        raise WriteError(current, _reason(exc)) from None
+    except BaseException:
+        _remove(placed)
+        raise
+    finally:
+        for temp in temporary.values():
+            try:
+                temp.unlink()
+            except OSError:
+                pass
