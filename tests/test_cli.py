@@ -1,12 +1,11 @@
 """The ``inspector`` command line (inspector.cli): exit codes, one-line errors,
-standard input, JSON documents, audit runs on disk and their verification.
+standard input, JSON documents (audit runs on disk: test_manifest, test_writing).
 
 Most tests call ``main([...])`` in process; a few run ``python -m inspector`` to
 check what a shell user sees."""
 
 from __future__ import annotations
 
-import hashlib
 import io
 import json
 import shutil
@@ -302,118 +301,6 @@ class TestAudit:
     def test_missing_suite(self, capsys, tmp_path):
         assert main(["audit", str(tmp_path / "none.json")]) == 2
         one_line_error(capsys.readouterr().err, "none.json")
-
-
-class TestAuditRuns:
-    def test_out_writes_results_and_manifest(self, capsys, tmp_path):
-        suite = copy_suite(tmp_path)
-        out_dir = tmp_path / "run"
-        assert main(["audit", "--format", "json", "--out", str(out_dir), str(suite)]) == 0
-        printed = json.loads(capsys.readouterr().out)
-        assert sorted(p.name for p in out_dir.iterdir()) == ["manifest.json", "results.json"]
-        results = json.loads((out_dir / "results.json").read_text("utf-8"))
-        assert results == printed
-        manifest = json.loads((out_dir / "manifest.json").read_text("utf-8"))
-        (item,) = manifest["inputs"]
-        assert item["sha256"] == hashlib.sha256(suite.read_bytes()).hexdigest()
-        assert item["bytes"] == suite.stat().st_size
-        (output,) = manifest["outputs"]
-        assert output["sha256"] == hashlib.sha256((out_dir / "results.json").read_bytes()).hexdigest()
-        assert {"inspector", "python", "msgspec"} <= set(manifest["versions"])
-
-    def test_out_into_an_existing_empty_directory(self, capsys, tmp_path):
-        out_dir = tmp_path / "empty"
-        out_dir.mkdir()
-        assert main(["audit", "--out", str(out_dir), str(copy_suite(tmp_path))]) == 0
-        assert "wrote" in capsys.readouterr().out
-
-    def test_out_refuses_a_non_empty_directory(self, capsys, tmp_path):
-        out_dir = tmp_path / "used"
-        out_dir.mkdir()
-        (out_dir / "keep.txt").write_text("mine", "utf-8")
-        assert main(["audit", "--out", str(out_dir), str(copy_suite(tmp_path))]) == 2
-        one_line_error(capsys.readouterr().err, str(out_dir))
-        assert [p.name for p in out_dir.iterdir()] == ["keep.txt"]
-        assert (out_dir / "keep.txt").read_text("utf-8") == "mine"
-
-    def test_out_refuses_a_previous_run(self, capsys, tmp_path):
-        suite, out_dir = copy_suite(tmp_path), tmp_path / "run"
-        assert main(["audit", "--out", str(out_dir), str(suite)]) == 0
-        before = {p.name: p.read_bytes() for p in out_dir.iterdir()}
-        capsys.readouterr()
-        assert main(["audit", "--out", str(out_dir), str(suite)]) == 2
-        assert {p.name: p.read_bytes() for p in out_dir.iterdir()} == before
-
-    def test_out_refuses_a_file(self, capsys, tmp_path):
-        target = tmp_path / "file"
-        target.write_text("x", "utf-8")
-        assert main(["audit", "--out", str(target), str(copy_suite(tmp_path))]) == 2
-        one_line_error(capsys.readouterr().err, str(target))
-
-    def test_verify_unchanged_run(self, capsys, tmp_path):
-        out_dir = tmp_path / "run"
-        main(["audit", "--out", str(out_dir), str(copy_suite(tmp_path))])
-        capsys.readouterr()
-        assert main(["audit", "--verify", str(out_dir)]) == 0
-        assert "verified" in capsys.readouterr().out
-
-    def test_verify_detects_tampered_results(self, capsys, tmp_path):
-        out_dir = tmp_path / "run"
-        main(["audit", "--out", str(out_dir), str(copy_suite(tmp_path))])
-        results = out_dir / "results.json"
-        results.write_text(results.read_text("utf-8").replace('"accepted": 3', '"accepted": 4'), "utf-8")
-        capsys.readouterr()
-        assert main(["audit", "--verify", str(out_dir)]) == 1
-        assert "results.json" in capsys.readouterr().out
-
-    def test_verify_recomputes_when_results_and_manifest_agree(self, capsys, tmp_path):
-        # Tampering that also fixes the manifest's hash is caught by recomputing.
-        out_dir = tmp_path / "run"
-        main(["audit", "--out", str(out_dir), str(copy_suite(tmp_path))])
-        results, manifest_path = out_dir / "results.json", out_dir / "manifest.json"
-        document = json.loads(results.read_text("utf-8"))
-        document["cases"][0]["actual"] = "VALUE_MISMATCH"
-        results.write_text(json.dumps(document, indent=2) + "\n", "utf-8")
-        manifest = json.loads(manifest_path.read_text("utf-8"))
-        manifest["outputs"][0]["sha256"] = hashlib.sha256(results.read_bytes()).hexdigest()
-        manifest_path.write_text(json.dumps(manifest, indent=2), "utf-8")
-        capsys.readouterr()
-        assert main(["audit", "--verify", str(out_dir)]) == 1
-        out = capsys.readouterr().out
-        assert "actual" in out and document["cases"][0]["id"] in out
-
-    def test_verify_detects_a_changed_input(self, capsys, tmp_path):
-        suite, out_dir = copy_suite(tmp_path), tmp_path / "run"
-        main(["audit", "--out", str(out_dir), str(suite)])
-        suite.write_bytes(suite.read_bytes().replace(b'"expected": "ACCEPT"', b'"expected": "INCOMPLETE"', 1))
-        capsys.readouterr()
-        assert main(["audit", "--verify", str(out_dir)]) == 1
-        assert str(suite) in capsys.readouterr().out
-
-    def test_verify_detects_a_missing_input(self, capsys, tmp_path):
-        suite, out_dir = copy_suite(tmp_path), tmp_path / "run"
-        main(["audit", "--out", str(out_dir), str(suite)])
-        suite.unlink()
-        capsys.readouterr()
-        assert main(["audit", "--verify", str(out_dir)]) == 1
-        assert "missing" in capsys.readouterr().out
-
-    def test_verify_of_a_directory_that_is_no_run(self, capsys, tmp_path):
-        assert main(["audit", "--verify", str(tmp_path)]) == 2
-        one_line_error(capsys.readouterr().err, "manifest.json")
-
-    def test_verify_takes_no_suites(self, capsys, tmp_path):
-        assert main(["audit", "--verify", str(tmp_path), str(ARTICLE)]) == 2
-        one_line_error(capsys.readouterr().err)
-
-    def test_verify_from_another_directory(self, tmp_path):
-        work = tmp_path / "work"
-        work.mkdir()
-        copy_suite(work)
-        proc = run_cli("audit", "--out", "run", "article.json", cwd=work)
-        assert proc.returncode == 0, decoded(proc)[1]
-        proc = run_cli("audit", "--verify", work / "run", cwd=tmp_path)
-        assert proc.returncode == 0, decoded(proc)[0]
 
 
 class TestEntryPoints:
