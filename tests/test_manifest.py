@@ -8,8 +8,10 @@ give today."""
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import shutil
+from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 from typing import Any
 
@@ -454,6 +456,15 @@ class TestAnyRunFileIsAClearError:
             assert message and "\n" not in message and str(work) in message
         else:
             assert all(isinstance(line, str) and "\n" not in line for line in differences + notes)
+        # And the command says it in one line, or lists differences, with its exit status.
+        out, err = io.StringIO(), io.StringIO()
+        with redirect_stdout(out), redirect_stderr(err):
+            status = main(["audit", "--verify", str(work)])
+        assert status in (0, 1, 2)
+        if status == 2:
+            one_line_error(err.getvalue(), str(work))
+        else:
+            assert err.getvalue() == "" and out.getvalue().splitlines()[-1].startswith(str(work))
 
     @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
     @given(data=st.data())
