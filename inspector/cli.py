@@ -29,7 +29,7 @@ from .suites.load import (
 )
 
 if TYPE_CHECKING:
-    from .contract.verify import Verdict
+    from .contract.verdict import Verdict
     from .suites.audit import Audit
 
 EXIT_ACCEPT, EXIT_REJECT, EXIT_USAGE = 0, 1, 2
@@ -166,10 +166,9 @@ def _check(args: argparse.Namespace) -> int:
         raw = load_answer(args.claims)
     verdict = verify(raw, request, registry)
     if args.format == "json":
-        document = verdict.to_dict()
-        if args.trace:
-            document["trace"] = [step.to_dict() for step in verdict.trace]
-        print(json.dumps(document, indent=2, ensure_ascii=False))
+        from .presentation.case import verdict_document
+
+        print(json.dumps(verdict_document(verdict, trace=args.trace), indent=2, ensure_ascii=False))
     else:
         _print_verdict(verdict, trace=args.trace)
     return EXIT_ACCEPT if verdict.ok else EXIT_REJECT
@@ -179,23 +178,26 @@ def _print_verdict(verdict: Verdict, trace: bool) -> None:
     from rich.console import Console
     from rich.text import Text
 
-    from .contract.verify import Outcome
+    from .contract.trace import Outcome, explain
+    from .presentation.case import CITATION_CALLOUT, RUNGS
 
     console = Console(highlight=False, soft_wrap=True)
     style = "bold green" if verdict.ok else "bold red"
     console.print(Text.assemble(("verdict  ", "bold"), (visible(verdict.label), style)))
-    failure = verdict.first_failure
+    explained = explain(verdict)
+    failure = explained.first_failure
     if failure is not None:
         where = f"claims[{failure.claim}]: " if failure.claim is not None else ""
         console.print(Text.assemble(("failed   ", "bold"), f"{failure.check.title} ({where.rstrip(': ') or 'answer'})"))
         console.print(Text.assemble(("why      ", "bold"), visible(where + failure.explanation)))
         console.print(Text.assemble(("fix      ", "bold"), visible(failure.hint)))
     yes_no = {True: ("yes", "green"), False: ("no", "red")}
-    console.print(Text.assemble(
-        ("baselines", "bold"), "  strict JSON ", yes_no[verdict.strict_json],
-        "  citation-only ", yes_no[verdict.citation_only], "  contract ", yes_no[verdict.ok]))
+    baselines: list[str | tuple[str, str]] = [("baselines", "bold")]
+    for rung in RUNGS:
+        baselines += [f"  {rung.name} ", yes_no[rung.passes(verdict)]]
+    console.print(Text.assemble(*baselines))
     if verdict.citation_only and not verdict.ok:
-        console.print(Text("         citation-only would have accepted this answer", style="yellow"))
+        console.print(Text("         " + CITATION_CALLOUT.removeprefix("⚠ "), style="yellow"))
     if verdict.ok:
         console.print(Text("accepted", style="bold"))
         for field, value in verdict.accepted.items():
@@ -204,7 +206,7 @@ def _print_verdict(verdict: Verdict, trace: bool) -> None:
         marks = {Outcome.PASSED: ("✓", "green"), Outcome.FAILED: ("✗", "bold red"),
                  Outcome.NOT_REACHED: ("·", "dim"), Outcome.UNAVAILABLE: ("?", "dim")}
         console.print(Text("trace", style="bold"))
-        for step in verdict.trace:
+        for step in explained.steps:
             mark, mark_style = marks[step.outcome]
             claim = f"[{step.claim}]" if step.claim is not None else ""
             console.print(Text.assemble(
@@ -262,85 +264,85 @@ def _print_audit(suites: list[Suite], result: Audit) -> None:
     from rich.table import Table
     from rich.text import Text
 
+    from .presentation.case import RUNGS
+
     console = Console(highlight=False)
     if not console.is_terminal:
         # Piped or redirected: no terminal width to fit, so keep rows readable.
         console = Console(highlight=False, width=180)
     yes_no = {True: Text("yes", "green"), False: Text("no", "red"), None: Text("-", "dim")}
+    summary = result.summary
     by_suite: dict[str, list] = {}
     for item in result.results:
-        by_suite.setdefault(item.case.suite, []).append(item)
+        by_suite.setdefault(item.suite.name, []).append(item)
+    rung_names = {rung.id: rung.name for rung in RUNGS}
     for suite in suites:
         table = Table(title=Text(visible(f"{suite.name} ({suite.path})")), title_justify="left")
-        for column in ("case", "expected", "actual", "match", "strict JSON", "citation-only", "first failure",
-                       "lens", "category", "blame"):
+        for column in ("case", "expected", "actual", "match", rung_names["strict_json"],
+                       rung_names["citation_only"], "first failure", "lens", "category", "blame"):
             table.add_column(column, overflow="fold")
         for item in by_suite.get(suite.name, []):
-            verdict, step = item.verdict, item.verdict.first_failure
+            verdict, step, evidence = item.verdict, item.first_failure, item.evidence
             table.add_row(
-                Text(visible(item.case.id)),
-                Text(visible(item.case.expected or "-")),
+                Text(visible(item.id)),
+                Text(visible(item.expected or "-")),
                 Text(verdict.label, "green" if verdict.ok else ""),
                 Text("✓", "green") if item.match else Text("✗ differs", "bold red") if item.match is False else Text("-"),
                 yes_no[verdict.strict_json],
                 yes_no[verdict.citation_only],
                 Text(visible(f"{step.check.title}" + (f" [{step.claim}]" if step.claim is not None else "")))
                 if step else Text("-", "dim"),
-                Text(verdict.policy, "yellow" if verdict.lens_disagrees else ""),
-                Text(category.title if (category := verdict.category) else "-"),
-                Text(verdict.blame or "-", "magenta" if verdict.blame == "retrieval" else ""),
+                Text(evidence.policy, "yellow" if evidence.lens_disagrees else ""),
+                Text(category.title if (category := item.category) else "-"),
+                Text(evidence.blame or "-", "magenta" if evidence.blame == "retrieval" else ""),
             )
         console.print(table)
 
-    summary = result.summary()
-    total = summary["cases"]
+    total = summary.total
     ladder = Table(title="the ladder: cases past each check", title_justify="left")
     for column in ("check", "code", "passed", ""):
         ladder.add_column(column)
     width = 30
-    for check, passed in result.ladder():
-        bar = "█" * round(width * passed / total) if total else ""
-        ladder.add_row(check.title, check.code, f"{passed}/{total}", Text(bar, "cyan"))
+    for row in summary.checks:
+        bar = "█" * round(width * row.passed / total) if total else ""
+        ladder.add_row(row.check.title, row.check.code, f"{row.passed}/{total}", Text(bar, "cyan"))
     console.print(ladder)
 
-    failures = result.first_failures()
-    if failures:
+    if summary.first_failures:
         table = Table(title="first failures per check", title_justify="left")
         for column in ("check", "code", "cases"):
             table.add_column(column)
-        for check in CHECKS:
-            if failures.get(check.id):
-                table.add_row(check.title, check.code, str(failures[check.id]))
+        for row in summary.checks:
+            if row.failed:
+                table.add_row(row.check.title, row.check.code, str(row.failed))
         console.print(table)
 
+    rungs = " · ".join(f"{row.name} {row.count}/{total}" for row in summary.rungs)
     console.print(Text.assemble(
         ("summary  ", "bold"),
-        f"{total} cases · strict JSON {summary['strict_json']}/{total} · "
-        f"quote exists {summary['citation_only']}/{total} · full contract {summary['accepted']}/{total} · "
-        f"citation-only false accepts {summary['citation_only_false_accepts']}"))
-    agreement = summary["agreement"]
-    recall = summary["mean_recall"]
+        f"{total} cases · {rungs} · citation-only false accepts {len(summary.citation_false_accepts)}"))
     console.print(Text.assemble(
         ("lens     ", "bold"),
-        f"the label lens says ANSWER where the contract rejects in {summary['lens_answer_contract_reject']} "
-        f"case(s); agreement lens/contract {_rate(agreement['lens_vs_contract'])}, "
-        f"verdict/frozen label {_rate(agreement['verdict_vs_frozen_label'])}"))
+        f"the label lens says ANSWER where the contract rejects in {summary.rung('lens_disagrees').count} "
+        f"case(s); agreement lens/contract {_rate(summary.lens_agreement)}, "
+        f"verdict/frozen label {_rate(summary.verdict_agreement)}"))
+    recall = summary.mean_recall
     console.print(Text.assemble(
         ("blame    ", "bold"),
-        f"rejections: {summary['blame']['retrieval']} retrieval, {summary['blame']['generation']} generation; "
+        f"rejections: {summary.blame['retrieval']} retrieval, {summary.blame['generation']} generation; "
         f"mean retrieval recall {'-' if recall is None else f'{recall:.2f}'}; "
-        f"{summary['conflicted_cases']} case(s) touch conflicting evidence"))
-    if summary["categories"]:
+        f"{summary.conflicted} case(s) touch conflicting evidence"))
+    if summary.categories:
         console.print(Text.assemble(("abstain  ", "bold"), ", ".join(
-            f"{name.replace('_', ' ')} {count}" for name, count in summary["categories"].items())))
-    if result.mismatches:
-        console.print(Text(f"{len(result.mismatches)} case(s) differ from their frozen label:", "bold red"))
-        for item in result.mismatches:
-            got = f"expected {item.case.expected}, got {item.verdict.label}"
+            f"{name.replace('_', ' ')} {count}" for name, count in sorted(summary.categories.items()))))
+    if summary.mismatched:
+        console.print(Text(f"{len(summary.mismatched)} case(s) differ from their frozen label:", "bold red"))
+        for item in summary.mismatched:
+            got = f"expected {item.expected}, got {item.actual}"
             if item.lens_match is False:
                 got += (f"; expected labels {item.case.expected_labels} policy {item.case.expected_policy}, "
-                        f"got {list(item.verdict.labels)} {item.verdict.policy}")
-            console.print(Text(visible(f"  {item.case.suite}/{item.case.id}: {got}")))
+                        f"got {list(item.evidence.labels)} {item.evidence.policy}")
+            console.print(Text(visible(f"  {item.suite.name}/{item.id}: {got}")))
     else:
         console.print(Text("all verdicts match their frozen labels", "green"))
 
