@@ -27,7 +27,7 @@ import msgspec
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from inspector import load_suite, verify  # noqa: E402
+from inspector import explain, load_suite, verify  # noqa: E402
 from inspector.contract.decode import decode_answer  # noqa: E402
 from inspector.contract.models import Claim  # noqa: E402
 
@@ -111,11 +111,11 @@ def main(argv: list[str]) -> int:
 
     def run_first() -> None:
         for raw, request, registry in items:
-            verify(raw, request, registry).first_failure
+            explain(verify(raw, request, registry)).first_failure
 
     def run_trace() -> None:
         for raw, request, registry in items:
-            verify(raw, request, registry).trace
+            explain(verify(raw, request, registry)).steps
 
     def run_hook() -> None:
         for raw in raws:

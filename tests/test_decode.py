@@ -9,11 +9,11 @@ import re
 
 import pytest
 
-from inspector import LIMITS, Outcome
+from inspector import LIMITS, Outcome, explain
 from inspector.contract.checks import CHECKS, CHECKS_BY_ID, REASONS
 from inspector.contract.decode import decode_answer
 
-from conftest import GOOD, RETRY, RETRY_CLAIM, TIMEOUT, TIMEOUT_CLAIM, answer, claim, request_with, run
+from conftest import GOOD, RETRY, RETRY_CLAIM, TIMEOUT, TIMEOUT_CLAIM, answer, claim, detail, request_with, run
 
 LINE_COL = re.compile(r"\b(\d+):(\d+)\b")
 
@@ -134,7 +134,7 @@ class TestSubReasons:
         assert verdict.label == f"INVALID_JSON/{reason}"
         assert not verdict.strict_json and not verdict.citation_only and not verdict.ok
         assert dict(verdict.accepted) == {}
-        failure = verdict.first_failure
+        failure = explain(verdict).first_failure
         assert failure is not None
         assert failure.check.id == CHECK_OF[reason]
         assert failure.reason == reason
@@ -144,7 +144,7 @@ class TestSubReasons:
     @pytest.mark.parametrize(("reason", "raw", "what"), [row for row in INVALID if row[0] not in ("TOO_LARGE", "TOO_DEEP")],
                              ids=[f"{r}-{w}" for r, _, w in INVALID if r not in ("TOO_LARGE", "TOO_DEEP")])
     def test_failure_is_located(self, reason, raw, what):
-        failure = run(raw).first_failure
+        failure = explain(run(raw)).first_failure
         assert failure.answer_span is not None
         assert LINE_COL.search(failure.explanation), failure.explanation
         if isinstance(raw, str):
@@ -193,7 +193,7 @@ class TestBom:
         assert run(b"\xef\xbb\xbf" + GOOD.encode()).label == "ACCEPT"
 
     def test_bom_is_reported(self):
-        assert "BOM" in run("\ufeff" + GOOD).trace[1].explanation
+        assert "BOM" in explain(run("\ufeff" + GOOD)).steps[1].explanation
 
     def test_second_bom_is_syntax(self):
         assert run("\ufeff\ufeff" + GOOD).reason == "SYNTAX"
@@ -205,7 +205,7 @@ class TestBom:
         assert run("\ufeff").reason == "SYNTAX"
 
     def test_positions_count_the_bom(self):
-        failure = run('\ufeff{"claims": [1,]}').first_failure
+        failure = explain(run('\ufeff{"claims": [1,]}')).first_failure
         # The BOM is character 1 of line 1; the trailing comma is at 1:16.
         assert (failure.answer_span.line, failure.answer_span.column) == (1, 16)
         assert "1:16" in failure.explanation
@@ -224,7 +224,7 @@ class TestInputSize:
     def test_8193_units_too_large(self):
         verdict = run(padded(GOOD, 8193))
         assert verdict.label == "INVALID_JSON/TOO_LARGE"
-        assert "8193" in verdict.detail and "8192" in verdict.detail
+        assert "8193" in detail(verdict) and "8192" in detail(verdict)
 
     @pytest.mark.parametrize(("units", "label"), [(8192, "ACCEPT"), (8193, "INVALID_JSON/TOO_LARGE")])
     def test_bytes_count_decoded_units(self, units, label):
@@ -240,7 +240,7 @@ class TestInputSize:
         verdict = run(raw, mood)
         assert verdict.label == "INVALID_JSON/TOO_LARGE"
         assert verdict.size == 8193
-        assert "8193" in verdict.detail
+        assert "8193" in detail(verdict)
         assert run(raw[:-1], mood).label == "ACCEPT"
         assert run(raw[:-1], mood).size == 8192
 
@@ -274,7 +274,7 @@ class TestEncoding:
     def test_lone_surrogate_in_str_is_located(self):
         raw = '{\n "claims": "ab\ud800"}'
         verdict = run(raw)
-        failure = verdict.first_failure
+        failure = explain(verdict).first_failure
         assert verdict.label == "INVALID_JSON/NOT_UTF8"
         assert "2:15" in failure.explanation
         assert "\\ud800" in failure.explanation
@@ -286,12 +286,12 @@ class TestEncoding:
         assert run('{"claims": "\ud83d\ude00"}').reason == "NOT_UTF8"
 
     def test_invalid_byte_is_named_and_located(self):
-        failure = run(b'{\n "claims": "\xff"}').first_failure
+        failure = explain(run(b'{\n "claims": "\xff"}')).first_failure
         assert "0xFF" in failure.explanation
         assert "2:13" in failure.explanation
 
     def test_invalid_byte_span_has_line_and_column(self):
-        span = run(b'{\n "claims": "\xff"}').first_failure.answer_span
+        span = explain(run(b'{\n "claims": "\xff"}')).first_failure.answer_span
         assert (span.line, span.column) == (2, 13)
 
     def test_text_of_bytes_that_are_not_utf8(self):
@@ -333,7 +333,7 @@ class TestDepth:
         assert run(raw).reason == "TOO_DEEP"
 
     def test_too_deep_is_located(self):
-        failure = run('{"claims": [\n' + "[" * 15 + "]" * 15 + "]}").first_failure
+        failure = explain(run('{"claims": [\n' + "[" * 15 + "]" * 15 + "]}")).first_failure
         assert failure.reason == "TOO_DEEP"
         assert failure.answer_span is not None
         assert (failure.answer_span.line, failure.answer_span.column) == (2, 15)
@@ -349,7 +349,7 @@ class TestShapeLimits:
     def test_9_claims_too_many(self):
         verdict = run(nine_claims())
         assert verdict.reason == "TOO_MANY_CLAIMS"
-        assert "9" in verdict.detail and "8" in verdict.detail
+        assert "9" in detail(verdict) and "8" in detail(verdict)
 
     def test_too_many_claims_before_claim_members(self):
         assert run('{"claims": [' + ", ".join(["{}"] * 9) + "]}").reason == "TOO_MANY_CLAIMS"
@@ -361,15 +361,15 @@ class TestShapeLimits:
     def test_member_of_2049_units(self):
         verdict = run(answer(claim(quote="x" * 2049)))
         assert verdict.reason == "TOO_LONG"
-        assert "claims[0].quote" in verdict.detail
-        assert "2049" in verdict.detail
+        assert "claims[0].quote" in detail(verdict)
+        assert "2049" in detail(verdict)
 
     def test_member_of_1024_astral_characters(self):
         # 1024 characters, 2048 UTF-16 units: allowed; one more unit is not.
         assert run(answer(claim(quote="\U0001f600" * 1024), ascii_only=False)).strict_json
         verdict = run(answer(claim(quote="\U0001f600" * 1024 + "x"), ascii_only=False))
         assert verdict.reason == "TOO_LONG"
-        assert "2049" in verdict.detail
+        assert "2049" in detail(verdict)
 
     def test_escapes_do_not_count_towards_member_length(self):
         # 2048 units once unescaped, 2048 * 6 characters as written would exceed the input limit,
@@ -383,7 +383,7 @@ class TestShapeLimits:
     def test_every_member_limited(self, member):
         verdict = run(answer(claim(**{member: "x" * 2049}), RETRY_CLAIM))
         assert verdict.reason == "TOO_LONG"
-        assert f"claims[0].{member}" in verdict.detail
+        assert f"claims[0].{member}" in detail(verdict)
 
 
 class TestShapeOrder:
@@ -393,7 +393,7 @@ class TestShapeOrder:
     def test_top_level_answer_member_refused_even_when_claims_are_good(self):
         verdict = run(answer(TIMEOUT_CLAIM, RETRY_CLAIM, answer="Retries are enabled."))
         assert verdict.reason == "UNKNOWN_MEMBER"
-        assert '"answer"' in verdict.detail
+        assert '"answer"' in detail(verdict)
         assert dict(verdict.accepted) == {}
 
     def test_declared_order(self):
@@ -410,17 +410,17 @@ class TestShapeOrder:
         (claim(confidence="high"), "not a claim", "WRONG_SHAPE"),
     ], ids=["EMPTY_STRING", "NOT_A_STRING", "MISSING_MEMBER", "UNKNOWN_MEMBER", "WRONG_SHAPE"])
     def test_each_sub_reason_over_the_whole_answer(self, first_claim, second_claim, reason):
-        failure = run(answer(first_claim, second_claim)).first_failure
+        failure = explain(run(answer(first_claim, second_claim))).first_failure
         assert failure.reason == reason
         assert "claims[1]" in failure.explanation
 
     def test_within_a_sub_reason_the_first_claim_decides(self):
-        failure = run(answer(claim(value=""), claim(RETRY, ""))).first_failure
+        failure = explain(run(answer(claim(value=""), claim(RETRY, "")))).first_failure
         assert "claims[0].value" in failure.explanation
 
     def test_top_level_unknown_member_before_claim_members(self):
         raw = answer({"field": TIMEOUT, "extra": "x"}, extra="y")
-        assert '"extra"' in run(raw).detail and "claims[0]" not in run(raw).detail
+        assert '"extra"' in detail(run(raw)) and "claims[0]" not in detail(run(raw))
 
     def test_too_many_claims_before_unknown_members(self):
         raw = answer(*[claim(f"f{i}", "v", confidence="x") for i in range(9)])
@@ -436,42 +436,42 @@ class TestShapeOrder:
 class TestMessages:
     def test_syntax_message_has_line_and_column(self):
         raw = '{\n  "claims": [\n    {"field": NaN}\n  ]\n}'
-        failure = run(raw).first_failure
+        failure = explain(run(raw)).first_failure
         assert "3:15" in failure.explanation
         assert (failure.answer_span.line, failure.answer_span.column) == (3, 15)
         assert raw[failure.answer_span.start] == "N"
 
     def test_trailing_data_is_located(self):
-        failure = run(GOOD + "\n\n  {}").first_failure
+        failure = explain(run(GOOD + "\n\n  {}")).first_failure
         assert failure.reason == "TRAILING_DATA"
         assert LINE_COL.search(failure.explanation).group(1) == "3"
 
     @pytest.mark.parametrize(("raw", "where"), [(GOOD + "\n\n  {}", "3:3"), ('{"claims": []}x', "1:15")],
                              ids=["second-object", "one-character"])
     def test_trailing_data_points_at_the_data(self, raw, where):
-        failure = run(raw).first_failure
+        failure = explain(run(raw)).first_failure
         assert where in failure.explanation
         assert raw[failure.answer_span.start] in "{x"
 
     def test_raw_control_character_is_named_visibly(self):
-        failure = run('{"claims": ["a\x01"]}').first_failure
+        failure = explain(run('{"claims": ["a\x01"]}')).first_failure
         assert "\\u0001" in failure.explanation
         assert "\x01" not in failure.explanation
         assert "1:15" in failure.explanation
 
     def test_bare_word_is_named_whole(self):
-        failure = run('{"claims": [NaN]}').first_failure
+        failure = explain(run('{"claims": [NaN]}')).first_failure
         assert '"NaN"' in failure.explanation
         assert "1:13" in failure.explanation
 
     def test_unexpected_character_is_named(self):
-        failure = run('{"claims": [-]}').first_failure
+        failure = explain(run('{"claims": [-]}')).first_failure
         assert '"]"' in failure.explanation
         assert "1:14" in failure.explanation
 
     def test_member_path_for_not_a_string(self):
         raw = answer(TIMEOUT_CLAIM, claim(RETRY, False), indent=2)
-        failure = run(raw).first_failure
+        failure = explain(run(raw)).first_failure
         assert "claims[1].value" in failure.explanation
         assert "boolean" in failure.explanation
         assert json.loads("{" + raw[failure.answer_span.start:failure.answer_span.end] + "}") == {"value": False}
@@ -479,21 +479,21 @@ class TestMessages:
         assert f"{line}:{column}" in failure.explanation
 
     def test_member_path_for_empty_string(self):
-        failure = run(answer(TIMEOUT_CLAIM, claim(RETRY, "false", doc=""))).first_failure
+        failure = explain(run(answer(TIMEOUT_CLAIM, claim(RETRY, "false", doc="")))).first_failure
         assert "claims[1].doc" in failure.explanation
 
     def test_missing_member_named(self):
         incomplete = {k: v for k, v in RETRY_CLAIM.items() if k != "doc"}
-        failure = run(answer(TIMEOUT_CLAIM, incomplete)).first_failure
+        failure = explain(run(answer(TIMEOUT_CLAIM, incomplete))).first_failure
         assert "claims[1]" in failure.explanation and "doc" in failure.explanation
 
     def test_unknown_member_named(self):
-        failure = run(answer(TIMEOUT_CLAIM, claim(RETRY, "false", confidence="high"))).first_failure
+        failure = explain(run(answer(TIMEOUT_CLAIM, claim(RETRY, "false", confidence="high")))).first_failure
         assert "claims[1]" in failure.explanation and '"confidence"' in failure.explanation
 
     def test_wrong_shape_names_the_kind(self):
-        assert "array" in run("[]").detail
-        assert "claims[0]" in run('{"claims": ["x"]}').detail
+        assert "array" in detail(run("[]"))
+        assert "claims[0]" in detail(run('{"claims": ["x"]}'))
 
     @pytest.mark.parametrize("raw", [
         '{"claims": ["\\ud800"]}',
@@ -504,7 +504,7 @@ class TestMessages:
         '["abc\\udfff"]',
     ])
     def test_lone_surrogate_escape_never_reported_as_truncated(self, raw):
-        failure = run(raw).first_failure
+        failure = explain(run(raw)).first_failure
         assert failure.reason == "SYNTAX"
         assert "truncated" not in failure.explanation.lower()
         assert "surrogate" in failure.explanation
@@ -512,29 +512,29 @@ class TestMessages:
 
     def test_lone_surrogate_escape_located_at_the_escape(self):
         raw = '{"claims": [\n  "ok", "x\\ud800"]}'
-        failure = run(raw).first_failure
+        failure = explain(run(raw)).first_failure
         assert raw[failure.answer_span.start:failure.answer_span.start + 6] == "\\ud800"
         assert "2:11" in failure.explanation
 
     def test_unexpected_end(self):
-        failure = run('{"claims": [').first_failure
+        failure = explain(run('{"claims": [')).first_failure
         assert "end" in failure.explanation
         assert "truncated" not in failure.explanation.lower()
 
     def test_invalid_escape_names_the_escape(self):
         raw = '{"claims": ["\\\'"]}'
-        failure = run(raw).first_failure
+        failure = explain(run(raw)).first_failure
         assert "\\'" in failure.explanation
         assert failure.answer_span.start == raw.index("\\")
 
     def test_misspelt_literal_located_in_the_literal(self):
         raw = '{"claims": [tRue]}'
-        failure = run(raw).first_failure
+        failure = explain(run(raw)).first_failure
         assert '"]"' not in failure.explanation
         assert raw.index("tRue") <= failure.answer_span.start < raw.index("]")
 
     def test_hostile_text_in_messages_is_visible(self):
-        failure = run(answer(claim(**{"\x1b[31mred\u202e": "x"}))).first_failure
+        failure = explain(run(answer(claim(**{"\x1b[31mred\u202e": "x"})))).first_failure
         assert failure.reason == "UNKNOWN_MEMBER"
         assert "\x1b" not in failure.explanation and "\u202e" not in failure.explanation
         assert "\\u001b" in failure.explanation and "\\u202e" in failure.explanation
@@ -543,7 +543,7 @@ class TestMessages:
 class TestDuplicateKeys:
     def test_both_positions_reported(self):
         raw = '{"claims": [], "claims": []}'
-        failure = run(raw).first_failure
+        failure = explain(run(raw)).first_failure
         assert failure.reason == "DUPLICATE_KEY"
         assert raw[failure.answer_span.start:failure.answer_span.end] == '"claims"'
         assert failure.answer_span.start == 1
@@ -554,7 +554,7 @@ class TestDuplicateKeys:
 
     def test_equal_after_unescaping(self):
         raw = answer(TIMEOUT_CLAIM).replace('"value"', '"\\u0066ield": "x", "value"')
-        failure = run(raw).first_failure
+        failure = explain(run(raw)).first_failure
         assert failure.reason == "DUPLICATE_KEY"
         assert '"field"' in failure.explanation
         assert "claims[0]" in failure.explanation
@@ -563,13 +563,13 @@ class TestDuplicateKeys:
 
     def test_positions_on_separate_lines(self):
         raw = '{\n  "claims": [],\n  "claims": []\n}'
-        failure = run(raw).first_failure
+        failure = explain(run(raw)).first_failure
         assert (failure.answer_span.line, failure.answer_span.column) == (2, 3)
         assert (failure.related_spans[0].line, failure.related_spans[0].column) == (3, 3)
         assert "2:3" in failure.explanation and "3:3" in failure.explanation
 
     def test_positions_count_a_bom(self):
-        failure = run('\ufeff{"claims": [], "claims": []}').first_failure
+        failure = explain(run('\ufeff{"claims": [], "claims": []}')).first_failure
         assert failure.answer_span.start == 2
         assert failure.related_spans[0].start == 16
 
@@ -599,7 +599,7 @@ class TestDuplicateKeys:
 
 class TestTrace:
     def test_stage1_failure_ladder(self):
-        trace = run('{"claims": [1,]}').trace
+        trace = explain(run('{"claims": [1,]}')).steps
         outcomes = [(s.check.id, s.outcome) for s in trace[:6]]
         assert outcomes == [("size", Outcome.PASSED), ("encoding", Outcome.PASSED), ("depth", Outcome.PASSED),
                             ("syntax", Outcome.FAILED), ("duplicate_key", Outcome.NOT_REACHED),
@@ -607,11 +607,11 @@ class TestTrace:
         assert all(s.outcome is Outcome.NOT_REACHED and not s.reached for s in trace[4:])
 
     def test_passed_stage1_steps_explain(self):
-        trace = run(GOOD).trace
+        trace = explain(run(GOOD)).steps
         assert "UTF-16" in trace[0].explanation and "8192" in trace[0].explanation
         assert "2 claims" in trace[5].explanation
 
     def test_explore_after_stage1_failure_is_the_trace(self):
         verdict = run("[")
-        assert verdict.explore() == verdict.trace
+        assert explain(verdict).explore() == explain(verdict).steps
 
