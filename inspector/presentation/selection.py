@@ -66,6 +66,11 @@ class LadderRow:
         """Not reached, explored past the first failure, or no step at all."""
         return self.step is None or not self.step.reached
 
+    @property
+    def shown(self) -> tuple[object, ...]:
+        """What the rung shows: two rungs with the same ``shown`` look the same."""
+        return (self.check.id, self.stage, self.mark, self.mark_tone, self.failure, self.first_failure, self.dim)
+
 
 @dataclass(frozen=True, slots=True)
 class StepDetail:

@@ -44,7 +44,7 @@ class LadderTable(SafeTable):
             self.set_row_count(len(rows))
             self.refresh(layout=True)  # the ladder's height follows its rungs
         else:
-            self.refresh_rows([r for r, (a, b) in enumerate(zip(old, rows, strict=True)) if a != b])
+            self.refresh_rows([r for r, (a, b) in enumerate(zip(old, rows, strict=True)) if a.shown != b.shown])
         cursor = next((r for r, row in enumerate(rows) if row.check.id == selected), None)
         self.move_cursor(cursor)
 

@@ -13,6 +13,7 @@ answer's claims are never presented as accepted values.
 from __future__ import annotations
 
 from textual import events
+from textual.cache import LRUCache
 from textual.content import Content
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
@@ -25,7 +26,7 @@ from .. import safe
 from ..tones import TEXT, Tone, strong
 from .text_view import set_scroll_extent
 
-__all__ = ["VerdictView", "render_verdict"]
+__all__ = ["VerdictView", "render_verdict", "verdict_lines"]
 
 _MUTED = TEXT[Tone.MUTED]
 
@@ -104,19 +105,22 @@ class VerdictView(ScrollView, can_focus=False):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self._entry: object = None
-        self._content = Content("")
+        self._lines: list[Content] = []
         self._strips: list[Strip] = []
         self._width = -1
+        # Wrapped lines by (text, spans, width): most lines of one verdict (the
+        # baselines, the category, "accepted nothing") recur in the next one.
+        self._wrapped: LRUCache[tuple, list[Strip]] = LRUCache(256)
 
     @property
     def text(self) -> str:
-        return self._content.plain
+        return "\n".join(line.plain for line in self._lines)
 
     def show(self, selection: Selection) -> None:
         if selection.report is self._entry:
             return
         self._entry = selection.report
-        self._content = render_verdict(selection)
+        self._lines = verdict_lines(selection)
         self._width = -1
         self.scroll_to(0, 0, animate=False, immediate=True)
         self._wrap()
@@ -133,9 +137,17 @@ class VerdictView(ScrollView, can_focus=False):
         if width == self._width:
             return
         self._width = width
-        self._strips = (Visual.to_strips(self, self._content, width, None, self.visual_style, pad=True)
-                        if width > 0 else [])
-        set_scroll_extent(self, max(width, 0), len(self._strips))
+        strips: list[Strip] = []
+        if width > 0:
+            cache, style = self._wrapped, self.visual_style
+            for line in self._lines:
+                key = (line.plain, tuple(line.spans), width)
+                wrapped = cache.get(key)
+                if wrapped is None:
+                    wrapped = cache[key] = Visual.to_strips(self, line, width, None, style, pad=True)
+                strips.extend(wrapped)
+        self._strips = strips
+        set_scroll_extent(self, max(width, 0), len(strips))
 
     def on_resize(self, event: events.Resize) -> None:
         self._wrap()
@@ -144,6 +156,7 @@ class VerdictView(ScrollView, can_focus=False):
     def notify_style_update(self) -> None:
         super().notify_style_update()
         self._width = -1  # another theme: the styles resolve to other colours
+        self._wrapped.clear()
 
     def render_line(self, y: int) -> Strip:
         self._wrap()
@@ -154,6 +167,12 @@ class VerdictView(ScrollView, can_focus=False):
 
 
 def render_verdict(selection: Selection) -> Content:
+    """The verdict panel's text, as one Content."""
+    return Content("\n").join(verdict_lines(selection))
+
+
+def verdict_lines(selection: Selection) -> list[Content]:
+    """The verdict panel, line by line."""
     report = selection.report
     verdict = report.verdict
     lines: list[Content] = []
@@ -162,7 +181,7 @@ def render_verdict(selection: Selection) -> Content:
         assert error is not None
         lines.append(Content.styled("ERROR  this case could not be loaded", strong(Tone.BAD)))
         lines.append(Content.assemble(safe.content(error.place, _MUTED), (": ", _MUTED), safe.content(error.problem)))
-        return Content("\n").join(lines)
+        return lines
 
     if verdict.ok:
         lines.append(Content.assemble((" ACCEPT ", "bold $text on $success 60%"),
@@ -204,4 +223,4 @@ def render_verdict(selection: Selection) -> Content:
     note = report.note
     if note:
         lines.append(Content.assemble(("note ", _MUTED), safe.content(note, f"italic {_MUTED}")))
-    return Content("\n").join(lines)
+    return lines
