@@ -119,8 +119,13 @@ class RegistryTable(SafeTable):
             self.request = request
             self.refresh_all()
         elif request is not self.request:
-            self.request = request
-            self.refresh_all()  # the supplied column depends on the request
+            # The supplied column depends on the request: redraw the rows whose cell changed.
+            previous, self.request = self.request, request
+            if previous is None or request is None:
+                self.refresh_all()
+            else:
+                changed = set(previous.supplied) ^ set(request.supplied)
+                self.refresh_rows({self._rows_by_id.get(doc) for doc in changed} - {None})
         if report is not self._entry:
             self._entry = report
             self._show_conflicts(selection)
