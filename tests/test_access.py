@@ -325,6 +325,7 @@ class TestAuthorizedStep:
 
     def test_absent_without_a_scope(self):
         verdict = verify(answer_of("a-live"), request_of(supplied=ALL_IDS), REGISTRY)
+        assert not verdict.scoped and scoped_run("a-live").scoped
         assert "authorized" not in {s.check.id for s in explain(verdict).steps}
         rejected = verify(answer_of("a-live"), request_of(supplied=()), REGISTRY)
         assert "authorized" not in {s.check.id for s in explain(rejected).explore()}

@@ -534,7 +534,8 @@ class TestCategories:
     ])
     def test_fixture_categories(self, suite_name, case_id, category):
         _, verdict = case(suite_name, case_id)
-        assert (assess(verdict).category.id if assess(verdict).category else None) == category
+        found = assess(verdict).category
+        assert (found.id if found else None) == category
         document = verdict_document(verdict)
         assert document["category"] == category
         assert document["next_action"] == (CATEGORIES[category].next_action if category else None)

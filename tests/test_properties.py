@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 
-from inspector import Outcome, verify
+from inspector import Outcome, explain, verify
 from inspector.contract.decode import (
     _ANSWER_DECODER,
     _shape_problem,
@@ -23,6 +23,7 @@ from inspector.contract.decode import (
     find_duplicate_key,
 )
 from inspector.contract.jsonscan import scan
+from inspector.presentation.case import verdict_document
 
 from conftest import REGISTRY, REQUEST, RETRY, TIMEOUT
 
@@ -227,23 +228,24 @@ class TestAnyInput:
         assert verdict.status in ("ACCEPT", "INVALID_JSON", "NO_CITATION", "DUPLICATE_CLAIM", "UNREQUESTED_FIELD",
                                   "SCOPE_MISMATCH", "STALE_REVISION", "VALUE_MISMATCH", "QUOTE_NOT_SUPPORTING",
                                   "INCOMPLETE")
-        trace = verdict.trace
+        trace = explain(verdict).steps
         assert_ladder(trace)
-        failure = verdict.first_failure
+        failure = explain(verdict).first_failure
         if verdict.ok:
-            assert failure is None
+            assert failure is None and verdict.check is None and verdict.claim is None
             assert list(verdict.accepted) == sorted(verdict.accepted)
             assert set(verdict.accepted) == set(REQUEST.fields)
         else:
             assert failure is not None and failure.code == verdict.status and failure.reason == verdict.reason
+            assert (failure.check, failure.claim) == (verdict.check, verdict.claim)
             assert dict(verdict.accepted) == {}
             assert "truncated" not in failure.explanation.lower()
         assert verdict.citation_only <= verdict.strict_json
         for s in trace:
             assert s.explanation
             json.dumps(s.to_dict())
-        json.dumps(verdict.to_dict())
-        explored = verdict.explore()
+        json.dumps(verdict_document(verdict, trace=True))
+        explored = explain(verdict).explore()
         assert [(s.check.id, s.claim) for s in explored] == [(s.check.id, s.claim) for s in trace]
         for s in explored:
             s.to_dict()
@@ -253,7 +255,7 @@ class TestAnyInput:
         assume(not _has_surrogate(text))
         as_text, as_bytes = verify(text, REQUEST, REGISTRY), verify(text.encode(), REQUEST, REGISTRY)
         assert as_text.label == as_bytes.label
-        assert as_text.first_failure == as_bytes.first_failure
+        assert explain(as_text).first_failure == explain(as_bytes).first_failure
 
     @given(st.integers(0, 8192), st.sampled_from(["[", "{", "{\"a\":", "[\"", "\"["]))
     def test_deep_nesting(self, depth, unit):
@@ -264,7 +266,7 @@ class TestAnyInput:
                                      "{", "}", ":", ",", "\\n", "\U0001f600"]), max_size=25).map("".join))
     def test_lone_surrogate_escapes_are_syntax(self, text):
         verdict = verify(text, REQUEST, REGISTRY)
-        failure = verdict.first_failure
+        failure = explain(verdict).first_failure
         if failure is not None and failure.reason == "SYNTAX":
             assert "truncated" not in failure.explanation.lower()
 
@@ -299,7 +301,7 @@ class TestDuplicateKeys:
         assume(verdict.reason not in ("TOO_DEEP", "TOO_LARGE"))
         assert (verdict.reason == "DUPLICATE_KEY") == bool(duplicate_keys_oracle(text))
         if verdict.reason == "DUPLICATE_KEY":
-            failure = verdict.first_failure
+            failure = explain(verdict).first_failure
             (second,) = failure.related_spans
             assert json.loads(text[failure.answer_span.start:failure.answer_span.end]) == \
                 json.loads(text[second.start:second.end])
@@ -307,7 +309,7 @@ class TestDuplicateKeys:
     @given(claims_answer())
     def test_verify_agrees_with_stdlib_on_claims(self, text):
         verdict = verify(text, REQUEST, REGISTRY)
-        assume(verdict.strict_json or verdict.first_failure.check.id in ("duplicate_key", "shape"))
+        assume(verdict.strict_json or explain(verdict).first_failure.check.id in ("duplicate_key", "shape"))
         assert (verdict.reason == "DUPLICATE_KEY") == bool(duplicate_keys_oracle(text.removeprefix("\ufeff")))
 
     @given(st.data())

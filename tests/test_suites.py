@@ -105,13 +105,20 @@ class TestFixtures:
 
 class TestArticleAudit:
     def test_numbers_of_the_article(self):
-        summary = audit([load_suite(ARTICLE)]).summary()
+        report = audit([load_suite(ARTICLE)]).summary
+        summary = report.to_dict()
         assert summary["cases"] == 22
         assert summary["strict_json"] == 17
         assert summary["citation_only"] == 13
         assert summary["accepted"] == 3
         assert summary["citation_only_false_accepts"] == 10
         assert summary["label_mismatches"] == 0
+        # The article's rungs, named as the article names them, with their cases.
+        assert [(row.id, row.name, row.count) for row in report.rungs] == [
+            ("strict_json", "strict JSON", 17), ("citation_only", "citation-only", 13), ("contract", "contract", 3)]
+        assert len(report.citation_false_accepts) == 10
+        assert set(report.citation_false_accepts) == set(report.rung("citation_only").cases) - set(
+            report.rung("contract").cases)
 
     def test_every_label_matches(self):
         result = audit([load_suite(ARTICLE)])
@@ -137,12 +144,23 @@ class TestArticleAudit:
         assert labels["free-text-answer-member"] == "INVALID_JSON/UNKNOWN_MEMBER"
 
     def test_ladder(self):
-        ladder = {check.id: passed for check, passed in audit([load_suite(ARTICLE)]).ladder()}
+        report = audit([load_suite(ARTICLE)]).summary
+        ladder = {row.check.id: row.passed for row in report.checks}
         assert ladder["shape"] == 17
         assert ladder["quote_found"] == 13
         assert ladder["coverage"] == 3
         values = list(ladder.values())
         assert values == sorted(values, reverse=True)
+        # Each row stops the cases whose first failure it is, and no others.
+        remaining = report.total
+        for row in report.checks:
+            remaining -= row.failed
+            assert row.passed == remaining and row.failed == len(row.stopped), row.check.id
+            assert all(report.reports[n].verdict.check is row.check for n in row.stopped), row.check.id
+        assert report.first_failures == {row.check.id: row.failed for row in report.checks if row.failed}
+        assert sum(report.first_failures.values()) == 22 - 3
+        assert report.to_dict()["ladder"] == [{"check": row.check.id, "code": row.check.code, "passed": row.passed}
+                                              for row in report.checks]
 
     def test_audit_document(self):
         document = audit([load_suite(ARTICLE)]).to_dict("test")
@@ -159,7 +177,7 @@ class TestEveryFixtureAudit:
         assert mismatched == []
 
     def test_all_together(self):
-        summary = audit([load_suite(path) for path in SUITE_FILES]).summary()
+        summary = audit([load_suite(path) for path in SUITE_FILES]).summary.to_dict()
         assert summary["label_mismatches"] == 0
         assert summary["cases"] == sum(len(load_suite(path).cases) for path in SUITE_FILES)
 
@@ -389,7 +407,7 @@ class TestNonStrict:
 
     def test_audit_of_a_partly_broken_suite(self, tmp_path):
         suite = load_suite(write_suite(tmp_path, [case(), case(id="x", expected="NOPE")]), strict=False)
-        assert audit([suite]).summary()["cases"] == 1
+        assert audit([suite]).summary.to_dict()["cases"] == 1
 
 
 class TestAudit:
@@ -397,7 +415,7 @@ class TestAudit:
         suite = load_suite(write_suite(tmp_path, [case(), case(id="wrong", expected="VALUE_MISMATCH")]))
         result = audit([suite])
         assert [r.case.id for r in result.mismatches] == ["wrong"]
-        summary = result.summary()
+        summary = result.summary.to_dict()
         assert summary["label_mismatches"] == 1
         assert summary["mismatched_cases"] == ["suite/wrong"]
 

@@ -83,8 +83,9 @@ class Check:
     # passes (see RULE_NAMES for what it may read).  ``contract.rules`` compiles
     # every rule once, so the order and the logic live here only.
     rule: str | None = None
-    # The rule reads ``source``: it runs only once the cited document is known, and
-    # explore mode reports it as not evaluable for an unknown document.
+    # The rule reads the cited source's attributes: it runs only once the document
+    # is known, and explore mode reports it as not evaluable for an unknown one.
+    # (doc_known alone reads ``source`` without needing it: it tests it for None.)
     needs_source: bool = False
     # The rule reads ``claimed``.
     reads_claimed: bool = False
@@ -92,9 +93,9 @@ class Check:
     needs_scope: bool = False
 
 
-# What a rule may read.  A rule that reads ``source`` declares ``needs_source``,
-# one that reads ``claimed`` declares ``reads_claimed`` (a test holds every rule
-# to its declaration).
+# What a rule may read.  A rule that reads the cited source's attributes declares
+# ``needs_source``, one that reads ``claimed`` declares ``reads_claimed`` (a test
+# holds every rule to its declaration).
 RULE_NAMES: dict[str, str] = {
     "claims": "every decoded claim, in the answer's order (a tuple of Claim)",
     "claim": "the claim being checked (per-claim rules only)",

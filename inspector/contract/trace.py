@@ -125,6 +125,7 @@ class Step:
             "source": self.source,
             "source_attribute": self.source_attribute,
             "source_span": self.source_span.to_dict() if self.source_span else None,
+            "source_span_kind": self.source_span_kind.value if self.source_span_kind else None,
             "expected": self.expected,
             "actual": self.actual,
         }
