@@ -111,11 +111,15 @@ def _conflict_index(registry: Registry) -> tuple[tuple[Conflict, ...], dict[Any,
         for (service, environment, revision), members in registry.by_group.items():
             if len(members) < 2:
                 continue
-            fields = dict.fromkeys(field for source in members for field in source.facts)
-            for field in fields:
-                values = tuple((s.id, s.facts[field]) for s in members if field in s.facts)
-                if len({value for _, value in values}) > 1:
-                    found.append(Conflict(service, environment, revision, field, values))
+            # One pass over the group's facts (not a pass over the group per field:
+            # 8,000 sources of one field each made that 64 million lookups).
+            by_field: dict[str, list[tuple[str, str]]] = {}
+            for source in members:
+                for field, value in source.facts.items():
+                    by_field.setdefault(field, []).append((source.id, value))
+            for field, values in by_field.items():
+                if len(values) > 1 and len({value for _, value in values}) > 1:
+                    found.append(Conflict(service, environment, revision, field, tuple(values)))
         index: dict[Any, list[Conflict]] = {}
         for conflict in found:
             index.setdefault(((conflict.service, conflict.environment, conflict.revision), conflict.field),
