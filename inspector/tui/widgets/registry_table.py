@@ -37,8 +37,24 @@ def _metadata(value: object) -> str:
 
 
 def _width(values: list[str], title: str, cap: int) -> int:
-    widest = max((len(display(v)) for v in values), default=0)
+    return _fit(max((len(display(v)) for v in values), default=0), title, cap)
+
+
+def _fit(widest: int, title: str, cap: int) -> int:
+    """A column's width for its widest value and its title, within ``cap``."""
     return max(min(max(widest, len(title)), cap), min(len(title), 6), 3)
+
+
+def _widest_facts(registry: Registry) -> dict[str, int]:
+    """Each fact field's widest value, in one pass over the sources' facts (a pass
+    over every source per field took 8,000 sources of a field each 90 s)."""
+    widest = dict.fromkeys(registry.fact_fields, 0)
+    for source in registry.sources:
+        for name, value in source.facts.items():
+            width = len(display(value))
+            if width > widest[name]:
+                widest[name] = width
+    return widest
 
 
 class RegistryTable(SafeTable):
@@ -82,9 +98,8 @@ class RegistryTable(SafeTable):
                                                       _CAPS["environment"])),
             Column("revision", "rev", width=_width([s.revision for s in sources], "rev", _CAPS["revision"])),
         ]
-        for name in registry.fact_fields:
-            values = [s.facts.get(name, "") for s in sources]
-            columns.append(Column(f"facts.{name}", display(name), width=_width(values, display(name), _CAPS["fact"])))
+        for name, widest in _widest_facts(registry).items():
+            columns.append(Column(f"facts.{name}", display(name), width=_fit(widest, display(name), _CAPS["fact"])))
         columns.append(Column("supplied", "supplied", width=8))
         # Access metadata, when the registry records any: then every condition gets a
         # column, so a missing value (which fails closed) has a cell to highlight.
