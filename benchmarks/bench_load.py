@@ -35,31 +35,33 @@ import sys, time
 sys.path.insert(0, {root!r})
 import inspector.suites.load, inspector.suites.lint, inspector.suites.audit
 {setup}
-start = time.perf_counter()
+start, cpu = time.perf_counter(), time.process_time()
 try:
     {statement}
 except Exception as exc:
     outcome = type(exc).__name__ + ": " + str(exc)[:110]
 else:
     outcome = "ok"
-seconds = time.perf_counter() - start
+seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
 # VmHWM, not ru_maxrss: Linux carries ru_maxrss over from the parent across exec.
 peak = next(line.split()[1] for line in open("/proc/self/status") if line.startswith("VmHWM:"))
-print(f"{{seconds}} {{peak}} {{outcome}}")
+print(f"{{seconds}} {{cpu}} {{peak}} {{outcome}}")
 """
 
 
-def measure(statement: str, setup: str = "") -> tuple[float, float, str]:
-    """(seconds, peak RSS in MB, outcome) of ``statement`` in a fresh interpreter."""
+def measure(statement: str, setup: str = "") -> tuple[float, float, float, str]:
+    """(wall seconds, CPU seconds, peak RSS in MB, outcome) of ``statement`` in a
+    fresh interpreter (CPU time is the steadier figure on a shared machine)."""
     code = _CHILD.format(root=str(ROOT), setup=setup, statement=statement)
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
-    seconds, rss, outcome = proc.stdout.strip().splitlines()[-1].split(" ", 2)
-    return float(seconds), int(rss) / 1024, outcome
+    seconds, cpu, rss, outcome = proc.stdout.strip().splitlines()[-1].split(" ", 3)
+    return float(seconds), float(cpu), int(rss) / 1024, outcome
 
 
 def report(label: str, statement: str, setup: str = "") -> None:
-    seconds, peak, outcome = measure(statement, setup)
-    print(f"{label:<52} {seconds * 1000:8.0f} ms  peak {peak:7.0f} MB   {outcome}", flush=True)
+    seconds, cpu, peak, outcome = measure(statement, setup)
+    print(f"{label:<48} {seconds * 1000:7.0f} ms (cpu {cpu * 1000:6.0f} ms)  peak {peak:5.0f} MB   {outcome}",
+          flush=True)
 
 
 # -- inputs ----------------------------------------------------------------------
