@@ -134,7 +134,8 @@ def parse_label(label: str) -> tuple[str, str | None]:
         allowed = {r for check in CHECKS if check.code == status for r in check.reasons}
         known = ", ".join(sorted(allowed)) or "none"
         if not reason:
-            raise ValueError(f"empty sub-reason after {status}/ (known: {known}; {status} alone matches any)")
+            hint = f"known: {known}; {status} alone matches any" if allowed else f"{status} has none: write {status}"
+            raise ValueError(f"empty sub-reason after {status}/ ({hint})")
         if reason not in REASONS or reason not in allowed:
             raise ValueError(f"{reason!r} is not a sub-reason of {status} (known: {known})")
     return status, reason or None
