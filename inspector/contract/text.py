@@ -7,13 +7,18 @@ line:column in characters.
 
 from __future__ import annotations
 
+import difflib
 import unicodedata
+from bisect import bisect_right
+from collections import Counter
+from itertools import accumulate, chain, repeat
 
 __all__ = [
     "INVISIBLE_CATEGORIES",
     "escape_char",
     "is_invisible",
     "line_col",
+    "nearest_line",
     "shorten",
     "utf16_len",
     "visible",
@@ -67,3 +72,126 @@ def shorten(text: str, width: int = 60) -> str:
     if len(text) <= width:
         return text
     return text[: width - 1] + "…"
+
+
+# The nearest line's budgets (see nearest_line): the characters of the source
+# searched, the lines scored and their characters, and difflib's ratio's work in
+# all (a unit is a step of its inner loop, well under a microsecond).
+NEAREST_SCAN = 1 << 18
+NEAREST_CANDIDATES = 48
+NEAREST_CHARACTERS = 1 << 15
+NEAREST_ANCHORS = 8
+NEAREST_ANCHOR_HITS = 64
+NEAREST_WORK = 8_000
+
+
+def nearest_line(text: str, quote: str) -> tuple[int, int] | None:
+    """The line of ``text`` most like ``quote``, as offsets [start, end) without its
+    line end; None for an empty text.
+
+    "Most like" is difflib's: the highest ``SequenceMatcher(None, line, quote).ratio()``
+    (ties to the greater line, then to its first occurrence), what
+    ``get_close_matches`` with no cutoff picks, but bounded: comparing every line
+    costs seconds on a large source, and a QUOTE_NOT_FOUND explanation is built by
+    ``check``, ``audit`` and the TUI.  A source of at most NEAREST_CANDIDATES
+    distinct lines and NEAREST_CHARACTERS characters is searched exactly, best bound
+    first (a line whose length, then whose characters, cannot beat the best so far
+    is never compared).  A larger one is searched in its first NEAREST_SCAN
+    characters, among the lines sharing most of the quote's less common trigrams,
+    then its first lines, within the same two limits.  Once the work budget is spent
+    a line's score is difflib's upper bound (quick_ratio), so a pathological pair
+    (long lines of a two-letter alphabet) cannot take long either.
+    """
+    if not text:
+        return None
+    scanned = text[:NEAREST_SCAN]
+    lines = scanned.splitlines(keepends=True)
+    if len(text) > NEAREST_SCAN and len(lines) > 1:
+        lines.pop()  # cut short by the scan: not a line of the source
+    stripped = list(map(str.rstrip, lines, repeat("\r\n")))
+    starts = [0, *accumulate(map(len, lines))]
+    # Each distinct line once, at its first occurrence (a dict keeps the last
+    # assignment, so insert from the end).
+    first = dict(zip(reversed(stripped), range(len(stripped) - 1, -1, -1)))
+    if len(first) <= NEAREST_CANDIDATES and len(text) <= NEAREST_CHARACTERS:
+        candidates = list(first)
+    else:
+        candidates = _prefiltered(scanned, quote, stripped, starts, first)
+    best = _best_match(candidates, quote)
+    start = starts[first[best]]
+    return start, start + len(best)
+
+
+def _prefiltered(text: str, quote: str, stripped: list[str], starts: list[int],
+                 first: dict[str, int]) -> list[str]:
+    """At most NEAREST_CANDIDATES distinct lines of NEAREST_CHARACTERS characters
+    in all (and at least one) worth comparing with ``quote``."""
+    hits: Counter[int] = Counter()
+    for gram in _anchors(quote):
+        found: list[int] = []
+        at = text.find(gram)
+        while at >= 0 and len(found) <= NEAREST_ANCHOR_HITS:
+            found.append(at)
+            at = text.find(gram, at + 1)
+        if len(found) > NEAREST_ANCHOR_HITS:
+            continue  # a common trigram tells the lines apart no better than their order
+        hits.update({bisect_right(starts, at) - 1 for at in found})
+    ranked = chain((stripped[number] for number, _ in hits.most_common()), first)
+    chosen: dict[str, None] = {}
+    room = NEAREST_CHARACTERS
+    for line in ranked:
+        if line in chosen:
+            continue
+        if len(line) > room and chosen:
+            if room <= 0:
+                break
+            continue
+        chosen[line] = None
+        room -= len(line)
+        if len(chosen) == NEAREST_CANDIDATES:
+            break
+    return list(chosen)
+
+
+def _anchors(quote: str) -> list[str]:
+    """Up to NEAREST_ANCHORS distinct trigrams of the quote, spread over it."""
+    grams = list(dict.fromkeys(quote[i:i + 3] for i in range(max(1, len(quote) - 2))))
+    step = max(1, len(grams) // NEAREST_ANCHORS)
+    return grams[::step][:NEAREST_ANCHORS]
+
+
+def _best_match(lines: list[str], quote: str) -> str:
+    """The line with the highest (ratio, line), as get_close_matches ranks them."""
+    matcher = difflib.SequenceMatcher(None, "", quote)
+    wanted = Counter(quote)
+    indexed = {ch: len(at) for ch, at in matcher.b2j.items()}  # what ratio looks up (no popular ones)
+    size = len(quote)
+
+    def ratio_of(matches: int, line: str) -> float:  # difflib's _calculate_ratio
+        total = len(line) + size
+        return 2.0 * matches / total if total else 1.0
+
+    best: tuple[float, str] = (-1.0, "")
+    budget = NEAREST_WORK
+    for upper, line in sorted(((ratio_of(min(len(line), size), line), line) for line in lines), reverse=True):
+        if (upper, line) <= best:
+            break  # real_quick_ratio bounds ratio, and every later line is bounded lower
+        if len(wanted) < len(line):
+            have = {ch: line.count(ch) for ch in wanted}
+        else:
+            have = Counter(line)
+        quick = ratio_of(sum(min(count, wanted.get(ch, 0)) for ch, count in have.items()), line)
+        if (quick, line) <= best:
+            continue  # quick_ratio bounds ratio too
+        # ratio's cost: a pass over the line per level of its recursion, plus a step
+        # per pair of equal characters.
+        pairs = sum(count * indexed.get(ch, 0) for ch, count in have.items())
+        work = (len(line) + pairs) * (1 + min(len(line), size).bit_length())
+        if work <= budget:
+            budget -= work
+            matcher.set_seq1(line)
+            score = matcher.ratio()
+        else:
+            score = quick
+        best = max(best, (score, line))
+    return best[1]

@@ -354,13 +354,10 @@ def _q(text: str) -> str:
 
 
 def _nearest_line(text: str, quote: str) -> Span | None:
-    lines = text.splitlines(keepends=True)
-    stripped = [line.rstrip("\r\n") for line in lines]
-    match = difflib.get_close_matches(quote, stripped, n=1, cutoff=0.0)
-    if not match:
-        return None
-    offset = sum(len(line) for line in lines[: stripped.index(match[0])])
-    return Span.of(text, offset, offset + len(match[0]))
+    from .text import nearest_line  # bounded: milliseconds on any source
+
+    found = nearest_line(text, quote)
+    return Span.of(text, *found) if found else None
 
 
 def _find_line(text: str, needle: str) -> Span | None:
