@@ -8,15 +8,22 @@ line:column in characters.
 from __future__ import annotations
 
 import difflib
+import json
+import re
 import unicodedata
 from bisect import bisect_right
 from collections import Counter
+from functools import lru_cache
 from itertools import accumulate, chain, repeat
+from typing import Any
 
 __all__ = [
     "INVISIBLE_CATEGORIES",
     "escape_char",
+    "INVISIBLE_CHARACTERS",
     "is_invisible",
+    "json_dumps",
+    "json_escape",
     "line_col",
     "nearest_line",
     "shorten",
@@ -26,8 +33,23 @@ __all__ = [
 
 # Unicode categories that must never reach a terminal as themselves: controls (ESC,
 # NUL, DEL, C1), format characters (bidi overrides, zero-width joiners), surrogates,
-# private use, and the line/paragraph separators.
-INVISIBLE_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Zl", "Zp"})
+# private use, unassigned code points (no two terminals agree on their width), and
+# the line/paragraph separators.
+INVISIBLE_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
+
+# Characters that draw as nothing or as a blank although their category is a
+# letter, mark or symbol, so that "prod\u3164" would pass for "prod" or a doc id for
+# another: Unicode's Default_Ignorable_Code_Point (DerivedCoreProperties.txt, every
+# range, whatever its category: the Hangul fillers U+115F, U+1160, U+3164, U+FFA0,
+# the combining grapheme joiner, Khmer inherent vowels, Mongolian and other
+# variation selectors, the tag block...), plus U+2800 BRAILLE PATTERN BLANK.
+_IGNORABLE_RANGES = (
+    (0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x1160), (0x17B4, 0x17B5),
+    (0x180B, 0x180F), (0x200B, 0x200F), (0x202A, 0x202E), (0x2060, 0x206F), (0x2800, 0x2800),
+    (0x3164, 0x3164), (0xFE00, 0xFE0F), (0xFEFF, 0xFEFF), (0xFFA0, 0xFFA0), (0xFFF0, 0xFFF8),
+    (0x1BCA0, 0x1BCA3), (0x1D173, 0x1D17A), (0xE0000, 0xE0FFF),
+)
+INVISIBLE_CHARACTERS = frozenset(chr(code) for low, high in _IGNORABLE_RANGES for code in range(low, high + 1))
 
 
 def utf16_len(text: str) -> int:
@@ -46,19 +68,55 @@ def line_col(text: str, offset: int) -> tuple[int, int]:
     return line, offset - start + 1
 
 
+@lru_cache(maxsize=4096)
 def is_invisible(ch: str) -> bool:
-    return unicodedata.category(ch) in INVISIBLE_CATEGORIES
+    """Shown as ``\\uXXXX`` everywhere (CLI, JSON, TUI): one definition."""
+    return ch in INVISIBLE_CHARACTERS or unicodedata.category(ch) in INVISIBLE_CATEGORIES
 
 
 def visible(text: str) -> str:
     """Replace control and invisible characters with a literal ``\\uXXXX``.
 
     For plain-text outputs (the CLI, error messages).  The TUI has its own styled
-    variant built on the same category set.
+    variant built on the same ``is_invisible``.
     """
     if text.isascii() and text.isprintable():
         return text
     return "".join(escape_char(ch) if is_invisible(ch) else ch for ch in text)
+
+
+def json_dumps(document: Any) -> str:
+    """The JSON that inspector writes (``--format json``, results, manifests): indented,
+    UTF-8 where it is visible, and every invisible character escaped."""
+    return json_escape(json.dumps(document, indent=2, ensure_ascii=False))
+
+
+def json_escape(text: str) -> str:
+    """JSON text (as ``json.dumps(..., ensure_ascii=False)`` writes it) with every
+    invisible character written as a ``\\uXXXX`` escape (a surrogate pair past
+    U+FFFF): the same document when read back, and nothing a terminal acts on
+    (json escapes only U+0000-U+001F; DEL, C1, U+202E, U+2028 went out raw).
+
+    Outside its strings JSON text is ASCII, so every such character is in a string,
+    where an escape means the character itself.
+    """
+    if text.isascii() and "\x7f" not in text:
+        return text
+    return _NOT_PLAIN_ASCII.sub(_json_escape_match, text)
+
+
+_NOT_PLAIN_ASCII = re.compile("[^\x00-\x7e]")
+
+
+def _json_escape_match(match: re.Match[str]) -> str:
+    ch = match.group()
+    if not is_invisible(ch):
+        return ch
+    code = ord(ch)
+    if code <= 0xFFFF:
+        return f"\\u{code:04x}"
+    code -= 0x10000
+    return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
 
 
 def escape_char(ch: str) -> str:
