@@ -39,7 +39,7 @@ if TYPE_CHECKING:
 
 EXIT_ACCEPT, EXIT_REJECT, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 
-_DEBUG_HELP = "on an internal error, print its traceback (as INSPECTOR_DEBUG=1 does)"
+_DEBUG_HELP = "print the traceback of an internal error"
 
 
 def _rate(value: float | None) -> str:
