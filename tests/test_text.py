@@ -111,7 +111,7 @@ class TestNearestLine:
         assert sum(compared) <= NEAREST_CHARACTERS
 
     def test_explanation_names_the_nearest_line_of_a_large_source(self):
-        from inspector import verify
+        from inspector import explain, verify
 
         text = "\n".join(f"field_{i:05d}=value_{i}" for i in range(10_000)) + "\nread_timeout_ms=5000\n"
         registry = {"sources": [{"id": "big", "service": "payments", "environment": "prod", "revision": "v2",
@@ -120,6 +120,6 @@ class TestNearestLine:
                    "fields": ["read_timeout_ms"], "supplied": ["big"]}
         raw = json.dumps({"claims": [{"field": "read_timeout_ms", "value": "5000", "doc": "big",
                                       "quote": "read_timeout_ms=2500"}]})
-        failure = verify(raw, request, registry).first_failure
+        failure = explain(verify(raw, request, registry)).first_failure
         assert failure.check.id == "quote_found"
         assert 'nearest line 10001: "read_timeout_ms=5000"' in failure.explanation

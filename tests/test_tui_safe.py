@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from conftest import FIXTURES
 from inspector.tui import safe
-from inspector.tui.pretty import reindent
+from inspector.presentation.pretty import reindent
 from inspector.tui.widgets.text_view import style_runs
 
 HOSTILE = [
