@@ -8,6 +8,10 @@ The public API is importable without textual or rich::
     for case in suite.cases:
         verdict = verify(case.raw, case.request, suite.registry)
         print(case.id, verdict.label, explain(verdict).first_failure, assess(verdict).blame)
+
+``verify(raw, request, registry)`` takes the answer as ``str`` or bytes (``bytes``,
+``bytearray``, ``memoryview``) and returns a verdict for every such value, never
+raising; any other type of ``raw`` is a ``TypeError``.
 """
 
 from .contract import (

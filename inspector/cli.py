@@ -8,15 +8,20 @@ Errors in inputs become one line on stderr and exit status 2.
 from __future__ import annotations
 
 import argparse
-import json
+import codecs
+import errno
+import fcntl
+import io
+import os
 import sys
+import traceback
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from . import __version__
 from .contract.checks import CHECKS, REASONS
-from .contract.text import visible
+from .contract.text import escape_char, json_dumps, shorten, visible
 from .suites.load import (
     Case,
     LoadError,
@@ -32,7 +37,9 @@ if TYPE_CHECKING:
     from .contract.verdict import Verdict
     from .suites.audit import Audit
 
-EXIT_ACCEPT, EXIT_REJECT, EXIT_USAGE = 0, 1, 2
+EXIT_ACCEPT, EXIT_REJECT, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
+
+_DEBUG_HELP = "print the traceback of an internal error"
 
 
 def _rate(value: float | None) -> str:
@@ -58,16 +65,18 @@ def _parser() -> argparse.ArgumentParser:
         description="Inspect why a language model's answer was accepted or rejected by a strict "
                     "claim contract. With no command, opens the inspector on the bundled suites.",
         epilog=_checks_listing() + "\n\nexit status: 0 accepted / all labels match, "
-               "1 rejected / a label differs, 2 unusable input.",
+               "1 rejected / a label differs, 2 unusable input, 3 internal error (a bug: one line "
+               "says what failed; --debug or INSPECTOR_DEBUG=1 prints the traceback).",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"inspector {__version__}")
+    parser.add_argument("--debug", action="store_true", help=_DEBUG_HELP)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     check = commands.add_parser(
         "check", help="verify one candidate answer",
         description="Verify one candidate answer against a request and a registry.",
-        epilog="exit status: 0 ACCEPT, 1 rejected, 2 unusable input.",
+        epilog="exit status: 0 ACCEPT, 1 rejected, 2 unusable input, 3 internal error.",
     )
     check.add_argument("--request", required=True, metavar="R", help="request JSON file")
     check.add_argument("--registry", required=True, metavar="G", help="registry JSON file ({\"sources\": [...]})")
@@ -80,7 +89,7 @@ def _parser() -> argparse.ArgumentParser:
         "audit", help="run fixture suites and compare with their frozen labels",
         description="Run every case of the suites and compare each verdict with its frozen label.",
         epilog="exit status: 0 all labels match, 1 a label differs (or --verify found a difference), "
-               "2 unusable input.",
+               "2 unusable input, 3 internal error.",
     )
     audit.add_argument("suites", nargs="*", metavar="SUITE", help="suite files (default: the bundled suites)")
     audit.add_argument("--format", choices=("text", "json"), default="text")
@@ -101,13 +110,15 @@ def _parser() -> argparse.ArgumentParser:
         description="List problems in a registry: conflicting facts within one service/environment/"
                     "revision, duplicate ids, facts whose canonical line is not in the text, and "
                     "sources no request could ever be answered from.",
-        epilog="exit status: 0 nothing found, 1 findings, 2 unusable input.")
+        epilog="exit status: 0 nothing found, 1 findings, 2 unusable input, 3 internal error.")
     lint.add_argument("registry", metavar="G", help="registry (or suite) file")
     lint.add_argument("--format", choices=("text", "json"), default="text")
 
     open_ = commands.add_parser(
         "open", help="open the inspector (the terminal UI)",
         description="Open suites, or one answer with --request and --registry, in the inspector.",
+        epilog="Needs a terminal on standard input and output. exit status: 0; 2 for a missing or invalid "
+               "file or no terminal, before the UI starts; 3 internal error.",
     )
     open_.add_argument("paths", nargs="*", metavar="SUITE|CLAIMS")
     open_.add_argument("--request", metavar="R")
@@ -117,32 +128,136 @@ def _parser() -> argparse.ArgumentParser:
                                 description="Drive the real app and save SVG screenshots.")
     shots.add_argument("out", nargs="?", default="screenshots", type=Path, metavar="DIR")
     shots.add_argument("--overwrite", action="store_true", help="replace existing SVG files in DIR")
+    for command in (check, audit, checks, registry, lint, open_, shots):
+        # Also after the command; SUPPRESS keeps a --debug given before it.
+        command.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help=_DEBUG_HELP)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
-        if args.command == "check":
-            return _check(args)
-        if args.command == "audit":
-            return _audit(args)
-        if args.command == "checks":
-            print(checks_markdown() if args.format == "markdown" else checks_text())
-            return EXIT_ACCEPT
-        if args.command == "registry":
-            return _lint(args)
-        if args.command == "screenshots":
-            return _screenshots(args)
-        return _open(getattr(args, "paths", []), getattr(args, "request", None), getattr(args, "registry", None))
+        problem = _stream_problem(args)
+        if problem is not None:
+            return _error(problem)
+        status = _run(args)
+        if sys.stdout is not None:
+            sys.stdout.flush()  # a full disk or a closed pipe shows here, not at exit
+        return status
     except LoadError as exc:
         return _error(str(exc))
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
         # The reader went away (| head); stop quietly.
+        _drop_stdout()
         sys.stderr.close()
         return EXIT_REJECT
+    except UnicodeEncodeError as exc:
+        if not _stdout_cannot_encode(exc):
+            return _internal_error(args, exc)
+        _drop_stdout()
+        return _error(f"standard output ({exc.encoding}) cannot encode {escape_char(exc.object[exc.start])}; "
+                      "set PYTHONIOENCODING=utf-8 or use a UTF-8 locale")
+    except OSError as exc:
+        if exc.filename is not None:
+            return _error(f"{exc.filename}: {exc.strerror or exc}")
+        if exc.errno in _WRITE_ERRORS:
+            # No file named: the one stream written without a name, standard output.
+            _drop_stdout()
+            return _error(f"cannot write to standard output: {exc.strerror or exc}")
+        return _internal_error(args, exc)
+    except Exception as exc:  # noqa: BLE001 - anything else is a bug: say so, in one line
+        return _internal_error(args, exc)
+
+
+def _run(args: argparse.Namespace) -> int:
+    if args.command == "check":
+        return _check(args)
+    if args.command == "audit":
+        return _audit(args)
+    if args.command == "checks":
+        print(checks_markdown() if args.format == "markdown" else checks_text())
+        return EXIT_ACCEPT
+    if args.command == "registry":
+        return _lint(args)
+    if args.command == "screenshots":
+        return _screenshots(args)
+    return _open(getattr(args, "paths", []), getattr(args, "request", None), getattr(args, "registry", None))
+
+
+# -- standard streams and internal errors ----------------------------------------
+
+
+def _stream_problem(args: argparse.Namespace) -> str | None:
+    """Why the standard streams cannot serve this command, before it starts."""
+    if args.command in (None, "open"):
+        # Textual on a pipe or /dev/null waits forever or fails deep inside.
+        if not all(stream is not None and _isatty(stream) for stream in (sys.stdin, sys.stdout)):
+            return "inspector open needs a terminal (standard input and output); " \
+                   "for a report without one, use check or audit"
+    if args.command == "check" and args.claims == "-" and sys.stdin is not None:
+        try:
+            flags = fcntl.fcntl(sys.stdin.fileno(), fcntl.F_GETFL)
+        except io.UnsupportedOperation:
+            return None  # not a file descriptor (an in-memory stream): nothing to check
+        except (OSError, ValueError):
+            return "standard input is closed: pass a CLAIMS file or pipe the answer in"
+        if flags & os.O_ACCMODE == os.O_WRONLY:
+            return "standard input is open for writing only: pass a CLAIMS file or pipe the answer in"
+    return None
+
+
+def _isatty(stream: Any) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (OSError, ValueError):
+        return False
+
+
+# What writing can fail with (a full disk, a quota, a closed pipe or descriptor, I/O).
+_WRITE_ERRORS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, errno.EPIPE, errno.EBADF})
+
+
+def _stdout_cannot_encode(exc: UnicodeEncodeError) -> bool:
+    encoding = getattr(sys.stdout, "encoding", None)
+    if not encoding:
+        return False
+    try:
+        return codecs.lookup(exc.encoding).name == codecs.lookup(encoding).name
+    except LookupError:
+        return False
+
+
+def _drop_stdout() -> None:
+    """Point file descriptor 1 at /dev/null, so that what is still buffered
+    for it does not fail again when Python exits (a second message, exit 120)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+def _debugging(args: argparse.Namespace) -> bool:
+    return bool(getattr(args, "debug", False)) or os.environ.get("INSPECTOR_DEBUG", "") not in ("", "0")
+
+
+def _internal_error(args: argparse.Namespace, exc: BaseException) -> int:
+    """A bug, not a verdict or bad input: exit 3, one line saying what failed."""
+    command = " ".join(part for part in (args.command or "open", getattr(args, "registry_command", None)) if part)
+    if _debugging(args):
+        traceback.print_exception(exc, file=sys.stderr)
+    where = ""
+    frames = traceback.extract_tb(exc.__traceback__)
+    if frames:
+        last = frames[-1]
+        where = f" at {Path(last.filename).name}:{last.lineno} in {last.name}"
+    hint = "" if _debugging(args) else "; rerun with --debug (or INSPECTOR_DEBUG=1) for the traceback"
+    print(f"inspector: internal error in {command}: {type(exc).__name__}: {visible(shorten(str(exc), 200))}"
+          f"{where} (a bug){hint}", file=sys.stderr)
+    return EXIT_INTERNAL
 
 
 def _error(message: str) -> int:
@@ -168,7 +283,7 @@ def _check(args: argparse.Namespace) -> int:
     if args.format == "json":
         from .presentation.case import verdict_document
 
-        print(json.dumps(verdict_document(verdict, trace=args.trace), indent=2, ensure_ascii=False))
+        print(json_dumps(verdict_document(verdict, trace=args.trace)))
     else:
         _print_verdict(verdict, trace=args.trace)
     return EXIT_ACCEPT if verdict.ok else EXIT_REJECT
@@ -251,7 +366,7 @@ def _audit(args: argparse.Namespace) -> int:
         except RunError as exc:
             return _error(str(exc))
     if args.format == "json":
-        print(json.dumps(document, indent=2, ensure_ascii=False))
+        print(json_dumps(document))
     else:
         _print_audit(suites, result)
         if args.out is not None:
@@ -379,8 +494,7 @@ def _lint(args: argparse.Namespace) -> int:
 
     findings = lint_registry(args.registry)
     if args.format == "json":
-        print(json.dumps({"registry": args.registry, "findings": [f.to_dict() for f in findings]},
-                         indent=2, ensure_ascii=False))
+        print(json_dumps({"registry": args.registry, "findings": [f.to_dict() for f in findings]}))
     else:
         for finding in findings:
             print(visible(f"{finding.kind:<17} {', '.join(finding.sources)}: {finding.detail}"))

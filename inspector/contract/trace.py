@@ -16,7 +16,6 @@ source span is (``SourceSpan``).
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
@@ -28,7 +27,7 @@ from .decode import DecodeFailure
 from .jsonscan import JsonIndex, Path, scan
 from .models import Claim, Source
 from .rules import PLAN, evaluate, failure_reason
-from .text import line_col, shorten
+from .text import line_col, nearest_line, shorten
 from .verdict import Verdict
 
 __all__ = ["Outcome", "SourceSpan", "Span", "Step", "Trace", "explain"]
@@ -353,16 +352,6 @@ def _q(text: str) -> str:
     return '"' + shorten(text) + '"'
 
 
-def _nearest_line(text: str, quote: str) -> Span | None:
-    lines = text.splitlines(keepends=True)
-    stripped = [line.rstrip("\r\n") for line in lines]
-    match = difflib.get_close_matches(quote, stripped, n=1, cutoff=0.0)
-    if not match:
-        return None
-    offset = sum(len(line) for line in lines[: stripped.index(match[0])])
-    return Span.of(text, offset, offset + len(match[0]))
-
-
 def _find_line(text: str, needle: str) -> Span | None:
     at = text.find(needle)
     return Span.of(text, at, at + len(needle)) if at >= 0 else None
@@ -412,7 +401,8 @@ def _quote_found(f: _Facts, failed: bool) -> dict[str, Any]:
     claim, source = f.claim, f.source
     assert claim is not None and source is not None
     if failed:
-        span = _nearest_line(source.text, claim.quote)
+        near = nearest_line(source.text, claim.quote)  # bounded: milliseconds on any source
+        span = Span.of(source.text, *near) if near else None
         nearest = f"; nearest line {span.line}: {_q(source.text[span.start:span.end])}" if span else ""
         return {"explanation": f"quote {_q(claim.quote)} does not occur in {source.id}{nearest}",
                 "source_span": span, "source_span_kind": SourceSpan.NEAREST,

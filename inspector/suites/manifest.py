@@ -51,7 +51,9 @@ def _versions(inspector_version: str) -> dict[str, str]:
 
 
 def _dump(document: Any) -> bytes:
-    return (json.dumps(document, indent=2, ensure_ascii=False, sort_keys=False) + "\n").encode("utf-8")
+    from ..contract.text import json_dumps  # invisible characters escaped, as in every JSON output
+
+    return (json_dumps(document) + "\n").encode("utf-8")
 
 
 def write_atomic(path: Path, data: bytes) -> None:
