@@ -119,12 +119,8 @@ def decode_answer(raw: str | bytes | bytearray | memoryview) -> Decoded:
         return _decode_slow(text, start, body, size, str(exc))
     except RecursionError:  # pragma: no cover - the typed shape is 3 levels deep
         return _decode_slow(text, start, body, size)
-    # The duplicate-key proof (module docstring).  The decoded value holds 1 + 8n
-    # strings, so the text has at least 2 + 16n unescaped quotes, and at most as
-    # many as it has quotes: when that count is 2 + 16n, no need to look for
-    # escaped ones.
-    expected = 1 + 8 * len(claims)
-    if body.count('"') != 2 * expected and _string_tokens(body) != expected:
+    # The decoded value holds 1 + 8n strings: the duplicate-key proof.
+    if _more_string_tokens(body, 1 + 8 * len(claims)):
         return _duplicate_key(text, start, size)
     # No member is longer than the whole text: short texts skip the length check.
     if size > _MAX_MEMBER and not all(
@@ -243,7 +239,7 @@ def _decode_slow(text: str, start: int, body: str, size: int, syntax_error: str 
         shape = _shape_problem(value)
     else:
         strings, suspects = survey
-        if _string_tokens(body) != strings:
+        if _more_string_tokens(body, strings):
             return _duplicate_key(text, start, size)
         shape = _shape_problem(value, suspects)
     if shape is not None:
@@ -348,101 +344,72 @@ def _shape_problem(value: Any, suspects: _Suspects | None = None) -> tuple[str, 
     looked for in the order the shape check declares them (the checks table),
     each over the whole answer before the next.  ``_shape_message`` words it.
     ``suspects``: the claims that are not exactly four non-empty strings, when
-    ``_survey`` found them."""
-    claims = value.get("claims", _ABSENT) if value.__class__ is dict else _ABSENT
+    ``_survey`` found them.  Each search is safe on any value, so that any
+    order of the table works.  (One function, a branch per sub-reason: a call
+    per sub-reason made the shape path a twentieth slower.)"""
+    top = value.__class__ is dict
+    claims = value.get("claims", _ABSENT) if top else _ABSENT
     items = claims if claims.__class__ is list else ()
     # A claim with exactly the four members, all non-empty strings, can only be
     # too long; the member searches look at the others (the suspects) only.
     if suspects is None:
         suspects = _suspects(items)
-    for reason, search in _SHAPE_SEARCHES:
-        path = search(value, claims, items, suspects)
-        if path is not None:
-            return reason, path
+    for reason in _SHAPE_ORDER:
+        if reason == "WRONG_SHAPE":
+            if not top:
+                return reason, ()
+            if claims is not _ABSENT and claims.__class__ is not list:
+                return reason, ("claims",)
+            for index, claim in enumerate(items):
+                if claim.__class__ is not dict:
+                    return reason, ("claims", index)
+        elif reason == "TOO_MANY_CLAIMS":
+            if len(items) > LIMITS.MAX_CLAIMS:
+                return reason, ("claims",)
+        elif reason == "UNKNOWN_MEMBER":
+            if top and (len(value) > 1 or claims is _ABSENT):
+                for key in value:
+                    if key != "claims":
+                        return reason, (key,)
+            for index, claim in suspects:
+                for key in claim:
+                    if key not in _MEMBER_SET:
+                        return reason, ("claims", index, key)
+        elif reason == "MISSING_MEMBER":
+            if top and claims is _ABSENT:
+                return reason, ()
+            for index, claim in suspects:
+                for member in MEMBERS:
+                    if member not in claim:
+                        return reason, ("claims", index)
+        elif reason == "NOT_A_STRING":
+            for index, claim in suspects:
+                for member in MEMBERS:
+                    if claim.get(member, "").__class__ is not str:
+                        return reason, ("claims", index, member)
+        elif reason == "EMPTY_STRING":
+            for index, claim in suspects:
+                for member in MEMBERS:
+                    if claim.get(member) == "":
+                        return reason, ("claims", index, member)
+        else:  # TOO_LONG
+            for index, claim in enumerate(items):
+                if claim.__class__ is dict:
+                    for member in MEMBERS:
+                        member_value = claim.get(member)
+                        if member_value.__class__ is str and not _member_ok(member_value):
+                            return reason, ("claims", index, member)
     return None
 
 
-# One search per shape sub-reason: (the answer, its claims member or _ABSENT,
-# the claims if an array, the suspects) -> the path of the first problem or
-# None.  Each is safe on any value, so that any order of the table works.
-
-
-def _find_wrong_shape(value: Any, claims: Any, items: Any, suspects: _Suspects) -> Path | None:
-    if value.__class__ is not dict:
-        return ()
-    if claims is not _ABSENT and claims.__class__ is not list:
-        return ("claims",)
-    for index, claim in enumerate(items):
-        if claim.__class__ is not dict:
-            return ("claims", index)
-    return None
-
-
-def _find_too_many_claims(value: Any, claims: Any, items: Any, suspects: _Suspects) -> Path | None:
-    return ("claims",) if len(items) > LIMITS.MAX_CLAIMS else None
-
-
-def _find_unknown_member(value: Any, claims: Any, items: Any, suspects: _Suspects) -> Path | None:
-    if value.__class__ is dict and (len(value) > 1 or claims is _ABSENT):
-        for key in value:
-            if key != "claims":
-                return (key,)
-    for index, claim in suspects:
-        for key in claim:
-            if key not in _MEMBER_SET:
-                return ("claims", index, key)
-    return None
-
-
-def _find_missing_member(value: Any, claims: Any, items: Any, suspects: _Suspects) -> Path | None:
-    if value.__class__ is dict and claims is _ABSENT:
-        return ()
-    for index, claim in suspects:
-        for member in MEMBERS:
-            if member not in claim:
-                return ("claims", index)
-    return None
-
-
-def _find_not_a_string(value: Any, claims: Any, items: Any, suspects: _Suspects) -> Path | None:
-    for index, claim in suspects:
-        for member in MEMBERS:
-            if claim.get(member, "").__class__ is not str:
-                return ("claims", index, member)
-    return None
-
-
-def _find_empty_string(value: Any, claims: Any, items: Any, suspects: _Suspects) -> Path | None:
-    for index, claim in suspects:
-        for member in MEMBERS:
-            if claim.get(member) == "":
-                return ("claims", index, member)
-    return None
-
-
-def _find_too_long(value: Any, claims: Any, items: Any, suspects: _Suspects) -> Path | None:
-    # A string no longer than MAX_MEMBER // 2 characters cannot exceed MAX_MEMBER units.
-    for index, claim in enumerate(items):
-        if claim.__class__ is dict:
-            for member in MEMBERS:
-                member_value = claim.get(member)
-                if member_value.__class__ is str and not _member_ok(member_value):
-                    return ("claims", index, member)
-    return None
-
-
-_SHAPE_SEARCH: dict[str, Callable[[Any, Any, Any, _Suspects], Path | None]] = {
-    "WRONG_SHAPE": _find_wrong_shape,
-    "TOO_MANY_CLAIMS": _find_too_many_claims,
-    "UNKNOWN_MEMBER": _find_unknown_member,
-    "MISSING_MEMBER": _find_missing_member,
-    "NOT_A_STRING": _find_not_a_string,
-    "EMPTY_STRING": _find_empty_string,
-    "TOO_LONG": _find_too_long,
-}
-# The searches in the order the checks table declares (read once: the table is
-# fixed; a sub-reason declared without a search fails here, at import).
-_SHAPE_SEARCHES = tuple((reason, _SHAPE_SEARCH[reason]) for reason in CHECKS_BY_ID["shape"].reasons)
+# The order of the search, read once from the checks table (which is fixed).  The
+# sub-reasons _shape_problem has a branch for (a set: the table orders them); a
+# table that declares others fails here, at import, not on some answer.
+_SHAPE_ORDER = CHECKS_BY_ID["shape"].reasons
+_SHAPE_SEARCHED = frozenset({"WRONG_SHAPE", "TOO_MANY_CLAIMS", "UNKNOWN_MEMBER", "MISSING_MEMBER", "NOT_A_STRING",
+                             "EMPTY_STRING", "TOO_LONG"})
+if set(_SHAPE_ORDER) != _SHAPE_SEARCHED:
+    raise ImportError(f"the shape check declares {_SHAPE_ORDER}; decode searches for {sorted(_SHAPE_SEARCHED)}")
 
 
 def _suspects(items: Any) -> _Suspects:
@@ -705,12 +672,18 @@ def _member_ok(value: str) -> bool:
     return len(value) <= LIMITS.MAX_MEMBER // 2 or utf16_len(value) <= LIMITS.MAX_MEMBER
 
 
-def _string_tokens(body: str) -> int:
-    """Number of string tokens in valid JSON: its unescaped double quotes, halved."""
+def _more_string_tokens(body: str, strings: int) -> bool:
+    """Whether valid JSON ``body`` has more string tokens than its decoded value
+    has ``strings`` (keys and string values): the duplicate-key proof (see the
+    module docstring).  The text has at least ``2 * strings`` unescaped quotes
+    and at most as many as it has quotes, so escaped quotes are looked for only
+    when these bounds differ and there is a backslash."""
     quotes = body.count('"')
+    if quotes == 2 * strings:
+        return False
     if "\\" in body:
         quotes -= _ESCAPE.findall(body).count('\\"')
-    return quotes // 2
+    return quotes != 2 * strings
 
 
 def _strings_in(value: Any) -> int:
@@ -765,7 +738,7 @@ def find_duplicate_key(text: str, value: Any) -> DuplicateKey | None:
 
 def _repeats_a_key(text: str, value: Any) -> bool:
     """Exact for valid JSON ``text`` decoded to ``value`` (see the module docstring)."""
-    return _string_tokens(text) != _strings_in(value)
+    return _more_string_tokens(text, _strings_in(value))
 
 
 def _kind(value: Any) -> str:
