@@ -4,12 +4,17 @@ where the trace points."""
 
 from __future__ import annotations
 
+import dataclasses
+import importlib.util
 import json
 import re
+import sys
+import types
 
 import pytest
 
 from inspector import LIMITS, Outcome, explain
+from inspector.contract import decode, jsonscan
 from inspector.contract.checks import CHECKS, CHECKS_BY_ID, REASONS
 from inspector.contract.decode import decode_answer
 
@@ -28,6 +33,23 @@ def padded(text: str, units: int) -> str:
     missing = units - utf16_len(text)
     assert missing >= 0
     return text + " " * missing
+
+
+# Issue 9: about 8 KB that took 240-340 ms (the depth scan restarted at every quote).
+HOSTILE_DEPTH_SCAN = '{"claims":"' + '\\"' * 4080 + "[" * 17
+
+
+def decode_with_shape_order(monkeypatch: pytest.MonkeyPatch, order: tuple[str, ...]) -> types.ModuleType:
+    """A fresh instance of the decode module, imported while the checks table
+    declares the shape sub-reasons in ``order``."""
+    shape = CHECKS_BY_ID["shape"]
+    monkeypatch.setitem(CHECKS_BY_ID, "shape", dataclasses.replace(shape, reasons=order))
+    spec = importlib.util.spec_from_file_location("inspector.contract._decode_reordered", decode.__file__)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, spec.name, module)  # msgspec resolves annotations there
+    spec.loader.exec_module(module)
+    return module
 
 
 def nine_claims() -> str:
@@ -332,6 +354,43 @@ class TestDepth:
     def test_never_raises_recursion_error(self, raw):
         assert run(raw).reason == "TOO_DEEP"
 
+    def test_brackets_in_an_unterminated_string_do_not_count(self):
+        # Its nesting is 1: the brackets are the string's text, not structure.
+        failure = explain(run('{"claims": "[[[[[[[[[[[[[[[[[[')).first_failure
+        assert failure.reason == "SYNTAX"
+        assert "unexpected end of input" in failure.explanation
+
+    def test_unterminated_string_after_escaped_quotes(self):
+        # Issue 9's input: 8 KB that the depth scan read from every escaped quote.
+        assert run(HOSTILE_DEPTH_SCAN).reason == "SYNTAX"
+
+    def test_brackets_after_a_closed_string_count(self):
+        assert run('"x"' + "[" * 17).reason == "TOO_DEEP"
+        assert run('"a\\\\"' + "[" * 17).reason == "TOO_DEEP"  # an escaped backslash, then the closing quote
+
+    @pytest.mark.parametrize("raw", [HOSTILE_DEPTH_SCAN, '"' * 300 + "[" * 20, '"\\' * 300 + "[" * 20,
+                                     '["a", "b\\"c", "' + "[" * 20, '{"claims": "\\'],
+                             ids=["issue-9", "closed-strings", "escaped-quotes", "unterminated-after-escapes",
+                                  "a-trailing-backslash"])
+    def test_the_depth_scan_reads_each_character_once(self, raw):
+        # Linear in the input: at every quote or bracket the scan's pattern
+        # matches (a string runs to its closing quote or to the end of the
+        # text), and the scan resumes after it.  A pattern that needs the
+        # closing quote fails at an unterminated string and is tried again from
+        # every quote inside it.  Walked here position by position, as the
+        # search does: no character is read twice.
+        position = read = 0
+        while position < len(raw):
+            if raw[position] in '"[]{}':
+                match = jsonscan._BRACKET.match(raw, position)
+                assert match is not None, f"the scan would read {raw[position:position + 20]!r} again"
+                read += match.end() - position
+                position = match.end()
+            else:
+                read += 1
+                position += 1
+        assert read == len(raw)
+
     def test_too_deep_is_located(self):
         failure = explain(run('{"claims": [\n' + "[" * 15 + "]" * 15 + "]}")).first_failure
         assert failure.reason == "TOO_DEEP"
@@ -413,6 +472,40 @@ class TestShapeOrder:
         failure = explain(run(answer(first_claim, second_claim))).first_failure
         assert failure.reason == reason
         assert "claims[1]" in failure.explanation
+
+    # The same two-fault answers, with the shape check's order reversed in the
+    # checks table: the search follows the table, so the other fault wins.
+    @pytest.mark.parametrize(("first_claim", "second_claim", "reason"), [
+        (claim(quote="x" * 2049), claim(RETRY, ""), "TOO_LONG"),
+        (claim(value=""), claim(RETRY, 5), "EMPTY_STRING"),
+        (claim(value=5), {"field": RETRY}, "NOT_A_STRING"),
+        ({"field": TIMEOUT}, claim(RETRY, "false", confidence="high"), "MISSING_MEMBER"),
+        (claim(confidence="high"), "not a claim", "UNKNOWN_MEMBER"),
+    ], ids=["TOO_LONG", "EMPTY_STRING", "NOT_A_STRING", "MISSING_MEMBER", "UNKNOWN_MEMBER"])
+    def test_the_order_is_the_checks_table(self, monkeypatch, first_claim, second_claim, reason):
+        shape = CHECKS_BY_ID["shape"]
+        reordered = decode_with_shape_order(monkeypatch, shape.reasons[::-1])
+        failure = reordered.decode_answer(answer(first_claim, second_claim)).failure.explained()
+        assert failure.reason == reason
+        assert failure.path[:2] == ("claims", 0)
+
+    @pytest.mark.parametrize("first", CHECKS_BY_ID["shape"].reasons)
+    def test_any_sub_reason_can_come_first(self, monkeypatch, first):
+        # Every search is safe on any value: an answer with all seven faults is
+        # refused with whichever the table puts first.
+        order = (first, *[reason for reason in CHECKS_BY_ID["shape"].reasons if reason != first])
+        reordered = decode_with_shape_order(monkeypatch, order)
+        raw = answer(claim(quote="x" * 2049), claim(value=""), claim(value=5), {"field": RETRY},
+                     claim(confidence="high"), "not a claim", *[claim(f"f{i}") for i in range(3)], extra="x")
+        assert reordered.decode_answer(raw).failure.reason == first
+        assert reordered.decode_answer(answer(TIMEOUT_CLAIM, RETRY_CLAIM)).ok
+
+    def test_the_search_reads_the_table(self):
+        assert decode._SHAPE_ORDER is CHECKS_BY_ID["shape"].reasons
+
+    def test_a_sub_reason_without_a_search_fails_at_import(self, monkeypatch):
+        with pytest.raises(ImportError, match="NO_SUCH_REASON"):
+            decode_with_shape_order(monkeypatch, (*CHECKS_BY_ID["shape"].reasons, "NO_SUCH_REASON"))
 
     def test_within_a_sub_reason_the_first_claim_decides(self):
         failure = explain(run(answer(claim(value=""), claim(RETRY, "")))).first_failure
@@ -532,6 +625,120 @@ class TestMessages:
         failure = explain(run(raw)).first_failure
         assert '"]"' not in failure.explanation
         assert raw.index("tRue") <= failure.answer_span.start < raw.index("]")
+
+    def test_parser_out_of_stack_is_located(self, monkeypatch):
+        # Nesting within the limit but the parser ran out of stack (verify was
+        # called with the caller's stack nearly exhausted): the message says where.
+        class OutOfStack:
+            def decode(self, body):
+                raise RecursionError
+
+        monkeypatch.setattr(decode, "_ANY_DECODER", OutOfStack())
+        raw = '{"claims": [\n  [[1]], {"a": [2]}]}'
+        failure = explain(run(raw)).first_failure
+        assert failure.reason == "TOO_DEEP"
+        assert failure.answer_span is not None
+        assert raw[failure.answer_span.start] == "["
+        assert (failure.answer_span.line, failure.answer_span.column) == (2, 4)
+        assert "2:4" in failure.explanation
+        assert "4 levels" in failure.explanation
+
+    @pytest.mark.parametrize(("raw", "code", "where"), [
+        ('\x0b{"claims": []}', "\\u000b", "1:1"),
+        ('\x0c{"claims": []}', "\\u000c", "1:1"),
+        ('\x00{"claims": []}', "\\u0000", "1:1"),
+        ('{"claims":\x0b[]}', "\\u000b", "1:11"),
+        ('\x1b[31m{"claims": []}', "\\u001b", "1:1"),
+    ], ids=["VT", "FF", "NUL", "VT-between-tokens", "ESC"])
+    def test_control_character_outside_a_string(self, raw, code, where):
+        failure = explain(run(raw)).first_failure
+        assert failure.reason == "SYNTAX"
+        assert "in a string" not in failure.explanation
+        assert f"control character {code} outside a string" in failure.explanation
+        assert f"at {where}" in failure.explanation
+        assert not any(ch in failure.explanation for ch in "\x00\x0b\x0c\x1b")
+
+    @pytest.mark.parametrize("raw", ['\x0b{"claims": []}', '\x0c{"claims": []}'], ids=["VT", "FF"])
+    def test_whitespace_json_does_not_allow_says_so(self, raw):
+        assert "which JSON does not allow as whitespace" in explain(run(raw)).first_failure.explanation
+
+    def test_control_character_in_a_string_is_in_a_string(self):
+        failure = explain(run('{"claims": ["\x0b"]}')).first_failure
+        assert "raw control character \\u000b in a string" in failure.explanation
+
+    @pytest.mark.parametrize(("raw", "shown", "name"), [
+        ('\u00a0{"claims": []}', "\\u00a0", "no-break space"),
+        ('\u3000{"claims": []}', "\\u3000", "ideographic space"),
+        ('\u2028{"claims": []}', "\\u2028", "line separator"),
+    ], ids=["NBSP", "ideographic-space", "line-separator"])
+    def test_leading_blank_is_shown_escaped_and_named(self, raw, shown, name):
+        failure = explain(run(raw)).first_failure
+        assert failure.explanation.startswith(f'unexpected character "{shown}" ({name})')
+        assert "which JSON does not allow as whitespace" in failure.explanation
+        assert "at 1:1" in failure.explanation
+        assert raw[0] not in failure.explanation
+
+    @pytest.mark.parametrize(("raw", "where"), [
+        ('{"claims": []}\u00a0', "1:15"),
+        ('[1\u00a0]', "1:3"),
+        ('{"claims": [1,\u00a0]}', "1:15"),
+    ], ids=["trailing", "instead-of-a-separator", "before-a-value"])
+    def test_blank_anywhere_is_shown_escaped_and_located(self, raw, where):
+        failure = explain(run(raw)).first_failure
+        assert '"\\u00a0" (no-break space)' in failure.explanation
+        assert "\u00a0" not in failure.explanation
+        assert f"at {where}" in failure.explanation
+        assert raw[failure.answer_span.start] == "\u00a0"
+
+    @pytest.mark.parametrize("raw", [
+        '{"claims": [{"field": "a\\ud800", "value": "x", "doc": "d", "quote": "q"}]}',
+        '{"claims": [{"field": "a\\ud800\\n", "value": "x", "doc": "d", "quote": "q"}]}',
+        '{"claims": [{"field": "\\ud800\\ud800", "value": "x", "doc": "d", "quote": "q"}]}',
+        '{"claims": [1e400, "\\ud800x"]}',
+    ], ids=["then-a-quote", "then-an-escape", "then-another-high", "after-a-big-number"])
+    def test_lone_high_surrogate_escape_located_at_the_escape(self, raw):
+        failure = explain(run(raw)).first_failure
+        assert failure.reason == "SYNTAX"
+        assert "lone surrogate escape \\ud800" in failure.explanation
+        assert raw[failure.answer_span.start:failure.answer_span.start + 6] == "\\ud800"
+        escape = raw.index("\\ud800")
+        assert f"1:{escape + 1}" in failure.explanation
+
+    def test_invalid_escape_before_a_non_ascii_character_points_at_the_backslash(self):
+        raw = '{"claims": ["\\\u00e9"]}'
+        failure = explain(run(raw)).first_failure
+        assert failure.answer_span.start == raw.index("\\")
+        assert '"\\\u00e9"' in failure.explanation
+
+    def test_invalid_unicode_escape_is_named_at_the_escape(self):
+        raw = '{"claims": ["\\u12G4"]}'
+        failure = explain(run(raw)).first_failure
+        assert '"\\u12"' in failure.explanation
+        assert failure.answer_span.start == raw.index("\\")
+
+    @pytest.mark.parametrize("raw", ['{"claims": [1e5,@]}', '{"claims": [1E5,\u00a0]}'])
+    def test_exponent_is_not_a_misspelt_literal(self, raw):
+        failure = explain(run(raw)).first_failure
+        assert "invalid literal" not in failure.explanation
+        assert failure.answer_span.start == raw.index(",") + 1
+
+    @pytest.mark.parametrize(("small", "big"), [
+        ('[1, "a\x01"]', '[1e400, "a\x01"]'),
+        ('[1, "ab', '[1e400, "ab'),
+        ('[1, "a\\x"]', '[1e400, "a\\x"]'),
+        ('[1, NaN]', '[1e400, NaN]'),
+        ('[1, -Infinity]', '[1e400, -Infinity]'),
+        ('[1, \x0b1]', '[1e400, \x0b1]'),
+        ('[1, "\\u12x"]', '[1e400, "\\u12x"]'),
+        ('[1] x', '[1e400] x'),
+    ], ids=["control-in-string", "unterminated", "escape", "NaN", "-Infinity", "VT", "unicode-escape", "trailing"])
+    def test_a_number_too_big_for_msgspec_does_not_change_the_words(self, small, big):
+        # Such answers finish their syntax check with the standard library.
+        shift = len("1e400") - len("1")
+        small_failure, big_failure = explain(run(small)).first_failure, explain(run(big)).first_failure
+        assert big_failure.reason == small_failure.reason
+        assert big_failure.answer_span.start == small_failure.answer_span.start + shift
+        assert LINE_COL.sub("", big_failure.explanation) == LINE_COL.sub("", small_failure.explanation)
 
     def test_hostile_text_in_messages_is_visible(self):
         failure = explain(run(answer(claim(**{"\x1b[31mred\u202e": "x"})))).first_failure
