@@ -487,3 +487,20 @@ def _depth(value: Any) -> int:
     if isinstance(value, list):
         return 1 + max(map(_depth, value), default=0)
     return 0
+
+
+class TestEscapedQuotes:
+    @given(st.text(alphabet='\\"ab', max_size=40))
+    def test_dropping_backslash_pairs_counts_the_escaped_quotes(self, text):
+        # Each backslash escapes the character after it, left to right: the
+        # escaped quotes are the \" pairs of that reading.
+        from inspector.contract.decode import _escaped_quotes
+
+        count, position = 0, 0
+        while position < len(text):
+            if text[position] == "\\":
+                count += text[position + 1:position + 2] == '"'
+                position += 2
+            else:
+                position += 1
+        assert _escaped_quotes(text) == count

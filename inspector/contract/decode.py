@@ -47,8 +47,6 @@ _MAX_MEMBER = LIMITS.MAX_MEMBER
 _ANY_DECODER = msgspec.json.Decoder()
 _ENCODE = msgspec.json.Encoder().encode
 _TRAILING = "JSON is malformed: trailing characters"
-_ESCAPE = re.compile(r"\\.", re.S)
-_ESCAPE_BYTES = re.compile(rb"\\.", re.S)
 _BYTE_POSITION = re.compile(r"\s*\(byte (\d+)\)$")
 _UNICODE_ESCAPE = re.compile(r"\\u([0-9a-fA-F]{4})|\\.", re.S)
 
@@ -682,8 +680,15 @@ def _more_string_tokens(body: str, strings: int) -> bool:
     if quotes == 2 * strings:
         return False
     if "\\" in body:
-        quotes -= _ESCAPE.findall(body).count('\\"')
+        quotes -= _escaped_quotes(body)
     return quotes != 2 * strings
+
+
+def _escaped_quotes(text: str) -> int:
+    """How many ``\\"`` escapes valid JSON ``text`` holds.  Backslashes pair up from
+    the left within a string, so dropping every ``\\\\`` pair leaves exactly the
+    escaped quotes as ``\\"`` (and is far cheaper than listing every escape)."""
+    return text.replace("\\\\", "").count('\\"')
 
 
 def _strings_in(value: Any) -> int:
@@ -697,7 +702,7 @@ def _strings_in(value: Any) -> int:
     else:
         quotes = encoded.count(b'"')
         if 0x5C in encoded:  # a backslash (an int needle skips the buffer protocol)
-            quotes -= _ESCAPE_BYTES.findall(encoded).count(b'\\"')
+            quotes -= encoded.replace(b"\\\\", b"").count(b'\\"')  # as _escaped_quotes
         return quotes // 2
     count = 0
     pending = [value]
