@@ -211,13 +211,6 @@ class SafeTextView(StyleCache, ScrollView, can_focus=False):
         if focus is not None:
             self.call_after_refresh(self._scroll_to_offset, focus)
 
-    def set_wrap(self, wrap: bool) -> None:
-        if wrap != self.wrap:
-            self.wrap = wrap
-            self.styles.overflow_x = "hidden" if wrap else "auto"
-            self._rows_width = -1
-            self.refresh()
-
     # -- display form -------------------------------------------------------------
 
     def _shown(self, line: _Line) -> _Line:
