@@ -165,6 +165,22 @@ class Selection:
         return step.source_attribute if step is not None and self.on_claim else None
 
     @property
+    def registry_column(self) -> str | None:
+        """The registry column the step compares (a cell of the source's row); the
+        source's text is not a column."""
+        attribute = self.source_attribute
+        return attribute if attribute != "text" else None
+
+    @property
+    def registry_columns(self) -> frozenset[str]:
+        """The registry cells of the source's row to highlight: the compared column,
+        and ``supplied`` when the step looks the id up in the request's supplied list."""
+        column = self.registry_column
+        if column is None:
+            return frozenset()
+        return frozenset((column, "supplied")) if self.request_attribute == "supplied" else frozenset((column,))
+
+    @property
     def source_span(self) -> Span | None:
         step = self.step
         return step.source_span if step is not None and self.on_claim else None

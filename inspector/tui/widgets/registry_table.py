@@ -146,19 +146,14 @@ class RegistryTable(SafeTable):
             self._show_conflicts(selection)
         source = selection.source
         row = self._rows_by_id.get(source.id) if source is not None else None
-        attribute = selection.source_attribute
-        columns: set[str] = set()
-        if attribute is not None and attribute != "text":
-            columns.add(attribute)
-            if selection.request_attribute == "supplied":
-                columns.add("supplied")  # the id is looked up in the request's supplied list
-        mark = (row, frozenset(columns), selection.tone)
+        columns = selection.registry_columns
+        mark = (row, columns, selection.tone)
         if mark != self._mark:
             old = self._mark[0]
             self._mark = mark
             self.cursor = row
             self.refresh_rows((old, row))
-        self._reveal = (row, attribute if attribute != "text" else None)
+        self._reveal = (row, selection.registry_column)
         self._apply_reveal()
 
     def _show_conflicts(self, selection: Selection) -> None:
