@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -475,8 +476,6 @@ FIRST_FAILURE_COLUMNS = (
 
 def _audit_console() -> Console:
     """A console as wide as the terminal; piped, as wide as COLUMNS says, else PIPED_WIDTH."""
-    import os
-
     from rich.console import Console
 
     console = Console(highlight=False)
