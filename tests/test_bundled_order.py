@@ -49,9 +49,9 @@ class TestTheDefaultSession:
         assert opened[0].name == "article"
 
     def test_the_first_case_is_the_articles_first(self, opened):
-        from inspector.tui.session import Session
+        from inspector.presentation.session import Session
 
-        first = Session(opened).entries[0]
+        first = Session(opened).report(0)
         assert (first.suite.name, first.id) == ("article", ARTICLE_IDS[0])
 
 
