@@ -15,7 +15,8 @@ import io
 import os
 import sys
 import traceback
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -34,8 +35,16 @@ from .suites.load import (
 )
 
 if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text
+
     from .contract.verdict import Verdict
+    from .presentation.case import Rung
     from .suites.audit import Audit
+
+    # A table cell: a text, or a text and a tail kept when the text is shortened (a claim's index).
+    Cell = Text | tuple[Text, Text]
 
 EXIT_ACCEPT, EXIT_REJECT, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 
@@ -374,90 +383,295 @@ def _audit(args: argparse.Namespace) -> int:
     return EXIT_REJECT if result.mismatches else EXIT_ACCEPT
 
 
-def _print_audit(suites: list[Suite], result: Audit) -> None:
-    from rich.console import Console
+# -- audit tables: columns that give way on a narrow terminal ------------------
+
+PIPED_WIDTH = 180  # piped with no COLUMNS: no terminal to fit, so wide rows rather than folded ones
+BAR_WIDTH = 30  # the ladder's bar at full width; it shrinks with the terminal
+STACK_INDENT = 2  # a cell moved under another one is indented, so each row's first line stands out
+
+
+@dataclass(frozen=True, slots=True)
+class TableColumn:
+    """A column of a text table and how it gives way when the width runs short.
+
+    Priority 0 columns are always shown; the others are added in rising priority, each
+    one if it still fits beside those before it (they are never squeezed for it). A
+    column with a ``min_width`` holds prose and may be shortened down to it with an
+    ellipsis; one without holds codes, ids or yes/no and is shown whole or not at all,
+    since half a code reads as another code. ``under`` names the column whose cell this
+    one moves into, on a second line, when the priority-0 columns do not fit side by
+    side. ``width`` is the natural width of a column whose cells are drawn to fit it
+    (a bar) rather than measured.
+    """
+
+    header: str
+    priority: int = 0
+    min_width: int | None = None
+    under: str | None = None
+    width: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TableLayout:
+    """The columns shown, in display order, with their content widths."""
+
+    widths: dict[str, int]
+    under: dict[str, str]  # a column moved into another one's cell: column -> host
+    folded: bool  # even stacked, the essential columns are wider than the terminal
+
+
+def table_width(widths: Iterable[int]) -> int:
+    """The printed width of a table of these content widths: Rich's default box puts
+    one rule between and around the columns and one space of padding each side."""
+    widths = list(widths)
+    return sum(widths) + 3 * len(widths) + 1
+
+
+def fit_columns(columns: Sequence[TableColumn], natural: Mapping[str, int], width: int) -> TableLayout:
+    """Which columns to show in ``width`` and how wide, from each column's natural width.
+
+    The essential columns side by side, else with the ``under`` columns stacked into
+    their hosts; then the others in priority order, each taking what is left (down to
+    its minimum if it may be shortened). Only when even the stacked essentials are wider
+    than the terminal is anything folded: the widest of them, since nothing else can
+    give way.
+    """
+    under: dict[str, str] = {}
+    widths = {c.header: natural[c.header] for c in columns if c.priority == 0}
+    if table_width(widths.values()) > width and any(c.under in widths for c in columns):
+        under = {c.header: c.under for c in columns if c.under in widths}
+        for moved, host in under.items():
+            widths[host] = max(widths[host], widths.pop(moved) + STACK_INDENT)
+    folded = table_width(widths.values()) > width
+    if folded:
+        widest = max(widths, key=lambda header: widths[header])
+        widths[widest] = max(1, widths[widest] - (table_width(widths.values()) - width))
+    else:
+        for column in sorted((c for c in columns if c.priority and c.header not in under), key=lambda c: c.priority):
+            room = width - table_width([*widths.values(), 0])
+            wanted = natural[column.header]
+            least = wanted if column.min_width is None else min(wanted, column.min_width)
+            if room >= least:
+                widths[column.header] = min(wanted, room)
+    order = [c.header for c in columns]
+    return TableLayout({h: widths[h] for h in order if h in widths}, under, folded)
+
+
+def _cell_width(cell: Cell) -> int:
+    if isinstance(cell, tuple):
+        head, tail = cell
+        return head.cell_len + tail.cell_len
+    return max((line.cell_len for line in cell.split("\n")), default=0)
+
+
+def _natural_widths(columns: Sequence[TableColumn], rows: Sequence[Mapping[str, Cell]]) -> dict[str, int]:
+    """Each column's width with nothing shortened: its widest cell or its header."""
+    return {column.header: column.width if column.width is not None else max(
+        [len(column.header), *(_cell_width(row[column.header]) for row in rows if column.header in row)])
+        for column in columns}
+
+
+def _shorten(cell: Cell, width: int) -> Text:
+    """The cell in ``width`` cells: a shortened text ends with an ellipsis, before its tail."""
+    from rich.text import Text
+
+    head, tail = cell if isinstance(cell, tuple) else (cell, Text())
+    if head.cell_len + tail.cell_len <= width:
+        return Text.assemble(head, tail)
+    head = head.copy()
+    head.truncate(max(1, width - tail.cell_len), overflow="ellipsis")
+    return Text.assemble(head, tail)
+
+
+def _render_table(title: str | Text, columns: Sequence[TableColumn], layout: TableLayout,
+                  rows: Sequence[Mapping[str, Cell]]) -> Table:
+    """A Rich table of ``rows`` (cells by header) laid out as ``layout`` says."""
     from rich.table import Table
     from rich.text import Text
 
+    by_header = {column.header: column for column in columns}
+    stacked = {host: [moved for moved, into in layout.under.items() if into == host] for host in layout.widths}
+    table = Table(title=title, title_justify="left")
+    for header, width in layout.widths.items():
+        whole = by_header[header].min_width is None
+        table.add_column(Text("\n".join([header, *stacked[header]])), width=width,
+                         no_wrap=not (layout.folded and whole), overflow="fold" if whole else "ellipsis")
+    for row in rows:
+        cells = []
+        for header, width in layout.widths.items():
+            shortenable = by_header[header].min_width is not None
+            cell = _shorten(row.get(header, Text()), width) if shortenable else row.get(header, Text())
+            for moved in stacked[header]:
+                cell = Text.assemble(cell, "\n", " " * STACK_INDENT, row.get(moved, Text()))
+            cells.append(cell)
+        table.add_row(*cells)
+    return table
+
+
+def _fitted(title: str | Text, columns: Sequence[TableColumn], rows: Sequence[Mapping[str, Cell]],
+            width: int) -> Table:
+    return _render_table(title, columns, fit_columns(columns, _natural_widths(columns, rows), width), rows)
+
+
+def _pack(parts: Sequence[str], width: int, separator: str) -> list[str]:
+    """The parts joined on as few lines as fit in ``width``, breaking only between
+    parts, so that "quote exists 13/22" never loses its figure to the next line; a part
+    wider than the width is wrapped at its spaces."""
+    import textwrap
+
+    from rich.cells import cell_len
+
+    lines: list[str] = []
+    for part in parts:
+        if lines and cell_len(lines[-1]) + cell_len(separator) + cell_len(part) <= width:
+            lines[-1] += separator + part
+        else:
+            lines.extend(textwrap.wrap(part, width, break_long_words=False, break_on_hyphens=False) or [""])
+    return lines
+
+
+FACT_LABEL_WIDTH = 9  # "summary  ", "abstain  ": the labels of the lines under the tables
+
+
+def _hanging(lead: str, parts: Sequence[str], width: int, separator: str, indent: str = " " * FACT_LABEL_WIDTH,
+             lead_style: str = "bold") -> list[Text]:
+    """The parts led by ``lead`` and continued after ``indent`` (a hanging indent)."""
+    from rich.text import Text
+
+    lines = _pack(parts, max(1, width - max(len(lead), len(indent))), separator)
+    return [Text.assemble((lead if number == 0 else indent, lead_style), line) for number, line in enumerate(lines)]
+
+
+def _baseline_rungs() -> tuple[Rung, ...]:
+    """The rungs the audit table shows as columns: all but the contract's, which is the
+    actual label itself."""
     from .presentation.case import RUNGS
 
+    return tuple(rung for rung in RUNGS if rung.id != "contract")
+
+
+def audit_columns(labels_differ: bool = False) -> tuple[TableColumn, ...]:
+    """The audit's per-case table, in display order.
+
+    Beyond case, actual and match, the columns that say what the label does not come
+    first: the failing check and claim, then the expected label, the lens, the blame.
+    When a label in the table differs from its verdict the expected label is what the
+    reader looks for, so it comes before the first failure; when none does it repeats
+    the actual one. The rungs go first, the lowest first: strict JSON is "no" exactly
+    when the label is INVALID_JSON, and citation-only and the category follow from the
+    label's check in nearly every case.
+    """
+    expected, first_failure = (1, 2) if labels_differ else (2, 1)
+    return (
+        TableColumn("case"),
+        TableColumn("expected", priority=expected),
+        TableColumn("actual", under="case"),
+        TableColumn("match"),
+        *(TableColumn(rung.name, priority=7 - number) for number, rung in enumerate(_baseline_rungs())),
+        TableColumn("first failure", priority=first_failure, min_width=18),
+        TableColumn("lens", priority=3),
+        TableColumn("category", priority=5, min_width=12),
+        TableColumn("blame", priority=4),
+    )
+
+
+LADDER_COLUMNS = (
+    TableColumn("check", priority=1, min_width=10),
+    TableColumn("code"),
+    TableColumn("passed"),
+    TableColumn("", priority=2, min_width=5, width=BAR_WIDTH),
+)
+FIRST_FAILURE_COLUMNS = (
+    TableColumn("check", priority=1, min_width=10),
+    TableColumn("code"),
+    TableColumn("cases"),
+)
+
+
+def _audit_console() -> Console:
+    """A console as wide as the terminal; piped, as wide as COLUMNS says, else PIPED_WIDTH."""
+    from rich.console import Console
+
     console = Console(highlight=False)
-    if not console.is_terminal:
-        # Piped or redirected: no terminal width to fit, so keep rows readable.
-        console = Console(highlight=False, width=180)
+    if not console.is_terminal and not os.environ.get("COLUMNS", "").strip().isdigit():
+        console = Console(highlight=False, width=PIPED_WIDTH)
+    return console
+
+
+def _print_audit(suites: list[Suite], result: Audit) -> None:
+    from rich.text import Text
+
+    console = _audit_console()
     yes_no = {True: Text("yes", "green"), False: Text("no", "red"), None: Text("-", "dim")}
     summary = result.summary
     by_suite: dict[str, list] = {}
     for item in result.results:
         by_suite.setdefault(item.suite.name, []).append(item)
-    rung_names = {rung.id: rung.name for rung in RUNGS}
     for suite in suites:
-        table = Table(title=Text(visible(f"{suite.name} ({suite.path})")), title_justify="left")
-        for column in ("case", "expected", "actual", "match", rung_names["strict_json"],
-                       rung_names["citation_only"], "first failure", "lens", "category", "blame"):
-            table.add_column(column, overflow="fold")
+        rows = []
         for item in by_suite.get(suite.name, []):
             verdict, step, evidence = item.verdict, item.first_failure, item.evidence
-            table.add_row(
-                Text(visible(item.id)),
-                Text(visible(item.expected or "-")),
-                Text(verdict.label, "green" if verdict.ok else ""),
-                Text("✓", "green") if item.match else Text("✗ differs", "bold red") if item.match is False else Text("-"),
-                yes_no[verdict.strict_json],
-                yes_no[verdict.citation_only],
-                Text(visible(f"{step.check.title}" + (f" [{step.claim}]" if step.claim is not None else "")))
+            rows.append({
+                "case": Text(visible(item.id)),
+                "expected": Text(visible(item.expected or "-")),
+                "actual": Text(verdict.label, "green" if verdict.ok else ""),
+                "match": Text("✓", "green") if item.match else Text("✗ differs", "bold red")
+                if item.match is False else Text("-"),
+                **{rung.name: yes_no[rung.passes(verdict)] for rung in _baseline_rungs()},
+                "first failure": (Text(visible(step.check.title)),
+                                  Text(f" [{step.claim}]" if step.claim is not None else ""))
                 if step else Text("-", "dim"),
-                Text(evidence.policy, "yellow" if evidence.lens_disagrees else ""),
-                Text(category.title if (category := item.category) else "-"),
-                Text(evidence.blame or "-", "magenta" if evidence.blame == "retrieval" else ""),
-            )
-        console.print(table)
+                "lens": Text(evidence.policy, "yellow" if evidence.lens_disagrees else ""),
+                "category": Text(category.title if (category := item.category) else "-"),
+                "blame": Text(evidence.blame or "-", "magenta" if evidence.blame == "retrieval" else ""),
+            })
+        title = Text(visible(f"{suite.name} ({suite.path})"))
+        labels_differ = any(item.match is False for item in by_suite.get(suite.name, []))
+        console.print(_fitted(title, audit_columns(labels_differ), rows, console.width))
 
     total = summary.total
-    ladder = Table(title="the ladder: cases past each check", title_justify="left")
-    for column in ("check", "code", "passed", ""):
-        ladder.add_column(column)
-    width = 30
-    for row in summary.checks:
-        bar = "█" * round(width * row.passed / total) if total else ""
-        ladder.add_row(row.check.title, row.check.code, f"{row.passed}/{total}", Text(bar, "cyan"))
-    console.print(ladder)
+    ladder: list[dict[str, Cell]] = [
+        {"check": Text(row.check.title), "code": Text(row.check.code), "passed": Text(f"{row.passed}/{total}")}
+        for row in summary.checks]
+    layout = fit_columns(LADDER_COLUMNS, _natural_widths(LADDER_COLUMNS, ladder), console.width)
+    bar = layout.widths.get("", 0)  # the bar is drawn to its column's width: full width, every case passed
+    for cells, row in zip(ladder, summary.checks):
+        cells[""] = Text("█" * (round(bar * row.passed / total) if total else 0), "cyan")
+    console.print(_render_table("the ladder: cases past each check", LADDER_COLUMNS, layout, ladder))
 
     if summary.first_failures:
-        table = Table(title="first failures per check", title_justify="left")
-        for column in ("check", "code", "cases"):
-            table.add_column(column)
-        for row in summary.checks:
-            if row.failed:
-                table.add_row(row.check.title, row.check.code, str(row.failed))
-        console.print(table)
+        rows = [{"check": Text(row.check.title), "code": Text(row.check.code), "cases": Text(str(row.failed))}
+                for row in summary.checks if row.failed]
+        console.print(_fitted("first failures per check", FIRST_FAILURE_COLUMNS, rows, console.width))
 
-    rungs = " · ".join(f"{row.name} {row.count}/{total}" for row in summary.rungs)
-    console.print(Text.assemble(
-        ("summary  ", "bold"),
-        f"{total} cases · {rungs} · citation-only false accepts {len(summary.citation_false_accepts)}"))
-    console.print(Text.assemble(
-        ("lens     ", "bold"),
-        f"the label lens says ANSWER where the contract rejects in {summary.rung('lens_disagrees').count} "
-        f"case(s); agreement lens/contract {_rate(summary.lens_agreement)}, "
-        f"verdict/frozen label {_rate(summary.verdict_agreement)}"))
     recall = summary.mean_recall
-    console.print(Text.assemble(
-        ("blame    ", "bold"),
-        f"rejections: {summary.blame['retrieval']} retrieval, {summary.blame['generation']} generation; "
-        f"mean retrieval recall {'-' if recall is None else f'{recall:.2f}'}; "
-        f"{summary.conflicted} case(s) touch conflicting evidence"))
-    if summary.categories:
-        console.print(Text.assemble(("abstain  ", "bold"), ", ".join(
-            f"{name.replace('_', ' ')} {count}" for name, count in sorted(summary.categories.items()))))
+    facts = [
+        ("summary", " · ", [
+            f"{total} cases", *(f"{row.name} {row.count}/{total}" for row in summary.rungs),
+            f"citation-only false accepts {len(summary.citation_false_accepts)}"]),
+        ("lens", "; ", [
+            f"the label lens says ANSWER where the contract rejects in {summary.rung('lens_disagrees').count} "
+            f"case(s)",
+            f"agreement lens/contract {_rate(summary.lens_agreement)}",
+            f"verdict/frozen label {_rate(summary.verdict_agreement)}"]),
+        ("blame", "; ", [
+            f"rejections: {summary.blame['retrieval']} retrieval, {summary.blame['generation']} generation",
+            f"mean retrieval recall {'-' if recall is None else f'{recall:.2f}'}",
+            f"{summary.conflicted} case(s) touch conflicting evidence"]),
+        ("abstain", ", ", [f"{name.replace('_', ' ')} {count}" for name, count in sorted(summary.categories.items())]),
+    ]
+    for label, separator, parts in facts:
+        for line in _hanging(label.ljust(FACT_LABEL_WIDTH), parts, console.width, separator) if parts else ():
+            console.print(line)
     if summary.mismatched:
         console.print(Text(f"{len(summary.mismatched)} case(s) differ from their frozen label:", "bold red"))
         for item in summary.mismatched:
-            got = f"expected {item.expected}, got {item.actual}"
+            got = [f"{item.suite.name}/{item.id}: expected {item.expected}, got {item.actual}"]
             if item.lens_match is False:
-                got += (f"; expected labels {item.case.expected_labels} policy {item.case.expected_policy}, "
-                        f"got {list(item.evidence.labels)} {item.evidence.policy}")
-            console.print(Text(visible(f"  {item.suite.name}/{item.id}: {got}")))
+                got.append(f"expected labels {item.case.expected_labels} policy {item.case.expected_policy}, "
+                           f"got {list(item.evidence.labels)} {item.evidence.policy}")
+            for line in _hanging("  ", [visible(part) for part in got], console.width, "; ", "    ", ""):
+                console.print(line)
     else:
         console.print(Text("all verdicts match their frozen labels", "green"))
 
