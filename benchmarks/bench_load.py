@@ -160,7 +160,7 @@ def main() -> None:
         plain, duplicate = big_suite(folder, args.megabytes)
         size = plain.stat().st_size / 1e6
         report(f"load a {size:.0f} MB suite", f"inspector.suites.load.load_suite({str(plain)!r})")
-        report(f"load it with a duplicate key in the last case",
+        report("load it with a duplicate key in the last case",
                f"inspector.suites.load.load_suite({str(duplicate)!r})")
         for depth in (990, 100_000):
             report(f"load a suite nested {depth:,} levels",

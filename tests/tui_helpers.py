@@ -12,7 +12,7 @@ from __future__ import annotations
 import io
 import json
 import unicodedata
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -25,9 +25,13 @@ from textual.pilot import Pilot
 from textual.widget import Widget
 from textual.widgets import Static
 
+from inspector.presentation.tones import Tone
 from inspector.suites.load import Suite
 from inspector.tui.app import InspectorApp, make_app
+from inspector.tui.tones import HIGHLIGHT, TABLE_HIGHLIGHT
 from inspector.tui.widgets.ladder import LadderTable
+from inspector.tui.widgets.registry_table import RegistryTable
+from inspector.tui.widgets.request_strip import RequestStrip
 from inspector.tui.widgets.table import SafeTable
 from inspector.tui.widgets.text_view import SafeTextView
 from inspector.tui.widgets.verdict import VerdictView
@@ -124,6 +128,41 @@ def cells_styled(table: SafeTable, component: str) -> set[tuple[int, str]]:
             if table.cell_style(row, column) == component}
 
 
+def registry_highlight(app: InspectorApp) -> tuple[str | None, frozenset[str], Tone | None]:
+    """What the registry draws: the marked source (its row in the marked style), the
+    columns of its cells in a highlight style, and that highlight's tone."""
+    table = app.main.query_one(RegistryTable)
+    sources = app.main.selection.report.suite.registry.sources
+    marked = [row for row in range(table.row_count) if table.row_style(row) == "safe-table--marked"]
+    assert len(marked) <= 1, marked
+    lit = [(tone, cells) for tone, component in TABLE_HIGHLIGHT.items()
+           if (cells := cells_styled(table, component))]
+    assert len(lit) <= 1, lit  # one highlight tone at a time
+    if not lit:
+        return (sources[marked[0]].id if marked else None), frozenset(), None
+    tone, cells = lit[0]
+    assert {row for row, _ in cells} == set(marked), "the highlighted cells are on the marked row"
+    return sources[marked[0]].id, frozenset(key for _, key in cells), tone
+
+
+def request_highlight(app: InspectorApp) -> tuple[str | None, Tone | None]:
+    """The request attribute the strip draws highlighted (named by the label before
+    it), and the highlight's tone."""
+    strip = app.main.query_one(RequestStrip)
+    content = strip.render()
+    assert isinstance(content, Content)
+    items = app.main.selection.report.request_items
+    lit = [(tone, span) for span in content.spans for tone, style in HIGHLIGHT.items() if span.style == style]
+    if not lit:
+        return None, None
+    assert len(lit) == 1, lit
+    tone, span = lit[0]
+    before = content.plain[:span.start]
+    attribute, _, value = next(item for item in items if before.endswith(f"{item[1]} "))
+    assert content.plain[span.start:span.end] == value
+    return attribute, tone
+
+
 def cursor_check(app: InspectorApp) -> str | None:
     """The check on the ladder's cursor row, as drawn (the row in the cursor style)."""
     table = app.main.query_one(LadderTable)
@@ -191,11 +230,6 @@ async def run_from_palette(pilot: Pilot, search: str) -> None:
     await pilot.pause(0.3)
     await pilot.press("enter")
     await pilot.pause()
-
-
-async def press_all(pilot: Pilot, keys: Iterable[str]) -> None:
-    for key in keys:
-        await pilot.press(key)
 
 
 async def settled(pilot: Pilot, widget: Widget) -> None:

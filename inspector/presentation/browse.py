@@ -60,8 +60,8 @@ class Browse:
         row = bisect_left(visible, self.current)
         if row < len(visible) and visible[row] == self.current:
             row += step
-        elif step < 0:
-            row -= 1
+        else:  # filtered out: it sits between visible[row - 1] and visible[row]
+            row += step - 1 if step > 0 else step
         return visible[max(0, min(row, len(visible) - 1))]
 
     @property

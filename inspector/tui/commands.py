@@ -56,6 +56,8 @@ class _Browsing(Protocol):
     session: Session
     browse: Browse
 
+    def applies(self, action: str) -> bool | None: ...
+
 
 class _InspectorProvider(Provider):
     @property
@@ -85,11 +87,14 @@ class KeyCommands(_InspectorProvider):
     """Every key binding, from the same declarations as the footer and the help screen."""
 
     def _commands(self) -> list[tuple[str, Callable[[], object], str]]:
+        # Only the keys that apply now: the main screen greys out the others.
+        screen = self.screen
         return [
             (f"{key.description.capitalize()}  ·  {key.display}",
-             partial(self.app.run_action, key.action, self.screen if key.screen == "main" else None), key.help)
+             partial(self.app.run_action, key.action, screen if key.screen == "main" else None), key.help)
             for key in (*keys.keys_of("main"), *keys.keys_of("app"))
             if key.action != "command_palette"
+            and (key.screen != "main" or self.main.applies(key.action))
         ]
 
 

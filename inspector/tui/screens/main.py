@@ -257,13 +257,10 @@ class MainScreen(Screen[None]):
             self.selection = self.selection.at(self.selection.position - 1)
 
     def action_first_failure(self) -> None:
-        if self.selection is None:
-            return
-        failure = self.selection.first_failure
-        if failure is None:
-            self.notify("accepted: no check failed", markup=False, timeout=2)
-            return
-        self.selection = self.selection.at(failure)
+        # Only offered when there is one (check_action): an accepted answer greys the key.
+        failure = self.selection.first_failure if self.selection is not None else None
+        if failure is not None:
+            self.selection = self.selection.at(failure)
 
     def action_explore(self) -> None:
         self.explore = not self.explore
@@ -310,6 +307,10 @@ class MainScreen(Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if self.app.screen is not self:
             return False  # under the palette the main view's keys do nothing: the footer says so
+        return self.applies(action)
+
+    def applies(self, action: str) -> bool | None:
+        """Whether a key's action does anything now: True, or None (shown greyed)."""
         selection = self.selection
         if action == "clear_filter":
             return self.browse.filtered or self.query_one("#filter", Input).has_class("-active")

@@ -54,11 +54,6 @@ class ClaimsTable(SafeTable):
         if columns is not self.columns:
             self.set_columns(columns)
 
-    @property
-    def highlighted(self) -> tuple[int | None, str | None, Tone | None]:
-        """(current claim, the member the step reads, tone)."""
-        return self._member
-
     def show(self, selection: Selection) -> None:
         previous = self.selection
         self.selection = selection
@@ -78,11 +73,6 @@ class ClaimsTable(SafeTable):
             self._member = member
             self.refresh_rows((old_row, selection.claim))
         self.move_cursor(selection.claim if claims else None)
-
-    @property
-    def labels(self) -> tuple[str, ...]:
-        """The label lens's label of each claim, as the verdict gives them."""
-        return self._labels
 
     def cell(self, row: int, column: Column) -> Cell:
         claim = self._claims[row]

@@ -93,15 +93,6 @@ class Ladder(Vertical):
         yield LadderTable(id="ladder-table")
         yield Static("", id="step-detail", markup=False)
 
-    @property
-    def selected_check(self) -> str | None:
-        table = self.query_one(LadderTable)
-        return table.rows[table.cursor].check.id if table.cursor is not None else None
-
-    @property
-    def detail_text(self) -> str:
-        return str(self.query_one("#step-detail", Static).render())
-
     def show(self, selection: Selection) -> None:
         key = (selection.steps, selection.position, selection.claim)
         if key == self._key:

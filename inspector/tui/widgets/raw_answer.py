@@ -61,15 +61,6 @@ class RawAnswer(Vertical):
     def view(self) -> SafeTextView:
         return self.query_one(SafeTextView)
 
-    @property
-    def marks(self) -> tuple[Mark, ...]:
-        return self.view.marks
-
-    @property
-    def text(self) -> str:
-        """The text shown (raw, or re-indented)."""
-        return self.view.text
-
     def watch_pretty(self) -> None:
         self._entry = None
         if self._selection is not None:

@@ -110,21 +110,6 @@ class RegistryTable(SafeTable):
         self.set_columns(columns)
         self.set_row_count(len(sources))
 
-    @property
-    def highlighted(self) -> tuple[str | None, frozenset[str], Tone | None]:
-        """(the marked source's id, the highlighted column keys, tone)."""
-        row, columns, tone = self._mark
-        source = self.registry.sources[row].id if row is not None and self.registry is not None else None
-        return source, columns, tone
-
-    @property
-    def conflicted(self) -> frozenset[tuple[str, str]]:
-        """The shaded conflict cells: (source id, fact field)."""
-        if self.registry is None:
-            return frozenset()
-        sources = self.registry.sources
-        return frozenset((sources[row].id, self._fact_keys[key]) for row, key in self._conflicts)
-
     def show(self, selection: Selection) -> None:
         report = selection.report
         registry = report.suite.registry

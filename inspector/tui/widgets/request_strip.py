@@ -31,14 +31,6 @@ class RequestStrip(Static):
         super().__init__("", id=id, markup=False)
         self._key: object = None
 
-    @property
-    def highlighted(self) -> tuple[str | None, Tone | None]:
-        """The highlighted attribute and its tone (None when nothing is)."""
-        if self._key is None:
-            return None, None
-        _, attribute, tone = self._key  # type: ignore[misc]
-        return attribute, tone if attribute is not None else None
-
     def show(self, selection: Selection) -> None:
         case = selection.report.case
         request = case.request if case is not None else None

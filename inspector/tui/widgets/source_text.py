@@ -44,14 +44,6 @@ class SourceText(Vertical):
         yield Static("", id="source-caption", markup=False)
         yield SafeTextView(wrap=True, line_numbers=True, id="source-view")
 
-    @property
-    def marks(self) -> tuple[Mark, ...]:
-        return self.query_one(SafeTextView).marks
-
-    @property
-    def caption(self) -> str:
-        return str(self.query_one("#source-caption", Static).render())
-
     def fit(self, registry: Registry) -> None:
         """Size the text view for every source of the case's registry: as many rows
         as its longest text has lines, up to MAX_ROWS.  A view whose height moved

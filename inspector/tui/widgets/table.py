@@ -335,7 +335,7 @@ class SafeTable(StyleCache, ScrollView, can_focus=False):
                 last = max(i for i, c in enumerate(columns) if c.width is None)
                 widths[last] += spare
         self._widths = tuple(widths)
-        self._starts = tuple(accumulate((w + self.gap for w in widths[:-1]), initial=0))
+        self._starts = tuple(accumulate((w + self.gap for w in widths[:-1]), initial=0)) if widths else ()
         self._rows.clear()
         self._header = None
         self._update_virtual_size()

@@ -112,10 +112,6 @@ class VerdictView(ScrollView, can_focus=False):
         # baselines, the category, "accepted nothing") recur in the next one.
         self._wrapped: LRUCache[tuple, list[Strip]] = LRUCache(256)
 
-    @property
-    def text(self) -> str:
-        return "\n".join(line.plain for line in self._lines)
-
     def show(self, selection: Selection) -> None:
         if selection.report is self._entry:
             return
