@@ -183,9 +183,9 @@ class SummaryScreen(Screen[CasesChosen | None]):
         head = [
             Content.assemble(
                 ("Of ", _MUTED), (f"{total}", bold), (f" cases, {strict.name} accepts ", _MUTED),
-                (f"{strict.count}", bold), (f", {citation.name} accepts ", _MUTED), (f"{citation.count}", bold),
+                (f"{strict.count}", bold), (f", {citation.name} ", _MUTED), (f"{citation.count}", bold),
                 (" (the quote exists in a supplied source), the ", _MUTED), (contract.name, _MUTED),
-                (" accepts ", _MUTED), (f"{contract.count}", bold), (".", _MUTED)),
+                (" ", _MUTED), (f"{contract.count}", bold), (".", _MUTED)),
         ]
         if summary.lens_labelled:
             answer, rejects = summary.lens
