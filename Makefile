@@ -27,6 +27,8 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_verify.py
 	$(BIN)/python benchmarks/bench_tui.py
+	$(BIN)/python benchmarks/bench_load.py
+	$(BIN)/python benchmarks/bench_render.py
 
 screenshots: $(STAMP)
 	$(BIN)/inspector screenshots --overwrite

@@ -151,7 +151,7 @@ async def keys(suites, presses: int, label: str) -> None:
             if key in ("j", "k"):
                 # From the middle of the list, so that every press opens another case
                 # (k on the first case would do nothing and time the next footer redraw).
-                app.open_case(len(app.session) // 2)
+                app.main.open_case(len(app.session) // 2)
             await pilot.pause(0.3)  # the footer's deferred redraw lands before timing starts
             latencies = []
             layouts[0] = 0

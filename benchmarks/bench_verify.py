@@ -9,7 +9,9 @@ duplicate-key pass for comparison.  Then verify again, split by the outcome of
 stage 1, each group against the decode of its own texts (an answer the typed
 decode refuses costs it an exception too).  Every figure is the best of several
 rounds measured in this one process, so the ratios compare like with like on a
-noisy machine.  Then ``inspector audit`` from process start to exit.
+noisy machine.  Then hostile answers within the size limit (each must cost
+about what an ordinary answer costs: every scan is linear in the input), and
+``inspector audit`` from process start to exit.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ import msgspec
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from inspector import load_suite, verify  # noqa: E402
+from inspector import explain, load_suite, verify  # noqa: E402
 from inspector.contract.decode import decode_answer  # noqa: E402
 from inspector.contract.models import Claim  # noqa: E402
 
@@ -37,6 +39,14 @@ class _Answer(msgspec.Struct, forbid_unknown_fields=True):
 
 
 _PLAIN = msgspec.json.Decoder(_Answer)
+
+# Answers within the size limit that once cost far more than their size.
+HOSTILE = {
+    # Issue 9: the depth scan restarted at every escaped quote (240-340 ms).
+    "unterminated string, 4080 \\\" (8 KB)": '{"claims":"' + '\\"' * 4080 + "[" * 17,
+    "unterminated string of 8 KB of [": '{"claims": "' + "[" * 8000,
+    "8 KB of nested brackets": "[" * 8192,
+}
 
 
 def plain_decode(raw: str | bytes) -> None:
@@ -111,11 +121,11 @@ def main(argv: list[str]) -> int:
 
     def run_first() -> None:
         for raw, request, registry in items:
-            verify(raw, request, registry).first_failure
+            explain(verify(raw, request, registry)).first_failure
 
     def run_trace() -> None:
         for raw, request, registry in items:
-            verify(raw, request, registry).trace
+            explain(verify(raw, request, registry)).steps
 
     def run_hook() -> None:
         for raw in raws:
@@ -156,6 +166,14 @@ def main(argv: list[str]) -> int:
         plain = per_case_us(run_group_plain, len(group))
         verified = per_case_us(run_group_verify, len(group))
         name = f"{len(group)} {label} answers"
+        print(f"{name:<36} {verified:>9.2f} {verified / plain:>8.1f}×   (decode {plain:.2f} µs)")
+
+    print()
+    print(f"{'hostile answers':<36} {'µs/case':>9} {'× decode':>9}")
+    _, request, registry = items[0]
+    for name, raw in HOSTILE.items():
+        plain = per_case_us(lambda raw=raw: plain_decode(raw), 1)
+        verified = per_case_us(lambda raw=raw: verify(raw, request, registry), 1)
         print(f"{name:<36} {verified:>9.2f} {verified / plain:>8.1f}×   (decode {plain:.2f} µs)")
 
     audit_argv = [sys.executable, "-m", "inspector", "audit", *[str(p) for p in paths]]

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from inspector import Registry, Request, Step, Verdict, verify
+from inspector import Registry, Request, Step, Verdict, explain, verify
 from inspector.contract.models import coerce_request
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -91,10 +91,16 @@ def run(raw: str | bytes, request: Any = None, registry: Any = None) -> Verdict:
 def step(steps: tuple[Step, ...] | Verdict, check_id: str, claim: int | None = None) -> Step:
     """The step of ``check_id`` (for ``claim``) in a trace."""
     if isinstance(steps, Verdict):
-        steps = steps.trace
+        steps = explain(steps).steps
     found = [s for s in steps if s.check.id == check_id and s.claim == claim]
     assert len(found) == 1, f"{check_id}[{claim}] occurs {len(found)} times in the trace"
     return found[0]
+
+
+def detail(verdict: Verdict) -> str | None:
+    """What the first failure says (None when accepted)."""
+    failure = explain(verdict).first_failure
+    return failure.explanation if failure is not None else None
 
 
 def spanned(text: str, span: Any) -> str:
@@ -120,6 +126,24 @@ def decoded(proc: subprocess.CompletedProcess) -> tuple[str, str]:
 def fixture_bytes() -> dict[Path, bytes]:
     """Every fixture file's bytes, to show afterwards that nothing wrote into them."""
     return {path: path.read_bytes() for path in sorted(FIXTURES.rglob("*")) if path.is_file()}
+
+
+# -- the inspector's Pilot tests (tests/test_tui_*.py; their helpers are in tui_helpers.py) --
+
+@pytest.fixture(scope="session")
+def bundled() -> list:
+    """The bundled suites, as the inspector opens them with no arguments."""
+    from inspector.tui.scenes import load_bundled
+
+    return load_bundled()
+
+
+@pytest.fixture(scope="session")
+def article() -> list:
+    """The article's 22 cases alone."""
+    from inspector.suites.load import load_suite
+
+    return [load_suite(ARTICLE)]
 
 
 def one_line_error(err: str, *names: str) -> str:

@@ -12,9 +12,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from inspector import Outcome, Registry, Scope, Source, load_suite, verify
+from inspector import Outcome, Registry, Scope, Source, assess, explain, load_suite, verify
 from inspector.cli import main
 from inspector.contract.access import CONDITIONS, authorize
+from inspector.presentation.case import verdict_document
 
 from access_builders import (
     LIVE,
@@ -29,7 +30,7 @@ from access_builders import (
     scope,
     source,
 )
-from conftest import ARTICLE, FIXTURES, RETRY, TIMEOUT, answer, claim, spanned, step
+from conftest import ARTICLE, FIXTURES, RETRY, TIMEOUT, answer, claim, detail, spanned, step
 
 ACCESS = FIXTURES / "access.json"
 ALICE = Scope(tenant="tenant-a", user="alice", now=NOW)
@@ -161,7 +162,7 @@ class TestNotAuthorizedVerdict:
         assert verdict.label == "ACCEPT"
         assert dict(verdict.accepted) == {RETRY: "false", TIMEOUT: "5000"}
 
-    @pytest.mark.parametrize(("doc", "condition", "detail"), [
+    @pytest.mark.parametrize(("doc", "condition", "words"), [
         ("b-live", "tenant", "tenant tenant-b, the request's tenant is tenant-a"),
         ("a-approved", "approved", "not approved"),
         ("a-deleted", "deleted", "deleted"),
@@ -169,23 +170,23 @@ class TestNotAuthorizedVerdict:
         ("a-readers", "readers", "alice is not among its readers (bob)"),
         ("a-bare", "tenant", "no tenant recorded (missing metadata fails closed)"),
     ])
-    def test_rejected_naming_the_condition(self, doc, condition, detail):
+    def test_rejected_naming_the_condition(self, doc, condition, words):
         verdict = scoped_run(doc)
         assert verdict.label == "NO_CITATION/NOT_AUTHORIZED"
         assert verdict.status == "NO_CITATION" and verdict.reason == "NOT_AUTHORIZED"
         assert verdict.accepted == {}
         assert not verdict.citation_only
         assert verdict.strict_json
-        assert verdict.failed_check.id == "authorized"
-        failure = verdict.first_failure
+        assert verdict.check.id == "authorized"
+        failure = explain(verdict).first_failure
         assert failure.claim == 0
-        assert failure.explanation == f"{doc}: {detail}"
-        assert verdict.detail == f"{doc}: {detail}"
+        assert failure.explanation == f"{doc}: {words}"
+        assert detail(verdict) == f"{doc}: {words}"
         assert failure.actual == condition
         assert "user may read now" in failure.hint
 
-    def test_to_dict_names_the_condition(self):
-        document = scoped_run("a-expires_at").to_dict()
+    def test_json_document_names_the_condition(self):
+        document = verdict_document(scoped_run("a-expires_at"))
         assert document["status"] == "NO_CITATION"
         assert document["reason"] == "NOT_AUTHORIZED"
         assert document["first_failure"]["check"] == "authorized"
@@ -201,14 +202,14 @@ class TestNotAuthorizedVerdict:
     def test_expiring_exactly_now_is_rejected(self):
         verdict = scoped_run("a-expires_at", now=1000)
         assert verdict.label == "NO_CITATION/NOT_AUTHORIZED"
-        assert verdict.detail == "a-expires_at: expired at 1000, now 1000"
+        assert detail(verdict) == "a-expires_at: expired at 1000, now 1000"
 
     def test_the_first_unauthorized_claim_decides(self):
         raw = answer(claim(TIMEOUT, "5000", "a-live"), claim(RETRY, "false", "a-deleted"))
         verdict = verify(raw, request_of(supplied=ALL_IDS, scope=scope()), REGISTRY)
         assert verdict.label == "NO_CITATION/NOT_AUTHORIZED"
-        assert verdict.first_failure.claim == 1
-        assert verdict.detail == "a-deleted: deleted"
+        assert explain(verdict).first_failure.claim == 1
+        assert detail(verdict) == "a-deleted: deleted"
 
     def test_unauthorized_before_not_supplied(self):
         verdict = verify(answer_of("a-deleted"), request_of(supplied=("a-live",), scope=scope()), REGISTRY)
@@ -226,13 +227,13 @@ class TestNotAuthorizedVerdict:
         case = next(case for case in suite.cases if case.id == case_id)
         verdict = verify(case.raw, case.request, suite.registry)
         assert verdict.label == "NO_CITATION/NOT_AUTHORIZED" == case.expected
-        doc = verdict.claims[verdict.first_failure.claim].doc
-        assert verdict.detail.startswith(f"{doc}: ")
+        doc = verdict.claims[explain(verdict).first_failure.claim].doc
+        assert detail(verdict).startswith(f"{doc}: ")
 
     def test_fixture_expired_names_the_times(self):
         suite = load_suite(ACCESS)
         case = next(case for case in suite.cases if case.id == "expired")
-        assert verify(case.raw, case.request, suite.registry).detail == "a-expired: expired at 1000, now 1500"
+        assert detail(verify(case.raw, case.request, suite.registry)) == "a-expired: expired at 1000, now 1500"
 
     def test_check_command_reports_the_condition(self, capsys, tmp_path):
         registry, request, claims = tmp_path / "g.json", tmp_path / "r.json", tmp_path / "c.json"
@@ -251,8 +252,8 @@ class TestAnotherTenant:
     def test_right_value_from_another_tenant_is_not_accepted(self):
         verdict = scoped_run("b-live")
         assert not verdict.ok
-        assert verdict.labels == ("INSUFFICIENT_EVIDENCE", "INSUFFICIENT_EVIDENCE")
-        assert verdict.policy == "ABSTAIN"
+        assert assess(verdict).labels == ("INSUFFICIENT_EVIDENCE", "INSUFFICIENT_EVIDENCE")
+        assert assess(verdict).policy == "ABSTAIN"
 
     def test_even_when_its_text_and_facts_are_identical(self):
         same = {"facts": {TIMEOUT: "5000"}, "text": "read_timeout_ms=5000\n"}
@@ -278,8 +279,8 @@ class TestAnotherTenant:
                    if (s := registry.get(c.doc)) is not None and s.tenant != tenant]
         if foreign:
             assert not verdict.ok
-            assert all(verdict.labels[i] == "INSUFFICIENT_EVIDENCE" for i in foreign)
-            assert verdict.policy == "ABSTAIN"
+            assert all(assess(verdict).labels[i] == "INSUFFICIENT_EVIDENCE" for i in foreign)
+            assert assess(verdict).policy == "ABSTAIN"
 
 
 class TestNoScope:
@@ -288,7 +289,7 @@ class TestNoScope:
         for doc in ALL_IDS:
             verdict = verify(answer_of(doc), request, REGISTRY)
             assert verdict.label == "ACCEPT", doc
-            assert verdict.labels == ("SUPPORTED", "SUPPORTED")
+            assert assess(verdict).labels == ("SUPPORTED", "SUPPORTED")
 
     def test_a_scope_turns_filtering_on_for_a_registry_without_metadata(self):
         registry = registry_of(source("plain"))
@@ -316,27 +317,28 @@ class TestNoScope:
 class TestAuthorizedStep:
     def test_present_with_a_scope_between_doc_known_and_doc_supplied(self):
         verdict = scoped_run("a-live")
-        ids = [(s.check.id, s.claim) for s in verdict.trace]
+        ids = [(s.check.id, s.claim) for s in explain(verdict).steps]
         for claim_index in (0, 1):
             assert ids.index(("doc_known", claim_index)) + 1 == ids.index(("authorized", claim_index))
             assert ids.index(("authorized", claim_index)) + 1 == ids.index(("doc_supplied", claim_index))
-        assert [s.outcome for s in verdict.trace] == [Outcome.PASSED] * len(verdict.trace)
+        assert [s.outcome for s in explain(verdict).steps] == [Outcome.PASSED] * len(explain(verdict).steps)
 
     def test_absent_without_a_scope(self):
         verdict = verify(answer_of("a-live"), request_of(supplied=ALL_IDS), REGISTRY)
-        assert "authorized" not in {s.check.id for s in verdict.trace}
+        assert not verdict.scoped and scoped_run("a-live").scoped
+        assert "authorized" not in {s.check.id for s in explain(verdict).steps}
         rejected = verify(answer_of("a-live"), request_of(supplied=()), REGISTRY)
-        assert "authorized" not in {s.check.id for s in rejected.explore()}
+        assert "authorized" not in {s.check.id for s in explain(rejected).explore()}
 
     def test_absent_without_a_scope_even_with_access_metadata(self):
         verdict = verify(answer_of("a-deleted"), request_of(supplied=ALL_IDS), REGISTRY)
         assert verdict.ok
-        assert "authorized" not in {s.check.id for s in verdict.trace}
+        assert "authorized" not in {s.check.id for s in explain(verdict).steps}
 
     def test_one_step_per_claim_with_a_scope(self):
         raw = answer(claim(TIMEOUT, "5000", "a-live"), claim(RETRY, "false", "a-live"), claim(RETRY, "false", "a-live"))
         verdict = verify(raw, request_of(supplied=ALL_IDS, scope=scope()), REGISTRY)
-        assert [s.claim for s in verdict.trace if s.check.id == "authorized"] == [0, 1, 2]
+        assert [s.claim for s in explain(verdict).steps if s.check.id == "authorized"] == [0, 1, 2]
 
     def test_passed_step(self):
         found = step(scoped_run("a-live"), "authorized", 0)
@@ -361,7 +363,7 @@ class TestAuthorizedStep:
         assert found.expected == "tenant tenant-a, reader alice, now 1500"
         assert found.actual == condition
         assert spanned(verdict.text, found.answer_span) == json.dumps(doc)
-        assert verdict.first_failure.source_attribute == condition
+        assert explain(verdict).first_failure.source_attribute == condition
         assert found.to_dict()["source_attribute"] == condition
 
     def test_missing_metadata_names_each_condition(self):
@@ -372,7 +374,7 @@ class TestAuthorizedStep:
 
     def test_steps_after_the_failure_are_not_reached(self):
         verdict = scoped_run("a-deleted")
-        trace = verdict.trace
+        trace = explain(verdict).steps
         at = trace.index(step(verdict, "authorized", 0))
         assert all(s.outcome is Outcome.PASSED for s in trace[:at])
         assert all(s.outcome is Outcome.NOT_REACHED for s in trace[at + 1:])
@@ -382,17 +384,17 @@ class TestAuthorizedStep:
         verdict = verify(answer_of("nowhere"), request_of(supplied=ALL_IDS, scope=scope()), REGISTRY)
         assert step(verdict, "doc_known", 0).outcome is Outcome.FAILED
         assert step(verdict, "authorized", 0).outcome is Outcome.NOT_REACHED
-        assert step(verdict.explore(), "authorized", 0).outcome is Outcome.UNAVAILABLE
+        assert step(explain(verdict).explore(), "authorized", 0).outcome is Outcome.UNAVAILABLE
 
     def test_explore_shows_the_second_claims_access_too(self):
         raw = answer(claim(TIMEOUT, "5000", "a-deleted"), claim(RETRY, "false", "a-approved"))
         verdict = verify(raw, request_of(supplied=ALL_IDS, scope=scope()), REGISTRY)
-        later = step(verdict.explore(), "authorized", 1)
+        later = step(explain(verdict).explore(), "authorized", 1)
         assert later.outcome is Outcome.FAILED and not later.reached
         assert later.source_attribute == "approved"
 
     def test_first_failure_without_the_trace_is_the_traces(self):
-        alone = scoped_run("a-readers").first_failure
+        alone = explain(scoped_run("a-readers")).first_failure
         traced = scoped_run("a-readers")
-        in_trace = next(s for s in traced.trace if s.outcome is Outcome.FAILED)
+        in_trace = next(s for s in explain(traced).steps if s.outcome is Outcome.FAILED)
         assert alone.to_dict() == in_trace.to_dict()

@@ -1,6 +1,7 @@
-"""The audit beside the verdicts (inspector.suites.audit and ``inspector audit``):
-abstention categories, blame, mean recall, conflicted cases, lens/contract
-agreement, and the frozen per-claim labels and policy of a case."""
+"""The audit beside the verdicts (inspector.suites.audit, the presentation layer's
+case and suite reports it gathers, and ``inspector audit``): abstention
+categories, blame, mean recall, conflicted cases, lens/contract agreement, and
+the frozen per-claim labels and policy of a case."""
 
 from __future__ import annotations
 
@@ -10,10 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from inspector import Registry, load_suite, verify
+from inspector import Registry, assess, load_suite, verify
 from inspector.cli import main
-from inspector.suites.audit import CaseResult, audit
-from inspector.suites.load import Case
+from inspector.presentation.case import CaseReport
+from inspector.presentation.labels import LabelMatch, label_matches
+from inspector.presentation.suite import SuiteReport
+from inspector.suites.audit import audit
+from inspector.suites.load import Case, Suite
 
 from access_builders import failing_conditions, request_of
 from conftest import FIXTURES, GOOD, REQUEST, SOURCES
@@ -52,13 +56,13 @@ class TestSummary:
 
     @pytest.fixture(scope="class")
     def summary(self, suites):
-        return audit(suites).summary()
+        return audit(suites).summary.to_dict()
 
     def test_cases(self, summary):
         assert summary["cases"] == len(frozen_cases())
 
     def test_categories(self, summary, verdicts):
-        expected = Counter(v.category.id for v in verdicts if not v.ok)
+        expected = Counter(assess(v).category.id for v in verdicts if not v.ok)
         assert summary["categories"] == dict(expected)
         assert list(summary["categories"]) == sorted(summary["categories"])
         assert sum(summary["categories"].values()) == sum(not v.ok for v in verdicts)
@@ -71,13 +75,13 @@ class TestSummary:
     def test_blame(self, summary, verdicts):
         rejected = [v for v in verdicts if not v.ok]
         assert summary["blame"] == {
-            "retrieval": sum(v.blame == "retrieval" for v in rejected),
-            "generation": sum(v.blame == "generation" for v in rejected),
+            "retrieval": sum(assess(v).blame == "retrieval" for v in rejected),
+            "generation": sum(assess(v).blame == "generation" for v in rejected),
         }
         assert summary["blame"]["retrieval"] + summary["blame"]["generation"] == len(rejected)
 
     def test_mean_recall(self, summary, verdicts):
-        values = [v.recall.value for v in verdicts if v.recall.value is not None]
+        values = [value for v in verdicts if (value := assess(v).recall.value) is not None]
         assert summary["mean_recall"] == pytest.approx(sum(values) / len(values), abs=1e-6)
 
     def test_mean_recall_from_the_files(self, summary):
@@ -89,17 +93,18 @@ class TestSummary:
         assert summary["mean_recall"] == pytest.approx(sum(values) / len(values), abs=1e-6)
 
     def test_conflicted_cases(self, summary, verdicts):
-        assert summary["conflicted_cases"] == sum(bool(v.conflicts) for v in verdicts)
+        assert summary["conflicted_cases"] == sum(bool(assess(v).conflicts) for v in verdicts)
         assert summary["conflicted_cases"] > 0
 
     def test_lens_answer_contract_reject(self, summary, verdicts):
-        assert summary["lens_answer_contract_reject"] == sum(v.policy == "ANSWER" and not v.ok for v in verdicts)
+        lens_answers = sum(assess(v).policy == "ANSWER" and not v.ok for v in verdicts)
+        assert summary["lens_answer_contract_reject"] == lens_answers
         frozen = sum(c["expected_policy"] == "ANSWER" and c["expected"] != "ACCEPT" for c in frozen_cases())
         assert summary["lens_answer_contract_reject"] == frozen
 
     def test_agreement(self, summary, verdicts):
         cases = frozen_cases()
-        agreeing = sum((v.policy == "ANSWER") == v.ok for v in verdicts)
+        agreeing = sum((assess(v).policy == "ANSWER") == v.ok for v in verdicts)
         assert summary["agreement"]["lens_vs_contract"] == pytest.approx(agreeing / len(verdicts), abs=1e-6)
         # the same number from the frozen labels alone
         frozen = sum((c["expected_policy"] == "ANSWER") == (c["expected"] == "ACCEPT") for c in cases)
@@ -108,7 +113,7 @@ class TestSummary:
         assert summary["label_mismatches"] == 0
 
     def test_empty_audit(self):
-        summary = audit([]).summary()
+        summary = audit([]).summary.to_dict()
         assert summary["cases"] == 0
         assert summary["mean_recall"] is None
         assert summary["agreement"] == {"verdict_vs_frozen_label": None, "lens_vs_contract": None}
@@ -116,24 +121,33 @@ class TestSummary:
 
 
 def result(expected: str | None = "ACCEPT", labels: tuple[str, ...] | None = None,
-           policy: str | None = None) -> CaseResult:
+           policy: str | None = None, number: int = 0) -> CaseReport:
     registry = Registry.coerce({"sources": SOURCES})
     case = Case("mine", 0, "c", GOOD, REQUEST, expected, expected_labels=labels, expected_policy=policy)
-    return CaseResult(case, verify(GOOD, REQUEST, registry))
+    suite = Suite(Path("mine.json"), "mine", registry, (case,))
+    return CaseReport.of(number, suite, case)
 
 
-class TestCaseResult:
+def verdict_match(item: CaseReport) -> bool | None:
+    """Whether the verdict has its frozen label, as both spellings of the one rule say it."""
+    matches = label_matches(item.expected, item.verdict)
+    assert item.label_match is {True: LabelMatch.MATCHES, False: LabelMatch.DIFFERS,
+                                None: LabelMatch.UNLABELLED}[matches]
+    return matches
+
+
+class TestCaseReport:
     def test_everything_frozen_matches(self):
         item = result(labels=("SUPPORTED", "SUPPORTED"), policy="ANSWER")
-        assert (item.verdict_match, item.lens_match, item.match) == (True, True, True)
+        assert (verdict_match(item), item.lens_match, item.match) == (True, True, True)
 
     def test_labels_differ(self):
         item = result(labels=("SUPPORTED", "CONTRADICTED"), policy="ANSWER")
-        assert (item.verdict_match, item.lens_match, item.match) == (True, False, False)
+        assert (verdict_match(item), item.lens_match, item.match) == (True, False, False)
 
     def test_policy_differs(self):
         item = result(policy="ABSTAIN")
-        assert (item.verdict_match, item.lens_match, item.match) == (True, False, False)
+        assert (verdict_match(item), item.lens_match, item.match) == (True, False, False)
 
     def test_label_count_differs(self):
         assert result(labels=("SUPPORTED",)).match is False
@@ -151,13 +165,24 @@ class TestCaseResult:
 
     def test_verdict_differs_lens_matches(self):
         item = result(expected="INCOMPLETE", labels=("SUPPORTED", "SUPPORTED"), policy="ANSWER")
-        assert (item.verdict_match, item.lens_match, item.match) == (False, True, False)
+        assert (verdict_match(item), item.lens_match, item.match) == (False, True, False)
+
+    def test_a_bare_status_matches_any_sub_reason(self):
+        item = result(expected="NO_CITATION")
+        assert item.verdict.label == "ACCEPT" and verdict_match(item) is False
+        registry = Registry.coerce({"sources": SOURCES})
+        raw = '{"claims": []}'
+        for expected, matches in (("NO_CITATION", True), ("NO_CITATION/NO_CLAIMS", True),
+                                  ("NO_CITATION/UNKNOWN_DOC", False), ("INCOMPLETE", False)):
+            case = Case("mine", 0, "c", raw, REQUEST, expected)
+            item = CaseReport.of(0, Suite(Path("mine.json"), "mine", registry, (case,)), case)
+            assert item.verdict.label == "NO_CITATION/NO_CLAIMS"
+            assert verdict_match(item) is matches and item.match is matches, expected
 
     def test_lens_mismatch_counts_in_the_summary(self):
         suite = load_suite(FIXTURES / "conflicts.json")
         report = audit([suite])
-        report.results.append(result(policy="ABSTAIN"))
-        summary = report.summary()
+        summary = SuiteReport([*report.results, result(policy="ABSTAIN", number=len(report.results))]).to_dict()
         assert summary["label_mismatches"] == 1
         assert summary["mismatched_cases"] == ["mine/c"]
         # the verdict still matches its frozen label
@@ -226,7 +251,7 @@ class TestAuditCommand:
     def test_text_report_lines(self, capsys):
         assert main(["audit", *map(str, SUITES)]) == 0
         out = " ".join(capsys.readouterr().out.split())
-        summary = audit(load_suite(path) for path in SUITES).summary()
+        summary = audit(load_suite(path) for path in SUITES).summary.to_dict()
         assert f"{summary['conflicted_cases']} case(s) touch conflicting evidence" in out
         assert f"{summary['blame']['retrieval']} retrieval, {summary['blame']['generation']} generation" in out
         assert "unauthorized evidence" in out

@@ -9,7 +9,7 @@ import pytest
 
 from inspector import CHECKS, LIMITS, Stage
 from inspector.cli import main
-from inspector.contract.checks import CHECKS_BY_ID, REASONS, STATUSES
+from inspector.contract.checks import CHECKS_BY_ID, REASONS, STATUSES, checks_for
 
 from conftest import decoded, run_cli
 
@@ -102,6 +102,18 @@ class TestTable:
         assert "8192" in CHECKS_BY_ID["size"].explanation
         assert "16" in CHECKS_BY_ID["depth"].explanation
         assert "8" in CHECKS_BY_ID["shape"].explanation and "2048" in CHECKS_BY_ID["shape"].explanation
+
+    def test_the_checks_of_a_trace(self):
+        # With an access scope every check; without one, all but the access step.
+        assert checks_for(True) == CHECKS
+        assert [check.id for check in checks_for(False)] == [check.id for check in CHECKS if check.id != "authorized"]
+        assert [check.id for check in CHECKS if check.needs_scope] == ["authorized"]
+
+    def test_what_the_rules_need(self):
+        assert {check.id for check in CHECKS if check.needs_source} == {"authorized", "quote_found", "scope",
+                                                                        "revision", "value"}
+        assert {check.id for check in CHECKS if check.reads_claimed} == {"unique_field", "coverage"}
+        assert not any(check.needs_source or check.reads_claimed for check in CHECKS if check.rule is None)
 
     def test_checks_are_frozen(self):
         with pytest.raises(AttributeError):

@@ -15,7 +15,10 @@ from pathlib import Path
 
 import pytest
 
+from inspector import load_registry, load_request, verify
 from inspector.cli import main
+from inspector.presentation.case import verdict_document
+from inspector.suites.load import load_answer
 
 from conftest import (
     ANSWERS,
@@ -89,7 +92,7 @@ class TestCheck:
         main([*CHECK, str(ANSWERS / "value-mismatch.json")])
         out = capsys.readouterr().out
         assert "2000" in out and "5000" in out
-        assert "citation-only would have accepted" in out
+        assert "citation-only would have accepted this\n" in out
         assert "fix" in out
 
     def test_trace(self, capsys):
@@ -140,6 +143,17 @@ class TestCheck:
         assert failed["check"] == "duplicate_key" and failed["reason"] == "DUPLICATE_KEY"
         assert failed["answer_span"]["line"] == 2 and len(failed["related_spans"]) == 1
         assert {step["outcome"] for step in trace[5:]} == {"not_reached"}
+
+    @pytest.mark.parametrize("trace", [False, True], ids=["document", "with-trace"])
+    @pytest.mark.parametrize(("name", "label", "code"), PAYMENTS_ANSWERS, ids=[a[0] for a in PAYMENTS_ANSWERS])
+    def test_json_document_is_the_presentation_layers(self, capsys, name, label, code, trace):
+        # The command renders verdict_document; it computes nothing of its own.
+        assert main([*CHECK, "--format", "json", *(["--trace"] if trace else []), str(ANSWERS / name)]) == code
+        document = json.loads(capsys.readouterr().out)
+        verdict = verify(load_answer(ANSWERS / name), load_request(PAYMENTS_REQUEST), load_registry(PAYMENTS_REGISTRY))
+        assert verdict.label == label
+        assert document == json.loads(json.dumps(verdict_document(verdict, trace=trace)))
+        assert ("trace" in document) is trace
 
     def test_hostile_answer_text_is_shown_visibly(self, capsys, tmp_path):
         path = tmp_path / "answer.json"
@@ -240,10 +254,10 @@ class TestAudit:
     def test_article_text_report(self, capsys):
         assert main(["audit", str(ARTICLE)]) == 0
         out = capsys.readouterr().out
-        assert "strict JSON 17/22" in out
-        assert "quote exists 13/22" in out
-        assert "full contract 3/22" in out
-        assert "citation-only false accepts 10" in out
+        # One name per rung, as the article names them.
+        assert "22 cases · strict JSON 17/22 · citation-only 13/22 · contract 3/22 · citation-only false accepts 10" \
+            in " ".join(out.split())
+        assert "quote exists" not in out and "full contract" not in out
         assert "all verdicts match" in out
 
     def test_article_json(self, capsys):

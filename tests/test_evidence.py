@@ -1,6 +1,6 @@
 """What the evidence says beside the verdict (inspector.contract.evidence, and the
-Verdict properties built on it): the label lens and answer policy, conflicts,
-retrieval recall, blame and abstention categories."""
+Assessment of one verdict built on it): the label lens and answer policy,
+conflicts, retrieval recall, blame and abstention categories."""
 
 from __future__ import annotations
 
@@ -10,10 +10,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from inspector import Registry, load_suite, verify
+from inspector import Registry, assess, explain, load_suite, verify
 from inspector.contract.checks import CHECKS
 from inspector.contract.evidence import (
     CATEGORIES,
+    Assessment,
     Conflict,
     FieldRecall,
     Recall,
@@ -38,6 +39,8 @@ from access_builders import (
     scope,
     source,
 )
+from inspector.presentation.case import verdict_document
+
 from conftest import FIXTURES, RETRY, TIMEOUT, answer, claim
 
 S, C, I = "SUPPORTED", "CONTRADICTED", "INSUFFICIENT_EVIDENCE"
@@ -79,42 +82,42 @@ class TestLabels:
         raw = answer(claim(TIMEOUT, "5000", "ops"), claim(RETRY, "true", "ops"), claim("max_connections", "50", "ops"),
                      claim(TIMEOUT, "5000", "nowhere"))
         verdict = verify(raw, request_of(supplied=EVERYTHING), REGISTRY)
-        assert verdict.labels == (S, C, I, I)
-        assert verdict.policy == "ABSTAIN"
+        assert assess(verdict).labels == (S, C, I, I)
+        assert assess(verdict).policy == "ABSTAIN"
 
     def test_all_supported_answers(self):
         verdict = verify(answer_of("ops"), request_of(supplied=EVERYTHING), REGISTRY)
         assert verdict.ok
-        assert verdict.labels == (S, S)
-        assert verdict.policy == "ANSWER"
+        assert assess(verdict).labels == (S, S)
+        assert assess(verdict).policy == "ANSWER"
 
     def test_one_insufficient_claim_abstains(self):
         raw = answer(claim(TIMEOUT, "5000", "ops"), claim("colour", "blue", "ops"))
-        assert verify(raw, request_of(supplied=EVERYTHING), REGISTRY).policy == "ABSTAIN"
+        assert assess(verify(raw, request_of(supplied=EVERYTHING), REGISTRY)).policy == "ABSTAIN"
 
     def test_unauthorized_evidence_is_insufficient(self):
         registry = registry_of(source("mine", **LIVE), source("gone", **{**LIVE, "deleted": True}))
         raw = answer(claim(TIMEOUT, "5000", "mine"), claim(RETRY, "false", "gone"))
         verdict = verify(raw, request_of(supplied=("mine", "gone"), scope=scope()), registry)
-        assert verdict.labels == (S, I)
-        assert verdict.policy == "ABSTAIN"
+        assert assess(verdict).labels == (S, I)
+        assert assess(verdict).policy == "ABSTAIN"
 
     def test_without_scope_the_same_evidence_supports(self):
         registry = registry_of(source("mine", **LIVE), source("gone", **{**LIVE, "deleted": True}))
         raw = answer(claim(TIMEOUT, "5000", "mine"), claim(RETRY, "false", "gone"))
-        assert verify(raw, request_of(supplied=("mine", "gone")), registry).labels == (S, S)
+        assert assess(verify(raw, request_of(supplied=("mine", "gone")), registry)).labels == (S, S)
 
     def test_lens_ignores_revision_supply_and_quotes(self):
         stale = verify(answer_of("old", {TIMEOUT: "2000", RETRY: "true"}), request_of(supplied=EVERYTHING), REGISTRY)
         assert stale.status == "STALE_REVISION"
-        assert stale.labels == (S, S)
+        assert assess(stale).labels == (S, S)
         unsupplied = verify(answer_of("ops"), request_of(supplied=()), REGISTRY)
         assert unsupplied.label == "NO_CITATION/NOT_SUPPLIED"
-        assert unsupplied.labels == (S, S)
+        assert assess(unsupplied).labels == (S, S)
         raw = answer(claim(TIMEOUT, "5000", "ops", quote="# payments"), claim(RETRY, "false", "ops"))
         misquoted = verify(raw, request_of(supplied=EVERYTHING), REGISTRY)
         assert misquoted.status == "QUOTE_NOT_SUPPORTING"
-        assert misquoted.labels == (S, S)
+        assert assess(misquoted).labels == (S, S)
 
     @pytest.mark.parametrize("raw", [
         "not json",
@@ -127,17 +130,17 @@ class TestLabels:
     def test_invalid_json_has_no_labels_and_abstains(self, raw):
         verdict = verify(raw, request_of(supplied=EVERYTHING), REGISTRY)
         assert verdict.status == "INVALID_JSON"
-        assert verdict.labels == ()
-        assert verdict.policy == "ABSTAIN"
-        assert not verdict.lens_disagrees
-        document = verdict.to_dict()
+        assert assess(verdict).labels == ()
+        assert assess(verdict).policy == "ABSTAIN"
+        assert not assess(verdict).lens_disagrees
+        document = verdict_document(verdict)
         assert (document["labels"], document["policy"]) == ([], "ABSTAIN")
 
     def test_no_claims_abstains(self):
         verdict = verify('{"claims": []}', request_of(supplied=EVERYTHING), REGISTRY)
         assert verdict.label == "NO_CITATION/NO_CLAIMS"
-        assert verdict.labels == ()
-        assert verdict.policy == "ABSTAIN"
+        assert assess(verdict).labels == ()
+        assert assess(verdict).policy == "ABSTAIN"
 
     @pytest.mark.parametrize(("labels", "policy"), [
         ((), "ABSTAIN"), ((S,), "ANSWER"), ((S, S, S), "ANSWER"), ((S, C), "ABSTAIN"), ((I, S), "ABSTAIN"),
@@ -156,8 +159,8 @@ class TestLabels:
         suite = load_suite(FIXTURES / f"{suite_name}.json")
         for item in suite.cases:
             verdict = verify(item.raw, item.request, suite.registry)
-            assert verdict.labels == item.expected_labels, item.id
-            assert verdict.policy == item.expected_policy, item.id
+            assert assess(verdict).labels == item.expected_labels, item.id
+            assert assess(verdict).policy == item.expected_policy, item.id
 
     @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
     @given(st.data())
@@ -167,10 +170,10 @@ class TestLabels:
         raw = data.draw(answers(registry))
         verdict = verify(raw, request, Registry.coerce(registry))
         expected = seed_labels(raw, request, registry)
-        assert verdict.labels == expected
-        assert verdict.policy == ("ANSWER" if expected and all(x == S for x in expected) else "ABSTAIN")
+        assert assess(verdict).labels == expected
+        assert assess(verdict).policy == ("ANSWER" if expected and all(x == S for x in expected) else "ABSTAIN")
         # The contract never accepts what the lens would not answer.
-        assert not verdict.ok or verdict.policy == "ANSWER"
+        assert not verdict.ok or assess(verdict).policy == "ANSWER"
 
 
 class TestLensDisagrees:
@@ -178,27 +181,27 @@ class TestLensDisagrees:
         registry = registry_of(source("v2"), source("v1", revision="v1"))
         verdict = verify(answer_of("v1"), request_of(supplied=("v1", "v2")), registry)
         assert verdict.status == "STALE_REVISION"
-        assert verdict.policy == "ANSWER"
-        assert verdict.lens_disagrees
-        assert verdict.to_dict()["policy"] == "ANSWER"
+        assert assess(verdict).policy == "ANSWER"
+        assert assess(verdict).lens_disagrees
+        assert verdict_document(verdict)["policy"] == "ANSWER"
 
     def test_fixture_stale_but_supported(self):
         _, verdict = case("access", "stale-but-supported")
-        assert verdict.status == "STALE_REVISION" and verdict.lens_disagrees
+        assert verdict.status == "STALE_REVISION" and assess(verdict).lens_disagrees
 
     def test_accepted_answer_agrees(self):
         verdict = verify(answer_of("ops"), request_of(supplied=EVERYTHING), REGISTRY)
-        assert verdict.ok and not verdict.lens_disagrees
+        assert verdict.ok and not assess(verdict).lens_disagrees
 
     def test_contradicted_value_agrees(self):
         raw = answer(claim(TIMEOUT, "9", "ops", quote="read_timeout_ms=5000"), claim(RETRY, "false", "ops"))
         verdict = verify(raw, request_of(supplied=EVERYTHING), REGISTRY)
         assert verdict.status == "VALUE_MISMATCH"
-        assert verdict.policy == "ABSTAIN" and not verdict.lens_disagrees
+        assert assess(verdict).policy == "ABSTAIN" and not assess(verdict).lens_disagrees
 
     def test_unauthorized_right_value_agrees(self):
         _, verdict = case("access", "another-tenant-right-value")
-        assert not verdict.ok and not verdict.lens_disagrees
+        assert not verdict.ok and not assess(verdict).lens_disagrees
 
 
 # -- conflicts ----------------------------------------------------------------------
@@ -253,34 +256,34 @@ class TestConflictsFor:
         conflicts = conflicts_for(self.ASKED, REGISTRY, ())
         assert [c.field for c in conflicts] == [RETRY]
         verdict = verify(answer_of("dev", {TIMEOUT: "12000", RETRY: "true"}), self.ASKED, REGISTRY)
-        assert [c.describe() for c in verdict.conflicts] == [
+        assert [c.describe() for c in assess(verdict).conflicts] == [
             "payments/prod/v2 retry_enabled: ops says false, wiki says true"]
 
     def test_touched_by_a_citation(self):
         # The request is for another revision, but a claim cites wiki for retry_enabled.
         request = request_of(revision="v1", fields=(RETRY,), supplied=EVERYTHING)
         verdict = verify(answer(claim(RETRY, "true", "wiki")), request, REGISTRY)
-        assert [c.sources for c in verdict.conflicts] == [("ops", "wiki")]
+        assert [c.sources for c in assess(verdict).conflicts] == [("ops", "wiki")]
 
     def test_not_touched(self):
         request = request_of(fields=(TIMEOUT,), supplied=EVERYTHING)
         verdict = verify(answer(claim(TIMEOUT, "5000", "ops")), request, REGISTRY)
         assert verdict.ok
-        assert verdict.conflicts == ()
+        assert assess(verdict).conflicts == ()
         # Citing a conflicting source for a field it agrees on does not touch it either.
         request = request_of(revision="v1", fields=(TIMEOUT,), supplied=EVERYTHING)
-        assert verify(answer(claim(TIMEOUT, "5000", "wiki")), request, REGISTRY).conflicts == ()
+        assert assess(verify(answer(claim(TIMEOUT, "5000", "wiki")), request, REGISTRY)).conflicts == ()
 
     def test_fixture_cases(self):
         for case_id, touched in [("conflict-cite-ops", True), ("conflict-cite-wiki", True),
                                  ("conflict-wrong-side", True), ("conflict-not-touched", False)]:
             _, verdict = case("conflicts", case_id)
-            assert bool(verdict.conflicts) is touched, case_id
+            assert bool(assess(verdict).conflicts) is touched, case_id
 
     def test_flagged_on_an_accepted_answer(self):
         _, verdict = case("conflicts", "conflict-cite-ops")
         assert verdict.ok
-        assert verdict.to_dict()["conflicts"] == [
+        assert verdict_document(verdict)["conflicts"] == [
             "payments/prod/v2 retry_enabled: ops-prod-v2 says false, wiki-prod-v2 says true"]
 
     def test_a_conflict_whose_other_side_is_unauthorized_disappears(self):
@@ -290,19 +293,19 @@ class TestConflictsFor:
             request = request_of(fields=(RETRY,), supplied=("ops", "wiki"), scope=scope())
             verdict = verify(answer(claim(RETRY, "false", "ops")), request, registry)
             assert verdict.ok
-            assert verdict.conflicts == (), wiki_access
+            assert assess(verdict).conflicts == (), wiki_access
 
     def test_scope_keeps_only_the_authorized_sides(self):
         registry = scoped_conflict_registry({})
         request = request_of(fields=(RETRY,), supplied=("ops", "wiki"), scope=scope())
-        (conflict,) = verify(answer(claim(RETRY, "false", "ops")), request, registry).conflicts
+        (conflict,) = assess(verify(answer(claim(RETRY, "false", "ops")), request, registry)).conflicts
         assert conflict.values == (("ops", "false"), ("wiki", "true"))
         assert "intranet" not in conflict.describe()
 
     def test_without_scope_every_side_counts(self):
         registry = scoped_conflict_registry({"deleted": True})
         request = request_of(fields=(RETRY,), supplied=("ops", "wiki"))
-        (conflict,) = verify(answer(claim(RETRY, "false", "ops")), request, registry).conflicts
+        (conflict,) = assess(verify(answer(claim(RETRY, "false", "ops")), request, registry)).conflicts
         assert conflict.sources == ("ops", "wiki", "intranet")
 
     def test_citing_an_unauthorized_side_does_not_touch(self):
@@ -322,6 +325,7 @@ class TestRecall:
     def test_all_relevant_supplied(self):
         recall = recall_for(request_of(supplied=("ops", "wiki")), REGISTRY)
         assert recall.value == 1.0
+        assert recall.counts == (2, 2)
         assert recall.missing == ()
         assert recall.fields == (FieldRecall(TIMEOUT, ("ops", "wiki"), ("ops", "wiki")),
                                  FieldRecall(RETRY, ("ops", "wiki"), ("ops", "wiki")))
@@ -329,11 +333,13 @@ class TestRecall:
     def test_half_supplied(self):
         recall = recall_for(request_of(supplied=("ops", "dev")), REGISTRY)
         assert recall.value == 0.5
+        assert recall.counts == (1, 2)
         assert recall.missing == ()
 
     def test_nothing_relevant_supplied(self):
         recall = recall_for(request_of(supplied=("old", "dev")), REGISTRY)
         assert recall.value == 0.0
+        assert recall.counts == (0, 2)
         assert recall.missing == (TIMEOUT, RETRY)
 
     def test_distinct_sources_not_pairs(self):
@@ -341,6 +347,7 @@ class TestRecall:
         registry = registry_of(source("a", facts={TIMEOUT: "1", RETRY: "x"}), source("b", facts={TIMEOUT: "1"}))
         recall = recall_for(request_of(supplied=("a",)), registry)
         assert recall.value == 0.5  # {a} of {a, b}; not 2/3 (pairs), not 0.75 (mean per field)
+        assert recall.counts == (1, 2)
         assert recall.missing == ()
 
     def test_only_the_field_without_a_supplied_source_is_missing(self):
@@ -351,9 +358,9 @@ class TestRecall:
 
     def test_no_relevant_source_is_none(self):
         recall = recall_for(request_of(service="billing", supplied=EVERYTHING), REGISTRY)
-        assert recall.value is None
+        assert recall.value is None and recall.counts is None
         assert recall.missing == (TIMEOUT, RETRY)
-        assert Recall(()).value is None
+        assert Recall(()).value is None and Recall(()).counts is None
 
     def test_scope_filters_relevant_sources(self):
         registry = registry_of(source("mine", **LIVE), source("gone", **{**LIVE, "deleted": True}))
@@ -371,8 +378,31 @@ class TestRecall:
             ("conflicts", "retrieval-supplied-nothing-relevant", 0.0, [TIMEOUT, RETRY]),
         ]:
             _, verdict = case(suite_name, case_id)
-            document = verdict.to_dict()
+            document = verdict_document(verdict)
             assert (document["recall"], document["missing_retrieval"]) == (value, missing), case_id
+
+
+class TestAssessment:
+    def test_one_object_for_one_verdict(self):
+        verdict = verify(answer_of("old", {TIMEOUT: "2000", RETRY: "true"}), request_of(supplied=("old",)), REGISTRY)
+        evidence = assess(verdict)
+        assert isinstance(evidence, Assessment) and evidence.verdict is verdict
+        assert (evidence.labels, evidence.policy, evidence.lens_disagrees) == ((S, S), "ANSWER", True)
+        assert evidence.blame == "retrieval"
+        assert evidence.recall.counts == (0, 2) and evidence.recall.missing == (TIMEOUT, RETRY)
+        assert evidence.category.id == "wrong_scope"
+        # Each part is computed once and kept.
+        assert evidence.labels is evidence.labels
+        assert evidence.recall is evidence.recall
+        assert evidence.conflicts is evidence.conflicts
+
+    def test_the_assessment_does_not_touch_the_verdict(self):
+        raw = answer(claim(TIMEOUT, "5000", "ops"), claim(RETRY, "true", "ops", quote="retry_enabled=false"))
+        verdict = verify(raw, request_of(supplied=EVERYTHING), REGISTRY)
+        before = (verdict.status, verdict.reason, dict(verdict.accepted), verdict.check, verdict.claim)
+        evidence = assess(verdict)
+        assert evidence.conflicts and evidence.category.id == "conflicting_evidence"
+        assert (verdict.status, verdict.reason, dict(verdict.accepted), verdict.check, verdict.claim) == before
 
 
 class TestBlame:
@@ -388,34 +418,34 @@ class TestBlame:
         assert blame("NO_CITATION", "UNKNOWN_DOC", self.FULL, True) == "generation"
 
     def test_accepted_has_no_blame(self):
-        assert verify(answer_of("ops"), request_of(supplied=EVERYTHING), REGISTRY).blame is None
+        assert assess(verify(answer_of("ops"), request_of(supplied=EVERYTHING), REGISTRY)).blame is None
 
     def test_model_chose_the_stale_document(self):
         verdict = verify(answer_of("old", {TIMEOUT: "2000", RETRY: "true"}), request_of(supplied=EVERYTHING), REGISTRY)
         assert verdict.status == "STALE_REVISION"
-        assert verdict.blame == "generation"
+        assert assess(verdict).blame == "generation"
 
     def test_retrieval_supplied_only_the_stale_document(self):
         verdict = verify(answer_of("old", {TIMEOUT: "2000", RETRY: "true"}), request_of(supplied=("old",)), REGISTRY)
         assert verdict.status == "STALE_REVISION"
-        assert verdict.blame == "retrieval"
+        assert assess(verdict).blame == "retrieval"
 
     def test_malformed_output_is_generations_even_without_evidence(self):
         verdict = verify("{", request_of(supplied=()), REGISTRY)
-        assert verdict.recall.missing
-        assert verdict.blame == "generation"
+        assert assess(verdict).recall.missing
+        assert assess(verdict).blame == "generation"
 
     def test_unauthorized_document_supplied_is_retrievals(self):
         registry = registry_of(source("mine", **LIVE), source("gone", **{**LIVE, "deleted": True}))
         verdict = verify(answer_of("gone"), request_of(supplied=("mine", "gone"), scope=scope()), registry)
         assert verdict.reason == "NOT_AUTHORIZED"
-        assert verdict.blame == "retrieval"
+        assert assess(verdict).blame == "retrieval"
 
     def test_unauthorized_document_not_supplied_is_generations(self):
         registry = registry_of(source("mine", **LIVE), source("gone", **{**LIVE, "deleted": True}))
         verdict = verify(answer_of("gone"), request_of(supplied=("mine",), scope=scope()), registry)
         assert verdict.reason == "NOT_AUTHORIZED"
-        assert verdict.blame == "generation"
+        assert assess(verdict).blame == "generation"
 
     def test_fixture_blame(self):
         for suite_name, case_id, expected in [
@@ -428,8 +458,8 @@ class TestBlame:
             ("conflicts", "conflict-cite-ops", None),
         ]:
             _, verdict = case(suite_name, case_id)
-            assert verdict.blame == expected, case_id
-            assert verdict.to_dict()["blame"] == expected
+            assert assess(verdict).blame == expected, case_id
+            assert verdict_document(verdict)["blame"] == expected
 
 
 # -- abstention categories ------------------------------------------------------------
@@ -504,8 +534,9 @@ class TestCategories:
     ])
     def test_fixture_categories(self, suite_name, case_id, category):
         _, verdict = case(suite_name, case_id)
-        assert (verdict.category.id if verdict.category else None) == category
-        document = verdict.to_dict()
+        found = assess(verdict).category
+        assert (found.id if found else None) == category
+        document = verdict_document(verdict)
         assert document["category"] == category
         assert document["next_action"] == (CATEGORIES[category].next_action if category else None)
 
@@ -516,57 +547,57 @@ class TestConflictingEvidenceCategory:
     def test_failing_claim_on_the_conflicted_field(self):
         raw = answer(claim(TIMEOUT, "5000", "ops"), claim(RETRY, "true", "ops", quote="retry_enabled=false"))
         verdict = verify(raw, self.ASKED, REGISTRY)
-        assert verdict.status == "VALUE_MISMATCH" and verdict.first_failure.claim == 1
-        assert verdict.category.id == "conflicting_evidence"
+        assert verdict.status == "VALUE_MISMATCH" and explain(verdict).first_failure.claim == 1
+        assert assess(verdict).category.id == "conflicting_evidence"
 
     def test_failing_claim_on_another_field_while_a_conflict_is_touched(self):
         verdict = verify(answer(claim(TIMEOUT, "9", "ops", quote="read_timeout_ms=5000"), claim(RETRY, "false", "ops")),
                          self.ASKED, REGISTRY)
-        assert verdict.conflicts
-        assert verdict.status == "VALUE_MISMATCH" and verdict.first_failure.claim == 0
-        assert verdict.category.id == "contradicted"
+        assert assess(verdict).conflicts
+        assert verdict.status == "VALUE_MISMATCH" and explain(verdict).first_failure.claim == 0
+        assert assess(verdict).category.id == "contradicted"
 
     def test_incomplete_missing_the_conflicted_field(self):
         verdict = verify(answer(claim(TIMEOUT, "5000", "ops")), self.ASKED, REGISTRY)
         assert verdict.status == "INCOMPLETE"
-        assert verdict.category.id == "conflicting_evidence"
+        assert assess(verdict).category.id == "conflicting_evidence"
 
     def test_incomplete_missing_another_field(self):
         verdict = verify(answer(claim(RETRY, "false", "ops")), self.ASKED, REGISTRY)
         assert verdict.status == "INCOMPLETE"
-        assert verdict.conflicts
-        assert verdict.category.id == "insufficient_evidence"
+        assert assess(verdict).conflicts
+        assert assess(verdict).category.id == "insufficient_evidence"
 
     def test_not_when_the_conflict_is_filtered_out_by_scope(self):
         registry = scoped_conflict_registry({"deleted": True})
         request = request_of(fields=(RETRY,), supplied=("ops", "wiki"), scope=scope())
         verdict = verify(answer(claim(RETRY, "true", "ops", quote="retry_enabled=false")), request, registry)
         assert verdict.status == "VALUE_MISMATCH"
-        assert verdict.category.id == "contradicted"
+        assert assess(verdict).category.id == "contradicted"
 
     def test_unauthorized_stays_unauthorized(self):
         registry = scoped_conflict_registry({})
         request = request_of(fields=(RETRY,), supplied=("ops", "wiki", "intranet"), scope=scope())
         verdict = verify(answer(claim(RETRY, "true", "intranet")), request, registry)
-        assert verdict.conflicts
-        assert verdict.category.id == "unauthorized_evidence"
+        assert assess(verdict).conflicts
+        assert assess(verdict).category.id == "unauthorized_evidence"
 
     def test_citation_failures_stay_no_evidence(self):
         verdict = verify(answer(claim(RETRY, "true", "wiki")), request_of(supplied=("ops",)), REGISTRY)
         assert verdict.label == "NO_CITATION/NOT_SUPPLIED"
-        assert verdict.conflicts
-        assert verdict.category.id == "no_evidence"
+        assert assess(verdict).conflicts
+        assert assess(verdict).category.id == "no_evidence"
 
     def test_malformed_output_stays_malformed(self):
         verdict = verify('{"claims": [{"field": "retry_enabled"}]}', self.ASKED, REGISTRY)
-        assert verdict.category.id == "malformed_output"
+        assert assess(verdict).category.id == "malformed_output"
 
     def test_touching_is_not_enough(self):
         # the conflict is touched by the request; the failure is the scope of a timeout claim
         verdict = verify(answer_of("dev", {TIMEOUT: "12000", RETRY: "true"}), self.ASKED, REGISTRY)
-        assert verdict.conflicts
-        assert verdict.status == "SCOPE_MISMATCH" and verdict.first_failure.claim == 0
-        assert verdict.category.id == "wrong_scope"
+        assert assess(verdict).conflicts
+        assert verdict.status == "SCOPE_MISMATCH" and explain(verdict).first_failure.claim == 0
+        assert assess(verdict).category.id == "wrong_scope"
 
     def test_conflict_dataclass_describe(self):
         conflict = Conflict("s", "e", "r", "f", (("a", "1"), ("b", "2"), ("c", "3")))

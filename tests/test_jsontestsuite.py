@@ -11,9 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from inspector import Outcome, verify
+from inspector import Outcome, explain, verify
+from inspector.presentation.case import verdict_document
 
-from conftest import REGISTRY, REQUEST
+from conftest import REGISTRY, REQUEST, detail
 
 CORPUS = Path(__file__).parent / "data" / "JSONTestSuite"
 FILES = sorted((CORPUS / "test_parsing").iterdir())
@@ -47,7 +48,7 @@ class TestRejected:
         assert verdict.status == "INVALID_JSON"
         assert verdict.reason in SYNTAX_LAYER
         assert not verdict.strict_json
-        failure = verdict.first_failure
+        failure = explain(verdict).first_failure
         assert failure.check.id in ("size", "encoding", "depth", "syntax")
         assert "truncated" not in failure.explanation.lower()
 
@@ -62,9 +63,9 @@ class TestAccepted:
     @pytest.mark.parametrize("path", by_prefix("y_"), ids=ids(by_prefix("y_")))
     def test_valid_json_passes_the_syntax_layer(self, path):
         verdict = verify(path.read_bytes(), REQUEST, REGISTRY)
-        assert verdict.reason not in SYNTAX_LAYER, verdict.detail
+        assert verdict.reason not in SYNTAX_LAYER, detail(verdict)
         assert verdict.status == "INVALID_JSON" and verdict.reason in AFTER_SYNTAX
-        syntax = next(s for s in verdict.trace if s.check.id == "syntax")
+        syntax = next(s for s in explain(verdict).steps if s.check.id == "syntax")
         assert syntax.outcome is Outcome.PASSED
 
     def test_duplicate_keys_among_valid_files(self):
@@ -80,7 +81,7 @@ class TestImplementationDefined:
         for raw in (data, data.decode("utf-8", "surrogateescape")):
             verdict = verify(raw, REQUEST, REGISTRY)
             assert verdict.status == "INVALID_JSON"
-            for step in verdict.trace:
+            for step in explain(verdict).steps:
                 assert step.explanation
                 step.to_dict()
-            verdict.to_dict()
+            verdict_document(verdict, trace=True)

@@ -192,7 +192,7 @@ class TestOutputsStayInTheRun:
         write_json(out_dir / "manifest.json", manifest)
         status, out, err = verify(capsys, out_dir)
         assert status == 2
-        one_line_error(err, "manifest.json", "$.outputs[1].path", "is not a file of the run directory")
+        one_line_error(err, "manifest.json", "outputs[1].path", "is not a file of the run directory")
         assert out == ""  # nothing was hashed, so no sha256 of anything printed
 
     def test_dev_zero_does_not_hang(self, capsys, tmp_path):
@@ -202,7 +202,7 @@ class TestOutputsStayInTheRun:
         write_json(out_dir / "manifest.json", manifest)
         proc = run_bounded("audit", "--verify", out_dir)
         assert proc.returncode == 2
-        one_line_error(decoded(proc)[1], "$.outputs[0].path")
+        one_line_error(decoded(proc)[1], "outputs[0].path")
 
     def test_results_must_be_listed(self, capsys, tmp_path):
         out_dir = make_run(tmp_path, capsys)
@@ -211,7 +211,7 @@ class TestOutputsStayInTheRun:
         write_json(out_dir / "manifest.json", manifest)
         status, _, err = verify(capsys, out_dir)
         assert status == 2
-        one_line_error(err, "$.outputs", "does not list results.json")
+        one_line_error(err, "outputs: does not list results.json")
 
     def test_results_that_link_elsewhere_are_refused(self, capsys, tmp_path):
         out_dir = make_run(tmp_path, capsys)
@@ -233,24 +233,28 @@ class TestOutputsStayInTheRun:
         assert "/dev/zero: is a character device, not a regular file" in out
 
 
+# (what, change, the error after "FILE: ").
 MALFORMED_MANIFESTS = [
-    ("outputs a number", lambda m: m.update(outputs=5), "$.outputs"),
-    ("outputs numbers", lambda m: m.update(outputs=[1, 2]), "$.outputs[0]"),
-    ("outputs an object", lambda m: m.update(outputs={}), "$.outputs"),
-    ("input without path", lambda m: m["inputs"][0].pop("path"), "$.inputs[0]"),
-    ("inputs an object", lambda m: m.update(inputs={}), "$.inputs"),
-    ("versions a list", lambda m: m.update(versions=[]), "$.versions"),
-    ("unknown key", lambda m: m.update(extra=1), "extra"),
-    ("another schema", lambda m: m.update(schema="x/1"), "$.schema"),
-    ("sha256 a number", lambda m: m["outputs"][0].update(sha256=1), "$.outputs[0].sha256"),
+    ("outputs a number", lambda m: m.update(outputs=5), "outputs: Expected `array`, got `int`"),
+    ("outputs numbers", lambda m: m.update(outputs=[1, 2]), "outputs[0]: Expected `object`, got `int`"),
+    ("outputs an object", lambda m: m.update(outputs={}), "outputs: Expected `array`, got `object`"),
+    ("input without path", lambda m: m["inputs"][0].pop("path"),
+     "inputs[0]: Object missing required field `path`"),
+    ("inputs an object", lambda m: m.update(inputs={}), "inputs: Expected `array`, got `object`"),
+    ("versions a list", lambda m: m.update(versions=[]), "versions: Expected `object`, got `array`"),
+    ("unknown key", lambda m: m.update(extra=1), "Object contains unknown field `extra`"),
+    ("another schema", lambda m: m.update(schema="x/1"), "schema: not an inspector.manifest/1 manifest"),
+    ("sha256 a number", lambda m: m["outputs"][0].update(sha256=1),
+     "outputs[0].sha256: Expected `str`, got `int`"),
 ]
 MALFORMED_RESULTS = [
-    ("a list", lambda r: [], "results.json: $:"),
-    ("cases an object", lambda r: {**r, "cases": {}}, "$.cases"),
-    ("a case a number", lambda r: {**r, "cases": [1]}, "$.cases[0]"),
-    ("summary a list", lambda r: {**r, "summary": []}, "$.summary"),
-    ("no summary", lambda r: {k: v for k, v in r.items() if k != "summary"}, "summary"),
-    ("an unknown key", lambda r: {**r, "extra": True}, "extra"),
+    ("a list", lambda r: [], "Expected `object`, got `array`"),
+    ("cases an object", lambda r: {**r, "cases": {}}, "cases: Expected `array`, got `object`"),
+    ("a case a number", lambda r: {**r, "cases": [1]}, "cases[0]: Expected `object`, got `int`"),
+    ("summary a list", lambda r: {**r, "summary": []}, "summary: Expected `object`, got `array`"),
+    ("no summary", lambda r: {k: v for k, v in r.items() if k != "summary"},
+     "Object missing required field `summary`"),
+    ("an unknown key", lambda r: {**r, "extra": True}, "Object contains unknown field `extra`"),
 ]
 
 
@@ -263,7 +267,7 @@ class TestMalformedRuns:
         write_json(out_dir / "manifest.json", manifest)
         status, _, err = verify(capsys, out_dir)
         assert status == 2
-        one_line_error(err, str(out_dir / "manifest.json"), place)
+        one_line_error(err, f"{out_dir / 'manifest.json'}: {place}")
 
     @pytest.mark.parametrize(("what", "change", "place"), MALFORMED_RESULTS, ids=[m[0] for m in MALFORMED_RESULTS])
     def test_results(self, capsys, tmp_path, what, change, place):
@@ -272,7 +276,7 @@ class TestMalformedRuns:
         write_json(results, change(read_json(results)))
         status, _, err = verify(capsys, out_dir)
         assert status == 2
-        one_line_error(err, str(results), place)
+        one_line_error(err, f"{results}: {place}")
 
     @pytest.mark.parametrize("name", ["manifest.json", "results.json"])
     def test_a_directory_instead_of_a_file(self, capsys, tmp_path, name):

@@ -38,5 +38,6 @@ class TestWheel:
 
     def test_every_module_is_inside(self, wheel: zipfile.ZipFile) -> None:
         names = set(wheel.namelist())
-        for module in sorted((ROOT / "inspector").rglob("*.py")):
-            assert module.relative_to(ROOT).as_posix() in names
+        missing = [path for module in sorted((ROOT / "inspector").rglob("*.py"))
+                   if (path := module.relative_to(ROOT).as_posix()) not in names]
+        assert not missing, f"not in the wheel (pyproject's packages list, an __init__.py?): {missing}"

@@ -11,9 +11,12 @@ import pytest
 from rich.console import Console
 from textual.content import Content
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from conftest import FIXTURES
 from inspector.tui import safe
-from inspector.tui.pretty import reindent
+from inspector.tui.widgets.text_view import style_runs
 
 HOSTILE = [
     "[@click=app.quit]5000[/]",
@@ -112,50 +115,62 @@ class TestContent:
             assert hidden(safe.content(text, newlines=True).plain.replace("\n", "")) == [], repr(text)
 
 
-class TestPretty:
-    def test_reindents_keeping_every_token(self):
-        raw = '{"claims":[{"field":"a","value":"b\\u0041"}]}'
-        pretty = reindent(raw)
-        assert pretty is not None
-        assert pretty.text == '{\n  "claims": [\n    {\n      "field": "a",\n      "value": "b\\u0041"\n    }\n  ]\n}'
-        assert "".join(pretty.text.split()) == raw
+def quadratic_style_runs(length, spans):
+    """How SafeTextView cut a line before: every cut against every span."""
+    cuts = sorted({0, length, *(a for a, _, _ in spans), *(b for _, b, _ in spans)})
+    return [(a, b, tuple(c for x, y, c in spans if x <= a and b <= y)) for a, b in zip(cuts, cuts[1:])]
 
-    def test_span_maps_into_the_pretty_text(self):
-        raw = '{"claims":[{"field":"a"}]}'
-        pretty = reindent(raw)
-        assert pretty is not None
-        start = raw.index('"field"')
-        a, b = pretty.span(start, start + len('"field"'))
-        assert pretty.text[a:b] == '"field"'
 
-    def test_empty_containers_stay_on_one_line(self):
-        pretty = reindent('{"claims": []}')
-        assert pretty is not None and pretty.text == '{\n  "claims": []\n}'
+class CountedSpans(list):
+    """Spans that count how often a span is looked up by position."""
 
-    def test_prose_is_left_alone(self):
-        assert reindent("The timeout is 5000 ms, retries off.") is None
+    lookups = 0
 
-    def test_trailing_data_is_copied_verbatim(self):
-        raw = '{"claims": []} and then, some prose'
-        pretty = reindent(raw)
-        assert pretty is not None
-        assert pretty.text == '{\n  "claims": []\n} and then, some prose'
-        start = raw.index("and")
-        a, b = pretty.span(start, start + 3)
-        assert pretty.text[a:b] == "and"
+    def __getitem__(self, index):
+        CountedSpans.lookups += 1
+        return super().__getitem__(index)
 
-    def test_broken_json_is_reindented_leniently(self):
-        pretty = reindent('{"claims": [{"field": "a",}]')
-        assert pretty is not None
-        assert pretty.text == '{\n  "claims": [\n    {\n      "field": "a",\n    }\n  ]'
 
-    def test_deep_nesting_stops_indenting(self):
-        pretty = reindent("[" * 4000 + "]" * 4000)
-        assert pretty is not None
-        assert max(len(line) for line in pretty.text.splitlines()) <= 2 * 24 + 2  # the innermost []
+class TestStyleRuns:
+    """The raw answer and source views cut each line where its style changes."""
 
-    def test_too_long_is_refused(self):
-        assert reindent("x" * 11, limit=10) is None
+    def test_marks_under_escapes(self):
+        # "ab\u202ecd" shown: a mark over [1, 9), an escape at [2, 8) on top of it.
+        spans = [(1, 9, "safe-text--failed"), (2, 8, "safe-text--escape")]
+        assert style_runs(11, spans) == [
+            (0, 1, ()), (1, 2, ("safe-text--failed",)), (2, 8, ("safe-text--failed", "safe-text--escape")),
+            (8, 9, ("safe-text--failed",)), (9, 11, ())]
+
+    @settings(max_examples=150, deadline=None)
+    @given(st.integers(1, 60).flatmap(lambda length: st.tuples(
+        st.just(length),
+        st.lists(st.tuples(st.integers(0, length - 1), st.integers(1, 8),
+                           st.sampled_from(["safe-text--passed", "safe-text--failed", "safe-text--soft"])),
+                 max_size=4),
+        st.lists(st.integers(0, length - 1), max_size=12, unique=True))))
+    def test_same_runs_and_styles_as_before(self, drawn):
+        # A mixed line: a few marks (overlapping, in any order) and disjoint escapes.
+        length, marks, escape_starts = drawn
+        spans = [(a, min(length, a + width), component) for a, width, component in marks]
+        taken = set()
+        for start in sorted(escape_starts):
+            if start not in taken and start + 1 <= length:
+                spans.append((start, start + 1, "safe-text--escape"))
+                taken.add(start)
+        assert style_runs(length, spans) == quadratic_style_runs(length, spans)
+
+    def test_fifty_thousand_escapes_are_one_sweep(self):
+        # Structural, not timed: the work follows the spans, not spans × runs.
+        count = 50_000
+        spans = CountedSpans([(0, 6 * count, "safe-text--pending"), (10, 40, "safe-text--failed")])
+        spans.extend((6 * i, 6 * i + 6, "safe-text--escape") for i in range(count))
+        CountedSpans.lookups = 0
+        runs = style_runs(6 * count + 1, spans)
+        assert len(runs) == count + 3
+        assert runs[0] == (0, 6, ("safe-text--pending", "safe-text--escape"))
+        assert runs[2] == (10, 12, ("safe-text--pending", "safe-text--failed", "safe-text--escape"))
+        assert runs[-1] == (6 * count, 6 * count + 1, ())
+        assert CountedSpans.lookups <= 3 * len(runs)
 
 
 def test_content_is_textual_content():

@@ -12,10 +12,8 @@ from functools import partial
 
 import pytest
 
-from inspector.contract.checks import CHECKS
 from inspector.suites.load import Suite
-from inspector.tui.scenes import SCENES, Scene, app_for, load_bundled, prepare
-from test_tui_app import FAILING
+from inspector.tui.scenes import FAILING_SCENES, SCENES, Scene, app_for, load_bundled, prepare
 
 
 @pytest.fixture(scope="module")
@@ -29,8 +27,7 @@ def test_scene(snap_compare, bundled, scene: Scene):
     assert snap_compare(app, terminal_size=scene.size, run_before=partial(prepare, scene))
 
 
-@pytest.mark.parametrize("check_id", [check.id for check in CHECKS])
-def test_failing_check(snap_compare, bundled, check_id: str):
-    scene = Scene(f"check-{check_id}", f"a case failing {check_id}", FAILING[check_id])
+@pytest.mark.parametrize("scene", FAILING_SCENES, ids=[scene.name.removeprefix("check-") for scene in FAILING_SCENES])
+def test_failing_check(snap_compare, bundled, scene: Scene):
     app = app_for(scene, bundled)
     assert snap_compare(app, terminal_size=scene.size, run_before=partial(prepare, scene))

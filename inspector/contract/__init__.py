@@ -1,9 +1,13 @@
-"""The pure contract core: models, strict decoding, the checks table, verify."""
+"""The pure contract core: the checks table, models, strict decoding, the rules,
+verify and its verdict, the trace that explains it, and the evidence beside it."""
 
-from .checks import CHECKS, CHECKS_BY_ID, LIMITS, REASONS, STATUSES, Check, Reason, Stage
+from .checks import CHECKS, CHECKS_BY_ID, LIMITS, REASONS, STATUSES, Check, Reason, Stage, checks_for
 from .decode import decode_answer
+from .evidence import Assessment, assess
 from .models import Claim, Registry, Request, Scope, Source
-from .verify import Outcome, Span, Step, Verdict, verify
+from .trace import Outcome, SourceSpan, Span, Step, Trace, explain
+from .verdict import Verdict
+from .verify import verify
 
 __all__ = [
     "CHECKS",
@@ -11,6 +15,7 @@ __all__ = [
     "LIMITS",
     "REASONS",
     "STATUSES",
+    "Assessment",
     "Check",
     "Claim",
     "Outcome",
@@ -19,10 +24,15 @@ __all__ = [
     "Request",
     "Scope",
     "Source",
+    "SourceSpan",
     "Span",
     "Stage",
     "Step",
+    "Trace",
     "Verdict",
+    "assess",
+    "checks_for",
     "decode_answer",
+    "explain",
     "verify",
 ]

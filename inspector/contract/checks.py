@@ -16,10 +16,12 @@ __all__ = [
     "CHECKS_BY_ID",
     "LIMITS",
     "REASONS",
+    "RULE_NAMES",
     "STATUSES",
     "Check",
     "Reason",
     "Stage",
+    "checks_for",
 ]
 
 
@@ -78,14 +80,31 @@ class Check:
     # The claim member the check reads, for highlighting in the raw answer.
     claim_member: str | None = None
     # Stages 2-4: the rule itself, a Python expression that is true when the check
-    # passes.  verify() compiles every rule once, into one evaluator per check (for
-    # the trace and explore mode) and into one fused decision function, so the
-    # order and the logic live here only.  Names: claims, claim, index, source (the
-    # cited source, None if unknown), request, claimed (the fields of the claims
-    # before this one; of every claim in a stage-wide rule).
+    # passes (see RULE_NAMES for what it may read).  ``contract.rules`` compiles
+    # every rule once, so the order and the logic live here only.
     rule: str | None = None
+    # The rule reads the cited source's attributes: it runs only once the document
+    # is known, and explore mode reports it as not evaluable for an unknown one.
+    # (doc_known alone reads ``source`` without needing it: it tests it for None.)
+    needs_source: bool = False
+    # The rule reads ``claimed``.
+    reads_claimed: bool = False
     # Applies only when the request carries an access scope (then it is in the trace).
     needs_scope: bool = False
+
+
+# What a rule may read.  A rule that reads the cited source's attributes declares
+# ``needs_source``, one that reads ``claimed`` declares ``reads_claimed`` (a test
+# holds every rule to its declaration).
+RULE_NAMES: dict[str, str] = {
+    "claims": "every decoded claim, in the answer's order (a tuple of Claim)",
+    "claim": "the claim being checked (per-claim rules only)",
+    "source": "the claim's cited Source, looked up by doc (per-claim rules; needs_source)",
+    "request": "the Request: service, environment, revision, fields, supplied, scope",
+    "claimed": "the fields of the claims before this one; in a stage-wide rule, of every claim "
+               "(a set; reads_claimed)",
+    "authorize": "access.authorize(source, scope) -> Access, whose .allowed is the verdict of access control",
+}
 
 
 REASONS: dict[str, Reason] = {
@@ -171,7 +190,7 @@ CHECKS: tuple[Check, ...] = (
           "and readable by the user (missing metadata fails closed).",
           REASONS["NOT_AUTHORIZED"].hint, per_claim=True, reasons=("NOT_AUTHORIZED",),
           request_attribute="scope", source_attribute="tenant", claim_member="doc", needs_scope=True,
-          rule="request.scope is None or authorize(source, request.scope).allowed"),
+          rule="request.scope is None or authorize(source, request.scope).allowed", needs_source=True),
     Check("doc_supplied", Stage.CITATION, "NO_CITATION", "document supplied",
           "The cited document was among those supplied to the model.",
           REASONS["NOT_SUPPLIED"].hint, per_claim=True, reasons=("NOT_SUPPLIED",),
@@ -181,13 +200,13 @@ CHECKS: tuple[Check, ...] = (
           "The quote occurs verbatim in the cited document's text.",
           REASONS["QUOTE_NOT_FOUND"].hint, per_claim=True, reasons=("QUOTE_NOT_FOUND",),
           source_attribute="text", claim_member="quote",
-          rule="claim.quote in source.text"),
+          rule="claim.quote in source.text", needs_source=True),
     # Stage 3: per claim, in the answer's order.
     Check("unique_field", Stage.CLAIM, "DUPLICATE_CLAIM", "field claimed once",
           "No earlier claim has the same field.",
           "Claim each field once; two claims for one field are ambiguous even when they agree.",
           per_claim=True, claim_member="field",
-          rule="claim.field not in claimed"),
+          rule="claim.field not in claimed", reads_claimed=True),
     Check("requested_field", Stage.CLAIM, "UNREQUESTED_FIELD", "field requested",
           "The claimed field is one the request asks for.",
           "Claim only the requested fields.",
@@ -197,17 +216,18 @@ CHECKS: tuple[Check, ...] = (
           "The cited document's service and environment are the request's.",
           "Cite the document of the requested service and environment; a matching value elsewhere is not evidence.",
           per_claim=True, request_attribute="environment", source_attribute="environment", claim_member="doc",
-          rule="source.service == request.service and source.environment == request.environment"),
+          rule="source.service == request.service and source.environment == request.environment",
+          needs_source=True),
     Check("revision", Stage.CLAIM, "STALE_REVISION", "current revision",
           "The cited document's revision is the request's.",
           "Cite the current revision's document.",
           per_claim=True, request_attribute="revision", source_attribute="revision", claim_member="doc",
-          rule="source.revision == request.revision"),
+          rule="source.revision == request.revision", needs_source=True),
     Check("value", Stage.CLAIM, "VALUE_MISMATCH", "value matches",
           "The cited document has this fact and the claimed value is exactly its value (no unit conversion).",
           "Copy the registry value exactly; \"5s\" is not \"5000\".",
           per_claim=True, source_attribute="fact", claim_member="value",
-          rule="source.facts.get(claim.field) == claim.value"),
+          rule="source.facts.get(claim.field) == claim.value", needs_source=True),
     Check("quote_supports", Stage.CLAIM, "QUOTE_NOT_SUPPORTING", "quote supports",
           "The quote is exactly the canonical line field=value.",
           "Quote the line that states this field's value, not another genuine line.",
@@ -218,10 +238,18 @@ CHECKS: tuple[Check, ...] = (
           "Every requested field has a claim.",
           "Claim every requested field, or let the caller abstain.",
           request_attribute="fields",
-          rule="claimed.issuperset(request.fields)"),
+          rule="claimed.issuperset(request.fields)", reads_claimed=True),
 )
 
 CHECKS_BY_ID: dict[str, Check] = {check.id: check for check in CHECKS}
 
 # Every status a verdict can have, in contract order, ACCEPT last.
 STATUSES: tuple[str, ...] = (*dict.fromkeys(check.code for check in CHECKS), "ACCEPT")
+
+_UNSCOPED: tuple[Check, ...] = tuple(check for check in CHECKS if not check.needs_scope)
+
+
+def checks_for(scoped: bool) -> tuple[Check, ...]:
+    """The checks in the trace of a request with (or without) an access scope, in
+    contract order: without a scope the access step is not part of the contract."""
+    return CHECKS if scoped else _UNSCOPED

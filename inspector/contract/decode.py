@@ -19,16 +19,17 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from collections.abc import Callable
 from functools import partial
 from typing import Annotated, Any
 
 import msgspec
 
-from .checks import LIMITS
-from .jsonscan import DuplicateKey, Path, max_depth, path_text, scan
+from .checks import CHECKS_BY_ID, LIMITS
+from .jsonscan import DuplicateKey, Path, in_string, max_depth, path_text, scan
 from .models import Claim
-from .text import escape_char, line_col, utf16_len, visible
+from .text import escape_char, is_invisible, line_col, utf16_len, visible
 
 __all__ = ["MAX_ANSWER_BYTES", "DecodeFailure", "Decoded", "decode_answer", "describe_syntax_error",
            "find_duplicate_key"]
@@ -46,12 +47,11 @@ class _Answer(msgspec.Struct, forbid_unknown_fields=True):
 
 
 _ANSWER_DECODER = msgspec.json.Decoder(_Answer)
+_MAX_INPUT = LIMITS.MAX_INPUT
 _MAX_MEMBER = LIMITS.MAX_MEMBER
 _ANY_DECODER = msgspec.json.Decoder()
 _ENCODE = msgspec.json.Encoder().encode
 _TRAILING = "JSON is malformed: trailing characters"
-_ESCAPE = re.compile(r"\\.", re.S)
-_ESCAPE_BYTES = re.compile(rb"\\.", re.S)
 _BYTE_POSITION = re.compile(r"\s*\(byte (\d+)\)$")
 _UNICODE_ESCAPE = re.compile(r"\\u([0-9a-fA-F]{4})|\\.", re.S)
 
@@ -101,26 +101,42 @@ def decode_answer(raw: str | bytes | bytearray | memoryview) -> Decoded:
     """Decode ``raw`` strictly.  Never raises for any input."""
     if type(raw) is bytes and len(raw) <= MAX_ANSWER_BYTES and raw.isascii():
         raw = raw.decode("ascii")
-    if type(raw) is str and len(raw) <= _MAX_MEMBER and raw.isascii():
-        # The common case, kept short: ASCII has no BOM, no surrogate and is as many
-        # UTF-16 units as characters; and no member can be longer than the text.
-        try:
-            claims = _ANSWER_DECODER.decode(raw).claims
-        except msgspec.ValidationError:
-            return _decode_slow(raw, 0, raw, len(raw))
-        except msgspec.DecodeError as exc:
-            return _decode_slow(raw, 0, raw, len(raw), str(exc))
-        except RecursionError:  # pragma: no cover - the typed shape is 3 levels deep
-            return _decode_slow(raw, 0, raw, len(raw))
-        # The typed decode checked the claim count and empty members; what is left
-        # is the duplicate-key proof (see the module docstring), inlined.
-        quotes = raw.count('"')
-        if "\\" in raw:
-            quotes -= _ESCAPE.findall(raw).count('\\"')
-        if quotes == 2 + 16 * len(claims):
-            return Decoded(raw, 0, len(raw), claims, None)
-        return _duplicate_key(raw, 0, len(raw))
+    if type(raw) is str and raw.isascii() and (size := len(raw)) <= _MAX_INPUT:
+        # The common case, prepared in place: ASCII has no BOM and no surrogate,
+        # and is as many UTF-16 units as characters.
+        text = body = raw
+        start = 0
+    else:
+        prepared = _prepare(raw)
+        if prepared.__class__ is Decoded:
+            return prepared  # type: ignore[return-value]
+        text, start, body, size = prepared  # type: ignore[misc]
 
+    # The fast path: a typed decode that succeeds proves syntax, depth (3) and
+    # shape but for the member length limit and duplicate keys, checked here.
+    try:
+        claims = _ANSWER_DECODER.decode(body).claims
+    except msgspec.ValidationError:
+        return _decode_slow(text, start, body, size)
+    except msgspec.DecodeError as exc:
+        return _decode_slow(text, start, body, size, str(exc))
+    except RecursionError:  # pragma: no cover - the typed shape is 3 levels deep
+        return _decode_slow(text, start, body, size)
+    # The decoded value holds 1 + 8n strings: the duplicate-key proof.
+    if _more_string_tokens(body, 1 + 8 * len(claims)):
+        return _duplicate_key(text, start, size)
+    # No member is longer than the whole text: short texts skip the length check.
+    if size > _MAX_MEMBER and not all(
+            _member_ok(c.field) and _member_ok(c.value) and _member_ok(c.doc) and _member_ok(c.quote)
+            for c in claims):
+        return _decode_slow(text, start, body, size)
+    return Decoded(text, start, size, claims, None)
+
+
+def _prepare(raw: str | bytes | bytearray | memoryview) -> Decoded | tuple[str, int, str, int]:
+    """(text, start, body, size) for any input but short ASCII text, or the
+    failure of the checks before syntax that decide on the input as it is:
+    size and encoding.  ``body`` is the text after a leading BOM (``start`` 1)."""
     if isinstance(raw, str):
         text = raw
         size = _size(text)
@@ -156,27 +172,8 @@ def decode_answer(raw: str | bytes | bytearray | memoryview) -> Decoded:
         size = _size(text)
         if size > LIMITS.MAX_INPUT:
             return _fail(text, size, "size", "TOO_LARGE", _too_large(size, text))
-
     start = 1 if text.startswith(BOM) else 0
-    body = text[start:] if start else text
-
-    # Fast path: a typed decode that succeeds proves syntax, depth (3) and shape
-    # but for the counted limits and duplicate keys, checked right here.
-    try:
-        claims = _ANSWER_DECODER.decode(body).claims
-    except msgspec.ValidationError:
-        pass
-    except msgspec.DecodeError as exc:
-        return _decode_slow(text, start, body, size, str(exc))
-    except RecursionError:  # pragma: no cover - the typed shape is 3 levels deep
-        pass
-    else:
-        if _string_tokens(body) != 1 + 8 * len(claims):
-            return _duplicate_key(text, start, size)
-        if all(_member_ok(c.field) and _member_ok(c.value) and _member_ok(c.doc) and _member_ok(c.quote)
-               for c in claims):
-            return Decoded(text, start, size, claims, None)
-    return _decode_slow(text, start, body, size)
+    return text, start, text[start:] if start else text, size
 
 
 def _duplicate_key(text: str, start: int, size: int) -> Decoded:
@@ -195,7 +192,9 @@ def _decode_slow(text: str, start: int, body: str, size: int, syntax_error: str 
     """The sub-checks one by one, in contract order.  ``syntax_error`` is the
     message of a syntax error the typed decode already met: the typed decoder
     reads the text in order and has parsed everything before the error, so it
-    is the first syntax error and an untyped decode would report the same.
+    is the first syntax error, the one an untyped decode would meet
+    (``describe_syntax_error`` words both alike; msgspec's own words differ
+    around a lone surrogate escape).
 
     Depth comes first in the contract but is looked at only when it can matter:
     when decoding failed, or when the decoded value is not laid out like the
@@ -218,15 +217,15 @@ def _decode_slow(text: str, start: int, body: str, size: int, syntax_error: str 
             try:
                 value = _decode_keeping_numbers(body)
             except _SyntaxProblem as problem:
-                where = start + problem.offset
-                return _failed(text, start, size, "syntax", "SYNTAX", f"{problem.message} at {_at(text, where)}",
+                reason, message, offset = _syntax_message(body, problem.error, problem.offset)
+                where = start + offset
+                return _failed(text, start, size, "syntax", reason, f"{message} at {_at(text, where)}",
                                offset=where, end=where + 1)
             survey = None
         except msgspec.DecodeError as exc:
             syntax_error = str(exc)
         except RecursionError:
-            return _too_deep(text, start, size, body) or _failed(
-                text, start, size, "depth", "TOO_DEEP", "nesting too deep to parse")
+            return _too_deep(text, start, size, body) or _out_of_stack(text, start, size, body)
         else:
             survey = _survey(value)
     if syntax_error is not None:
@@ -241,7 +240,7 @@ def _decode_slow(text: str, start: int, body: str, size: int, syntax_error: str 
         shape = _shape_problem(value)
     else:
         strings, suspects = survey
-        if _string_tokens(body) != strings:
+        if _more_string_tokens(body, strings):
             return _duplicate_key(text, start, size)
         shape = _shape_problem(value, suspects)
     if shape is not None:
@@ -262,6 +261,18 @@ def _too_deep(text: str, start: int, size: int, body: str) -> Decoded | None:
     return _failed(text, start, size, "depth", "TOO_DEEP",
                    f"nesting deeper than {LIMITS.MAX_DEPTH} levels at {_at(text, where)}",
                    offset=where, end=where + 1)
+
+
+def _out_of_stack(text: str, start: int, size: int, body: str) -> Decoded:
+    """TOO_DEEP when the parser ran out of stack on nesting within the limit:
+    the caller's stack was nearly exhausted.  Located at the first bracket of
+    the deepest level, where the parser was when it gave up."""
+    depth, _ = max_depth(body, LIMITS.MAX_DEPTH)
+    _, deepest = max_depth(body, depth - 1) if depth else (0, None)
+    where = start + (deepest or 0)
+    return _failed(text, start, size, "depth", "TOO_DEEP",
+                   f"nesting too deep to parse at {_at(text, where)} ({depth} levels, "
+                   "but the interpreter's stack ran out)", offset=where, end=where + 1)
 
 
 def _survey(value: Any) -> tuple[int, list[tuple[int, dict[str, Any]]]] | None:
@@ -326,63 +337,84 @@ def _explain_shape(value: Any, reason: str, path: Path) -> DecodeFailure:
 
 _MEMBER_SET = frozenset(MEMBERS)
 _ABSENT: Any = object()
+_Suspects = list[tuple[int, dict[str, Any]]]  # (index, claim) of the claims to look into
 
 
-def _shape_problem(value: Any, suspects: list[tuple[int, dict[str, Any]]] | None = None) -> tuple[str, Path] | None:
-    """The first shape problem as (sub-reason, path), sub-reasons in the order
-    the check declares them (each looked for over the whole answer before the
-    next), or None.  ``_shape_message`` words it.  ``suspects``: the claims
-    that are not exactly four non-empty strings, when ``_survey`` found them."""
-    if value.__class__ is not dict:
-        return "WRONG_SHAPE", ()
-    claims = value.get("claims", _ABSENT)
-    if claims is _ABSENT:
-        items: list[Any] = []
-    elif claims.__class__ is list:
-        items = claims
-    else:
-        return "WRONG_SHAPE", ("claims",)
-    for index, claim in enumerate(items):
-        if claim.__class__ is not dict:
-            return "WRONG_SHAPE", ("claims", index)
-    if len(items) > LIMITS.MAX_CLAIMS:
-        return "TOO_MANY_CLAIMS", ("claims",)
-    if len(value) > 1 or claims is _ABSENT:
-        for key in value:
-            if key != "claims":
-                return "UNKNOWN_MEMBER", (key,)
+def _shape_problem(value: Any, suspects: _Suspects | None = None) -> tuple[str, Path] | None:
+    """The first shape problem as (sub-reason, path), or None.  Sub-reasons are
+    looked for in the order the shape check declares them (the checks table),
+    each over the whole answer before the next.  ``_shape_message`` words it.
+    ``suspects``: the claims that are not exactly four non-empty strings, when
+    ``_survey`` found them.  Each search is safe on any value, so that any
+    order of the table works.  (One function, a branch per sub-reason: a call
+    per sub-reason made the shape path a twentieth slower.)"""
+    top = value.__class__ is dict
+    claims = value.get("claims", _ABSENT) if top else _ABSENT
+    items = claims if claims.__class__ is list else ()
     # A claim with exactly the four members, all non-empty strings, can only be
-    # too long; the passes below look at the others (the suspects) only.
+    # too long; the member searches look at the others (the suspects) only.
     if suspects is None:
         suspects = _suspects(items)
-    for index, claim in suspects:
-        for key in claim:
-            if key not in _MEMBER_SET:
-                return "UNKNOWN_MEMBER", ("claims", index, key)
-    if claims is _ABSENT:
-        return "MISSING_MEMBER", ()
-    for index, claim in suspects:
-        for member in MEMBERS:
-            if member not in claim:
-                return "MISSING_MEMBER", ("claims", index)
-    for index, claim in suspects:
-        for member in MEMBERS:
-            if claim[member].__class__ is not str:
-                return "NOT_A_STRING", ("claims", index, member)
-    for index, claim in suspects:
-        for member in MEMBERS:
-            if not claim[member]:
-                return "EMPTY_STRING", ("claims", index, member)
-    for index, claim in enumerate(items):
-        if max(map(len, claim.values())) > LIMITS.MAX_MEMBER // 2:
-            for member in MEMBERS:
-                if utf16_len(claim[member]) > LIMITS.MAX_MEMBER:
-                    return "TOO_LONG", ("claims", index, member)
+    for reason in _SHAPE_ORDER:
+        if reason == "WRONG_SHAPE":
+            if not top:
+                return reason, ()
+            if claims is not _ABSENT and claims.__class__ is not list:
+                return reason, ("claims",)
+            for index, claim in enumerate(items):
+                if claim.__class__ is not dict:
+                    return reason, ("claims", index)
+        elif reason == "TOO_MANY_CLAIMS":
+            if len(items) > LIMITS.MAX_CLAIMS:
+                return reason, ("claims",)
+        elif reason == "UNKNOWN_MEMBER":
+            if top and (len(value) > 1 or claims is _ABSENT):
+                for key in value:
+                    if key != "claims":
+                        return reason, (key,)
+            for index, claim in suspects:
+                for key in claim:
+                    if key not in _MEMBER_SET:
+                        return reason, ("claims", index, key)
+        elif reason == "MISSING_MEMBER":
+            if top and claims is _ABSENT:
+                return reason, ()
+            for index, claim in suspects:
+                for member in MEMBERS:
+                    if member not in claim:
+                        return reason, ("claims", index)
+        elif reason == "NOT_A_STRING":
+            for index, claim in suspects:
+                for member in MEMBERS:
+                    if claim.get(member, "").__class__ is not str:
+                        return reason, ("claims", index, member)
+        elif reason == "EMPTY_STRING":
+            for index, claim in suspects:
+                for member in MEMBERS:
+                    if claim.get(member) == "":
+                        return reason, ("claims", index, member)
+        else:  # TOO_LONG
+            for index, claim in enumerate(items):
+                if claim.__class__ is dict:
+                    for member in MEMBERS:
+                        member_value = claim.get(member)
+                        if member_value.__class__ is str and not _member_ok(member_value):
+                            return reason, ("claims", index, member)
     return None
 
 
-def _suspects(items: list[dict[str, Any]]) -> list[tuple[int, dict[str, Any]]]:
-    return [(index, claim) for index, claim in enumerate(items) if not _plain(claim)]
+# The order of the search, read once from the checks table (which is fixed).  The
+# sub-reasons _shape_problem has a branch for (a set: the table orders them); a
+# table that declares others fails here, at import, not on some answer.
+_SHAPE_ORDER = CHECKS_BY_ID["shape"].reasons
+_SHAPE_SEARCHED = frozenset({"WRONG_SHAPE", "TOO_MANY_CLAIMS", "UNKNOWN_MEMBER", "MISSING_MEMBER", "NOT_A_STRING",
+                             "EMPTY_STRING", "TOO_LONG"})
+if set(_SHAPE_ORDER) != _SHAPE_SEARCHED:
+    raise ImportError(f"the shape check declares {_SHAPE_ORDER}; decode searches for {sorted(_SHAPE_SEARCHED)}")
+
+
+def _suspects(items: Any) -> _Suspects:
+    return [(index, claim) for index, claim in enumerate(items) if claim.__class__ is dict and not _plain(claim)]
 
 
 def _plain(claim: dict[str, Any]) -> bool:
@@ -432,25 +464,52 @@ def describe_syntax_error(body: str, error: str) -> tuple[str, str, int]:
     """Translate a msgspec error into (reason, message for people, char offset)."""
     error = error.removeprefix("JSON is malformed: ")
     found = _BYTE_POSITION.search(error)
-    if found:
-        error = error[: found.start()]
-        offset = len(body.encode("utf-8")[: int(found.group(1))].decode("utf-8", "ignore"))
-    else:
-        offset = len(body)
-    # msgspec reports where it stopped reading, which for several errors is just
-    # past the offending text; point at the offending text itself.
+    if found is None:
+        return _syntax_message(body, error, len(body))
+    error = error[: found.start()]
+    # msgspec reports the byte where it stopped reading, which for some errors
+    # is past the offending character; point at the character itself.
+    position = max(int(found.group(1)) - _READ_PAST.get(error, 0), 0)
+    return _syntax_message(body, error, len(body.encode("utf-8")[:position].decode("utf-8", "ignore")))
+
+
+# How many bytes msgspec has read past the start of the offending text.
+_READ_PAST = {"trailing characters": 1, "invalid escape character in string": 2,
+              "invalid character in unicode escape": 1}
+_SURROGATE_ERRORS = frozenset({"Input data was truncated", "invalid utf-16 surrogate pair",
+                               "unexpected end of escaped utf-16 surrogate pair"})
+_HEX_ESCAPE = re.compile(r"\\u[0-9a-fA-F]{0,4}")
+_JSON_WHITESPACE = frozenset(" \t\n\r")
+_NOT_WHITESPACE = "which JSON does not allow as whitespace (only space, tab, line feed and carriage return)"
+
+
+def _syntax_message(body: str, error: str, offset: int) -> tuple[str, str, int]:
+    """(reason, message, offset) for a syntax error in msgspec's words whose
+    offending text starts at ``offset``."""
+    char = body[offset] if offset < len(body) else ""
     if error == "trailing characters":
-        return "TRAILING_DATA", "data after the JSON value", max(offset - 1, 0)
-    if error in ("Input data was truncated", "invalid utf-16 surrogate pair"):
+        named = f": {_character(char)}{_blank_note(char)}" if char and _unseen(char) else ""
+        return "TRAILING_DATA", f"data after the JSON value{named}", offset
+    if error in _SURROGATE_ERRORS:
+        # msgspec meets a lone surrogate escape only when it reads what follows
+        # it; point at the escape.
         lone = _lone_surrogate(body)
-        if lone is not None:
+        if lone is not None and lone <= offset:
             return ("SYNTAX", f"lone surrogate escape {body[lone:lone + 6]} "
                     "(a string must hold whole characters)", lone)
     if error == "Input data was truncated":
         return "SYNTAX", "unexpected end of input", len(body)
     if error == "invalid escape character in string":
-        start = max(offset - 2, 0)
-        return "SYNTAX", f"invalid escape {_quoted(body[start:offset])} in a string", start
+        escaped = body[offset + 1:offset + 2]
+        if escaped and _unseen(escaped):
+            return "SYNTAX", f"invalid escape in a string: a backslash before {_character(escaped)}", offset
+        return "SYNTAX", f"invalid escape {_quoted(body[offset:offset + 2])} in a string", offset
+    if error == "invalid character in unicode escape":
+        start = body.rfind("\\u", 0, offset + 1)
+        escape = _HEX_ESCAPE.match(body, start) if start >= 0 else None
+        if escape is not None:
+            return ("SYNTAX", f"invalid unicode escape {_quoted(escape.group())} "
+                    "(\\u takes four hexadecimal digits)", start)
     if error == "invalid number":
         start = offset
         while start > 0 and body[start - 1] in _NUMBER_CHARS:
@@ -460,28 +519,56 @@ def describe_syntax_error(body: str, error: str) -> tuple[str, str, int]:
             end += 1
         return ("SYNTAX", f"invalid number {_quoted(body[start:end])} "
                 "(no leading zeros; digits after '.', 'e' and '-')", start)
-    char = body[offset] if offset < len(body) else ""
     if error == "invalid character":
         word = _word_before(body, offset)
         if word is not None:
             start, text = word
             return "SYNTAX", f"invalid literal {_quoted(text)} (JSON has only true, false and null)", start
-        if char and ord(char) < 0x20:
+        if not char:
+            return "SYNTAX", "unexpected end of input", len(body)
+        if ord(char) < 0x20 and in_string(body, offset):
             return ("SYNTAX", f"raw control character {escape_char(char)} in a string "
                     "(write it as an escape)", offset)
-        if char:
-            return "SYNTAX", f"unexpected character {_quoted(char)}", offset
+        outside = " outside a string" if unicodedata.category(char) == "Cc" else ""
+        return "SYNTAX", f"unexpected {_character(char)}{outside}{_blank_note(char)}", offset
+    if char and _unseen(char):  # "expected ...": say what is there when it cannot be seen
+        return "SYNTAX", f"{error}, found {_character(char)}{_blank_note(char)}", offset
     return "SYNTAX", error, offset
+
+
+def _unseen(char: str) -> bool:
+    """A character that would not show as itself: a control, an invisible one or
+    a blank other than the space."""
+    return char != " " and (char.isspace() or is_invisible(char))
+
+
+def _character(char: str) -> str:
+    """``char`` named for a message, escaped and with its Unicode name when it
+    would not show as itself."""
+    if unicodedata.category(char) == "Cc":
+        return f"control character {escape_char(char)}"
+    if _unseen(char):
+        name = unicodedata.name(char, "").lower()
+        return f'character "{escape_char(char)}"' + (f" ({name})" if name else "")
+    return f"character {_quoted(char)}"
+
+
+def _blank_note(char: str) -> str:
+    """Why a character people take for whitespace is refused, if it is one."""
+    return f", {_NOT_WHITESPACE}" if char.isspace() and char not in _JSON_WHITESPACE else ""
 
 
 _NUMBER_CHARS = frozenset("0123456789.eE+-")
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
+# A letter after one of these is inside a string, a number (1e5) or a longer word.
+_NOT_BEFORE_A_WORD = frozenset('"._0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz')
 
 
 def _word_before(body: str, offset: int) -> tuple[int, str] | None:
     """A bare word (a misspelt literal, NaN, Infinity) at or just before ``offset``."""
     for match in _WORD.finditer(body, max(offset - 8, 0), min(offset + 1, len(body))):
-        if match.start() <= offset <= match.end() + 1 and body[match.start() - 1:match.start()] != '"':
+        before = body[match.start() - 1:match.start()]
+        if match.start() <= offset <= match.end() + 1 and before not in _NOT_BEFORE_A_WORD:
             whole = _WORD.match(body, match.start())
             assert whole is not None
             return match.start(), whole.group()
@@ -498,9 +585,11 @@ class _Number:
 
 
 class _SyntaxProblem(Exception):
-    def __init__(self, message: str, offset: int) -> None:
-        super().__init__(message)
-        self.message, self.offset = message, offset
+    """A syntax error in msgspec's words (``_syntax_message``) at the offending text."""
+
+    def __init__(self, error: str, offset: int) -> None:
+        super().__init__(error)
+        self.error, self.offset = error, offset
 
 
 def _reject_constant(name: str) -> Any:
@@ -508,20 +597,33 @@ def _reject_constant(name: str) -> Any:
 
 
 def _decode_keeping_numbers(body: str) -> Any:
-    """Strict decode with the standard library (depth is already bounded)."""
-    lone = _lone_surrogate(body)
-    if lone is not None:
-        raise _SyntaxProblem(f"lone surrogate escape {body[lone:lone + 6]} "
-                             "(a string must hold whole characters)", lone)
+    """Strict decode with the standard library (depth is already bounded).  Its
+    syntax errors are raised in msgspec's words, so that both decoders' errors
+    read the same."""
+    if _lone_surrogate(body) is not None:
+        raise _SyntaxProblem("invalid utf-16 surrogate pair", len(body))
     try:
         return json.loads(body, parse_int=_Number, parse_float=_Number, parse_constant=_reject_constant)
     except json.JSONDecodeError as exc:
-        if exc.msg == "Extra data":
-            raise _SyntaxProblem("data after the JSON value", exc.pos) from None
-        raise _SyntaxProblem(exc.msg[:1].lower() + exc.msg[1:], exc.pos) from None
-    except ValueError as exc:
-        found = body.find(str(exc))
-        raise _SyntaxProblem(f"unexpected {exc} (not JSON)", max(found, 0)) from None
+        raise _SyntaxProblem(_STDLIB_ERRORS.get(exc.msg, exc.msg[:1].lower() + exc.msg[1:]), exc.pos) from None
+    except ValueError as exc:  # NaN, Infinity, -Infinity: the word, after any sign
+        word = str(exc).lstrip("-")
+        raise _SyntaxProblem("invalid character", max(body.find(word, body.find(str(exc))), 0)) from None
+
+
+# The standard library's syntax errors in msgspec's words, each raised at the
+# offending text.
+_STDLIB_ERRORS = {
+    "Expecting value": "invalid character",
+    "Expecting ',' delimiter": "expected ','",
+    "Expecting ':' delimiter": "expected ':'",
+    "Expecting property name enclosed in double quotes": "object keys must be strings",
+    "Invalid control character at": "invalid character",
+    "Unterminated string starting at": "Input data was truncated",
+    "Invalid \\escape": "invalid escape character in string",
+    "Invalid \\uXXXX escape": "invalid character in unicode escape",
+    "Extra data": "trailing characters",
+}
 
 
 def _lone_surrogate(body: str) -> int | None:
@@ -571,12 +673,25 @@ def _member_ok(value: str) -> bool:
     return len(value) <= LIMITS.MAX_MEMBER // 2 or utf16_len(value) <= LIMITS.MAX_MEMBER
 
 
-def _string_tokens(body: str) -> int:
-    """Number of string tokens in valid JSON: its unescaped double quotes, halved."""
+def _more_string_tokens(body: str, strings: int) -> bool:
+    """Whether valid JSON ``body`` has more string tokens than its decoded value
+    has ``strings`` (keys and string values): the duplicate-key proof (see the
+    module docstring).  The text has at least ``2 * strings`` unescaped quotes
+    and at most as many as it has quotes, so escaped quotes are looked for only
+    when these bounds differ and there is a backslash."""
     quotes = body.count('"')
+    if quotes == 2 * strings:
+        return False
     if "\\" in body:
-        quotes -= _ESCAPE.findall(body).count('\\"')
-    return quotes // 2
+        quotes -= _escaped_quotes(body)
+    return quotes != 2 * strings
+
+
+def _escaped_quotes(text: str) -> int:
+    """How many ``\\"`` escapes valid JSON ``text`` holds.  Backslashes pair up from
+    the left within a string, so dropping every ``\\\\`` pair leaves exactly the
+    escaped quotes as ``\\"`` (and is far cheaper than listing every escape)."""
+    return text.replace("\\\\", "").count('\\"')
 
 
 def _strings_in(value: Any) -> int:
@@ -590,7 +705,7 @@ def _strings_in(value: Any) -> int:
     else:
         quotes = encoded.count(b'"')
         if 0x5C in encoded:  # a backslash (an int needle skips the buffer protocol)
-            quotes -= _ESCAPE_BYTES.findall(encoded).count(b'\\"')
+            quotes -= encoded.replace(b"\\\\", b"").count(b'\\"')  # as _escaped_quotes
         return quotes // 2
     count = 0
     pending = [value]
@@ -631,7 +746,7 @@ def find_duplicate_key(text: str, value: Any) -> DuplicateKey | None:
 
 def _repeats_a_key(text: str, value: Any) -> bool:
     """Exact for valid JSON ``text`` decoded to ``value`` (see the module docstring)."""
-    return _string_tokens(text) != _strings_in(value)
+    return _more_string_tokens(text, _strings_in(value))
 
 
 def _kind(value: Any) -> str:

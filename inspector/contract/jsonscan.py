@@ -13,12 +13,21 @@ import json
 import re
 from dataclasses import dataclass, field
 
-__all__ = ["JsonIndex", "DuplicateKey", "Path", "max_depth", "scan", "path_text"]
+__all__ = ["JsonIndex", "DuplicateKey", "Path", "in_string", "max_depth", "scan", "path_text"]
 
 Path = tuple[str | int, ...]
 
 _TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\]:,]|[^\s{}\[\]:,"]+', re.S)
-_BRACKET = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]', re.S)
+# The lexical view of any text, valid JSON or not, that the depth check and the
+# messages read: a string runs from a quote to the next quote not escaped by a
+# backslash, or to the end of the text when it is never closed; outside strings
+# only the brackets matter.  The closing quote is optional, so the pattern
+# matches at every quote and never backtracks: the scan reads each character
+# once.  (Requiring the closing quote made an unterminated string fail and be
+# retried at every escaped quote inside it: quadratic, 0.3 s on 8 KB.)
+_STRING = r'"[^"\\]*(?:\\.[^"\\]*)*(?:"|\\)?'
+_BRACKET = re.compile(_STRING + r"|[\[\]{}]", re.S)
+_STRINGS = re.compile(_STRING, re.S)
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,20 +128,34 @@ def scan(text: str) -> JsonIndex:
 
 
 def max_depth(text: str, limit: int) -> tuple[int, int | None]:
-    """Bracket nesting depth outside strings, and the offset of the first bracket
-    beyond ``limit`` (None if within it); stops counting there.
+    """Nesting depth of the structural brackets of ``text``, and the offset of
+    the first bracket beyond ``limit`` (None if within it); stops counting there.
 
-    Works on any text, valid JSON or not (an unterminated string's brackets count).
+    Works on any text, valid JSON or not, in one pass.  Only brackets outside
+    strings count, an unterminated string's tail included (see ``_STRING``):
+    every ``[`` or ``{`` opens a level and every ``]`` or ``}`` closes one.
     """
     depth = deepest = 0
     for match in _BRACKET.finditer(text):
-        ch = match.group()
-        if ch in "[{":
+        ch = text[match.start()]
+        if ch == "[" or ch == "{":
             depth += 1
             if depth > deepest:
                 deepest = depth
                 if deepest > limit:
                     return deepest, match.start()
-        elif ch in "]}":
+        elif ch == "]" or ch == "}":
             depth -= 1
     return deepest, None
+
+
+def in_string(text: str, offset: int) -> bool:
+    """Whether the character at ``offset`` of any text is inside a string: after
+    its opening quote, up to its closing quote or the end of the text when it is
+    never closed (the lexical view ``max_depth`` counts with)."""
+    for match in _STRINGS.finditer(text):
+        if match.start() >= offset:
+            return False
+        if offset < match.end():
+            return True
+    return False

@@ -10,16 +10,23 @@ from __future__ import annotations
 
 import base64
 import binascii
-from collections.abc import Iterable
+import gc
+import json
+import re
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
+from itertools import accumulate
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, TypeVar
 
 import msgspec
 
 from ..contract.checks import CHECKS, REASONS, STATUSES
-from ..contract.decode import describe_syntax_error, find_duplicate_key
-from ..contract.jsonscan import path_text
+from ..contract.decode import _repeats_a_key, describe_syntax_error, find_duplicate_key
+from ..contract.evidence import LABELS, POLICIES
+from ..contract.jsonscan import DuplicateKey, max_depth, path_text, scan
+from ..contract.jsonscan import Path as JsonPath
 from ..contract.models import DuplicateSourceError, Registry, Request, Source
 from ..contract.text import line_col, visible
 from .reading import (
@@ -44,8 +51,15 @@ __all__ = [
     "load_request",
     "load_sources",
     "load_suite",
+    "parse_json",
     "parse_label",
 ]
+
+# Nesting levels any file may have (the top-level value is level 1).  A suite
+# nests about 6 (answers are strings inside it); 64 is far beyond any real file
+# and far below where anything recursive could fail.
+MAX_FILE_DEPTH = 64
+
 
 class LoadError(Exception):
     """A file that cannot be used: which file, where in it, what is wrong."""
@@ -120,14 +134,18 @@ class Suite:
 
 
 def parse_label(label: str) -> tuple[str, str | None]:
-    """``"STATUS"`` or ``"STATUS/REASON"`` -> (status, reason); ValueError if unknown."""
-    status, _, reason = label.partition("/")
+    """``"STATUS"`` or ``"STATUS/REASON"`` -> (status, reason); ValueError if unknown,
+    if the reason is not one of that status's sub-reasons, or if it is empty."""
+    status, slash, reason = label.partition("/")
     if status not in STATUSES:
         raise ValueError(f"unknown status {status!r} (known: {', '.join(STATUSES)})")
-    if reason:
+    if slash:
         allowed = {r for check in CHECKS if check.code == status for r in check.reasons}
+        known = ", ".join(sorted(allowed)) or "none"
+        if not reason:
+            hint = f"known: {known}; {status} alone matches any" if allowed else f"{status} has none: write {status}"
+            raise ValueError(f"empty sub-reason after {status}/ ({hint})")
         if reason not in REASONS or reason not in allowed:
-            known = ", ".join(sorted(allowed)) or "none"
             raise ValueError(f"{reason!r} is not a sub-reason of {status} (known: {known})")
     return status, reason or None
 
@@ -140,31 +158,206 @@ def read_bytes(path: str | Path, limit: int = MAX_SUITE_BYTES, what: str = "suit
         raise LoadError(path, exc.problem) from None
 
 
-def _parse_json(path: str | Path, data: bytes) -> Any:
-    """Untyped strict decode of a whole file, duplicate keys refused."""
+def parse_json(path: str | Path, data: bytes) -> Any:
+    """Untyped strict decode of a whole file: UTF-8, at most ``MAX_FILE_DEPTH``
+    levels, numbers in range, duplicate keys refused; each problem a ``LoadError``
+    with the file and its line:column.
+
+    Suites, registries and requests go through here, and so should every JSON
+    file inspector reads (run manifests and results too:
+    ``msgspec.convert(parse_json(path, data), TheirStruct)``): the depth is bounded
+    before anything recursive sees the file.
+    """
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise LoadError(path, f"byte 0x{data[exc.start]:02X} at offset {exc.start} is not UTF-8") from None
+    _check_depth(path, text)
     try:
-        value = msgspec.json.decode(text)
+        value = msgspec.json.decode(data)
     except msgspec.DecodeError as exc:
+        if _is_out_of_range(exc):
+            raise _out_of_range(path, data, text) from None
         # The same translation answers get: the offending text, in people's words.
         _, message, offset = describe_syntax_error(text, str(exc))
         message = message.replace("end of input", "end of file")
         line, column = line_col(text, offset)
         raise LoadError(path, f"invalid JSON: {message}", f"{line}:{column}") from None
-    except RecursionError:
-        raise LoadError(path, "invalid JSON: nested too deeply") from None
-    duplicate = find_duplicate_key(text, value)
-    if duplicate is not None:
+    if _repeats_a_key(text, value):
+        duplicate = _duplicate_key(data, text)
         line, column = line_col(text, duplicate.second[0])
         first_line, first_column = line_col(text, duplicate.first[0])
         raise LoadError(path, f"duplicate key {duplicate.key!r} in {path_text(duplicate.object_path, 'the top-level object')} "
                               f"(first at {first_line}:{first_column})", f"{line}:{column}")
     return value
+
+
+def _check_depth(path: str | Path, text: str) -> None:
+    """Refuse nesting past ``MAX_FILE_DEPTH``, counting only the brackets outside
+    strings, in linear time: the strings are cut out and the brackets summed in C
+    (a 30 MB suite takes a fraction of a second); ``max_depth`` then finds the
+    place of a file found too deep."""
+    if text.count("[") + text.count("{") <= MAX_FILE_DEPTH:
+        return
+    brackets = _NOT_A_BRACKET.sub("", _STRING_TO_END.sub("", text))
+    if max(accumulate(map(_NESTING.__getitem__, brackets)), default=0) <= MAX_FILE_DEPTH:
+        return
+    _, beyond = max_depth(text, MAX_FILE_DEPTH)
+    line, column = line_col(text, beyond if beyond is not None else len(text))
+    raise LoadError(path, f"nested deeper than {MAX_FILE_DEPTH} levels", f"{line}:{column}")
+
+
+# A string, or an unterminated one to the end of the text (no bracket in it counts).
+_STRING_TO_END = re.compile(r'"[^"\\]*+(?:\\.[^"\\]*+)*+"?', re.S)
+_NOT_A_BRACKET = re.compile(r"[^\[\]{}]+")
+_NESTING = {"[": 1, "{": 1, "]": -1, "}": -1}
+
+
+# -- finding the place of a problem in a large file ------------------------------
+#
+# The position-aware scan (jsonscan.scan) records a span for every value: on a
+# 30 MB suite that is seconds and a gigabyte.  A file's problem lies in one of its
+# members, so we descend through arrays and objects with msgspec's Raw (the exact
+# bytes of each member, in C) to the smallest member that has the problem, and
+# scan only that.
+
+_SCAN_WHOLE = 1 << 16  # bytes: a member this small is scanned at once
+_RAW_ITEMS = msgspec.json.Decoder(list[msgspec.Raw])
+_RAW_MEMBERS = msgspec.json.Decoder(dict[str, msgspec.Raw])
+_BLANK = re.compile(rb"[ \t\n\r]*")
+_KEY = re.compile(rb'"(?:[^"\\]|\\.)*"', re.S)
+
+_Found = TypeVar("_Found")
+
+
+def _locate(data: bytes, look: Callable[[str], _Found | None], start: int = 0, end: int | None = None,
+            path: JsonPath = ()) -> tuple[int, JsonPath, _Found] | None:
+    """(byte offset, path) of the member of the JSON value ``data[start:end]`` in
+    which ``look`` finds something, and what it found in that member's text."""
+    end = len(data) if end is None else end
+    if end - start > _SCAN_WHOLE and data[start] in b"[{":
+        members = _members(data, start, end)
+        if members is not None:
+            for part, member_start, member_end in members:
+                found = _locate(data, look, member_start, member_end, (*path, part))
+                if found is not None:
+                    return found
+            return None
+    result = look(data[start:end].decode("utf-8"))
+    return (start, path, result) if result is not None else None
+
+
+def _members(data: bytes, start: int, end: int) -> list[tuple[str | int, int, int]] | None:
+    """(key or index, start, end) of each member of the array or object
+    ``data[start:end]``; None when the bytes do not walk back exactly (an object
+    repeating one of its own keys: msgspec kept only one of them)."""
+    view = memoryview(data)[start:end]
+    is_object = data[start] == ord("{")
+    try:
+        members = _RAW_MEMBERS.decode(view).items() if is_object else enumerate(_RAW_ITEMS.decode(view))
+    except msgspec.DecodeError:
+        return None
+    found: list[tuple[str | int, int, int]] = []
+    position = start + 1
+    for part, raw in members:
+        position = _after_blanks(data, position)
+        if found:
+            if data[position] != ord(","):
+                return None
+            position = _after_blanks(data, position + 1)
+        if is_object:
+            key = _KEY.match(data, position)
+            if key is None or _key_text(key.group()) != part:
+                return None
+            position = _after_blanks(data, key.end())
+            if data[position] != ord(":"):
+                return None
+            position = _after_blanks(data, position + 1)
+        raw_view = memoryview(raw)
+        if memoryview(data)[position:position + len(raw_view)] != raw_view:
+            return None
+        found.append((part, position, position + len(raw_view)))
+        position += len(raw_view)
+    return found if _after_blanks(data, position) == end - 1 else None
+
+
+def _after_blanks(data: bytes, position: int) -> int:
+    return _BLANK.match(data, position).end()  # type: ignore[union-attr]  # matches the empty string too
+
+
+def _key_text(token: bytes) -> str:
+    return json.loads(token) if b"\\" in token else token[1:-1].decode("utf-8")
+
+
+def _char_offset(data: bytes, byte_offset: int) -> int:
+    return len(data[:byte_offset].decode("utf-8"))
+
+
+def _duplicate_key(data: bytes, text: str) -> DuplicateKey:
+    """The first repeated key of a file known to repeat one, with both places."""
+    found = _locate(data, lambda member: find_duplicate_key(member, msgspec.json.decode(member)))
+    if found is None:  # pragma: no cover - the count proved there is one
+        found = (0, (), scan(text).duplicate)
+    start, prefix, duplicate = found
+    assert duplicate is not None
+    shift = _char_offset(data, start)
+    return DuplicateKey(duplicate.key, (*prefix, *duplicate.object_path),
+                        (duplicate.first[0] + shift, duplicate.first[1] + shift),
+                        (duplicate.second[0] + shift, duplicate.second[1] + shift))
+
+
+def _out_of_range(path: str | Path, data: bytes, text: str) -> LoadError:
+    """A number msgspec cannot hold (1e400, or an integer of thousands of digits),
+    with its line:column and its path in the file."""
+    found = _locate(data, _number_out_of_range)
+    if found is None:  # pragma: no cover - msgspec refused one
+        return LoadError(path, "a number is out of range")
+    start, prefix, (offset, where, number) = found
+    line, column = line_col(text, _char_offset(data, start) + offset)
+    shown = number if len(number) <= 24 else f"{number[:20]}... ({len(number)} characters)"
+    why = "beyond a 64-bit float" if any(c in number for c in ".eE") else "too many digits"
+    return LoadError(path, f"number {shown} is out of range in {path_text((*prefix, *where), 'the file')} ({why})",
+                     f"{line}:{column}")
+
+
+def _is_out_of_range(exc: msgspec.DecodeError) -> bool:
+    # "Number out of range - at `$[...][0]`", "Integer value out of range"
+    return str(exc).partition(" - at ")[0].endswith("out of range")
+
+
+def _number_out_of_range(text: str) -> tuple[int, JsonPath, str] | None:
+    """(offset, path, text) of the first number in ``text`` that msgspec refuses.
+
+    msgspec stops at that number, so the text before it is valid JSON: its tokens
+    are read in order, and the path comes from scanning only that far (whatever
+    follows, even broken, is never read)."""
+    try:
+        msgspec.json.decode(text)
+    except msgspec.DecodeError as exc:
+        if not _is_out_of_range(exc):
+            return None
+    else:
+        return None
+    for match in _STRING_OR_NUMBER.finditer(text):
+        token = match.group()
+        if token[0] != '"' and not _fits(token):
+            spans = scan(text[:match.end()]).values
+            where = next((path for path, span in spans.items() if span == match.span()), ())
+            return match.start(), where, token
+    return None  # pragma: no cover - msgspec refused one
+
+
+def _fits(number: str) -> bool:
+    try:
+        msgspec.json.decode(number)
+    except msgspec.DecodeError:
+        return False
+    return True
+
+
+_STRING_OR_NUMBER = re.compile(_STRING_TO_END.pattern + r"|-?[0-9][0-9.eE+-]*", re.S)
 
 
 def _validation_place(exc: msgspec.ValidationError, prefix: str = "") -> tuple[str | None, str]:
@@ -188,6 +381,17 @@ def _check_request(request: Request) -> tuple[str, str] | None:
     return None
 
 
+def _check_expectations(case: _CaseFile) -> tuple[str, str] | None:
+    """(place, problem) for a frozen label lens value that no verdict can have:
+    it would only ever show up as a mismatch."""
+    for index, label in enumerate(case.expected_labels or ()):
+        if label not in LABELS:
+            return f"expected_labels[{index}]", f"unknown label {label!r} (known: {', '.join(LABELS)})"
+    if case.expected_policy is not None and case.expected_policy not in POLICIES:
+        return "expected_policy", f"unknown policy {case.expected_policy!r} (known: {', '.join(POLICIES)})"
+    return None
+
+
 def _registry(path: str | Path, sources: list[Source]) -> Registry:
     try:
         return Registry(sources)
@@ -196,14 +400,32 @@ def _registry(path: str | Path, sources: list[Source]) -> Registry:
                         f"sources[{exc.second}].id") from None
 
 
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """No cyclic garbage collection while a file becomes objects: a large suite is
+    a million new objects that no cycle holds, and the collector's passes over
+    them were a third of its load time."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
 def load_suite(path: str | Path, strict: bool = True) -> Suite:
     """Load a suite file.
 
     With ``strict`` (the default) any broken case raises ``LoadError``; without it,
     broken cases are collected in ``Suite.broken`` and the others load.
     """
-    path = Path(path)
-    value = _parse_json(path, read_bytes(path))
+    with _collector_paused():
+        return _load_suite(Path(path), strict)
+
+
+def _load_suite(path: Path, strict: bool) -> Suite:
+    value = parse_json(path, read_bytes(path))
     if not isinstance(value, dict):
         raise LoadError(path, "expected a JSON object with sources and cases")
     cases_value = value.get("cases", [])
@@ -264,6 +486,9 @@ def _case(suite: str, index: int, item: Any, ids: dict[str, int]) -> Case:
     problem = _check_request(case.request)
     if problem is not None:
         raise _CaseProblem(case.id, f"{here}.request.{problem[0]}", problem[1])
+    problem = _check_expectations(case)
+    if problem is not None:
+        raise _CaseProblem(case.id, f"{here}.{problem[0]}", problem[1])
     return Case(suite, index, case.id, raw, case.request, case.expected, case.note,
                 tuple(case.expected_labels) if case.expected_labels is not None else None,
                 case.expected_policy)
@@ -272,14 +497,15 @@ def _case(suite: str, index: int, item: Any, ids: dict[str, int]) -> Case:
 def load_sources(path: str | Path) -> list[Source]:
     """The sources of a registry (or suite) file, as written: ids not yet checked unique."""
     path = Path(path)
-    value = _parse_json(path, read_bytes(path))
-    if not isinstance(value, dict):
-        raise LoadError(path, 'expected a JSON object {"sources": [...]}')
-    try:
-        registry_file = msgspec.convert({**value, "cases": []}, _SuiteFile)
-    except msgspec.ValidationError as exc:
-        place, message = _validation_place(exc)
-        raise LoadError(path, message, place) from None
+    with _collector_paused():
+        value = parse_json(path, read_bytes(path))
+        if not isinstance(value, dict):
+            raise LoadError(path, 'expected a JSON object {"sources": [...]}')
+        try:
+            registry_file = msgspec.convert({**value, "cases": []}, _SuiteFile)
+        except msgspec.ValidationError as exc:
+            place, message = _validation_place(exc)
+            raise LoadError(path, message, place) from None
     return registry_file.sources
 
 
@@ -290,7 +516,7 @@ def load_registry(path: str | Path) -> Registry:
 
 def load_request(path: str | Path) -> Request:
     path = Path(path)
-    value = _parse_json(path, read_bytes(path, MAX_REQUEST_BYTES, "request"))
+    value = parse_json(path, read_bytes(path, MAX_REQUEST_BYTES, "request"))
     try:
         request = msgspec.convert(value, Request)
     except msgspec.ValidationError as exc:
@@ -322,11 +548,18 @@ def load_answer_stream(stream: BinaryIO, name: str = "standard input") -> bytes:
         raise LoadError(name, exc.problem) from None
 
 
+HEADLINE_SUITE = "article.json"  # the article's 22 cases: what the inspector opens on
+
+
 def bundled_suite_paths() -> list[Path]:
-    """The suites shipped with inspector: the checkout's fixtures/, else the package's copy."""
+    """The suites shipped with inspector: the checkout's fixtures/, else the package's copy.
+
+    The article's suite comes first, since it is the headline (the inspector opens on
+    its first case), then the others by file name, so the order never depends on the
+    file system."""
     here = Path(__file__).resolve().parent.parent
     for folder in (here.parent / "fixtures", here / "bundled"):
-        paths = sorted(folder.glob("*.json"))
+        paths = sorted(folder.glob("*.json"), key=lambda path: (path.name != HEADLINE_SUITE, path.name))
         if paths:
             return paths
     return []

@@ -13,7 +13,6 @@ byte for byte, what the inputs give today.
 from __future__ import annotations
 
 import hashlib
-import json
 import platform
 import sys
 from collections import Counter
@@ -23,9 +22,7 @@ from typing import Any, TypeVar
 
 import msgspec
 
-from ..contract.decode import describe_syntax_error
-from ..contract.text import line_col
-from .load import LoadError
+from .load import LoadError, _validation_place, parse_json
 from .reading import MAX_RUN_FILE_BYTES, MAX_SUITE_BYTES, ReadError, read_limited
 from .writing import WriteError, write_new_directory
 
@@ -92,7 +89,9 @@ def _versions(inspector_version: str) -> dict[str, str]:
 
 
 def _dump(document: Any) -> bytes:
-    return (json.dumps(document, indent=2, ensure_ascii=False, sort_keys=False) + "\n").encode("utf-8")
+    from ..contract.text import json_dumps  # invisible characters escaped, as in every JSON output
+
+    return (json_dumps(document) + "\n").encode("utf-8")
 
 
 def _sha256(data: bytes) -> str:
@@ -132,26 +131,17 @@ def write_run(out_dir: Path, inputs: Sequence[Path], results: dict[str, Any], in
 
 
 def _decode(path: Path, data: bytes, kind: type[_T]) -> _T:
-    """Strictly decode a run file into ``kind``; RunError naming the place."""
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
+    """Strictly decode a run file into ``kind``, as the loader reads suites (depth
+    bounded, duplicate keys refused); RunError naming the file and the place."""
     try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise RunError(f"{path}: byte 0x{data[exc.start]:02X} at offset {exc.start} is not UTF-8") from None
+        value = parse_json(path, data)
+    except LoadError as exc:
+        raise RunError(str(exc)) from None
     try:
-        return msgspec.json.decode(text, type=kind)
+        return msgspec.convert(value, kind)
     except msgspec.ValidationError as exc:
-        message, _, where = str(exc).partition(" - at `")
-        place = where.rstrip("`") if where else "$"
-        raise RunError(f"{path}: {place}: {message}") from None
-    except msgspec.DecodeError as exc:
-        _, message, offset = describe_syntax_error(text, str(exc))
-        line, column = line_col(text, offset)
-        raise RunError(f"{path}: {line}:{column}: invalid JSON: {message.replace('end of input', 'end of file')}") \
-            from None
-    except RecursionError:
-        raise RunError(f"{path}: invalid JSON: nested too deeply") from None
+        place, message = _validation_place(exc)
+        raise RunError(str(LoadError(path, message, place))) from None
 
 
 def _read_run_file(run_dir: Path, name: str) -> bytes:
@@ -171,13 +161,13 @@ def _check_outputs(manifest_path: Path, outputs: list[_Output]) -> None:
     for index, output in enumerate(outputs):
         name = output.path
         if not name or name in (".", "..", MANIFEST) or "/" in name or "\\" in name or "\0" in name:
-            raise RunError(f"{manifest_path}: $.outputs[{index}].path: {name!r} is not a file of the run "
+            raise RunError(f"{manifest_path}: outputs[{index}].path: {name!r} is not a file of the run "
                            "directory")
         if name in seen:
-            raise RunError(f"{manifest_path}: $.outputs[{index}].path: {name!r} listed twice")
+            raise RunError(f"{manifest_path}: outputs[{index}].path: {name!r} listed twice")
         seen.add(name)
     if RESULTS not in seen:
-        raise RunError(f"{manifest_path}: $.outputs: does not list {RESULTS}")
+        raise RunError(f"{manifest_path}: outputs: does not list {RESULTS}")
 
 
 def verify_run(run_dir: Path, recompute: Callable[[list[Path]], dict[str, Any]],
@@ -188,7 +178,7 @@ def verify_run(run_dir: Path, recompute: Callable[[list[Path]], dict[str, Any]],
     manifest_path, results_path = run_dir / MANIFEST, run_dir / RESULTS
     manifest = _decode(manifest_path, _read_run_file(run_dir, MANIFEST), _Manifest)
     if manifest.schema != MANIFEST_SCHEMA:
-        raise RunError(f"{manifest_path}: $.schema: not an {MANIFEST_SCHEMA} manifest")
+        raise RunError(f"{manifest_path}: schema: not an {MANIFEST_SCHEMA} manifest")
     _check_outputs(manifest_path, manifest.outputs)
     stored_bytes = _read_run_file(run_dir, RESULTS)
     stored = _decode(results_path, stored_bytes, _StoredResults)

@@ -1,7 +1,6 @@
 """The inspector's terminal UI (Textual).
 
 Imported lazily by the CLI, only when a UI command runs; ``import inspector``
-never imports this package.  The modules ``session``, ``selection`` and
-``pretty`` import neither textual nor rich: they hold what the views show, the
-views only render it.
+never imports this package.  What the views show is computed in
+``inspector.presentation`` (no textual, no rich); the views only render it.
 """

@@ -1,8 +1,11 @@
-"""Command palette providers: keys, jump to a case, filter the list, open a file.
+"""Command palette providers of the main view: keys, jump to a case, filter the
+list, open a file.
 
-Case ids, suite names and paths are untrusted: hits are built as ``Content``
-from ``safe`` (the palette parses plain strings as markup), and match
-highlighting is applied to the shown form, escapes included.
+A command acts by posting a message to the main screen (or running one of its
+key actions), never by calling into the app.  Case ids, suite names and paths
+are untrusted: hits are built as ``Content`` from ``safe`` (the palette parses
+plain strings as markup), and match highlighting is applied to the shown form,
+escapes included.
 """
 
 from __future__ import annotations
@@ -10,18 +13,19 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Protocol, cast
 
 from textual.command import DiscoveryHit, Hit, Hits, Matcher, Provider
 from textual.content import Content
+from textual.message import Message
 
-from ..contract.checks import CHECKS, STATUSES
+from ..presentation.browse import Browse
+from ..presentation.filters import CHECK_FILTERS, FILTERS, STATUS_FILTERS
+from ..presentation.session import Session
 from ..suites.load import bundled_suite_paths
 from ..suites.reading import is_regular_file
 from . import keys, safe
-
-if TYPE_CHECKING:
-    from .app import InspectorApp
+from .messages import CaseChosen, CasesChosen, FileChosen
 
 __all__ = ["CaseCommands", "FilterCommands", "KeyCommands", "OpenCommands"]
 
@@ -48,10 +52,22 @@ def highlight_substring(matcher: Matcher, shown: str, needle: str, prefix: str =
     return content
 
 
+class _Browsing(Protocol):
+    """What the providers read of the screen they were opened on (the main screen)."""
+
+    session: Session
+    browse: Browse
+
+    def applies(self, action: str) -> bool | None: ...
+
+
 class _InspectorProvider(Provider):
     @property
-    def inspector(self) -> InspectorApp:
-        return self.app  # type: ignore[return-value]
+    def main(self) -> _Browsing:
+        return cast(_Browsing, self.screen)
+
+    def _post(self, message: Message) -> None:
+        self.screen.post_message(message)
 
     def _commands(self) -> list[tuple[str, Callable[[], object], str]]:
         """(shown text, callback, help) for search and discovery."""
@@ -73,10 +89,14 @@ class KeyCommands(_InspectorProvider):
     """Every key binding, from the same declarations as the footer and the help screen."""
 
     def _commands(self) -> list[tuple[str, Callable[[], object], str]]:
+        # Only the keys that apply now: the main screen greys out the others.
+        screen = self.screen
         return [
-            (f"{key.description.capitalize()}  ·  {key.display}", partial(self.app.run_action, key.action), key.help)
-            for key in keys.KEYS
+            (f"{key.description.capitalize()}  ·  {key.display}",
+             partial(self.app.run_action, key.action, screen if key.screen == "main" else None), key.help)
+            for key in (*keys.keys_of("main"), *keys.keys_of("app"))
             if key.action != "command_palette"
+            and (key.screen != "main" or self.main.applies(key.action))
         ]
 
 
@@ -87,21 +107,21 @@ class CaseCommands(_InspectorProvider):
         needle = query.casefold().strip()
         if not needle:
             return
-        app = self.inspector
-        session = app.session
+        session = self.main.session
         found = 0
         matcher = self.matcher(query)
-        for entry in session.entries:
-            case_id = entry.id
+        for number, case_id in enumerate(session.ids):
             at = case_id.casefold().find(needle)
             if at < 0:
                 continue
+            report = session.report(number)
             shown = safe.display(case_id)
             score = 1.0 if at == 0 else 0.8
-            where = safe.display(entry.suite.name)
+            where = safe.display(report.suite.name)
+            expected = safe.display(report.expected or "—")
             yield Hit(score, highlight_substring(matcher, shown, query.strip(), "case: "),
-                      partial(app.open_case, entry.number),
-                      text=f"case: {shown}", help=Content(f"{where} · expected {entry.expected or '—'}"))
+                      partial(self._post, CaseChosen(number)),
+                      text=f"case: {shown}", help=Content(f"{where} · expected {expected}"))
             found += 1
             if found >= MAX_CASE_HITS:
                 return
@@ -111,40 +131,18 @@ class FilterCommands(_InspectorProvider):
     """Show only the cases with a verdict, a first failing check, or a differing label."""
 
     def _commands(self) -> list[tuple[str, Callable[[], object], str]]:
-        app = self.inspector
         commands: list[tuple[str, Callable[[], object], str]] = []
-        for status in STATUSES:
-            commands.append((f"Filter: verdict {status}", partial(self._by_status, status),
-                             f"Only the cases whose verdict is {status}."))
-        commands.append(("Filter: verdict ERROR (could not be loaded)", partial(self._by_status, "ERROR"),
-                         "Only the cases that could not be loaded."))
-        for check in CHECKS:
-            commands.append((f"Filter: first failing check {check.id} ({check.title})",
-                             partial(self._by_check, check.id),
-                             f"Only the cases whose first failure is {check.title} ({check.code})."))
-        commands.append(("Filter: verdict differs from the frozen label", self._mismatched,
-                         "Only the cases whose verdict is not their frozen label."))
-        commands.append(("Filter: label lens says ANSWER, contract rejects", self._lens_disagrees,
-                         "Only the cases the weaker per-claim label lens would answer and the contract rejects."))
-        if app.filter_text or app.filter_label:
-            commands.append(("Filter: clear", app.action_clear_filter, "Show every case again."))
+        for case_filter in (*STATUS_FILTERS, *CHECK_FILTERS):
+            commands.append((f"Filter: {case_filter.title}", partial(self._choose, case_filter.id),
+                             case_filter.help))
+        if self.main.browse.filtered:
+            commands.append(("Filter: clear", partial(self.app.run_action, "clear_filter", self.screen),
+                             "Show every case again."))
         return commands
 
-    def _by_status(self, status: str) -> None:
-        app = self.inspector
-        app.choose_cases(app.session.with_status(status), f"verdict {status}")
-
-    def _by_check(self, check_id: str) -> None:
-        app = self.inspector
-        app.choose_cases(app.session.failing_at(check_id), f"first failure {check_id}")
-
-    def _mismatched(self) -> None:
-        app = self.inspector
-        app.choose_cases(app.session.mismatched(), "label differs")
-
-    def _lens_disagrees(self) -> None:
-        app = self.inspector
-        app.choose_cases(app.session.lens_disagreements(), "lens ANSWER, contract rejects")
+    def _choose(self, filter_id: str) -> None:
+        case_filter = FILTERS[filter_id]
+        self._post(CasesChosen(case_filter.cases(self.main.session), case_filter.description))
 
 
 class OpenCommands(_InspectorProvider):
@@ -154,7 +152,7 @@ class OpenCommands(_InspectorProvider):
     a device named ``*.json`` is not a suite, and the loader would refuse it."""
 
     def _candidates(self) -> list[Path]:
-        loaded = {suite.path.resolve() for suite in self.inspector.session.suites}
+        loaded = {suite.path.resolve() for suite in self.main.session.suites}
         paths = list(bundled_suite_paths())
         try:
             here = sorted(Path.cwd().glob("*.json"))
@@ -175,7 +173,7 @@ class OpenCommands(_InspectorProvider):
         return result
 
     def _open(self, path: Path) -> Callable[[], object]:
-        return partial(self.inspector.open_suite_file, path)
+        return partial(self._post, FileChosen(path))
 
     def _commands(self) -> list[tuple[str, Callable[[], object], str]]:
         return [(f"Open: {safe.display(str(path))}", self._open(path), "Load this suite file into the list.")

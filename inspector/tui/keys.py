@@ -1,8 +1,10 @@
-"""Every key binding of the inspector, declared once.
+"""Every key binding of the inspector, declared once, with the screen it belongs to.
 
-The app's ``BINDINGS``, the footer, the help screen and the command palette's
-key commands are all derived from ``KEYS``: a key cannot be listed in one place
-and missing in another.
+Each screen's ``BINDINGS`` (and so its footer), the help screen and the command
+palette's key commands are all derived from ``KEYS``: a key cannot be listed in
+one place and missing in another.  ``screen`` says where a key works: ``app``
+everywhere, ``main`` on the main view, ``summary`` on the suite summary,
+``help`` on the help screen.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from dataclasses import dataclass
 
 from textual.binding import Binding
 
-__all__ = ["BINDINGS", "GROUPS", "KEYS", "Key"]
+__all__ = ["GROUPS", "KEYS", "SCREENS", "Key", "bindings", "keys_of"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,22 +26,34 @@ class Key:
     group: str
     display: str  # how the keys are written for people
     footer: bool = True
+    screen: str = "main"
 
 
+# Where a key works, as the help screen titles it, in the order it lists them.
+SCREENS: dict[str, str] = {
+    "main": "The main view",
+    "summary": "The suite summary",
+    "help": "This help",
+    "app": "Everywhere",
+}
 GROUPS: dict[str, str] = {
     "cases": "Cases",
     "trace": "Trace",
     "view": "View",
+    "summary": "Summary",
+    "help": "Help",
     "app": "Inspector",
 }
 
 _CASE = Binding.Group("case", compact=True)
 _STEP = Binding.Group("step", compact=True)
 _CLAIM = Binding.Group("claim", compact=True)
+_ROW = Binding.Group("row", compact=True)
 _FOOTER_GROUPS = {
     "next_case": _CASE, "previous_case": _CASE,
     "next_step": _STEP, "previous_step": _STEP,
     "next_claim": _CLAIM, "previous_claim": _CLAIM,
+    "summary_down": _ROW, "summary_up": _ROW,
 }
 
 KEYS: tuple[Key, ...] = (
@@ -78,24 +92,45 @@ KEYS: tuple[Key, ...] = (
     Key("summary", "S", "summary", "summary",
         "The suite summary: how many cases pass each check, and what the label lens would answer; "
         "Enter lists those cases.", "view", "S"),
+    Key("summary_down", "j,down", "cursor(1)", "down",
+        "Move to the next row of the summary.", "summary", "j ↓", screen="summary"),
+    Key("summary_up", "k,up", "cursor(-1)", "up",
+        "Move to the previous row.", "summary", "k ↑", screen="summary"),
+    Key("summary_cases", "enter", "show_cases", "list these cases",
+        "Back to the main view, listing only the cases of this row (Esc there shows every case again).",
+        "summary", "⏎ Enter", screen="summary"),
+    Key("summary_scope", "a", "toggle_scope", "all suites / this suite",
+        "Summarise every loaded suite, or only the current case's suite.", "summary", "a", screen="summary"),
+    Key("summary_back", "escape,S,q", "dismiss", "back",
+        "Back to the main view.", "summary", "Esc S q", screen="summary"),
+    Key("help_close", "escape,q,question_mark,f1", "dismiss", "close",
+        "Close this help (the arrow and page keys scroll it).", "help", "Esc q ?", screen="help"),
     Key("help", "question_mark,f1", "help", "help",
-        "This help: every key and what each panel shows.", "app", "? F1"),
+        "This help: every key and what each panel shows.", "app", "? F1", screen="app"),
     Key("palette", "ctrl+p", "command_palette", "palette",
         "The command palette: jump to a case by id, filter by verdict or check, open a file.", "app", "^p",
-        footer=False),  # the footer docks the palette key on its right already
-    Key("quit", "q", "quit", "quit", "Leave the inspector.", "app", "q"),
+        footer=False, screen="app"),  # the footer docks the palette key on its right already
+    Key("quit", "q", "quit", "quit", "Leave the inspector.", "app", "q", screen="app"),
 )
 
-BINDINGS: list[Binding] = [
-    Binding(
-        key.keys,
-        key.action,
-        key.description,
-        show=key.footer,
-        key_display=key.display.split()[0],
-        tooltip=key.help,
-        id=key.id,
-        group=_FOOTER_GROUPS.get(key.id),
-    )
-    for key in KEYS
-]
+
+def keys_of(screen: str) -> tuple[Key, ...]:
+    """The keys declared for one screen, in declaration order."""
+    return tuple(key for key in KEYS if key.screen == screen)
+
+
+def bindings(screen: str) -> list[Binding]:
+    """The ``BINDINGS`` of one screen (``app`` for the app's own)."""
+    return [
+        Binding(
+            key.keys,
+            key.action,
+            key.description,
+            show=key.footer,
+            key_display=key.display.split()[0],
+            tooltip=key.help,
+            id=key.id,
+            group=_FOOTER_GROUPS.get(key.id),
+        )
+        for key in keys_of(screen)
+    ]

@@ -1,21 +1,23 @@
-"""Messages the views send to the app when someone clicks in them.
+"""Messages the views and the palette send to the main screen.
 
-The views never change the selection themselves: they ask, the app decides
-and shows the new selection everywhere at once.
+Nobody but the main screen changes what is shown: a click, a palette command or
+the summary's Enter asks with a message, the main screen decides and shows the
+new selection everywhere at once.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 from textual.message import Message
 
-__all__ = ["CaseChosen", "CasesChosen", "CheckChosen", "ClaimChosen"]
+__all__ = ["CaseChosen", "CasesChosen", "CheckChosen", "ClaimChosen", "FileChosen"]
 
 
 @dataclass
 class CaseChosen(Message):
-    """Open this case (an entry number of the session)."""
+    """Open this case (its number in the session)."""
 
     number: int
 
@@ -40,3 +42,10 @@ class CasesChosen(Message):
 
     numbers: list[int]
     description: str
+
+
+@dataclass
+class FileChosen(Message):
+    """Load this suite file into the session (from the palette)."""
+
+    path: Path

@@ -21,7 +21,7 @@ from ..suites.load import Suite, bundled_suite_paths, load_suite
 from ..suites.writing import TargetExists, WriteError, check_free, write_files, write_new_directory
 from .app import InspectorApp, make_app
 
-__all__ = ["SCENES", "Scene", "load_bundled", "prepare", "write_all"]
+__all__ = ["FAILING", "FAILING_SCENES", "SCENES", "Scene", "load_bundled", "prepare", "write_all"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,6 +33,29 @@ class Scene:
     size: tuple[int, int] = (120, 36)
     suites: tuple[str, ...] | None = None  # only these bundled suites (default: all)
 
+
+# A case failing each check of the contract: (suite, case id).  The snapshot
+# tests look at each; the highlight tests check every view points at what it compares.
+FAILING: dict[str, tuple[str, str]] = {
+    "size": ("decode", "size-8193-units-too-large"),
+    "encoding": ("decode", "not-utf8-ff-byte"),
+    "depth": ("decode", "depth-17-value-array-too-deep"),
+    "syntax": ("article", "trailing-second-object"),
+    "duplicate_key": ("article", "duplicate-claims-key"),
+    "shape": ("article", "free-text-answer-member"),
+    "has_claims": ("article", "empty-claims"),
+    "doc_known": ("article", "invented-doc"),
+    "authorized": ("access", "not-approved"),
+    "doc_supplied": ("article", "billing-not-supplied"),
+    "quote_found": ("article", "invented-quote"),
+    "unique_field": ("article", "duplicate-timeout-claim"),
+    "requested_field": ("article", "extra-max-connections-claim"),
+    "scope": ("article", "dev-environment-claims"),
+    "revision": ("article", "prod-v1-claims"),
+    "value": ("article", "real-quote-wrong-value"),
+    "quote_supports": ("article", "quote-from-other-field"),
+    "coverage": ("article", "omitted-field"),
+}
 
 SCENES: tuple[Scene, ...] = (
     Scene("start", "The inspector as it opens on the bundled suites: the first case, its last step."),
@@ -71,6 +94,11 @@ SCENES: tuple[Scene, ...] = (
 )
 
 
+# The snapshot tests' scenes of a case failing each check.
+FAILING_SCENES: tuple[Scene, ...] = tuple(
+    Scene(f"check-{check_id}", f"a case failing {check_id}", case) for check_id, case in FAILING.items())
+
+
 def load_bundled() -> list[Suite]:
     return [load_suite(path, strict=False) for path in bundled_suite_paths()]
 
@@ -87,11 +115,12 @@ async def prepare(scene: Scene, pilot: Pilot) -> None:
     await pilot.pause()
     if scene.case is not None:
         suite_name, case_id = scene.case
-        found = next((e.number for e in app.session.entries
-                      if e.suite.name == suite_name and e.id == case_id), None)
+        session = app.session
+        found = next((n for n, found_id in enumerate(session.ids)
+                      if found_id == case_id and session.report(n).suite.name == suite_name), None)
         if found is None:
             raise LookupError(f"scene {scene.name}: no case {case_id!r} in suite {suite_name!r}")
-        app.open_case(found)
+        app.main.open_case(found)
         await pilot.pause()
     for key in scene.keys:
         await pilot.press(key)

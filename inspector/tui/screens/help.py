@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Markdown
@@ -39,13 +38,17 @@ SAFETY = (
 
 def help_markdown() -> str:
     parts = [INTRO]
-    for group, title in keys.GROUPS.items():
-        rows = [key for key in keys.KEYS if key.group == group]
-        if not rows:
-            continue
-        parts.append(f"## {title}\n\n")
-        parts.extend(f"- `{key.display}` {key.help}\n" for key in rows)
-        parts.append("\n")
+    for screen, screen_title in keys.SCREENS.items():
+        declared = keys.keys_of(screen)
+        parts.append(f"## Keys: {screen_title.lower()}\n\n")
+        for group, title in keys.GROUPS.items():
+            rows = [key for key in declared if key.group == group]
+            if not rows:
+                continue
+            if screen == "main":
+                parts.append(f"### {title}\n\n")
+            parts.extend(f"- `{key.display}` {key.help}\n" for key in rows)
+            parts.append("\n")
     parts.append("The mouse works too: click a case, a claim or a check.\n\n## Panels\n\n")
     parts.extend(f"- {panel.HELP}\n" for panel in PANELS)
     parts.append("\n")
@@ -66,9 +69,7 @@ class HelpScreen(ModalScreen[None]):
     }
     """
 
-    BINDINGS = [
-        Binding("escape,q,question_mark,f1", "dismiss", "close", key_display="Esc"),
-    ]
+    BINDINGS = keys.bindings("help")
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help"):

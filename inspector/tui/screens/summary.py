@@ -9,28 +9,28 @@ Enter on a row lists those cases.  Verdicts are computed in a worker, once.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from textual import work
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Vertical
 from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from ...contract.evidence import ANSWER
-from .. import safe
-from ..messages import CasesChosen
-from ..session import Session, Summary, failing_check
-from ..widgets.ladder import STAGE_NAMES
-from ..widgets.table import Cell, Column, SafeTable
+from ...presentation.selection import STAGE_NAMES
+from ...presentation.session import Session
+from ...presentation.suite import SuiteReport
 from ...suites.load import Suite
+from .. import keys, safe
+from ..messages import CasesChosen
+from ..tones import TABLE, TEXT, Tone, strong
+from ..widgets.table import Cell, Column, SafeTable
 
 __all__ = ["SummaryScreen", "bar"]
 
 _EIGHTHS = " ▏▎▍▌▋▊▉"
+_MUTED = TEXT[Tone.MUTED]
 
 
 def bar(value: int, total: int, width: int) -> str:
@@ -50,7 +50,7 @@ class Row:
     passed: int
     total: int
     failed: int | None  # first failures at this check (None for the baselines)
-    cases: Callable[[], list[int]]  # the cases Enter lists
+    cases: tuple[int, ...]  # the cases Enter lists
     description: str
     danger: bool = False  # a count that should be zero: its bar in the error colour
 
@@ -84,19 +84,19 @@ class SummaryTable(SafeTable):
         data = self.rows[row]
         key = column.key
         if key == "stage":
-            return (data.stage, "safe-table--note")
+            return (data.stage, TABLE[Tone.MUTED])
         if key == "label":
             return (data.label, None)
         if key == "bar":
             width = self._widths[2] if len(self._widths) > 2 else 20
-            style = ("safe-table--bad" if data.danger
-                     else "safe-table--good" if data.failed is None else "summary-table--bar")
+            style = (TABLE[Tone.BAD] if data.danger
+                     else TABLE[Tone.GOOD] if data.failed is None else "summary-table--bar")
             return (bar(data.passed, data.total, width), style)
         if key == "count":
             return (f"{data.passed}/{data.total}", None)
         if data.failed is None:
             return None
-        return (f"✗ {data.failed}", "safe-table--bad") if data.failed else ("·", "safe-table--dim")
+        return (f"✗ {data.failed}", TABLE[Tone.BAD]) if data.failed else ("·", TABLE[Tone.PENDING])
 
     def on_safe_table_row_clicked(self, event: SafeTable.RowClicked) -> None:
         event.stop()
@@ -104,7 +104,7 @@ class SummaryTable(SafeTable):
         self.screen.action_show_cases()  # type: ignore[attr-defined]
 
 
-class SummaryScreen(Screen[None]):
+class SummaryScreen(Screen[CasesChosen | None]):
     DEFAULT_CSS = """
     SummaryScreen { layout: vertical; }
     SummaryScreen > #summary-panel {
@@ -118,13 +118,7 @@ class SummaryScreen(Screen[None]):
     SummaryScreen SummaryTable { height: 1fr; }
     """
 
-    BINDINGS = [
-        Binding("j,down", "cursor(1)", "down", key_display="j", group=Binding.Group("row", compact=True)),
-        Binding("k,up", "cursor(-1)", "up", key_display="k", group=Binding.Group("row", compact=True)),
-        Binding("enter", "show_cases", "list these cases"),
-        Binding("a", "toggle_scope", "all suites / this suite"),
-        Binding("escape,S,q", "dismiss", "back", key_display="Esc"),
-    ]
+    BINDINGS = keys.bindings("summary")
 
     def __init__(self, session: Session, suite: Suite | None) -> None:
         super().__init__()
@@ -161,68 +155,51 @@ class SummaryScreen(Screen[None]):
         summary = self.session.summary(numbers)
         self.app.call_from_thread(self._show, numbers, summary)
 
-    def _show(self, numbers: list[int], summary: Summary) -> None:
-        session = self.session
+    def _show(self, numbers: list[int], summary: SuiteReport) -> None:
         total = summary.total
-
-        def where(test: Callable[[int], bool]) -> Callable[[], list[int]]:
-            return lambda: [n for n in numbers if test(n)]
-
-        def verdict_of(n: int):
-            return session.verdict(n)
-
-        rows = [
-            Row("admit", "strict JSON", summary.strict_json, total, None,
-                where(lambda n: (v := verdict_of(n)) is not None and v.strict_json), "strict JSON accepts"),
-            Row("", "quote in supplied source", summary.citation_only, total, None,
-                where(lambda n: (v := verdict_of(n)) is not None and v.citation_only), "citation-only accepts"),
-            Row("", "complete field contract", summary.accepted, total, None,
-                where(lambda n: (v := verdict_of(n)) is not None and v.ok), "contract accepts"),
-        ]
+        rows = [Row("admit" if position == 0 else "", rung.name, rung.count, total, None, rung.cases,
+                    f"{rung.name} accepts") for position, rung in enumerate(summary.rungs)]
         if summary.lens_labelled:  # else no answer got as far as claims the lens could label
+            answer, rejects = summary.lens
             rows += [
-                Row("lens", "label lens says ANSWER", summary.lens_answer, total, None,
-                    where(lambda n: (v := verdict_of(n)) is not None and v.policy == ANSWER), "lens says ANSWER"),
-                Row("", "⚠ the contract rejects", summary.lens_disagrees, total, None,
-                    where(lambda n: (v := verdict_of(n)) is not None and v.lens_disagrees),
+                Row("lens", answer.name, answer.count, total, None, answer.cases, "lens says ANSWER"),
+                Row("", rejects.name, rejects.count, total, None, rejects.cases,
                     "lens ANSWER, contract rejects", danger=True),
             ]
         stage = None
-        for rung in summary.rungs:
-            check = rung.check
+        for row in summary.checks:
+            check = row.check
             label = STAGE_NAMES[check.stage] if check.stage != stage else ""
             stage = check.stage
-
-            def stopped(n: int, check_id: str = check.id) -> bool:
-                verdict = verdict_of(n)
-                failing = failing_check(verdict) if verdict is not None else None
-                return failing is not None and failing.id == check_id
-
-            rows.append(Row(label, check.title, rung.passed, total, rung.failed, where(stopped),
+            rows.append(Row(label, check.title, row.passed, total, row.failed, row.stopped,
                             f"first failure {check.id}"))
         if summary.broken:
-            rows.append(Row("", "could not be loaded", summary.broken, summary.broken + total, None,
-                            where(lambda n: session.entries[n].broken), "could not be loaded"))
+            broken = len(summary.broken)
+            rows.append(Row("", "could not be loaded", broken, broken + total, None, summary.broken,
+                            "could not be loaded"))
         self.query_one(SummaryTable).set_summary_rows(rows)
+        strict, citation, contract = summary.rungs
+        bold = "bold"
         head = [
             Content.assemble(
-                ("Of ", "$text-muted"), (f"{total}", "bold"), (" cases, strict JSON accepts ", "$text-muted"),
-                (f"{summary.strict_json}", "bold"), (", checking that the quote exists accepts ", "$text-muted"),
-                (f"{summary.citation_only}", "bold"), (", the full contract accepts ", "$text-muted"),
-                (f"{summary.accepted}", "bold"), (".", "$text-muted")),
+                ("Of ", _MUTED), (f"{total}", bold), (f" cases, {strict.name} accepts ", _MUTED),
+                (f"{strict.count}", bold), (f", {citation.name} ", _MUTED), (f"{citation.count}", bold),
+                (" (the quote exists in a supplied source), the ", _MUTED), (contract.name, _MUTED),
+                (" ", _MUTED), (f"{contract.count}", bold), (".", _MUTED)),
         ]
         if summary.lens_labelled:
+            answer, rejects = summary.lens
             head.append(Content.assemble(
-                ("The label lens says ANSWER to ", "$text-muted"), (f"{summary.lens_answer}", "bold"),
-                ("; the contract rejects ", "$text-muted"),
-                (f"{summary.lens_disagrees}", "bold $text-warning" if summary.lens_disagrees else "bold"),
-                (" of those.", "$text-muted")))
+                ("The label lens says ANSWER to ", _MUTED), (f"{answer.count}", bold),
+                ("; the contract rejects ", _MUTED),
+                (f"{rejects.count}", strong(Tone.WARN) if rejects.count else bold),
+                (" of those.", _MUTED)))
         if summary.labelled:
-            style = "bold $text-success" if summary.matching == summary.labelled else "bold $text-error"
+            style = strong(Tone.GOOD) if summary.matching == summary.labelled else strong(Tone.BAD)
             head.append(Content.assemble((f"{summary.matching}/{summary.labelled}", style),
-                                         (" verdicts match their frozen labels", "$text-muted")))
+                                         (" verdicts match their frozen labels", _MUTED)))
         if summary.broken:
-            head.append(Content.styled(f"{summary.broken} cases could not be loaded", "bold $text-error"))
+            head.append(Content.styled(f"{len(summary.broken)} cases could not be loaded", strong(Tone.BAD)))
         self.query_one("#summary-head", Static).update(Content("\n").join(head))
 
     def action_cursor(self, step: int) -> None:
@@ -236,12 +213,10 @@ class SummaryScreen(Screen[None]):
         if table.cursor is None or not table.rows:
             return
         row = table.rows[table.cursor]
-        numbers = row.cases()
-        if not numbers:
+        if not row.cases:
             self.notify("no case here", markup=False, timeout=2)
             return
-        self.dismiss()
-        self.app.post_message(CasesChosen(numbers, row.description))
+        self.dismiss(CasesChosen(list(row.cases), row.description))
 
     def action_toggle_scope(self) -> None:
         if len(self.session.suites) < 2:

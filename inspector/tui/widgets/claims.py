@@ -9,25 +9,13 @@ from __future__ import annotations
 
 from textual import events
 
+from ...presentation.case import CLAIM_LABELS
+from ...presentation.selection import Selection
 from ..messages import ClaimChosen
-from ..selection import Selection
+from ..tones import TABLE, TABLE_HIGHLIGHT, Tone
 from .table import Cell, Column, SafeTable
 
-__all__ = ["ClaimsTable", "TONE_COMPONENTS"]
-
-TONE_COMPONENTS = {
-    "passed": "safe-table--passed",
-    "failed": "safe-table--failed",
-    "pending": "safe-table--pending",
-}
-
-# The label lens's words as shown (INSUFFICIENT stands for INSUFFICIENT_EVIDENCE;
-# a narrow table shows the mark alone), and their colours.
-LABELS = {
-    "SUPPORTED": ("✓", "SUPPORTED", "safe-table--good"),
-    "CONTRADICTED": ("✗", "CONTRADICTED", "safe-table--bad"),
-    "INSUFFICIENT_EVIDENCE": ("?", "INSUFFICIENT", "safe-table--warn"),
-}
+__all__ = ["ClaimsTable"]
 
 
 class ClaimsTable(SafeTable):
@@ -58,7 +46,7 @@ class ClaimsTable(SafeTable):
         self.selection: Selection | None = None
         self._claims: tuple = ()
         self._labels: tuple[str, ...] = ()
-        self._member: tuple[int | None, str | None, str] = (None, None, "")
+        self._member: tuple[int | None, str | None, Tone | None] = (None, None, None)
         self.set_columns(self.COLUMNS)
 
     def on_resize(self, event: events.Resize) -> None:
@@ -66,21 +54,16 @@ class ClaimsTable(SafeTable):
         if columns is not self.columns:
             self.set_columns(columns)
 
-    @property
-    def highlighted(self) -> tuple[int | None, str | None, str]:
-        """(current claim, the member the step reads, tone)."""
-        return self._member
-
     def show(self, selection: Selection) -> None:
         previous = self.selection
         self.selection = selection
-        claims = selection.verdict.claims if selection.verdict is not None else ()
-        member = (selection.claim, selection.claim_member, selection.tone.value)
-        if claims is not self._claims or previous is None or previous.entry is not selection.entry:
+        claims = selection.claims
+        member = (selection.claim, selection.claim_member, selection.tone)
+        if claims is not self._claims or previous is None or previous.report is not selection.report:
             self._claims = claims
-            self._labels = selection.verdict.labels if selection.verdict is not None else ()
+            self._labels = selection.report.claim_labels
             self._member = member
-            self.empty_message = self._empty(selection)
+            self.empty_message = selection.report.claims_missing
             self.cursor = selection.claim if claims else None
             self.set_row_count(len(claims))
             self.scroll_to(0, 0, animate=False, immediate=True)
@@ -91,19 +74,6 @@ class ClaimsTable(SafeTable):
             self.refresh_rows((old_row, selection.claim))
         self.move_cursor(selection.claim if claims else None)
 
-    @staticmethod
-    def _empty(selection: Selection) -> str:
-        if selection.verdict is None:
-            return "the case could not be loaded"
-        if not selection.verdict.strict_json:
-            return "no claims: the answer did not pass strict decoding"
-        return "no claims: the claims array is empty"
-
-    @property
-    def labels(self) -> tuple[str, ...]:
-        """The label lens's label of each claim, as the verdict gives them."""
-        return self._labels
-
     def cell(self, row: int, column: Column) -> Cell:
         claim = self._claims[row]
         key = column.key
@@ -111,16 +81,16 @@ class ClaimsTable(SafeTable):
             return str(row)
         if key in ("label", "mark"):
             label = self._labels[row] if row < len(self._labels) else None
-            if label not in LABELS:
-                return ("—", "safe-table--dim")
-            mark, word, component = LABELS[label]
-            return (mark if key == "mark" else word, component)
+            if label not in CLAIM_LABELS:
+                return ("—", TABLE[Tone.PENDING])
+            mark, word, tone = CLAIM_LABELS[label]
+            return (mark if key == "mark" else word, TABLE[tone])
         return getattr(claim, key)
 
     def cell_style(self, row: int, column: Column) -> str | None:
         claim, member, tone = self._member
-        if row == claim and column.key == member:
-            return TONE_COMPONENTS[tone]
+        if row == claim and column.key == member and tone is not None:
+            return TABLE_HIGHLIGHT[tone]
         return None
 
     def on_safe_table_row_clicked(self, event: SafeTable.RowClicked) -> None:

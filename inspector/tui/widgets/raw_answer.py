@@ -9,14 +9,15 @@ from __future__ import annotations
 
 from textual.app import ComposeResult
 from textual.containers import Vertical
+from textual.reactive import var
 
-from ..pretty import Pretty, reindent
-from ..selection import Selection, Tone
+from ...presentation.pretty import Pretty, reindent
+from ...presentation.selection import Selection
+from ..tones import TEXT_HIGHLIGHT
 from .text_view import Mark, SafeTextView
 
 __all__ = ["RawAnswer"]
 
-_MARKS = {Tone.PASSED: "safe-text--passed", Tone.FAILED: "safe-text--failed", Tone.PENDING: "safe-text--pending"}
 PRETTY_LIMIT = 65_536
 
 
@@ -41,9 +42,12 @@ class RawAnswer(Vertical):
     RawAnswer { height: 1fr; }
     """
 
+    # Bound to the main screen's ``pretty`` (data_bind): raw or re-indented.
+    pretty: var[bool] = var(False)
+
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self.pretty = False
+        self._selection: Selection | None = None
         self._entry: object = None
         self._text = ""
         self._raw_bytes = False
@@ -57,23 +61,14 @@ class RawAnswer(Vertical):
     def view(self) -> SafeTextView:
         return self.query_one(SafeTextView)
 
-    @property
-    def marks(self) -> tuple[Mark, ...]:
-        return self.view.marks
-
-    @property
-    def text(self) -> str:
-        """The text shown (raw, or re-indented)."""
-        return self.view.text
-
-    def set_pretty(self, pretty: bool, selection: Selection | None) -> None:
-        self.pretty = pretty
+    def watch_pretty(self) -> None:
         self._entry = None
-        if selection is not None:
-            self.show(selection)
+        if self._selection is not None:
+            self.show(self._selection)
 
     def show(self, selection: Selection) -> None:
-        entry = selection.entry
+        self._selection = selection
+        entry = selection.report
         if entry is not self._entry:
             self._entry = entry
             self._key = None
@@ -88,7 +83,7 @@ class RawAnswer(Vertical):
         if claim_span is not None:
             marks.append(self._mark(claim_span.start, claim_span.end, "safe-text--soft"))
         for span in spans:
-            marks.append(self._mark(span.start, span.end, _MARKS[selection.tone]))
+            marks.append(self._mark(span.start, span.end, TEXT_HIGHLIGHT[selection.tone]))
         focus = marks[-1].start if marks else None
         if spans:
             focus = self._mark(spans[0].start, spans[0].end, "").start
@@ -100,13 +95,13 @@ class RawAnswer(Vertical):
         return Mark(start, end, component)
 
     def _load(self, selection: Selection) -> None:
-        entry = selection.entry
+        case = selection.report.case
         view = self.view
         self._pretty = None
-        if entry.case is None:
+        if case is None:
             view.set_text("")
             return
-        text, raw_bytes = _as_text(entry.case.raw)
+        text, raw_bytes = _as_text(case.raw)
         note = None
         if self.pretty:
             if raw_bytes:

@@ -5,19 +5,13 @@ from __future__ import annotations
 from textual.content import Content
 from textual.widgets import Static
 
-from ...contract.access import format_number
+from ...presentation.selection import Selection
 from .. import safe
-from ..selection import Selection, Tone
+from ..tones import HIGHLIGHT, TEXT, Tone
 
-__all__ = ["RequestStrip", "TONE_STYLES"]
+__all__ = ["RequestStrip"]
 
-# Content styles (theme variables) for a highlighted value, by tone.
-TONE_STYLES = {
-    Tone.PASSED: "bold $text on $success 40%",
-    Tone.FAILED: "bold $text on $error 70%",
-    Tone.PENDING: "$text on $secondary 30%",
-}
-LABEL_STYLE = "$text-muted"
+LABEL_STYLE = TEXT[Tone.MUTED]
 
 
 class RequestStrip(Static):
@@ -37,17 +31,9 @@ class RequestStrip(Static):
         super().__init__("", id=id, markup=False)
         self._key: object = None
 
-    @property
-    def highlighted(self) -> tuple[str | None, Tone | None]:
-        """The highlighted attribute and its tone (None when nothing is)."""
-        if self._key is None:
-            return None, None
-        _, attribute, tone = self._key  # type: ignore[misc]
-        return attribute, tone if attribute is not None else None
-
     def show(self, selection: Selection) -> None:
-        entry = selection.entry
-        request = entry.case.request if entry.case is not None else None
+        case = selection.report.case
+        request = case.request if case is not None else None
         attribute = selection.request_attribute
         key = (request, attribute, selection.tone)
         if key == self._key:
@@ -58,20 +44,9 @@ class RequestStrip(Static):
         if request is None:
             self.update(Content.styled("no request: the case could not be loaded", LABEL_STYLE), layout=layout)
             return
-        items: list[tuple[str, str, str]] = [
-            ("service", "service", request.service),
-            ("environment", "environment", request.environment),
-            ("revision", "revision", request.revision),
-            ("fields", "fields", ", ".join(request.fields)),
-            ("supplied", "supplied", ", ".join(request.supplied) or "none"),
-        ]
-        if request.scope is not None:
-            scope = request.scope
-            now = format_number(scope.now)  # an epoch stays an integer, not 1.7e+09
-            items.append(("scope", "scope", f"tenant {scope.tenant}, user {scope.user}, now {now}"))
         parts: list[Content] = []
-        for name, label, value in items:
-            style = TONE_STYLES[selection.tone] if name == attribute else ""
+        for name, label, value in selection.report.request_items:
+            style = HIGHLIGHT[selection.tone] if name == attribute else ""
             parts.append(Content.assemble((f"{label} ", LABEL_STYLE), safe.content(value, style)))
         content = Content("  ").join(parts)
         if layout and self.size.width:

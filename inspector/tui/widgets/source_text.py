@@ -13,14 +13,12 @@ from textual.content import Content
 from textual.widgets import Static
 
 from ...contract.models import Registry
+from ...presentation.selection import Selection
 from .. import safe
-from ..selection import Selection, Tone
+from ..tones import TEXT, TEXT_HIGHLIGHT, Tone
 from .text_view import Mark, SafeTextView
 
 __all__ = ["SourceText"]
-
-_MARKS = {Tone.PASSED: "safe-text--passed", Tone.FAILED: "safe-text--failed", Tone.PENDING: "safe-text--pending"}
-_CAPTION = "$text-muted"
 
 
 class SourceText(Vertical):
@@ -46,14 +44,6 @@ class SourceText(Vertical):
         yield Static("", id="source-caption", markup=False)
         yield SafeTextView(wrap=True, line_numbers=True, id="source-view")
 
-    @property
-    def marks(self) -> tuple[Mark, ...]:
-        return self.query_one(SafeTextView).marks
-
-    @property
-    def caption(self) -> str:
-        return str(self.query_one("#source-caption", Static).render())
-
     def fit(self, registry: Registry) -> None:
         """Size the text view for every source of the case's registry: as many rows
         as its longest text has lines, up to MAX_ROWS.  A view whose height moved
@@ -70,42 +60,34 @@ class SourceText(Vertical):
             view.styles.height = rows
 
     def show(self, selection: Selection) -> None:
-        self.fit(selection.entry.suite.registry)
+        self.fit(selection.report.suite.registry)
         source = selection.source
         span = selection.source_span
-        step = selection.step
-        key = (id(source), span, selection.tone, selection.quote_missing, step.check.id if step else None,
-               selection.on_claim)
+        caption_words = selection.source_caption
+        key = (id(source), span, selection.tone, caption_words)
         if key == self._key:
             return
         self._key = key
         caption = self.query_one("#source-caption", Static)
         view = self.query_one(SafeTextView)
+        style = TEXT[caption_words.tone]
         if source is None:
-            claim = selection.claim_value
-            if claim is not None:
+            if caption_words.doc is not None:
                 caption.update(layout=False, content=Content.assemble(
-                    ("cited document ", _CAPTION), safe.content(claim.doc, "bold"),
-                    (" is not in the registry: no text to show", _CAPTION)))
+                    ("cited document ", style), safe.content(caption_words.doc, "bold"), (caption_words.note, style)))
             else:
-                caption.update(Content.styled("no cited document", _CAPTION), layout=False)
+                caption.update(Content.styled(caption_words.note, style), layout=False)
             view.clear()
             self._source_id = None
             return
         if source.id != self._source_id:
             view.set_text(source.text)
             self._source_id = source.id
-        words: list[Content | tuple[str, str]] = [safe.content(source.id, "bold"), (" text", _CAPTION)]
+        caption.update(Content.assemble(safe.content(source.id, "bold"), (" text", TEXT[Tone.MUTED]),
+                                        (caption_words.note, style)), layout=False)
         marks: list[Mark] = []
         if span is not None:
-            if selection.quote_missing:
-                words.append((f" · quote not found · nearest line {span.line} marked", "$text-error"))
-                marks.append(Mark(span.start, span.end, "safe-text--pending"))
-            else:
-                what = "quote" if step is not None and step.check.claim_member == "quote" else "the fact's line"
-                words.append((f" · {what} at line {span.line}", _CAPTION))
-                marks.append(Mark(span.start, span.end, _MARKS[selection.tone]))
-        elif selection.quote_missing:
-            words.append((" · quote not found", "$text-error"))
-        caption.update(Content.assemble(*words), layout=False)
+            # The nearest line of a quote that is not there is not what the step found.
+            tone = Tone.PENDING if selection.quote_missing else selection.tone
+            marks.append(Mark(span.start, span.end, TEXT_HIGHLIGHT[tone]))
         view.set_marks(marks, focus=marks[0].start if marks else None)

@@ -11,8 +11,10 @@ The header stays put while the rows scroll.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from bisect import bisect_left, bisect_right
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from itertools import accumulate
 
 from rich.console import Console
 from rich.segment import Segment
@@ -172,9 +174,11 @@ class SafeTable(StyleCache, ScrollView, can_focus=False):
         self.row_count = 0
         self.cursor: int | None = None
         self._widths: tuple[int, ...] = ()
+        self._starts: tuple[int, ...] = ()  # where each column starts, in cells
         self._layout_width = -1
-        self._rows: dict[int, Strip] = {}
-        self._header: Strip | None = None
+        # Drawn rows: row -> (the columns drawn, the fixed part, the scrolled part).
+        self._rows: dict[int, tuple[tuple[int, int], Strip, Strip]] = {}
+        self._header: tuple[tuple[int, int], Strip, Strip] | None = None
         self._base: Style | None = None
         self._styles: dict[tuple[str | None, ...], Style] = {}
         self.empty_message = ""
@@ -271,14 +275,34 @@ class SafeTable(StyleCache, ScrollView, can_focus=False):
             return 0
         return sum(self._widths[: self.fixed_columns]) + self.gap * self.fixed_columns
 
-    def _crop(self, strip: Strip, scroll_x: int, width: int, base: Style) -> Strip:
+    def _window(self, scroll_x: int, width: int) -> tuple[int, int]:
+        """The scrolling columns [lo, hi) that are at least partly in view.  A row
+        draws only these: a registry of 8,000 fact fields shows a dozen at a time."""
+        fixed_columns = min(self.fixed_columns, len(self._widths))
+        fixed = self._fixed_width()
+        if fixed and fixed < width:
+            left, right = fixed + scroll_x, scroll_x + width
+        else:
+            fixed_columns, left, right = 0, scroll_x, scroll_x + width
+        starts, widths = self._starts, self._widths
+        lo = max(fixed_columns, bisect_right(starts, left) - 1)
+        if lo < len(widths) and starts[lo] + widths[lo] <= left:
+            lo += 1
+        # A column whose leading gap is in view is drawn too (the gap takes the row's style).
+        hi = max(lo, bisect_left(starts, right + self.gap))
+        return lo, hi
+
+    def _crop(self, drawn: tuple[tuple[int, int], Strip, Strip], scroll_x: int, width: int, base: Style) -> Strip:
         """The visible part: fixed columns stay, the others scroll."""
+        (lo, _), fixed_part, part = drawn
+        # The scrolled part starts with the gap before its first column.
+        origin = self._starts[lo] - (self.gap if lo else 0) if lo < len(self._starts) else 0
         fixed = self._fixed_width()
         if not fixed or fixed >= width:
-            return strip.crop_extend(scroll_x, scroll_x + width, base)
+            return part.crop_extend(scroll_x - origin, scroll_x - origin + width, base)
         return Strip.join([
-            strip.crop_extend(0, fixed, base),
-            strip.crop_extend(fixed + scroll_x, fixed + scroll_x + width - fixed, base),
+            fixed_part.crop_extend(0, fixed, base),
+            part.crop_extend(fixed + scroll_x - origin, fixed + scroll_x - origin + width - fixed, base),
         ])
 
     # -- layout -----------------------------------------------------------------
@@ -311,6 +335,7 @@ class SafeTable(StyleCache, ScrollView, can_focus=False):
                 last = max(i for i, c in enumerate(columns) if c.width is None)
                 widths[last] += spare
         self._widths = tuple(widths)
+        self._starts = tuple(accumulate((w + self.gap for w in widths[:-1]), initial=0)) if widths else ()
         self._rows.clear()
         self._header = None
         self._update_virtual_size()
@@ -341,14 +366,21 @@ class SafeTable(StyleCache, ScrollView, can_focus=False):
             return [value]
         return value
 
-    def _build(self, row_component: str | None, cells: list[tuple[Cell, str | None]]) -> Strip:
+    def _build(self, row_component: str | None, cells: dict[int, tuple[Cell, str | None]],
+               indexes: Iterable[int], trailing_gap: bool = False) -> Strip:
+        """The strip of these columns (each after the gap that precedes it, but the
+        first column of the table)."""
         segments: list[Segment] = []
         gap = " " * self.gap
         gap_style = self._combined(row_component, None, None)
-        for index, ((value, cell_component), column, width) in enumerate(
-                zip(cells, self.columns, self._widths, strict=True)):
+        columns, widths = self.columns, self._widths
+        length = 0
+        for index in indexes:
+            (value, cell_component), column, width = cells[index], columns[index], widths[index]
             if index:
                 segments.append(Segment(gap, gap_style))
+                length += self.gap
+            length += width
             fitted: list[Segment] = []
             room = width
             for text, component in self._pieces(value):
@@ -371,32 +403,46 @@ class SafeTable(StyleCache, ScrollView, can_focus=False):
                 else:
                     fitted.append(padding)
             segments.extend(fitted)
-        return Strip(segments, sum(self._widths) + self.gap * max(0, len(self._widths) - 1))
+        if trailing_gap:
+            segments.append(Segment(gap, gap_style))
+            length += self.gap
+        return Strip(segments, length)
 
-    def _render_header(self) -> Strip:
-        if self._header is None:
-            self._header = self._build(
-                "safe-table--header", [((c.title, None), None) for c in self.columns])
+    def _draw(self, row_component: str | None, cell: Callable[[int], tuple[Cell, str | None]],
+              window: tuple[int, int]) -> tuple[tuple[int, int], Strip, Strip]:
+        """A row (or the header) as its fixed part and the scrolled columns in view."""
+        fixed = range(min(self.fixed_columns, len(self.columns)))
+        scrolled = range(*window)
+        cells = {index: cell(index) for index in (*fixed, *scrolled)}
+        fixed_part = self._build(row_component, cells, fixed, trailing_gap=bool(fixed)) if fixed else Strip([])
+        return window, fixed_part, self._build(row_component, cells, scrolled)
+
+    def _render_header(self, window: tuple[int, int]) -> tuple[tuple[int, int], Strip, Strip]:
+        if self._header is None or self._header[0] != window:
+            columns = self.columns
+            self._header = self._draw("safe-table--header", lambda i: ((columns[i].title, None), None), window)
         return self._header
 
-    def _render_row(self, row: int) -> Strip:
-        strip = self._rows.get(row)
-        if strip is None:
-            cells = [(self.cell(row, column), self.cell_style(row, column)) for column in self.columns]
-            strip = self._build(self.row_style(row), cells)
+    def _render_row(self, row: int, window: tuple[int, int]) -> tuple[tuple[int, int], Strip, Strip]:
+        drawn = self._rows.get(row)
+        if drawn is None or drawn[0] != window:
+            columns = self.columns
+            drawn = self._draw(self.row_style(row),
+                               lambda i: (self.cell(row, columns[i]), self.cell_style(row, columns[i])), window)
             if len(self._rows) > 512:
                 self._rows.clear()
-            self._rows[row] = strip
-        return strip
+            self._rows[row] = drawn
+        return drawn
 
     def render_line(self, y: int) -> Strip:
         self._ensure_layout()
         scroll_x, scroll_y = self.scroll_offset
         width = self.size.width
         base = self._base_style()
+        window = self._window(scroll_x, width)
         if self.show_header:
             if y == 0:
-                return self._crop(self._render_header(), scroll_x, width, base)
+                return self._crop(self._render_header(window), scroll_x, width, base)
             y -= 1
         row = scroll_y + y
         if row >= self.row_count:
@@ -404,7 +450,7 @@ class SafeTable(StyleCache, ScrollView, can_focus=False):
                 note = Segment(self.empty_message, self._combined(None, None, "safe-table--note"))
                 return Strip([note]).crop_extend(0, width, base)
             return Strip.blank(width, base)
-        return self._crop(self._render_row(row), scroll_x, width, base)
+        return self._crop(self._render_row(row, window), scroll_x, width, base)
 
     def on_click(self, event: events.Click) -> None:
         offset = event.get_content_offset(self)

@@ -17,6 +17,7 @@ from rich.cells import get_character_cell_size
 from rich.style import Style
 from rich.segment import Segment
 from textual import events
+from textual.cache import LRUCache
 from textual.geometry import Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
@@ -24,7 +25,7 @@ from textual.strip import Strip
 from .. import safe
 from .table import StyleCache
 
-__all__ = ["Mark", "SafeTextView", "set_scroll_extent"]
+__all__ = ["Mark", "SafeTextView", "set_scroll_extent", "style_runs"]
 
 # Longer text is cut for display (the contract refuses anything over 8192 units
 # anyway; a 256 MiB answer must not freeze the screen).
@@ -47,6 +48,36 @@ class _Line:
     shown: str = ""  # as displayed, with escapes, plus one cell for the line end
     index: tuple[int, ...] = ()  # index[i]: display offset of raw character i (len(raw)+2 entries)
     escapes: tuple[tuple[int, int], ...] = ()  # display ranges that are escapes
+    escape_starts: tuple[int, ...] = ()  # where each of them starts
+
+
+def style_runs(length: int, spans: Sequence[tuple[int, int, str]]) -> list[tuple[int, int, tuple[str, ...]]]:
+    """Cut [0, length) where the set of covering spans changes: ``(start, end,
+    components)``, the components of the spans covering that run in the order of
+    ``spans`` (later ones are drawn on top).
+
+    One sort and one sweep: a span is opened at its start and closed at its end,
+    so the cost follows the number of spans plus, per run, the spans open there
+    (a few marks and at most one escape), never spans × runs, which is what made
+    an answer of 50,000 escapes take most of a minute to draw.
+    """
+    opening: dict[int, list[int]] = {}
+    closing: dict[int, list[int]] = {}
+    for number, (a, b, _) in enumerate(spans):
+        opening.setdefault(a, []).append(number)
+        closing.setdefault(b, []).append(number)
+    cuts = sorted({0, length, *opening, *closing})
+    runs: list[tuple[int, int, tuple[str, ...]]] = []
+    open_: set[int] = set()
+    components: tuple[str, ...] = ()
+    for a, b in zip(cuts, cuts[1:]):
+        closed, opened = closing.get(a), opening.get(a)
+        if closed or opened:
+            open_.difference_update(closed or ())
+            open_.update(opened or ())
+            components = tuple(spans[number][2] for number in sorted(open_))
+        runs.append((a, b, components))
+    return runs
 
 
 def set_scroll_extent(view: ScrollView, width: int, height: int) -> None:
@@ -115,11 +146,12 @@ class SafeTextView(StyleCache, ScrollView, can_focus=False):
         self._raw_bytes = False
         self._note: str | None = None
         self._lines: list[_Line] = []
+        self._recent: LRUCache[tuple[str, bool], list[_Line]] = LRUCache(4)
         self._starts: list[int] = []
         self._marks: tuple[Mark, ...] = ()
         self._rows: list[tuple[int, int, int]] = []  # (line, display start, display end)
         self._rows_width = -1
-        self._cache: dict[int, list[tuple[int, int, Style]]] = {}
+        self._cache: dict[tuple[int, int, int], list[tuple[int, int, Style]]] = {}
         self._base: Style | None = None
         self._styles: dict[tuple[str | None, ...], Style] = {}
         self._focus: int | None = None
@@ -147,14 +179,20 @@ class SafeTextView(StyleCache, ScrollView, can_focus=False):
         self._text = text
         self._raw_bytes = raw_bytes
         self._note = note
-        self._lines = []
-        start = 0
-        pieces = text.split("\n")
-        if len(pieces) > 1 and pieces[-1] == "":
-            pieces.pop()  # a final line feed ends the last line; it does not start another
-        for raw in pieces:
-            self._lines.append(_Line(start, raw))
-            start += len(raw) + 1
+        # The lines of a text seen lately keep their display form: going back to
+        # a case (k after j) redraws, it does not escape 50,000 characters again.
+        lines = self._recent.get((text, raw_bytes))
+        if lines is None:
+            lines = []
+            start = 0
+            pieces = text.split("\n")
+            if len(pieces) > 1 and pieces[-1] == "":
+                pieces.pop()  # a final line feed ends the last line; it does not start another
+            for raw in pieces:
+                lines.append(_Line(start, raw))
+                start += len(raw) + 1
+            self._recent.set((text, raw_bytes), lines)
+        self._lines = lines
         self._starts = [line.start for line in self._lines]
         self._marks = ()
         self._rows_width = -1
@@ -172,13 +210,6 @@ class SafeTextView(StyleCache, ScrollView, can_focus=False):
         self._focus = focus
         if focus is not None:
             self.call_after_refresh(self._scroll_to_offset, focus)
-
-    def set_wrap(self, wrap: bool) -> None:
-        if wrap != self.wrap:
-            self.wrap = wrap
-            self.styles.overflow_x = "hidden" if wrap else "auto"
-            self._rows_width = -1
-            self.refresh()
 
     # -- display form -------------------------------------------------------------
 
@@ -205,6 +236,7 @@ class SafeTextView(StyleCache, ScrollView, can_focus=False):
         line.shown = "".join(shown)
         line.index = tuple(index)
         line.escapes = tuple(escapes)
+        line.escape_starts = tuple(a for a, _ in escapes)
         return line
 
     def _gutter_width(self) -> int:
@@ -223,10 +255,19 @@ class SafeTextView(StyleCache, ScrollView, can_focus=False):
             shown = self._shown(line).shown
             if not self.wrap:
                 rows.append((number, 0, len(shown)))
-                widest = max(widest, sum(get_character_cell_size(ch) for ch in shown))
+                cells = len(shown) if shown.isascii() else sum(get_character_cell_size(ch) for ch in shown)
+                widest = max(widest, cells)
+                continue
+            end = len(shown) - 1  # the line end's cell: it never takes a row of its own
+            if shown.isascii():
+                # One cell per character (escapes are ASCII too): rows of ``room``.
+                start = 0
+                for position in range(room, end, room):
+                    rows.append((number, start, position))
+                    start = position
+                rows.append((number, start, len(shown)))
                 continue
             start = cells = 0
-            end = len(shown) - 1  # the line end's cell: it never takes a row of its own
             for position, ch in enumerate(shown):
                 size = get_character_cell_size(ch)
                 if cells + size > room and start < position < end:
@@ -246,9 +287,12 @@ class SafeTextView(StyleCache, ScrollView, can_focus=False):
         if self._focus is not None:
             self._scroll_to_offset(self._focus)
 
-    def _runs(self, number: int) -> list[tuple[int, int, Style]]:
-        """The line's display text cut where its style changes: (start, end, style)."""
-        runs = self._cache.get(number)
+    def _runs(self, number: int, start: int, end: int) -> list[tuple[int, int, Style]]:
+        """Display columns [start, end) of a line cut where the style changes:
+        (start, end, style), computed for one row at a time (a line of 50,000
+        escapes wraps to thousands of rows, and only a screenful is drawn)."""
+        key = (number, start, end)
+        runs = self._cache.get(key)
         if runs is not None:
             return runs
         line = self._shown(self._lines[number])
@@ -256,23 +300,29 @@ class SafeTextView(StyleCache, ScrollView, can_focus=False):
         line_end = line.start + len(line.raw)
         last = number == len(self._lines) - 1
         for mark in self._marks:
-            start, end = mark.start, max(mark.end, mark.start + 1)
-            if last and start > line_end:
-                start, end = line_end, line_end + 1  # at or past the end of the text
-            if end <= line.start or start > line_end:
+            mark_start, mark_end = mark.start, max(mark.end, mark.start + 1)
+            if last and mark_start > line_end:
+                mark_start, mark_end = line_end, line_end + 1  # at or past the end of the text
+            if mark_end <= line.start or mark_start > line_end:
                 continue
-            a = min(max(start - line.start, 0), len(line.raw))
-            b = max(a + 1, min(end - line.start, len(line.raw) + 1))
-            spans.append((line.index[a], line.index[b], mark.component))
-        # Escapes go on top of any mark: they must stay visible.
-        spans.extend((a, b, "safe-text--escape") for a, b in line.escapes)
-        length = len(line.shown)
-        cuts = sorted({0, length, *(a for a, _, _ in spans), *(b for _, b, _ in spans)})
-        runs = []
-        for a, b in zip(cuts, cuts[1:]):
-            components = tuple(c for x, y, c in spans if x <= a and b <= y)
-            runs.append((a, b, self._combined(*components)))
-        self._cache[number] = runs
+            a = min(max(mark_start - line.start, 0), len(line.raw))
+            b = max(a + 1, min(mark_end - line.start, len(line.raw) + 1))
+            a, b = max(line.index[a], start), min(line.index[b], end)
+            if a < b:
+                spans.append((a, b, mark.component))
+        # Escapes go on top of any mark: they must stay visible.  They are sorted
+        # and disjoint: the row's are found by bisection.
+        escapes = line.escapes
+        first = max(0, bisect_right(line.escape_starts, start) - 1)
+        for at in range(first, len(escapes)):
+            a, b = escapes[at]
+            if a >= end:
+                break
+            if b > start:
+                spans.append((max(a, start), min(b, end), "safe-text--escape"))
+        runs = [(start + a, start + b, self._combined(*components))
+                for a, b, components in style_runs(end - start, [(a - start, b - start, c) for a, b, c in spans])]
+        self._cache[key] = runs
         return runs
 
     def _scroll_to_offset(self, offset: int) -> None:
@@ -310,8 +360,7 @@ class SafeTextView(StyleCache, ScrollView, can_focus=False):
             note = Segment(self._note or "", self._combined("safe-text--note"))
             return Strip([note]).crop_extend(0, width, base)
         shown = self._lines[number].shown
-        body = [Segment(shown[max(a, start):min(b, end)], style)
-                for a, b, style in self._runs(number) if a < end and b > start]
+        body = [Segment(shown[a:b], style) for a, b, style in self._runs(number, start, end)]
         gutter_width = self._gutter_width()
         gutter = []
         if gutter_width:

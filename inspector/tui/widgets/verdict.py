@@ -13,30 +13,27 @@ answer's claims are never presented as accepted values.
 from __future__ import annotations
 
 from textual import events
+from textual.cache import LRUCache
 from textual.content import Content
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.visual import Visual
 
-from ...contract.evidence import Conflict, Recall
-from ...contract.verify import Verdict
+from ...presentation.case import Baseline, Blame, CaseReport, ConflictLine
+from ...presentation.labels import LabelMatch
+from ...presentation.selection import Selection
 from .. import safe
-from ..selection import Selection
+from ..tones import TEXT, Tone, strong
 from .text_view import set_scroll_extent
 
-__all__ = ["VerdictView", "render_verdict"]
+__all__ = ["VerdictView", "render_verdict", "verdict_lines"]
 
-_MUTED = "$text-muted"
-_GOOD = "bold $text-success"
-_BAD = "bold $text-error"
-_WARN = "bold $text-warning"
-
-LENS_CALLOUT = "⚠ the label lens would answer this: it ignores scope, revision, supply and quotes"
+_MUTED = TEXT[Tone.MUTED]
 
 
-def _baseline(name: str, accepts: bool, yes: str = "accept", no: str = "reject") -> Content:
-    outcome = (f"✓ {yes}", _GOOD) if accepts else (f"✗ {no}", _BAD)
-    return Content.assemble((f"{name:<14}", _MUTED), outcome)
+def _baseline(baseline: Baseline) -> Content:
+    mark = "✓" if baseline.accepts else "✗"
+    return Content.assemble((f"{baseline.name:<14}", _MUTED), (f"{mark} {baseline.word}", strong(baseline.tone)))
 
 
 def _listed(names: tuple[str, ...], style: str = "bold") -> list[Content | tuple[str, str]]:
@@ -49,59 +46,33 @@ def _listed(names: tuple[str, ...], style: str = "bold") -> list[Content | tuple
     return parts
 
 
-def recall_counts(recall: Recall) -> tuple[int, int] | None:
-    """(supplied, relevant) source ids, as ``Recall.value`` counts them; None when nothing is relevant."""
-    relevant = {source for item in recall.fields for source in item.relevant}
-    if not relevant:
-        return None
-    supplied = {source for item in recall.fields for source in item.supplied}
-    return len(supplied), len(relevant)
-
-
-def _blame(verdict: Verdict, who: str) -> Content:
+def _blame(blame: Blame) -> Content:
     """Whose failure the rejection is, and what retrieval supplied."""
-    recall = verdict.recall
-    parts: list[Content | tuple[str, str]] = [(who, _WARN if who == "retrieval" else "bold"), (": ", _MUTED)]
-    if recall.missing:
-        parts += [("no supplied source supports ", _MUTED), *_listed(recall.missing)]
-    elif who == "retrieval":
-        parts.append(("it supplied a document the scope may not read", _MUTED))
-    elif not verdict.strict_json:
-        parts.append(("the output is malformed", _MUTED))
-    else:
-        parts.append(("the supporting evidence was supplied", _MUTED))
-    counts = recall_counts(recall)
-    parts.append((f" (recall {counts[0]}/{counts[1]})" if counts else " (recall n/a: no source states it)", _MUTED))
-    return Content.assemble(*parts)
-
-
-# A registry may hold many documents that disagree: the panel names a few.
-SHOWN_CONFLICTS = 3
-SHOWN_VALUES = 4
+    return Content.assemble((blame.who, strong(blame.tone)), (": ", _MUTED), (blame.why, _MUTED),
+                            *_listed(blame.missing), (f" ({blame.recall})", _MUTED))
 
 
 def _more(count: int, what: str) -> tuple[str, str]:
     return (f"… and {count} more {what}", _MUTED)
 
 
-def _conflict(conflict: Conflict) -> Content:
+def _conflict(conflict: ConflictLine) -> Content:
     """Which field, which sources say what."""
-    parts: list[Content | tuple[str, str]] = [("⚠ conflict ", _WARN), safe.content(conflict.field, "bold"),
+    parts: list[Content | tuple[str, str]] = [("⚠ conflict ", strong(Tone.WARN)), safe.content(conflict.field, "bold"),
                                               (": ", _MUTED)]
-    for position, (source, value) in enumerate(conflict.values[:SHOWN_VALUES]):
+    for position, (source, value) in enumerate(conflict.values):
         if position:
             parts.append((", ", _MUTED))
         parts += [safe.content(source), (" says ", _MUTED), safe.content(value, "bold")]
-    hidden = len(conflict.values) - SHOWN_VALUES
-    if hidden > 0:
-        parts += [(", ", _MUTED), _more(hidden, "documents")]
+    if conflict.hidden:
+        parts += [(", ", _MUTED), _more(conflict.hidden, "documents")]
     return Content.assemble(*parts)
 
 
-def _conflicts(conflicts: tuple[Conflict, ...]) -> list[Content]:
-    lines = [_conflict(conflict) for conflict in conflicts[:SHOWN_CONFLICTS]]
-    hidden = len(conflicts) - SHOWN_CONFLICTS
-    if hidden > 0:
+def _conflicts(report: CaseReport) -> list[Content]:
+    shown, hidden = report.conflict_lines
+    lines = [_conflict(conflict) for conflict in shown]
+    if hidden:
         lines.append(Content.assemble(_more(hidden, "conflicts")))
     return lines
 
@@ -134,19 +105,18 @@ class VerdictView(ScrollView, can_focus=False):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self._entry: object = None
-        self._content = Content("")
+        self._lines: list[Content] = []
         self._strips: list[Strip] = []
         self._width = -1
-
-    @property
-    def text(self) -> str:
-        return self._content.plain
+        # Wrapped lines by (text, spans, width): most lines of one verdict (the
+        # baselines, the category, "accepted nothing") recur in the next one.
+        self._wrapped: LRUCache[tuple, list[Strip]] = LRUCache(256)
 
     def show(self, selection: Selection) -> None:
-        if selection.entry is self._entry:
+        if selection.report is self._entry:
             return
-        self._entry = selection.entry
-        self._content = render_verdict(selection)
+        self._entry = selection.report
+        self._lines = verdict_lines(selection)
         self._width = -1
         self.scroll_to(0, 0, animate=False, immediate=True)
         self._wrap()
@@ -163,9 +133,17 @@ class VerdictView(ScrollView, can_focus=False):
         if width == self._width:
             return
         self._width = width
-        self._strips = (Visual.to_strips(self, self._content, width, None, self.visual_style, pad=True)
-                        if width > 0 else [])
-        set_scroll_extent(self, max(width, 0), len(self._strips))
+        strips: list[Strip] = []
+        if width > 0:
+            cache, style = self._wrapped, self.visual_style
+            for line in self._lines:
+                key = (line.plain, tuple(line.spans), width)
+                wrapped = cache.get(key)
+                if wrapped is None:
+                    wrapped = cache[key] = Visual.to_strips(self, line, width, None, style, pad=True)
+                strips.extend(wrapped)
+        self._strips = strips
+        set_scroll_extent(self, max(width, 0), len(strips))
 
     def on_resize(self, event: events.Resize) -> None:
         self._wrap()
@@ -174,6 +152,7 @@ class VerdictView(ScrollView, can_focus=False):
     def notify_style_update(self) -> None:
         super().notify_style_update()
         self._width = -1  # another theme: the styles resolve to other colours
+        self._wrapped.clear()
 
     def render_line(self, y: int) -> Strip:
         self._wrap()
@@ -184,46 +163,51 @@ class VerdictView(ScrollView, can_focus=False):
 
 
 def render_verdict(selection: Selection) -> Content:
-    entry = selection.entry
-    verdict = selection.verdict
+    """The verdict panel's text, as one Content."""
+    return Content("\n").join(verdict_lines(selection))
+
+
+def verdict_lines(selection: Selection) -> list[Content]:
+    """The verdict panel, line by line."""
+    report = selection.report
+    verdict = report.verdict
     lines: list[Content] = []
     if verdict is None:
-        error = entry.error
+        error = report.error
         assert error is not None
-        lines.append(Content.styled("ERROR  this case could not be loaded", _BAD))
+        lines.append(Content.styled("ERROR  this case could not be loaded", strong(Tone.BAD)))
         lines.append(Content.assemble(safe.content(error.place, _MUTED), (": ", _MUTED), safe.content(error.problem)))
-        return Content("\n").join(lines)
+        return lines
 
     if verdict.ok:
         lines.append(Content.assemble((" ACCEPT ", "bold $text on $success 60%"),
                                       ("  every check passed", _MUTED)))
     else:
         lines.append(Content.assemble((f" {verdict.label} ", "bold $text on $error 70%")))
-    expected = entry.expected
-    if expected is None:
+    match = report.label_match
+    if match is LabelMatch.UNLABELLED:
         lines.append(Content.styled("no frozen label (a single answer)", _MUTED))
-    elif expected == verdict.label:
-        lines.append(Content.styled("✓ matches the frozen label", _GOOD))
+    elif match is LabelMatch.MATCHES:
+        lines.append(Content.styled("✓ matches the frozen label", strong(Tone.GOOD)))
     else:
-        lines.append(Content.assemble(("≠ frozen label ", _BAD), safe.content(expected, "bold")))
+        lines.append(Content.assemble(("≠ frozen label ", strong(Tone.BAD)), safe.content(report.expected or "", "bold")))
+    if report.lens_match is False:
+        lines.append(Content.styled("≠ the frozen per-claim labels or policy", strong(Tone.BAD)))
     # What to do about a rejection comes first; the baselines put it in context.
-    if verdict.lens_disagrees:
-        lines.append(Content.styled(LENS_CALLOUT, _WARN))
-    category = verdict.category
+    if report.lens_callout:
+        lines.append(Content.styled(report.lens_callout, strong(Tone.WARN)))
+    category = report.category
     if category is not None:
-        lines.append(Content.assemble((category.title, _WARN), (": ", _MUTED), category.next_action))
-    who = verdict.blame
-    if who is not None:
-        lines.append(_blame(verdict, who))
-    lines.extend(_conflicts(verdict.conflicts))
+        lines.append(Content.assemble((category.title, strong(Tone.WARN)), (": ", _MUTED), category.next_action))
+    blame = report.blame
+    if blame is not None:
+        lines.append(_blame(blame))
+    lines.extend(_conflicts(report))
 
     lines.append(Content(""))
-    lines.append(_baseline("strict JSON", verdict.strict_json))
-    lines.append(_baseline("citation-only", verdict.citation_only))
-    lines.append(_baseline("label lens", verdict.policy == "ANSWER", "ANSWER", "ABSTAIN"))
-    lines.append(_baseline("contract", verdict.ok))
-    if verdict.citation_only and not verdict.ok:
-        lines.append(Content.styled("⚠ citation-only would have accepted this", _WARN))
+    lines.extend(_baseline(baseline) for baseline in report.baselines)
+    if report.citation_callout:
+        lines.append(Content.styled(report.citation_callout, strong(Tone.WARN)))
 
     lines.append(Content(""))
     if verdict.ok:
@@ -232,7 +216,7 @@ def render_verdict(selection: Selection) -> Content:
             lines.append(Content.assemble("  ", safe.content(field, "bold"), (" = ", _MUTED), safe.content(value)))
     else:
         lines.append(Content.assemble(("accepted ", _MUTED), ("nothing", "bold"), (" (an empty map)", _MUTED)))
-    note = entry.case.note if entry.case is not None else None
+    note = report.note
     if note:
-        lines.append(Content.assemble(("note ", _MUTED), safe.content(note, "italic $text-muted")))
-    return Content("\n").join(lines)
+        lines.append(Content.assemble(("note ", _MUTED), safe.content(note, f"italic {_MUTED}")))
+    return lines

@@ -1,0 +1,116 @@
+"""The cases the inspector shows, across suites, and their reports.
+
+A case's report (and so its verdict) is computed when first asked for: when a
+row of the case list is drawn, when a case is opened, or by a worker for the
+summary.  ``verify`` is pure, so computing the same report twice (worker and
+UI racing) is harmless; the cache keeps whichever lands.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from ..contract.verify import verify
+from ..suites.load import Case, CaseError, Suite
+from .case import CaseReport
+from .suite import SuiteReport
+
+__all__ = ["Session"]
+
+
+class Session:
+    """Every case of the loaded suites, in file order, suite after suite."""
+
+    def __init__(self, suites: Iterable[Suite] = ()) -> None:
+        self.suites: list[Suite] = []
+        self._rows: list[tuple[Suite, Case | None, CaseError | None]] = []
+        self._reports: list[CaseReport | None] = []
+        self._haystacks: list[str] = []
+        self.ids: list[str] = []  # every case's id, by number
+        self._sizes: dict[int, int] = {}
+        for suite in suites:
+            self.add_suite(suite)
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    def add_suite(self, suite: Suite) -> range:
+        """Append a suite's cases (and its broken ones, in file order); returns their numbers."""
+        start = len(self._rows)
+        rows: list[tuple[int, Case | None, CaseError | None]] = [(c.index, c, None) for c in suite.cases]
+        rows += [(e.index, None, e) for e in suite.broken]
+        rows.sort(key=lambda row: row[0])
+        self.suites.append(suite)
+        self._sizes[id(suite)] = len(rows)
+        for _, case, error in rows:
+            self._rows.append((suite, case, error))
+            self._reports.append(None)
+            case_id = case.id if case is not None else (error.id if error and error.id is not None
+                                                        else f"cases[{error.index if error else 0}]")
+            self.ids.append(case_id)
+            self._haystacks.append(" ".join(filter(None, (
+                suite.name, case_id, case.expected if case else None, case.note if case else None))).casefold())
+        return range(start, len(self._rows))
+
+    def suite_size(self, suite: Suite) -> int:
+        """How many cases the suite file holds, broken ones included."""
+        return self._sizes[id(suite)]
+
+    # -- reports ---------------------------------------------------------------
+
+    def report(self, number: int) -> CaseReport:
+        """The case's report, its verdict computed on first use."""
+        report = self._reports[number]
+        if report is None:
+            suite, case, error = self._rows[number]
+            verdict = verify(case.raw, case.request, suite.registry) if case is not None else None
+            report = CaseReport(number, suite, case, error, verdict)
+            self._reports[number] = report
+        return report
+
+    def summary(self, numbers: Iterable[int] | None = None) -> SuiteReport:
+        """The article's figure and the rest of the summary for these cases (all by default)."""
+        numbers = range(len(self)) if numbers is None else numbers
+        return SuiteReport([self.report(n) for n in numbers])
+
+    # -- finding cases ---------------------------------------------------------
+
+    def search(self, text: str, among: Sequence[int] | None = None) -> list[int]:
+        """Cases whose suite, id, frozen label or note contains ``text`` (case-insensitive)."""
+        numbers = range(len(self)) if among is None else among
+        needle = text.casefold().strip()
+        if not needle:
+            return list(numbers)
+        haystacks = self._haystacks
+        return [n for n in numbers if needle in haystacks[n]]
+
+    def with_status(self, status: str) -> list[int]:
+        """Cases whose verdict has this status (``ERROR`` for cases that could not be loaded)."""
+        return [n for n in range(len(self)) if self.report(n).status == status]
+
+    def failing_at(self, check_id: str) -> list[int]:
+        """Cases whose first failure is this check."""
+        return [n for n in range(len(self))
+                if (check := self._check(n)) is not None and check.id == check_id]
+
+    def mismatched(self) -> list[int]:
+        """Cases whose frozen expectations do not hold (or that could not be loaded)."""
+        return [n for n in range(len(self)) if self.report(n).differs]
+
+    def lens_disagreements(self) -> list[int]:
+        """Cases the label lens would ANSWER and the contract rejects."""
+        return list(self.summary().rung("lens_disagrees").cases)
+
+    def numbers_of(self, suite: Suite) -> list[int]:
+        """The cases of one suite."""
+        return [n for n, (owner, _, _) in enumerate(self._rows) if owner is suite]
+
+    def find_id(self, case_id: str) -> int | None:
+        try:
+            return self.ids.index(case_id)
+        except ValueError:
+            return None
+
+    def _check(self, number: int):  # noqa: ANN202 - the failing Check, or None
+        verdict = self.report(number).verdict
+        return verdict.check if verdict is not None else None

@@ -1,0 +1,346 @@
+"""The main view: cases, the ladder, the request, claims, registry, answer and verdict.
+
+The screen owns the main view's keys and its state: ``browse`` (which cases the
+list shows, which one is open), ``selection`` (the case, step and claim shown),
+``explore`` and ``pretty``.  Keys, clicks, palette commands and the summary all
+end in a new value of one of these; the watchers hand it to the views, and each
+view redraws only what changed for it.
+"""
+
+from __future__ import annotations
+
+import gc
+from pathlib import Path
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.containers import Container, Horizontal, Vertical
+from textual.content import Content
+from textual.reactive import var
+from textual.screen import Screen
+from textual.timer import Timer
+from textual.widgets import Footer, Input
+
+from ...presentation.browse import Browse
+from ...presentation.selection import Selection, select
+from ...presentation.session import Session
+from ...suites.load import LoadError, Suite, load_suite
+from .. import keys, safe
+from ..commands import CaseCommands, FilterCommands, KeyCommands, OpenCommands
+from ..messages import CaseChosen, CasesChosen, CheckChosen, ClaimChosen, FileChosen
+from ..widgets.case_list import CaseList
+from ..widgets.claims import ClaimsTable
+from ..widgets.ladder import Ladder
+from ..widgets.raw_answer import RawAnswer
+from ..widgets.registry_table import RegistryTable
+from ..widgets.request_strip import RequestStrip
+from ..widgets.source_text import SourceText
+from ..widgets.verdict import VerdictView
+
+__all__ = ["MainScreen"]
+
+
+class MainScreen(Screen[None]):
+    BINDINGS = keys.bindings("main")
+    COMMANDS = {KeyCommands, CaseCommands, FilterCommands, OpenCommands}
+    AUTO_FOCUS = ""  # nothing: the keys belong to the screen until "/" focuses the filter
+
+    browse: var[Browse] = var(Browse(0, ()))
+    selection: var[Selection | None] = var(None)
+    explore: var[bool] = var(False)
+    pretty: var[bool] = var(False)
+
+    def __init__(self, session: Session, *, freeze_gc: bool = False) -> None:
+        super().__init__()
+        self.session = session
+        self._freeze_gc = freeze_gc
+        self._views: tuple | None = None
+        self._titles: dict[str, Content] = {}
+        self._binding_state: tuple | None = None
+        self._bindings_timer: Timer | None = None
+        self.set_reactive(MainScreen.browse, Browse.of(session))
+
+    # -- layout -------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="main"):
+            with Vertical(id="left"):
+                with Vertical(id="cases-panel", classes="panel"):
+                    yield Input(placeholder="filter: suite, id, label or note", id="filter")
+                    yield CaseList(self.session, id="cases")
+                with Vertical(id="checks-panel", classes="panel"):
+                    yield Ladder(id="ladder")
+            with Vertical(id="right"):
+                with Vertical(id="request-panel", classes="panel"):
+                    yield RequestStrip(id="request")
+                with Container(id="evidence"):
+                    with Vertical(id="claims-panel", classes="panel"):
+                        yield ClaimsTable(id="claims")
+                    with Vertical(id="registry-panel", classes="panel"):
+                        yield RegistryTable(id="registry")
+                        yield SourceText(id="source")
+                with Horizontal(id="outcome"):
+                    with Vertical(id="answer-panel", classes="panel"):
+                        yield RawAnswer(id="answer").data_bind(MainScreen.pretty)
+                    with Vertical(id="verdict-panel", classes="panel"):
+                        yield VerdictView(id="verdict")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        for panel, title in (("#request-panel", "request"), ("#claims-panel", "claims"),
+                             ("#registry-panel", "registry"), ("#verdict-panel", "verdict")):
+            self.query_one(panel).border_title = title
+        self._views = (self.query_one(RequestStrip), self.query_one(ClaimsTable), self.query_one(RegistryTable),
+                       self.query_one(SourceText), self.query_one(Ladder), self.query_one(RawAnswer),
+                       self.query_one(VerdictView))
+        if len(self.session):
+            self.open_case(0)
+        else:
+            self._update_titles()
+        if self._freeze_gc:
+            # Everything built so far (Textual, the suites, the widgets) lives as long as
+            # the app: keep it out of the collector's full passes, which otherwise stall
+            # an occasional key press by tens of milliseconds.
+            self.call_after_refresh(gc.freeze)
+
+    @property
+    def case_list(self) -> CaseList:
+        return self.query_one(CaseList)
+
+    # -- the state ------------------------------------------------------------------
+
+    def open_case(self, number: int) -> None:
+        """Show a case, its first failure selected."""
+        self.browse = self.browse.at(number)
+        self.selection = select(self.session.report(number), self.explore)
+
+    def watch_browse(self, old: Browse, new: Browse) -> None:
+        if self._views is None:  # not composed yet
+            return
+        if old.visible != new.visible or old.total != new.total:
+            self.case_list.set_view(new)
+        else:
+            self.case_list.show_current(new)
+        self._update_titles()
+        self._schedule_footer()
+
+    def watch_selection(self, selection: Selection | None) -> None:
+        if selection is None or self._views is None:
+            return
+        claims = len(selection.claims)
+        height = max(1, min(claims, 8)) + 2
+        panel = self.query_one("#claims-panel")
+        if panel.styles.height is None or panel.styles.height.value != height:
+            panel.styles.height = height
+        for view in self._views:
+            view.show(selection)
+        self._update_titles()
+        self._schedule_footer()
+
+    def watch_explore(self, explore: bool) -> None:
+        if self.selection is not None:
+            self.selection = self.selection.exploring(explore)
+        self._update_titles()
+
+    def watch_pretty(self) -> None:
+        self._update_titles()
+
+    def _schedule_footer(self) -> None:
+        # The footer greys out keys that do not apply; recompute only when that can change.
+        selection = self.selection
+        state = (selection is not None and len(selection.claims) > 1,
+                 selection is not None and bool(selection.steps),
+                 selection is not None and selection.first_failure is not None,
+                 self.browse.filtered)
+        if state != self._binding_state:
+            self._binding_state = state
+            # Redrawing the footer costs more than a frame: do it once the keys settle.
+            if self._bindings_timer is not None:
+                self._bindings_timer.stop()
+            self._bindings_timer = self.set_timer(0.15, self._refresh_footer)
+
+    def _refresh_footer(self) -> None:
+        if self.is_attached:
+            self.refresh_bindings()
+
+    def _update_titles(self) -> None:
+        # Titles that change on every step would redraw their whole panel: the step
+        # counter lives in the ladder's detail instead, the case's place in the claims title.
+        if self._views is None:  # not composed yet
+            return
+        self._title("#cases-panel", Content(self.browse.title))
+        self._title("#answer-panel", Content("answer · pretty" if self.pretty else "answer · raw"))
+        self._title("#checks-panel", Content.assemble("checks", (" · explore" if self.explore else "",
+                                                                  "$text-muted")))
+        selection = self.selection
+        if selection is None:
+            return
+        report = selection.report
+        place: list[Content | tuple[str, str]] = []
+        if report.id != report.suite.name:  # a single answer is named after its file
+            place = [safe.content(report.suite.name, "$text-muted"),
+                     (f" {report.index + 1}/{self.session.suite_size(report.suite)} · ", "$text-muted")]
+        self._title("#claims-panel", Content.assemble(
+            "claims", (" · ", "$text-muted"), *place, safe.content(report.id, "bold")))
+
+    def _title(self, selector: str, content: Content) -> None:
+        """Set a panel's title only when it changed (each change redraws the panel)."""
+        if self._titles.get(selector) != content:
+            self._titles[selector] = content
+            self.query_one(selector).border_title = content
+
+    # -- actions: cases ---------------------------------------------------------------
+
+    def action_next_case(self) -> None:
+        self._step_case(1)
+
+    def action_previous_case(self) -> None:
+        self._step_case(-1)
+
+    def _step_case(self, step: int) -> None:
+        number = self.browse.neighbour(step)
+        if number is not None and number != self.browse.current:
+            self.open_case(number)
+
+    def action_first_case(self) -> None:
+        if self.browse.first is not None:
+            self.open_case(self.browse.first)
+
+    def action_last_case(self) -> None:
+        if self.browse.last is not None:
+            self.open_case(self.browse.last)
+
+    def action_filter(self) -> None:
+        field = self.query_one("#filter", Input)
+        field.add_class("-active")
+        field.focus()
+
+    def action_clear_filter(self) -> None:
+        field = self.query_one("#filter", Input)
+        with field.prevent(Input.Changed):
+            field.value = ""
+        field.remove_class("-active")
+        self.set_focus(None)
+        self.browse = self.browse.cleared(self.session)
+
+    @on(Input.Changed, "#filter")
+    def _filter_changed(self, event: Input.Changed) -> None:
+        self.browse = self.browse.searching(self.session, event.value)
+
+    @on(Input.Submitted, "#filter")
+    def _filter_submitted(self, event: Input.Submitted) -> None:
+        self.set_focus(None)
+        if self.browse.first is not None:
+            self.open_case(self.browse.first)
+        if not self.browse.text:
+            self.query_one("#filter", Input).remove_class("-active")
+
+    @on(CasesChosen)
+    def _cases_chosen(self, message: CasesChosen) -> None:
+        """Show only these cases (from the palette or the summary) and open the first."""
+        self.browse = self.browse.choosing(self.session, message.numbers, message.description)
+        if self.browse.first is not None:
+            self.open_case(self.browse.first)
+
+    @on(CaseChosen)
+    def _case_chosen(self, message: CaseChosen) -> None:
+        self.open_case(message.number)
+
+    # -- actions: the trace ------------------------------------------------------------
+
+    def action_next_step(self) -> None:
+        if self.selection is not None and self.selection.steps:
+            self.selection = self.selection.at(self.selection.position + 1)
+
+    def action_previous_step(self) -> None:
+        if self.selection is not None and self.selection.steps:
+            self.selection = self.selection.at(self.selection.position - 1)
+
+    def action_first_failure(self) -> None:
+        # Only offered when there is one (check_action): an accepted answer greys the key.
+        failure = self.selection.first_failure if self.selection is not None else None
+        if failure is not None:
+            self.selection = self.selection.at(failure)
+
+    def action_explore(self) -> None:
+        self.explore = not self.explore
+
+    def action_next_claim(self) -> None:
+        if self.selection is not None and self.selection.claim is not None:
+            self.selection = self.selection.with_claim(self.selection.claim + 1)
+
+    def action_previous_claim(self) -> None:
+        if self.selection is not None and self.selection.claim is not None:
+            self.selection = self.selection.with_claim(self.selection.claim - 1)
+
+    @on(ClaimChosen)
+    def _claim_chosen(self, message: ClaimChosen) -> None:
+        if self.selection is not None:
+            self.selection = self.selection.with_claim(message.claim)
+
+    @on(CheckChosen)
+    def _check_chosen(self, message: CheckChosen) -> None:
+        if self.selection is not None:
+            self.selection = self.selection.at_check(message.check_id)
+
+    # -- actions: views -----------------------------------------------------------------
+
+    def action_toggle_pretty(self) -> None:
+        self.pretty = not self.pretty
+
+    def action_scroll_verdict_down(self) -> None:
+        self.query_one(VerdictView).scroll_half(1)
+
+    def action_scroll_verdict_up(self) -> None:
+        self.query_one(VerdictView).scroll_half(-1)
+
+    def action_summary(self) -> None:
+        from .summary import SummaryScreen
+
+        suite = self.selection.report.suite if self.selection is not None else None
+        self.app.push_screen(SummaryScreen(self.session, suite), self._summary_closed)
+
+    def _summary_closed(self, chosen: CasesChosen | None) -> None:
+        if chosen is not None:
+            self.post_message(chosen)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if self.app.screen is not self:
+            return False  # under the palette the main view's keys do nothing: the footer says so
+        return self.applies(action)
+
+    def applies(self, action: str) -> bool | None:
+        """Whether a key's action does anything now: True, or None (shown greyed)."""
+        selection = self.selection
+        if action == "clear_filter":
+            return self.browse.filtered or self.query_one("#filter", Input).has_class("-active")
+        if action in ("next_claim", "previous_claim"):
+            return (selection is not None and len(selection.claims) > 1) or None
+        if action in ("next_step", "previous_step", "explore"):
+            return (selection is not None and bool(selection.steps)) or None
+        if action == "first_failure":
+            return (selection is not None and selection.first_failure is not None) or None
+        return True
+
+    # -- opening files ------------------------------------------------------------------
+
+    @on(FileChosen)
+    def _file_chosen(self, message: FileChosen) -> None:
+        self._load_suite(message.path)
+
+    @work(thread=True, exclusive=True, group="open")
+    def _load_suite(self, path: Path) -> None:
+        try:
+            suite = load_suite(path, strict=False)
+        except LoadError as error:
+            self.app.call_from_thread(self.notify, safe.display(str(error)), title="cannot open",
+                                      severity="error", markup=False)
+            return
+        self.app.call_from_thread(self._add_suite, suite)
+
+    def _add_suite(self, suite: Suite) -> None:
+        added = self.session.add_suite(suite)
+        self.browse = self.browse.grown(self.session)
+        if len(added):
+            self.open_case(added.start)
+        self.notify(f"opened {safe.display(suite.name)}: {len(added)} cases", markup=False, timeout=3)
