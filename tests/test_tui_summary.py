@@ -61,7 +61,8 @@ class TestRows:
             assert "access allowed" not in labels  # no scope here
             assert labels[5:] == [c.title for c in CHECKS if not c.needs_scope]
             text = head(app)
-            assert text.startswith("Of 22 cases, strict JSON accepts 17, citation-only accepts 13 ")
+            assert text.startswith("Of 22 cases, strict JSON accepts 17, citation-only 13 (the quote exists in a "
+                                   "supplied source), the contract 3.")
             assert "22/22 verdicts match their frozen labels" in text
             assert title(app) == "summary · all suites (article)"
 

@@ -98,7 +98,9 @@ class Decoded(msgspec.Struct, frozen=True):
 
 
 def decode_answer(raw: str | bytes | bytearray | memoryview) -> Decoded:
-    """Decode ``raw`` strictly.  Never raises for any input."""
+    """Decode ``raw`` strictly.  Never raises for any text or bytes; anything else
+    is a programming error (``TypeError``, raised where short text has been ruled
+    out, so the common case pays nothing for the check)."""
     if type(raw) is bytes and len(raw) <= MAX_ANSWER_BYTES and raw.isascii():
         raw = raw.decode("ascii")
     if type(raw) is str and raw.isascii() and (size := len(raw)) <= _MAX_INPUT:
@@ -133,6 +135,9 @@ def decode_answer(raw: str | bytes | bytearray | memoryview) -> Decoded:
     return Decoded(text, start, size, claims, None)
 
 
+_BYTES = (bytes, bytearray, memoryview)
+
+
 def _prepare(raw: str | bytes | bytearray | memoryview) -> Decoded | tuple[str, int, str, int]:
     """(text, start, body, size) for any input but short ASCII text, or the
     failure of the checks before syntax that decide on the input as it is:
@@ -149,7 +154,7 @@ def _prepare(raw: str | bytes | bytearray | memoryview) -> Decoded | tuple[str, 
                 return _fail(text, size, "encoding", "NOT_UTF8",
                              f"lone surrogate {escape_char(text[exc.start])} at {_at(text, exc.start)}: "
                              "text cannot be encoded as UTF-8", offset=exc.start, end=exc.start + 1)
-    else:
+    elif isinstance(raw, _BYTES):
         data = bytes(raw)
         if len(data) > MAX_ANSWER_BYTES:
             return _fail(None, len(data) // 3, "size", "TOO_LARGE",
@@ -172,6 +177,8 @@ def _prepare(raw: str | bytes | bytearray | memoryview) -> Decoded | tuple[str, 
         size = _size(text)
         if size > LIMITS.MAX_INPUT:
             return _fail(text, size, "size", "TOO_LARGE", _too_large(size, text))
+    else:
+        raise TypeError(f"an answer is str or bytes, not {type(raw).__name__}")
     start = 1 if text.startswith(BOM) else 0
     return text, start, text[start:] if start else text, size
 

@@ -23,7 +23,6 @@ __all__ = ["verify"]
 
 _NOTHING_ACCEPTED: Mapping[str, str] = MappingProxyType({})
 _FIELD_VALUE = attrgetter("field", "value")
-_ANSWER_TYPES = (str, bytes, bytearray, memoryview)
 # For each rule check, in RULE_CHECKS order, what a rejection by it is:
 # (check, status, reason, citation_only).
 _REJECTIONS = tuple(
@@ -36,14 +35,13 @@ def verify(raw: str | bytes, request: Request | Mapping[str, Any], registry: Reg
 
     ``raw`` is the answer as ``str`` or as bytes (``bytes``, ``bytearray``,
     ``memoryview``); for any such value verify returns a verdict and never
-    raises.  Anything else is a programming error: ``TypeError``.
+    raises.  Anything else is a programming error: ``TypeError`` (raised by
+    strict decoding, where it costs the common case nothing).
 
     ``request`` and ``registry`` are trusted inputs: loaded objects, or plain
     dicts (``{"sources": [...]}`` for the registry), which are validated here and
     raise ``msgspec.ValidationError``/``ValueError`` when malformed.
     """
-    if not isinstance(raw, _ANSWER_TYPES):
-        raise TypeError(f"verify() takes the answer as str or bytes, not {type(raw).__name__}")
     if type(request) is not Request:
         request = coerce_request(request)
     if type(registry) is not Registry:
