@@ -147,8 +147,10 @@ async def keys(suites, presses: int, label: str) -> None:
             await asyncio.sleep(0.001)
         print(f"{label}: open (app built, mounted, first frame) {1000 * (frames[0] - t0):.0f} ms")
         await pilot.pause()
-        for key in ("n", "p", "j", "k"):
-            if key in ("j", "k"):
+        # "j fresh": j pressed again and again, each press opening a case not seen
+        # before (the others alternate, so every other press returns to a case).
+        for key in ("n", "p", "j", "k", "j fresh"):
+            if key in ("j", "k", "j fresh"):
                 # From the middle of the list, so that every press opens another case
                 # (k on the first case would do nothing and time the next footer redraw).
                 app.main.open_case(len(app.session) // 2)
@@ -157,7 +159,10 @@ async def keys(suites, presses: int, label: str) -> None:
             layouts[0] = 0
             for index in range(presses):
                 # alternate direction so every press changes something
-                pressed = key if index % 2 == 0 else {"n": "p", "p": "n", "j": "k", "k": "j"}[key]
+                if key == "j fresh":
+                    pressed = "j"
+                else:
+                    pressed = key if index % 2 == 0 else {"n": "p", "p": "n", "j": "k", "k": "j"}[key]
                 frames.clear()
                 render_costs.clear()
                 start = time.perf_counter()
