@@ -30,6 +30,7 @@ from conftest import (
     REQUEST_DICT,
     SOURCES,
     decoded,
+    one_line_error,
     run_cli,
 )
 
@@ -52,16 +53,6 @@ SUMMARY_KEYS = {"cases", "strict_json", "citation_only", "accepted", "citation_o
 
 def feed_stdin(monkeypatch: pytest.MonkeyPatch, data: bytes) -> None:
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
-
-
-def one_line_error(err: str, *names: str) -> str:
-    lines = err.strip().splitlines()
-    assert len(lines) == 1, err
-    assert "Traceback" not in err
-    assert lines[0].startswith("inspector: error: ")
-    for name in names:
-        assert name in lines[0]
-    return lines[0]
 
 
 def copy_suite(tmp_path: Path, source: Path = ARTICLE, name: str | None = None) -> Path:

@@ -4,17 +4,14 @@ access metadata, and the facts of a conflict shaded."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
-from conftest import FIXTURES
 from inspector.presentation.tones import Tone
-from inspector.suites.load import load_suite
 from inspector.tui.tones import TABLE_HIGHLIGHT
 from inspector.tui.widgets.registry_table import RegistryTable
-from tui_helpers import cells_styled, cursor_check, inspecting, open_id, registry_highlight, request_highlight, write_suite
+from tui_helpers import many_conflicts_suite, cells_styled, cursor_check, inspecting, open_id, registry_highlight, request_highlight
 
 FAILED = TABLE_HIGHLIGHT[Tone.BAD]
 CONFLICT = "registry-table--conflict"
@@ -110,15 +107,7 @@ async def test_an_accepted_case_on_a_conflict_shades_both_sides(bundled):
 
 
 async def test_many_disagreeing_documents_are_all_shaded(tmp_path: Path):
-    data = json.loads((FIXTURES / "conflicts.json").read_text(encoding="utf-8"))
-    template = data["sources"][0]
-    data["sources"] += [
-        {**template, "id": f"copy-{n}", "facts": {**template["facts"], "retry_enabled": f"v{n}"},
-         "text": template["text"].replace("retry_enabled=false", f"retry_enabled=v{n}")}
-        for n in range(6)
-    ]
-    path = write_suite(tmp_path / "many.json", data)
-    async with inspecting([load_suite(path)], "conflict-wrong-side") as pilot:
+    async with inspecting([many_conflicts_suite(tmp_path)], "conflict-wrong-side") as pilot:
         app = pilot.app
         assert len(conflict_sides(app)) == 8
         # Every side but the compared cell (in the failure colour) is shaded.

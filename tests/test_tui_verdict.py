@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from textual.widgets import Input
 
-from conftest import ARTICLE, FIXTURES
+from conftest import ARTICLE
 from inspector.presentation.case import CITATION_CALLOUT, LENS_CALLOUT
 from inspector.presentation.labels import LabelMatch
 from inspector.suites.load import load_suite
@@ -18,6 +18,7 @@ from inspector.tui.screens.summary import SummaryScreen
 from inspector.tui.widgets.case_list import CaseList
 from inspector.tui.widgets.verdict import VerdictView
 from tui_helpers import (
+    many_conflicts_suite,
     case_id,
     flowing,
     inspecting,
@@ -144,15 +145,7 @@ class TestBeside:
                         "retrieval: it supplied a document the scope may not read (recall 1/1)")
 
     async def test_many_disagreeing_documents_are_named_in_part(self, tmp_path: Path):
-        data = json.loads((FIXTURES / "conflicts.json").read_text(encoding="utf-8"))
-        template = data["sources"][0]
-        data["sources"] += [
-            {**template, "id": f"copy-{n}", "facts": {**template["facts"], "retry_enabled": f"v{n}"},
-             "text": template["text"].replace("retry_enabled=false", f"retry_enabled=v{n}")}
-            for n in range(6)
-        ]
-        path = write_suite(tmp_path / "many.json", data)
-        async with inspecting([load_suite(path)], "conflict-wrong-side") as pilot:
+        async with inspecting([many_conflicts_suite(tmp_path)], "conflict-wrong-side") as pilot:
             app = pilot.app
             assert says(app, "… and 4 more documents")  # 8 disagree, 4 are named
             (conflict,) = app.main.selection.report.conflicts

@@ -79,6 +79,22 @@ def write_suite(path: Path, data: dict[str, Any]) -> Path:
 
 # -- the main screen's state --------------------------------------------------------
 
+
+def many_conflicts_suite(folder: Path) -> Suite:
+    """conflicts.json with six more current documents that each say another
+    retry_enabled: eight sources disagree on it."""
+    from conftest import FIXTURES
+    from inspector.suites.load import load_suite
+
+    data = json.loads((FIXTURES / "conflicts.json").read_text(encoding="utf-8"))
+    template = data["sources"][0]
+    data["sources"] += [
+        {**template, "id": f"copy-{n}", "facts": {**template["facts"], "retry_enabled": f"v{n}"},
+         "text": template["text"].replace("retry_enabled=false", f"retry_enabled=v{n}")}
+        for n in range(6)
+    ]
+    return load_suite(write_suite(folder / "many.json", data))
+
 def case_id(app: InspectorApp) -> str:
     selection = app.main.selection
     assert selection is not None
