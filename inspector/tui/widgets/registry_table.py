@@ -84,9 +84,12 @@ class RegistryTable(SafeTable):
         self._reveal: tuple[int | None, str | None] = (None, None)
         self._entry: object = None
         self._conflicts: frozenset[tuple[int, str]] = frozenset()  # (row, column key)
+        self._shown_conflicts: object = None  # the conflicts shaded, for the registry loaded
 
     def _load(self, registry: Registry) -> None:
         self.registry = registry
+        self._shown_conflicts = None
+        self._conflicts = frozenset()
         sources = registry.sources
         self._rows_by_id = {source.id: row for row, source in enumerate(sources)}
         # Fact fields are untrusted names: keep them out of column keys' namespace.
@@ -143,14 +146,20 @@ class RegistryTable(SafeTable):
 
     def _show_conflicts(self, selection: Selection) -> None:
         """Shade the facts the case's conflicts are about (the verdict found them)."""
+        conflicts = selection.report.conflicts
+        if conflicts == self._shown_conflicts:
+            return  # neighbouring cases of one group touch the same conflicts
+        self._shown_conflicts = conflicts
         cells: set[tuple[int, str]] = set()
-        for conflict in selection.report.conflicts:
-            for source_id in conflict.sources:
+        for conflict in conflicts:
+            column = f"facts.{conflict.field}"
+            for source_id, _ in conflict.values:
                 row = self._rows_by_id.get(source_id)
                 if row is not None:
-                    cells.add((row, f"facts.{conflict.field}"))
+                    cells.add((row, column))
         if cells != self._conflicts:
-            rows = {row for row, _ in self._conflicts | cells}
+            # Only the rows whose shading changed.
+            rows = {row for row, _ in self._conflicts ^ cells}
             self._conflicts = frozenset(cells)
             self.refresh_rows(rows)
 
