@@ -13,7 +13,7 @@ import pytest
 from conftest import ARTICLE, FIXTURES
 from inspector.contract.checks import CHECKS, CHECKS_BY_ID
 from inspector.contract.trace import Outcome, SourceSpan
-from inspector.presentation import session as session_module
+from inspector.presentation import case as case_module
 from inspector.presentation.labels import LabelMatch
 from inspector.presentation.selection import select
 from inspector.presentation.session import Session
@@ -48,13 +48,13 @@ class TestSession:
 
     def test_verdicts_are_computed_lazily_and_once(self, article_session, monkeypatch):
         calls = []
-        real = session_module.verify
+        real = case_module.verify
 
         def counting(*args):
             calls.append(args)
             return real(*args)
 
-        monkeypatch.setattr(session_module, "verify", counting)
+        monkeypatch.setattr(case_module, "verify", counting)  # CaseReport.of verifies
         session = Session(article_session.suites)
         assert calls == []  # loading a session verifies nothing
         report = session.report(0)

@@ -17,6 +17,7 @@ from ..contract.access import format_number
 from ..contract.evidence import ANSWER, RETRIEVAL, Assessment, Category, Conflict, assess
 from ..contract.trace import Step, Trace, explain
 from ..contract.verdict import Verdict
+from ..contract.verify import verify
 from ..suites.load import Case, CaseError, Suite
 from .labels import LabelMatch, label_matches, match_of, short_label
 from .tones import Tone
@@ -127,8 +128,7 @@ class CaseReport:
 
     @classmethod
     def of(cls, number: int, suite: Suite, case: Case) -> CaseReport:
-        from ..contract.verify import verify
-
+        """The report of a loaded case, its verdict computed now."""
         return cls(number, suite, case, verdict=verify(case.raw, case.request, suite.registry))
 
     # -- the case -------------------------------------------------------------

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from ..contract.verify import verify
 from ..suites.load import Case, CaseError, Suite
 from .case import CaseReport
 from .suite import SuiteReport
@@ -63,8 +62,7 @@ class Session:
         report = self._reports[number]
         if report is None:
             suite, case, error = self._rows[number]
-            verdict = verify(case.raw, case.request, suite.registry) if case is not None else None
-            report = CaseReport(number, suite, case, error, verdict)
+            report = CaseReport.of(number, suite, case) if case is not None else CaseReport(number, suite, None, error)
             self._reports[number] = report
         return report
 
