@@ -32,7 +32,7 @@ from .models import Claim
 from .text import escape_char, is_invisible, line_col, utf16_len, visible
 
 __all__ = ["MAX_ANSWER_BYTES", "DecodeFailure", "Decoded", "decode_answer", "describe_syntax_error",
-           "find_duplicate_key"]
+           "find_duplicate_key", "repeats_a_key"]
 
 BOM = "\ufeff"
 # Every UTF-16 unit takes at most 3 UTF-8 bytes (4 bytes make 2 units), so more
@@ -242,7 +242,7 @@ def _decode_slow(text: str, start: int, body: str, size: int, syntax_error: str 
         too_deep = _too_deep(text, start, size, body)
         if too_deep is not None:
             return too_deep
-        if _repeats_a_key(body, value):
+        if repeats_a_key(body, value):
             return _duplicate_key(text, start, size)
         shape = _shape_problem(value)
     else:
@@ -748,11 +748,12 @@ def find_duplicate_key(text: str, value: Any) -> DuplicateKey | None:
     Exact: the cheap token count proves most texts duplicate-free; the
     position-aware scan runs only when the counts disagree.
     """
-    return scan(text).duplicate if _repeats_a_key(text, value) else None
+    return scan(text).duplicate if repeats_a_key(text, value) else None
 
 
-def _repeats_a_key(text: str, value: Any) -> bool:
-    """Exact for valid JSON ``text`` decoded to ``value`` (see the module docstring)."""
+def repeats_a_key(text: str, value: Any) -> bool:
+    """Whether valid JSON ``text``, decoded to ``value``, repeats a key in some
+    object: exact and cheap (the token count of the module docstring)."""
     return _more_string_tokens(text, _strings_in(value))
 
 

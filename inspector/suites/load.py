@@ -23,7 +23,7 @@ from typing import Any, BinaryIO, TypeVar
 import msgspec
 
 from ..contract.checks import CHECKS, REASONS, STATUSES
-from ..contract.decode import _repeats_a_key, describe_syntax_error, find_duplicate_key
+from ..contract.decode import describe_syntax_error, find_duplicate_key, repeats_a_key
 from ..contract.evidence import LABELS, POLICIES
 from ..contract.jsonscan import DuplicateKey, max_depth, path_text, scan
 from ..contract.jsonscan import Path as JsonPath
@@ -185,7 +185,7 @@ def parse_json(path: str | Path, data: bytes) -> Any:
         message = message.replace("end of input", "end of file")
         line, column = line_col(text, offset)
         raise LoadError(path, f"invalid JSON: {message}", f"{line}:{column}") from None
-    if _repeats_a_key(text, value):
+    if repeats_a_key(text, value):
         duplicate = _duplicate_key(data, text)
         line, column = line_col(text, duplicate.second[0])
         first_line, first_column = line_col(text, duplicate.first[0])
