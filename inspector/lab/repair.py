@@ -87,6 +87,10 @@ class Edit:
             path = (*path, self.member)
         return path_text(path)
 
+    def to_dict(self) -> dict[str, str | int | None]:
+        """As a saved case's provenance records it."""
+        return {"what": self.what, "claim": self.claim, "member": self.member, "old": self.old, "new": self.new}
+
     def lines(self) -> tuple[str, ...]:
         """The edit as diff lines: ``- claims[0].value "5s"``, ``+ claims[0].value "5000"``."""
         out = []
