@@ -17,8 +17,10 @@ from inspector.lab.repair import (
     DROP_CLAIM,
     DUPLICATE_KEY,
     EMPTY_ANSWER,
+    MISSING_COMMA,
     REWRITE,
     TRAILING,
+    TRAILING_COMMA,
     UNKNOWN_MEMBER,
     eligible_sources,
     repair,
@@ -148,6 +150,22 @@ def test_a_missing_member_is_added_and_a_bom_kept():
     assert result.raw.startswith("\ufeff")
 
 
+def test_a_syntax_slip_is_mended_in_place():
+    trailing = GOOD[:-2] + ",]}"
+    result = fixed(trailing)
+    assert [(e.what, e.where) for e in result.edits] == [(TRAILING_COMMA, f"1:{len(GOOD) - 1}")]
+    assert result.raw == GOOD and result.diff_lines() == (f'- the answer at 1:{len(GOOD) - 1} ","',)
+    missing = GOOD.replace("}, {", "} {")
+    assert [e.what for e in fixed(missing).edits] == [MISSING_COMMA]
+    assert fixed(GOOD.replace('"claims":', '"claims"')).diff_lines() == ('+ the answer at 1:10 ":"',)
+    # A slip and trailing data: both mended.
+    result = fixed(GOOD[:-2] + ",]} // a comment")
+    assert [e.what for e in result.edits] == [TRAILING_COMMA, TRAILING]
+    # A slip before an error no edit mends: a rewrite, with no moot edits.
+    result = fixed('{"claims": [' + json.dumps(TIMEOUT_CLAIM) + ',], "n": NaN}')
+    assert [e.what for e in result.edits] == [REWRITE, ADD_CLAIM, ADD_CLAIM]
+
+
 def test_text_that_is_not_json_is_rewritten():
     for raw in ("Sure! The timeout is 5000.", b"\xff\xfe", "[" * 40, "[]", '{"claims": {}}'):
         result = fixed(raw)
@@ -206,6 +224,8 @@ def _answers(draw):
     claims = draw(st.lists(_claims(), max_size=10))
     extra = {"answer": "free text"} if draw(st.integers(0, 4)) == 0 else {}
     raw = json.dumps({"claims": claims, **extra}, indent=draw(st.sampled_from([None, 2])))
+    if claims and draw(st.integers(0, 3)) == 0:  # a syntax slip: a trailing comma
+        raw = raw[: raw.rindex("]")] + ",]" + raw[raw.rindex("]") + 1:]
     tail = draw(st.sampled_from(["", "", " trailing", "\n{}"]))
     return raw + tail, len(claims)
 
@@ -235,6 +255,6 @@ def test_a_possible_repair_always_verifies_accept(generated, request):
     # Repaired once is repaired: nothing is left to do.
     assert repair(result.raw, request, REGISTRY).empty
     # Never more claim edits than dropping every claim and adding every field.
-    of_claims = [e for e in result.edits
-                 if e.what not in (TRAILING, DUPLICATE_KEY, REWRITE) and not (e.what == UNKNOWN_MEMBER and e.claim is None)]
+    of_claims = [e for e in result.edits if e.what not in (TRAILING, TRAILING_COMMA, DUPLICATE_KEY, REWRITE)
+                 and not (e.what == UNKNOWN_MEMBER and e.claim is None)]
     assert len(of_claims) <= claims + len(request.fields)

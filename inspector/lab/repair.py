@@ -37,7 +37,7 @@ from ..contract.decode import MEMBERS, decode_answer
 from ..contract.evidence import recall_for
 from ..contract.jsonscan import Path, path_text, scan
 from ..contract.models import Registry, Request, Source
-from ..contract.text import utf16_len, visible
+from ..contract.text import line_col, utf16_len, visible
 from ..contract.verdict import Verdict
 from ..contract.verify import verify
 
@@ -51,6 +51,9 @@ _WHITESPACE = " \t\n\r"
 # What an edit does, in the product's words (the first column of the diff).
 TRAILING = "drop trailing data"
 DUPLICATE_KEY = "drop the second occurrence of a duplicate key"
+TRAILING_COMMA = "drop trailing comma"
+MISSING_COMMA = "insert missing comma"
+MISSING_COLON = "insert missing colon"
 REWRITE = "rewrite the answer"
 UNKNOWN_MEMBER = "drop unknown member"
 ADD_MEMBER = "add member"
@@ -75,11 +78,14 @@ class Edit:
     member: str | None
     old: str | None
     new: str | None
+    where: str | None = None  # line:column in the text, for a syntax repair
 
     @property
     def place(self) -> str:
         if self.what == TRAILING:
             return "trailing data"
+        if self.where is not None:
+            return f"the answer at {self.where}"
         if self.what == REWRITE:
             return "the answer"
         path: Path = ("claims", self.claim) if self.claim is not None else ()
@@ -89,7 +95,8 @@ class Edit:
 
     def to_dict(self) -> dict[str, str | int | None]:
         """As a saved case's provenance records it."""
-        return {"what": self.what, "claim": self.claim, "member": self.member, "old": self.old, "new": self.new}
+        record = {"what": self.what, "claim": self.claim, "member": self.member, "old": self.old, "new": self.new}
+        return record if self.where is None else {**record, "where": self.where}
 
     def lines(self) -> tuple[str, ...]:
         """The edit as diff lines: ``- claims[0].value "5s"``, ``+ claims[0].value "5000"``."""
@@ -212,13 +219,50 @@ def _repair_text(raw: str | bytes, verdict: Verdict, edits: list[Edit]) -> str:
         elif failure.reason == "DUPLICATE_KEY":
             text = _drop_duplicate(text, edits)
         else:
-            break
+            repaired = _repair_syntax(text, failure.explained(), edits) if failure.reason == "SYNTAX" else None
+            if repaired is None or len(edits) > _MAX_SYNTAX_EDITS:
+                break
+            text = repaired
         failure = decode_answer(text).failure
     if text is not None and (failure is None or failure.check == "shape") and _claims_object(text) is not None:
         return text
+    del edits[:]  # the text is rewritten whole: its edits so far are moot
     old = verdict.display_text
     edits.append(Edit(REWRITE, None, None, json.dumps(old, ensure_ascii=False), EMPTY_ANSWER))
     return EMPTY_ANSWER
+
+
+_MAX_SYNTAX_EDITS = 16  # beyond a few slips the text is not an answer that went a little wrong
+
+
+def _repair_syntax(text: str, failure: Any, edits: list[Edit]) -> str | None:
+    """The text with one syntax slip mended (a trailing comma, a missing comma or
+    colon), or None for any other syntax error (the text is then rewritten)."""
+    offset = failure.offset
+    if offset is None:
+        return None
+    message = failure.message
+    if message.startswith("trailing comma"):
+        comma = offset - 1
+        while comma > 0 and text[comma] in _WHITESPACE:
+            comma -= 1
+        if text[comma] != ",":
+            return None
+        edits.append(Edit(TRAILING_COMMA, None, None, '","', None, _line_col(text, comma)))
+        return text[:comma] + text[comma + 1:]
+    for expected, what, mark in (("expected ','", MISSING_COMMA, ","), ("expected ':'", MISSING_COLON, ":")):
+        if message.startswith(expected):
+            at = offset
+            while at > 0 and text[at - 1] in _WHITESPACE:
+                at -= 1
+            edits.append(Edit(what, None, None, None, f'"{mark}"', _line_col(text, at)))
+            return text[:at] + mark + text[at:]
+    return None
+
+
+def _line_col(text: str, offset: int) -> str:
+    line, column = line_col(text, offset)
+    return f"{line}:{column}"
 
 
 def _body_start(text: str) -> int:
