@@ -217,7 +217,12 @@ def test_a_full_disk_leaves_the_original_intact(tmp_path, disk_full, on):  # noq
 
 def test_a_full_disk_creates_nothing(tmp_path, disk_full):  # noqa: F811
     disk_full(100)
-    refused(tmp_path / "new.json", os.strerror(errno.ENOSPC))
+    refused(tmp_path / "new.json", os.strerror(errno.ENOSPC), "nothing was written")
+    assert listing(tmp_path) == []
+
+
+def test_a_missing_directory_is_one_line(tmp_path):
+    refused(tmp_path / "no" / "such" / "mine.json", "not saved", "nothing was written")
     assert listing(tmp_path) == []
 
 

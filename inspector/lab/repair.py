@@ -4,10 +4,11 @@ Computed, not searched: the contract says exactly what an accepted answer is, so
 the repair is worked out from the request and the registry.
 
 1. Strict decoding first, on the text itself and in place: drop the trailing
-   data, the second occurrence of a duplicate key (positions from the decode
-   failure and ``jsonscan``).  Text that is not JSON at all (bad syntax, not UTF-8,
-   too deep, too large, not the claims object) cannot be repaired in place: it is
-   rewritten as ``{"claims": []}`` and the claims are added.
+   data, the second occurrence of a duplicate key, a trailing comma; insert a
+   missing comma or colon (positions from the decode failure and ``jsonscan``).
+   Text that is not JSON at all (other syntax errors, not UTF-8, too deep, too
+   large, not the claims object) cannot be repaired in place: it is rewritten as
+   ``{"claims": []}`` and the claims are added.
 2. Then the claims, over the parsed value: for each requested field the eligible
    sources (``evidence.recall_for``: supplied, authorized under the scope, of the
    request's service, environment and revision, holding the fact) whose text
@@ -17,7 +18,8 @@ the repair is worked out from the request and the registry.
    the chosen source) or dropped (a duplicate or unrequested claim, or not a
    claim object); a requested field no claim is kept for gets a new claim.  Which
    claim keeps which field, and from which source, is chosen for the fewest
-   edits (an exact search over the assignments: at most eight claims).
+   edits (an exact search over the assignments, claims by subsets of the at
+   most eight fields an answer can cover).
 
 When a requested field has no eligible source the answer cannot be repaired:
 that rejection is retrieval's (no edit of the answer can supply a document), and
@@ -163,11 +165,11 @@ def repair(raw: str | bytes, request: Request, registry: Registry, verdict: Verd
         verdict = verify(raw, request, registry)
     if verdict.ok:
         return Repair(True, (), raw, verdict)
-    impossible = _impossible(request, registry)
+    eligible = eligible_sources(request, registry)
+    impossible = _impossible(request, registry, eligible)
     if impossible is not None:
         reason, field, retrieval = impossible
         return Repair(False, (), raw, verdict, reason, field, retrieval)
-    eligible = eligible_sources(request, registry)
     edits: list[Edit] = []
     text = _repair_text(raw, verdict, edits)
     text = _repair_claims(text, request, eligible, edits)
@@ -177,7 +179,8 @@ def repair(raw: str | bytes, request: Request, registry: Registry, verdict: Verd
     return Repair(True, tuple(edits), text, repaired)
 
 
-def _impossible(request: Request, registry: Registry) -> tuple[str, str | None, bool] | None:
+def _impossible(request: Request, registry: Registry,
+                eligible: dict[str, tuple[Source, ...]]) -> tuple[str, str | None, bool] | None:
     """(reason, field, retrieval's) when no answer to ``request`` can be accepted."""
     fields = tuple(dict.fromkeys(request.fields))
     if len(fields) > LIMITS.MAX_CLAIMS:
@@ -188,15 +191,18 @@ def _impossible(request: Request, registry: Registry) -> tuple[str, str | None, 
     for item in recall_for(request, registry).fields:
         if not item.supplied:
             if item.relevant:
-                held = f"{', '.join(item.relevant)} would support it but {'was' if len(item.relevant) == 1 else 'were'} not supplied"
+                were = "was" if len(item.relevant) == 1 else "were"
+                held = f"{', '.join(item.relevant)} would support it but {were} not supplied"
             else:
                 held = f"no source of {where}{scoped} holds it"
             return (f"no eligible source for {item.field} was supplied ({held}): the rejection is "
                     "retrieval's, no edit of the answer can fix it", item.field, True)
-    for field, sources in eligible_sources(request, registry).items():
-        if not sources:
-            return (f"no supplied source for {field} states its line {field}=value verbatim: "
-                    "no quote can support a claim of it", field, False)
+    for item in recall_for(request, registry).fields:
+        if not eligible[item.field]:
+            lines = ", ".join(f"{source} lacks {item.field}={registry.by_id[source].facts[item.field]}"
+                              for source in item.supplied)
+            return (f"no supplied source for {item.field} states its canonical line verbatim ({lines}): "
+                    "no quote can support a claim of it", item.field, False)
     return None
 
 
@@ -208,7 +214,8 @@ def _repair_text(raw: str | bytes, verdict: Verdict, edits: list[Edit]) -> str:
     smallest text edits; or ``EMPTY_ANSWER`` (one REWRITE edit) when it cannot be."""
     text = verdict.text
     failure = verdict.decoded.failure
-    for _ in range(LIMITS.MAX_INPUT):  # each pass removes text: bounded by its length
+    # Each pass drops text or mends one syntax slip (at most _MAX_SYNTAX_EDITS).
+    for _ in range(LIMITS.MAX_INPUT + _MAX_SYNTAX_EDITS):
         if text is None or failure is None:
             break
         if failure.reason == "TRAILING_DATA":

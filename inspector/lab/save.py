@@ -101,7 +101,8 @@ def save_case(path: str | Path, parent_suite: Suite, parent_case: Case, raw: str
     try:
         write_files(path.parent, {path.name: data}, overwrite=existing is not None)
     except WriteError as exc:
-        raise SaveError(path, f"not saved: {exc.reason}; the file is as it was") from None
+        kept = "the file is as it was" if existing is not None else "nothing was written"
+        raise SaveError(path, f"not saved: {exc.reason}; {kept}") from None
     return load_suite(path)
 
 
