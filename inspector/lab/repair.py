@@ -4,8 +4,9 @@ Computed, not searched: the contract says exactly what an accepted answer is, so
 the repair is worked out from the request and the registry.
 
 1. Strict decoding first, on the text itself and in place: drop the trailing
-   data, the second occurrence of a duplicate key, a trailing comma; insert a
-   missing comma or colon (positions from the decode failure and ``jsonscan``).
+   data, an occurrence of a duplicate key (the second, or the first when that
+   makes the whole repair smaller), a trailing comma; insert a missing comma or
+   colon (positions from the decode failure and ``jsonscan``).
    Text that is not JSON at all (other syntax errors, not UTF-8, too deep, too
    large, not the claims object) cannot be repaired in place: it is rewritten as
    ``{"claims": []}`` and the claims are added.
@@ -53,6 +54,8 @@ _WHITESPACE = " \t\n\r"
 # What an edit does, in the product's words (the first column of the diff).
 TRAILING = "drop trailing data"
 DUPLICATE_KEY = "drop the second occurrence of a duplicate key"
+DUPLICATE_KEY_FIRST = "drop the first occurrence of a duplicate key"
+FIRST, SECOND = "first", "second"
 TRAILING_COMMA = "drop trailing comma"
 MISSING_COMMA = "insert missing comma"
 MISSING_COLON = "insert missing colon"
@@ -93,6 +96,8 @@ class Edit:
         path: Path = ("claims", self.claim) if self.claim is not None else ()
         if self.member is not None:
             path = (*path, self.member)
+        if self.what in (DUPLICATE_KEY, DUPLICATE_KEY_FIRST):
+            return f"{path_text(path)} ({FIRST if self.what == DUPLICATE_KEY_FIRST else SECOND} occurrence)"
         return path_text(path)
 
     def to_dict(self) -> dict[str, str | int | None]:
@@ -170,9 +175,8 @@ def repair(raw: str | bytes, request: Request, registry: Registry, verdict: Verd
     if impossible is not None:
         reason, field, retrieval = impossible
         return Repair(False, (), raw, verdict, reason, field, retrieval)
-    edits: list[Edit] = []
-    text = _repair_text(raw, verdict, edits)
-    text = _repair_claims(text, request, eligible, edits)
+    edits, text = _attempt(verdict.text, verdict.decoded.failure, verdict.display_text, request, eligible,
+                           _DUPLICATE_BRANCHES)
     repaired = verify(text, request, registry)
     if not repaired.ok:  # e.g. the added claims make it longer than the size limit
         return Repair(False, (), raw, verdict, f"the repaired answer is still rejected ({repaired.label})")
@@ -209,11 +213,16 @@ def _impossible(request: Request, registry: Registry,
 # -- stage 1: the text --------------------------------------------------------------
 
 
-def _repair_text(raw: str | bytes, verdict: Verdict, edits: list[Edit]) -> str:
-    """The answer as text that parses as JSON with no duplicate key, after the
-    smallest text edits; or ``EMPTY_ANSWER`` (one REWRITE edit) when it cannot be."""
-    text = verdict.text
-    failure = verdict.decoded.failure
+def _attempt(text: str | None, failure: Any, original: str, request: Request,
+             eligible: dict[str, tuple[Source, ...]], branches: int) -> tuple[list[Edit], str]:
+    """The edits and the repaired text from ``text`` (whose stage-1 ``failure`` is
+    given): the text edits, then the claims'.  Text that cannot be mended in
+    place is rewritten from ``EMPTY_ANSWER`` (``original`` is what it replaces).
+
+    Of a duplicate key either occurrence may be the one to drop: both are
+    tried (the first ``branches`` times a key repeats), and the repair with
+    fewer edits kept; on a tie, the one without the second occurrence."""
+    edits: list[Edit] = []
     # Each pass drops text or mends one syntax slip (at most _MAX_SYNTAX_EDITS).
     for _ in range(LIMITS.MAX_INPUT + _MAX_SYNTAX_EDITS):
         if text is None or failure is None:
@@ -224,19 +233,32 @@ def _repair_text(raw: str | bytes, verdict: Verdict, edits: list[Edit]) -> str:
             edits.append(Edit(TRAILING, None, None, text[offset:], None))
             text = text[:offset]
         elif failure.reason == "DUPLICATE_KEY":
-            text = _drop_duplicate(text, edits)
+            if branches > 0:
+                options = []
+                for occurrence in (SECOND, FIRST):
+                    edit, dropped = _drop_duplicate(text, occurrence)
+                    rest, repaired = _attempt(dropped, decode_answer(dropped).failure, original, request,
+                                              eligible, branches - 1)
+                    moot = bool(rest) and rest[0].what == REWRITE
+                    options.append((rest if moot else [*edits, edit, *rest], repaired))
+                return min(options, key=lambda option: len(option[0]))
+            edit, text = _drop_duplicate(text, SECOND)
+            edits.append(edit)
         else:
             repaired = _repair_syntax(text, failure.explained(), edits) if failure.reason == "SYNTAX" else None
             if repaired is None or len(edits) > _MAX_SYNTAX_EDITS:
                 break
             text = repaired
         failure = decode_answer(text).failure
-    if text is not None and (failure is None or failure.check == "shape") and _claims_object(text) is not None:
-        return text
-    del edits[:]  # the text is rewritten whole: its edits so far are moot
-    old = verdict.display_text
-    edits.append(Edit(REWRITE, None, None, json.dumps(old, ensure_ascii=False), EMPTY_ANSWER))
-    return EMPTY_ANSWER
+    if text is None or (failure is not None and failure.check != "shape") or _claims_object(text) is None:
+        # The text is rewritten whole: its edits so far are moot.
+        edits = [Edit(REWRITE, None, None, json.dumps(original, ensure_ascii=False), EMPTY_ANSWER)]
+        text = EMPTY_ANSWER
+    return edits, _repair_claims(text, request, eligible, edits)
+
+
+# How many times a repeated key is tried both ways (each doubles the work).
+_DUPLICATE_BRANCHES = 3
 
 
 _MAX_SYNTAX_EDITS = 16  # beyond a few slips the text is not an answer that went a little wrong
@@ -287,19 +309,22 @@ def _claims_object(text: str) -> dict[str, Any] | None:
     return None
 
 
-def _drop_duplicate(text: str, edits: list[Edit]) -> str:
+def _drop_duplicate(text: str, occurrence: str) -> tuple[Edit, str]:
+    """The edit dropping the ``occurrence`` (FIRST or SECOND) of the text's first
+    repeated key, and the text without it."""
     start = _body_start(text)
     body = text[start:]
     duplicate = scan(body).duplicate
     assert duplicate is not None
-    key_start = duplicate.second[0]
-    end = _value_end(body, duplicate.second[1])
+    key_start, key_end = duplicate.second if occurrence == SECOND else duplicate.first
+    end = _value_end(body, key_end)
     path = duplicate.object_path
     claim = path[1] if len(path) == 2 and path[0] == "claims" and isinstance(path[1], int) else None
     member = duplicate.key if claim is not None or not path else path_text((*path, duplicate.key))
-    value_start = body.index(":", duplicate.second[1]) + 1
-    edits.append(Edit(DUPLICATE_KEY, claim, member, _compact(body[value_start:end]), None))
-    return text[:start] + _cut_member(body, key_start, end)
+    value_start = body.index(":", key_end) + 1
+    what = DUPLICATE_KEY if occurrence == SECOND else DUPLICATE_KEY_FIRST
+    edit = Edit(what, claim, member, _compact(body[value_start:end]), None)
+    return edit, text[:start] + _cut_member(body, key_start, end)
 
 
 def _value_end(body: str, key_end: int) -> int:
