@@ -258,3 +258,13 @@ def test_a_read_only_directory_leaves_the_original_intact(read_only_with_file):
     message = refused(target, "not saved", "the file is as it was", case_id="two")
     assert os.strerror(errno.EROFS) in message or os.strerror(errno.EACCES) in message
     assert target.read_bytes() == before and listing(target.parent) == ["mine.json"]
+
+
+def test_an_edit_holding_a_lone_surrogate_is_recorded_visibly(tmp_path):
+    """The raw editor can make text no file can hold; the repair of it rewrites it,
+    and the record of that edit shows the surrogate as its escape."""
+    edited = '{"claims": ["\ud800"]}'
+    fix = repair(edited, case_of(ARTICLE_SUITE, "complete-answer").request, ARTICLE_SUITE.registry)
+    assert fix.edits[0].old == edited
+    loaded = save(tmp_path / "mine.json", raw=fix.raw, edits=fix.edits, parent="complete-answer")
+    assert loaded.cases[0].provenance.edits[0]["old"] == '{"claims": ["\\ud800"]}'

@@ -252,7 +252,7 @@ def _attempt(text: str | None, failure: Any, original: str, request: Request,
         failure = decode_answer(text).failure
     if text is None or (failure is not None and failure.check != "shape") or _claims_object(text) is None:
         # The text is rewritten whole: its edits so far are moot.
-        edits = [Edit(REWRITE, None, None, json.dumps(original, ensure_ascii=False), EMPTY_ANSWER)]
+        edits = [Edit(REWRITE, None, None, original, EMPTY_ANSWER)]
         text = EMPTY_ANSWER
     return edits, _repair_claims(text, request, eligible, edits)
 

@@ -25,7 +25,7 @@ from typing import Any
 
 import msgspec
 
-from ..contract.text import json_dumps, visible
+from ..contract.text import escape_char, json_dumps, visible
 from ..suites.load import (
     Case,
     LoadError,
@@ -152,13 +152,25 @@ def _source_document(source: Any) -> dict[str, Any]:
 
 def _edit_record(edit: Any) -> str | dict[str, Any]:
     if isinstance(edit, str):
-        return edit
+        return _storable(edit)
     if isinstance(edit, Mapping):
-        return dict(edit)
-    to_dict = getattr(edit, "to_dict", None)
-    if to_dict is None:
-        raise TypeError(f"an edit is a mutation name, a mapping or has to_dict(), not {type(edit).__name__}")
-    return to_dict()
+        record = dict(edit)
+    else:
+        to_dict = getattr(edit, "to_dict", None)
+        if to_dict is None:
+            raise TypeError(f"an edit is a mutation name, a mapping or has to_dict(), not {type(edit).__name__}")
+        record = to_dict()
+    return {key: _storable(value) if isinstance(value, str) else value for key, value in record.items()}
+
+
+def _storable(text: str) -> str:
+    """``text``, with any lone surrogate (which no UTF-8 file can hold) written as
+    its ``\\uXXXX`` escape: an edit's record is for people, the answer is kept exact."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return "".join(escape_char(ch) if "\ud800" <= ch <= "\udfff" else ch for ch in text)
+    return text
 
 
 def _case_document(path: Path, parent_suite: Suite, parent_case: Case, raw: str | bytes, expected: str,
