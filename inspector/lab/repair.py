@@ -76,14 +76,15 @@ class Edit:
     its index in the repaired answer; None for an edit of the whole text or of a
     top-level member); ``member`` the claim member or top-level key edited.
     ``old`` and ``new`` are JSON text as it stands in the answer (None for what
-    is added or dropped)."""
+    is added or dropped; for trailing data and a rewrite, the answer's own
+    text).  ``where`` is the line:column of a syntax repair."""
 
     what: str
     claim: int | None
     member: str | None
     old: str | None
     new: str | None
-    where: str | None = None  # line:column in the text, for a syntax repair
+    where: str | None = None
 
     @property
     def place(self) -> str:
