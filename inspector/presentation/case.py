@@ -13,6 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+import msgspec
+
 from ..contract.access import format_number
 from ..contract.evidence import ANSWER, RETRIEVAL, Assessment, Category, Conflict, assess
 from ..contract.trace import Step, Trace, explain
@@ -364,6 +366,8 @@ class CaseReport:
             "blame": evidence.blame,
             "recall": evidence.recall.value,
             "conflicts": [conflict.describe() for conflict in evidence.conflicts],
+            # Only a saved counterexample has one: the bundled suites' JSON is unchanged.
+            **({"provenance": msgspec.to_builtins(case.provenance)} if case.provenance is not None else {}),
         }
 
 

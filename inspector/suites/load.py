@@ -43,6 +43,7 @@ __all__ = [
     "Case",
     "CaseError",
     "LoadError",
+    "Provenance",
     "Suite",
     "bundled_suite_paths",
     "load_answer",
@@ -75,6 +76,26 @@ class LoadError(Exception):
         return visible(f"{where}: {self.problem}")
 
 
+# A saved edit: a mutation's dotted name, or a repair's edit
+# ({"what", "claim", "member", "old", "new"}).
+_EditRecord = str | dict[str, str | int | None]
+
+
+class Provenance(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """Where a saved counterexample came from (``inspector.lab.save``): the parent
+    suite and case, the sha256 of the parent's raw answer, the edits and
+    mutations applied to it in order, and the inspector version that saved it."""
+
+    parent_suite: str
+    parent_case: str
+    parent_sha256: str
+    edits: tuple[_EditRecord, ...]
+    inspector_version: str
+
+
+_SHA256 = re.compile(r"[0-9a-f]{64}")
+
+
 class _CaseFile(msgspec.Struct, forbid_unknown_fields=True):
     id: str
     request: Request
@@ -84,6 +105,7 @@ class _CaseFile(msgspec.Struct, forbid_unknown_fields=True):
     note: str | None = None
     expected_labels: list[str] | None = None
     expected_policy: str | None = None
+    provenance: Provenance | None = None
 
 
 class _SuiteFile(msgspec.Struct, forbid_unknown_fields=True):
@@ -106,6 +128,7 @@ class Case:
     note: str | None = None
     expected_labels: tuple[str, ...] | None = None
     expected_policy: str | None = None
+    provenance: Provenance | None = None  # a saved counterexample's origin
 
 
 @dataclass(frozen=True, slots=True)
@@ -389,6 +412,13 @@ def _check_expectations(case: _CaseFile) -> tuple[str, str] | None:
             return f"expected_labels[{index}]", f"unknown label {label!r} (known: {', '.join(LABELS)})"
     if case.expected_policy is not None and case.expected_policy not in POLICIES:
         return "expected_policy", f"unknown policy {case.expected_policy!r} (known: {', '.join(POLICIES)})"
+    provenance = case.provenance
+    if provenance is not None:
+        if _SHA256.fullmatch(provenance.parent_sha256) is None:
+            return "provenance.parent_sha256", "expected 64 lowercase hexadecimal digits"
+        for member in ("parent_suite", "parent_case", "inspector_version"):
+            if not getattr(provenance, member):
+                return f"provenance.{member}", "empty"
     return None
 
 
@@ -491,7 +521,7 @@ def _case(suite: str, index: int, item: Any, ids: dict[str, int]) -> Case:
         raise _CaseProblem(case.id, f"{here}.{problem[0]}", problem[1])
     return Case(suite, index, case.id, raw, case.request, case.expected, case.note,
                 tuple(case.expected_labels) if case.expected_labels is not None else None,
-                case.expected_policy)
+                case.expected_policy, case.provenance)
 
 
 def load_sources(path: str | Path) -> list[Source]:

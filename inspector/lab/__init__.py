@@ -1,0 +1,1 @@
+"""The counterexample lab: pure pieces the TUI builds on (repair, saving)."""
