@@ -207,3 +207,36 @@ class TestStryker:
             assert (where["start"]["line"], where["start"]["column"]) <= (where["end"]["line"],
                                                                          where["end"]["column"])
             assert where["start"]["line"] >= 1 and where["start"]["column"] >= 1
+
+
+class TestHoles:
+    """No bundled mutant meant to be rejected survives; a contract with a hole (here
+    simulated: verify reads 5001 as 5000) must show it, with the whole raw text."""
+
+    @pytest.fixture
+    def holed(self, monkeypatch):
+        import inspector.lab.mutate as lab
+
+        real = lab.verify
+
+        def lenient(raw, request, registry):
+            return real(raw.replace('"5001"', '"5000"'), request, registry)
+
+        monkeypatch.setattr(lab, "verify", lenient)
+
+    def test_a_surviving_mutant_lowers_the_score_and_is_listed(self, capsys, holed):
+        status, document = run_json(capsys, str(ARTICLE))
+        holes = [s for s in document["survivors"] if not s["harmless"]]
+        assert document["holes"] == len(holes) == 3  # each accepted case claims read_timeout_ms
+        assert {h["mutation"] for h in holes} == {"value.perturb"}
+        assert all('"5001"' in h["raw"] for h in holes)
+        assert document["score"] == round(153 / 156, 6)
+        assert document["by_mutation"]["value.perturb"]["survived"] == 3
+        assert status == 0  # coverage, not the score, decides the exit status
+
+    def test_the_text_shows_the_hole_with_its_raw_text(self, capsys, holed):
+        main(["mutate", str(ARTICLE)])
+        out = capsys.readouterr().out
+        assert "3 survivors meant to be rejected (holes in the contract):" in out
+        assert "article/complete-answer  value.perturb  next number: 5001  -> ACCEPT" in out
+        assert '    |       "value": "5001",' in out
