@@ -55,6 +55,7 @@ def claims_of(raw: str) -> Any:
 
 def assert_exact_edit(original: str, mutant: Mutant) -> None:
     """Applying the edit to the original gives the mutant's raw text, and it changes something."""
+    assert mutant.original == original  # mutations change only the answer
     start, end, replacement = mutant.edit
     assert 0 <= start <= end <= len(original)
     assert original[:start] + replacement + original[end:] == mutant.raw

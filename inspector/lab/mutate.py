@@ -19,7 +19,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from ..contract.checks import CHECKS, CHECKS_BY_ID, STATUSES
+from ..contract.checks import CHECKS, CHECKS_BY_ID, STATUSES, Check
 from ..contract.text import line_col
 from ..contract.verdict import Verdict
 from ..contract.verify import verify
@@ -28,7 +28,7 @@ from ..suites.audit import Audit
 from ..suites.load import Suite
 from .mutations import MUTATIONS, Mutant, answer_of, mutants_of
 
-__all__ = ["MUTATE_SCHEMA", "REJECTIONS", "MutantResult", "MutateReport", "MutationRow", "mutate"]
+__all__ = ["MUTATE_SCHEMA", "REJECTIONS", "MutantResult", "Outcome", "MutateReport", "MutationRow", "mutate"]
 
 MUTATE_SCHEMA = "inspector.mutate/1"
 # Every rejection code, in contract order: what a suite's own cases should cover.
@@ -45,12 +45,40 @@ def case_name(report: CaseReport) -> str:
 
 
 @dataclass(frozen=True, slots=True)
+class Outcome:
+    """What a mutant's verdict says, and nothing more: a mutant's Verdict (its
+    decoded claims, its request and registry) is not kept, and equal outcomes
+    are one object, so that many mutants cost little."""
+
+    status: str
+    reason: str | None
+    check: Check | None
+    claim: int | None
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "ACCEPT"
+
+    @property
+    def label(self) -> str:
+        return f"{self.status}/{self.reason}" if self.reason else self.status
+
+
+def _outcome(verdict: Verdict, known: dict[tuple, Outcome]) -> Outcome:
+    key = (verdict.status, verdict.reason, verdict.check, verdict.claim)
+    found = known.get(key)
+    if found is None:
+        found = known[key] = Outcome(*key)
+    return found
+
+
+@dataclass(frozen=True, slots=True)
 class MutantResult:
-    """A mutant of an accepted case and the verdict it got."""
+    """A mutant of an accepted case and what its verdict says."""
 
     parent: CaseReport
     mutant: Mutant
-    verdict: Verdict
+    verdict: Outcome
 
     @property
     def case(self) -> str:
@@ -116,6 +144,7 @@ class MutateReport:
         self.audit = Audit(suites)
         self.summary = self.audit.summary
         results: list[MutantResult] = []
+        outcomes: dict[tuple, Outcome] = {}
         self.parents: tuple[CaseReport, ...] = tuple(r for r in self.summary.reports if r.verdict.ok)
         for parent in self.parents:
             case, registry = parent.case, parent.suite.registry
@@ -124,7 +153,8 @@ class MutateReport:
             if answer is None:  # pragma: no cover - an accepted answer always decodes
                 continue
             for mutant in mutants_of(answer):
-                results.append(MutantResult(parent, mutant, verify(mutant.raw, case.request, registry)))
+                verdict = verify(mutant.raw, case.request, registry)
+                results.append(MutantResult(parent, mutant, _outcome(verdict, outcomes)))
         self.results: tuple[MutantResult, ...] = tuple(results)
         self.meant = tuple(r for r in results if not r.mutant.harmless)
         self.harmless = tuple(r for r in results if r.mutant.harmless)

@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 
 from ..contract.access import authorize
@@ -112,15 +112,23 @@ class Mutant:
 
     ``edit`` is (start, end, replacement) in the original raw text: applying it
     to the original gives ``raw`` exactly.  ``check`` is the check the mutant is
-    meant to trip (None: harmless, it should stay accepted).
+    meant to trip (None: harmless, it should stay accepted).  The mutant keeps
+    the original text (shared by all its case's mutants) and the edit, and
+    spells its raw text out when read: a suite over a large registry has
+    hundreds of thousands of mutants.
     """
 
     mutation: str
     variant: str
     claim: int | None
-    raw: str
     edit: tuple[int, int, str]
     check: str | None
+    original: str = field(repr=False)
+
+    @property
+    def raw(self) -> str:
+        start, end, replacement = self.edit
+        return self.original[:start] + replacement + self.original[end:]
 
     @property
     def harmless(self) -> bool:
@@ -152,15 +160,15 @@ class Mutation:
             targets = tuple(range(len(answer.claims))) if claim is None else (claim,)
         text = answer.text
         for target in targets:
-            seen: set[str] = set()
+            seen: set[tuple[int, int, str]] = set()
             for variant in self.generate(answer, target):
-                raw = text[:variant.start] + variant.replacement + text[variant.end:]
-                if raw == text or raw in seen:
+                edit = (variant.start, variant.end, variant.replacement)
+                if text[variant.start:variant.end] == variant.replacement or edit in seen:
                     continue  # a variant that changes nothing, or repeats another, is not a mutant
-                seen.add(raw)
+                seen.add(edit)
                 check = None if variant.harmless else variant.check or self.check
-                yield Mutant(self.name, variant.label, target, raw,
-                             (variant.start, variant.end, variant.replacement), check)
+                yield Mutant(self.name, variant.label, target, (variant.start, variant.end, variant.replacement),
+                             check, text)
 
 
 # -- editing the text -----------------------------------------------------------
