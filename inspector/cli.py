@@ -41,6 +41,7 @@ if TYPE_CHECKING:
     from rich.text import Text
 
     from .contract.verdict import Verdict
+    from .lab.mutate import MutantResult, MutateReport
     from .presentation.case import Rung
     from .suites.audit import Audit
 
@@ -72,7 +73,7 @@ def _checks_listing() -> str:
 def _mutations_listing() -> str:
     from .lab.mutations import MUTATIONS
 
-    return "\n".join(f"  {mutation.name:<20} {mutation.check or '-':<16} {mutation.title}"
+    return "\n".join(f"  {mutation.name:<20} {mutation.title:<36} {'/'.join(mutation.checks) or '-'}"
                      for mutation in MUTATIONS)
 
 
@@ -121,7 +122,7 @@ def _parser() -> argparse.ArgumentParser:
                     "case of the suites, verify each mutant once and report: how many each verdict "
                     "code killed, the survivors, the mutation score, the mutants that slipped past "
                     "their check to another one, and which rejection codes the suites' own cases cover.",
-        epilog="mutations (the check each is meant to trip; - harmless):\n" + _mutations_listing()
+        epilog="mutations, and the checks each is meant to trip (- harmless: stays accepted):\n" + _mutations_listing()
                + "\n\nexit status: 0 every rejection code covered, 1 a rejection code no case of the "
                "suites fails with, 2 unusable input, 3 internal error.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -733,7 +734,7 @@ KILLED_COLUMNS = (TableColumn("code"), TableColumn("mutants"), TableColumn("of w
 COVERAGE_COLUMNS = (TableColumn("code"), TableColumn("cases"), TableColumn("first of them", priority=1, min_width=12))
 
 
-def _print_mutate(report: Any) -> None:
+def _print_mutate(report: MutateReport) -> None:
     from rich.text import Text
 
     from .contract.checks import CHECKS_BY_ID
@@ -808,7 +809,7 @@ def _print_mutate(report: Any) -> None:
             _print_mutant(console, result, full=False)
 
 
-def _print_mutant(console: Console, result: Any, full: bool) -> None:
+def _print_mutant(console: Console, result: MutantResult, full: bool) -> None:
     """One mutant: its case, mutation and variant, what it got, and its edit, or its
     whole raw text, every character shown safely."""
     from rich.text import Text

@@ -54,7 +54,10 @@ def claims_of(raw: str) -> Any:
 
 
 def assert_exact_edit(original: str, mutant: Mutant) -> None:
-    """Applying the edit to the original gives the mutant's raw text, and it changes something."""
+    """Applying the edit to the original gives the mutant's raw text, and it changes something;
+    the check it is meant for is one its mutation declares."""
+    declared = MUTATIONS_BY_NAME[mutant.mutation].checks
+    assert mutant.check is None or mutant.check in declared, (mutant.mutation, mutant.check)
     assert mutant.original == original  # mutations change only the answer
     start, end, replacement = mutant.edit
     assert 0 <= start <= end <= len(original)
@@ -124,6 +127,7 @@ class TestCatalogue:
     def test_each_declares_a_real_check_or_is_harmless(self):
         for mutation in MUTATIONS:
             assert mutation.check is None or mutation.check in CHECKS_BY_ID, mutation.name
+            assert set(mutation.checks) <= set(CHECKS_BY_ID), mutation.name
         assert {m.name for m in MUTATIONS if m.harmless} == HARMLESS
 
     def test_titles_and_help_are_one_line(self):

@@ -146,10 +146,18 @@ class Mutation:
     target: Target
     check: str | None  # the check id it is meant to trip; None for a harmless one
     generate: Generator
+    # The checks its variants may be meant for when they differ by variant (doc.other:
+    # one per kind of other source), the declared one first.
+    also: tuple[str, ...] = ()
 
     @property
     def harmless(self) -> bool:
         return self.check is None
+
+    @property
+    def checks(self) -> tuple[str, ...]:
+        """Every check a variant of this mutation may be meant to trip."""
+        return (self.check, *self.also) if self.check is not None else ()
 
     def mutants(self, answer: Answer, claim: int | None = None) -> Iterator[Mutant]:
         """Every variant of this mutation on ``answer``: on claim ``claim`` (every claim
@@ -520,7 +528,7 @@ MUTATIONS: tuple[Mutation, ...] = (
     Mutation("doc.other", "cite another source",
              "Cite each other document in turn: another revision, environment or service, or one "
              "not supplied; the quote stays, so a document without it fails citation first.",
-             Target.CLAIM, "revision", _doc_other),
+             Target.CLAIM, "revision", _doc_other, also=("authorized", "doc_supplied", "scope", "value")),
     Mutation("doc.unknown", "cite an unknown document",
              "Cite a document id the registry does not have: a hallucinated citation.",
              Target.CLAIM, "doc_known", _doc_unknown),
@@ -537,13 +545,13 @@ MUTATIONS: tuple[Mutation, ...] = (
     Mutation("field.other", "claim another requested field",
              "Set the field to another requested field (each in turn): claimed twice, or a value "
              "the document does not state for it.",
-             Target.CLAIM, "unique_field", _field_other),
+             Target.CLAIM, "unique_field", _field_other, also=("value",)),
     Mutation("field.unrequested", "claim an unrequested field",
              "Set the field to one the request does not ask for (each such field of the registry).",
              Target.CLAIM, "requested_field", _field_unrequested),
     Mutation("claim.drop", "drop the claim",
              "Remove the claim: a requested field goes unclaimed (or the answer claims nothing).",
-             Target.CLAIM, "coverage", _claim_drop),
+             Target.CLAIM, "coverage", _claim_drop, also=("has_claims",)),
     Mutation("claim.duplicate", "duplicate the claim",
              "Repeat the claim right after itself: one field claimed twice, even though both agree.",
              Target.CLAIM, "unique_field", _claim_duplicate),
