@@ -793,6 +793,11 @@ def _print_mutate(report: MutateReport) -> None:
         console.print(Text(f"not covered by any case: {', '.join(report.uncovered)}", "bold red"))
     else:
         console.print(Text("every rejection code is covered by a case of the suites", "green"))
+    gaps = {name: codes for name, codes in report.uncovered_by_suite.items() if codes}
+    if len(report.audit.suites) > 1 and gaps:
+        parts = [visible(f"{name} lacks {', '.join(codes)}") for name, codes in gaps.items()]
+        for line in _hanging("per suite".ljust(FACT_LABEL_WIDTH + 1), parts, width, "; ", lead_style="dim"):
+            console.print(line)
 
     for title, results, style in (
             ("survivors meant to be rejected (holes in the contract)", report.holes, "bold red"),

@@ -93,6 +93,11 @@ class TestJson:
     def test_the_bundled_suites(self, capsys):
         status, document = run_json(capsys)
         assert status == 0 and document["uncovered"] == []
+        # The union decides; each suite's own gaps are listed (access.json covers three codes).
+        assert document["uncovered_by_suite"]["article"] == []
+        assert document["uncovered_by_suite"]["access"] == ["INVALID_JSON", "DUPLICATE_CLAIM",
+                                                            "UNREQUESTED_FIELD", "SCOPE_MISMATCH",
+                                                            "QUOTE_NOT_SUPPORTING", "INCOMPLETE"]
         assert sum(document["killed_by"].values()) + len(document["survivors"]) == document["mutants"]
         # Harmless edits of the cases at the size limit push them over it: listed, not hidden.
         rejected = document["harmless"]["rejected"]
@@ -149,6 +154,12 @@ class TestText:
         assert "every rejection code is covered" in out
         assert "article/complete-answer  raw.bom  a leading BOM  -> ACCEPT" in out
         assert "insert ‹\\ufeff›" in out  # the BOM itself is never printed
+
+    def test_each_suites_own_gaps_are_named(self, capsys):
+        assert main(["mutate", str(ARTICLE), str(FIXTURES / "access.json")]) == 0
+        out = capsys.readouterr().out
+        assert "per suite access lacks INVALID_JSON, DUPLICATE_CLAIM" in out
+        assert "article lacks" not in out
 
     def test_untrusted_text_is_shown_safely(self, capsys, tmp_path):
         # A case id and values with terminal escapes and bidi controls: shown as \\uXXXX.

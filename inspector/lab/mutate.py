@@ -212,6 +212,16 @@ class MutateReport:
         """The rejection codes none of the suites' own cases fails first with."""
         return tuple(code for code in REJECTIONS if not self.coverage[code])
 
+    @property
+    def uncovered_by_suite(self) -> dict[str, list[str]]:
+        """Per suite, the rejection codes none of its own cases fails first with (the
+        exit status reads the union, ``uncovered``)."""
+        covered: dict[str, set[str]] = {suite.name: set() for suite in self.audit.suites}
+        for report in self.summary.reports:
+            if not report.verdict.ok:
+                covered[report.suite.name].add(report.verdict.status)
+        return {name: [code for code in REJECTIONS if code not in codes] for name, codes in covered.items()}
+
     def _coverage(self) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
         by_number = {report.number: report for report in self.summary.reports}
         codes: dict[str, list[str]] = {code: [] for code in REJECTIONS}
@@ -256,6 +266,7 @@ class MutateReport:
             "coverage": self.coverage,
             "coverage_reasons": self.coverage_reasons,
             "uncovered": list(self.uncovered),
+            "uncovered_by_suite": self.uncovered_by_suite,
         }
 
     def to_stryker(self, version: str) -> dict[str, Any]:
