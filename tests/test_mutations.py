@@ -236,6 +236,16 @@ class TestCyclingVariants:
         assert full.edit[2] == '"\\uff15\\uff10\\uff10\\uff10"'
 
 
+class TestEncoding:
+    def test_a_written_string_never_carries_an_invisible_character_raw(self):
+        from inspector.lab.mutations import encode_string
+
+        assert encode_string("a\x7fb\u202ec") == '"a\\u007fb\\u202ec"'
+        assert json.loads(encode_string("a\x7fb\u202ec")) == "a\x7fb\u202ec"
+        assert encode_string("５") == '"５"'
+        assert encode_string("５", like='"\\u0035"') == '"\\uff15"'
+
+
 class TestRawMutations:
     def test_duplicate_key_plain_and_escaped(self):
         case = case_named("complete-answer")

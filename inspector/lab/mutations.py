@@ -186,9 +186,7 @@ def encode_string(value: str, like: str = "") -> str:
     """``value`` as a JSON string token, escaped as ``json.dumps`` would: with
     ``\\uXXXX`` for every non-ASCII character when the token it replaces (``like``)
     was written that way, else UTF-8 with only invisible characters escaped."""
-    if like.isascii() and "\\u" in like:
-        return json.dumps(value)
-    return json_escape(json.dumps(value, ensure_ascii=False))
+    return json_escape(json.dumps(value, ensure_ascii=like.isascii() and "\\u" in like))
 
 
 def _member(answer: Answer, claim: int, member: str, value: str, label: str, check: str | None = None) -> Variant:
