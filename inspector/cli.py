@@ -723,11 +723,11 @@ def _mutate(args: argparse.Namespace) -> int:
 
 MUTATION_COLUMNS = (
     TableColumn("mutation"),
-    TableColumn("meant for", priority=1),
+    TableColumn("meant for", priority=2, min_width=12),
     TableColumn("mutants"),
     TableColumn("killed"),
     TableColumn("survived"),
-    TableColumn("slipped", priority=2),
+    TableColumn("slipped", priority=1),
     TableColumn("killed first by", priority=3, min_width=16),
 )
 KILLED_COLUMNS = (TableColumn("code"), TableColumn("mutants"), TableColumn("of which slipped", priority=1))
@@ -739,14 +739,18 @@ def _print_mutate(report: MutateReport) -> None:
 
     from .contract.checks import CHECKS_BY_ID
     from .lab.mutate import REJECTIONS
+    from .lab.mutations import MUTATIONS_BY_NAME
 
     console = _audit_console()
     width = console.width
     rows: list[dict[str, Cell]] = []
     for row in report.mutations:
+        # A mutation whose variants are meant for several checks (doc.other) says how many more.
+        more = len(MUTATIONS_BY_NAME[row.name].also)
+        meant = CHECKS_BY_ID[row.check].title + (f" +{more}" if more else "") if row.check else "harmless"
         rows.append({
             "mutation": Text(row.name),
-            "meant for": Text(CHECKS_BY_ID[row.check].title if row.check else "harmless", "" if row.check else "dim"),
+            "meant for": Text(meant, "" if row.check else "dim"),
             "mutants": Text(str(row.mutants)),
             "killed": Text(str(row.killed)),
             "survived": Text(str(row.survived), "bold red" if row.survived > row.harmless else ""),

@@ -155,6 +155,17 @@ class TestText:
         assert "article/complete-answer  raw.bom  a leading BOM  -> ACCEPT" in out
         assert "insert ‹\\ufeff›" in out  # the BOM itself is never printed
 
+    def test_a_narrow_terminal_keeps_the_figures(self, capsys, monkeypatch):
+        monkeypatch.setenv("COLUMNS", "80")
+        assert main(["mutate", str(ARTICLE)]) == 0
+        out = capsys.readouterr().out
+        from rich.cells import cell_len
+
+        assert max(cell_len(line) for line in out.splitlines()) <= 80
+        header = next(line for line in out.splitlines() if "mutation" in line and "mutants" in line)
+        for column in ("meant for", "killed", "survived", "slipped"):
+            assert column in header
+
     def test_each_suites_own_gaps_are_named(self, capsys):
         assert main(["mutate", str(ARTICLE), str(FIXTURES / "access.json")]) == 0
         out = capsys.readouterr().out
