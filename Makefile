@@ -29,6 +29,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_tui.py
 	$(BIN)/python benchmarks/bench_load.py
 	$(BIN)/python benchmarks/bench_render.py
+	$(BIN)/python benchmarks/bench_mutate.py
 
 screenshots: $(STAMP)
 	$(BIN)/inspector screenshots --overwrite

@@ -78,7 +78,7 @@ class TestImports:
         # The walk finds every layer, those the hand-written list used to miss included.
         for module in ("inspector", "inspector.contract.rules", "inspector.contract.trace", "inspector.suites.lint",
                        "inspector.presentation.session", "inspector.presentation.selection",
-                       "inspector.presentation.pretty"):
+                       "inspector.presentation.pretty", "inspector.lab.mutations", "inspector.lab.mutate"):
             assert module in PURE_MODULES, module
         assert not [m for m in PURE_MODULES if m.startswith("inspector.tui")]
 
@@ -124,7 +124,10 @@ class TestImports:
         ["audit", str(ARTICLE)],
         ["audit", "--format", "json", str(ARTICLE)],
         ["checks"],
-    ], ids=["check", "check-json", "audit", "audit-json", "checks"])
+        ["mutate", str(ARTICLE)],
+        ["mutate", "--format", "json", str(ARTICLE)],
+        ["mutate", "--format", "stryker", str(ARTICLE)],
+    ], ids=["check", "check-json", "audit", "audit-json", "checks", "mutate", "mutate-json", "mutate-stryker"])
     def test_headless_commands_never_load_textual(self, argv):
         body = (
             "import contextlib, io\n"

@@ -1,0 +1,103 @@
+"""What ``inspector mutate`` costs from process start to exit (goal: under 2 s on
+the bundled suites).  Prints figures; asserts nothing.
+
+    .venv/bin/python benchmarks/bench_mutate.py [--runs N]
+
+Each run is a fresh ``python -m inspector mutate`` process (this interpreter,
+so this environment's inspector), its output sent to /dev/null; the median and the
+slowest of N runs are printed for the text, JSON and Stryker formats, beside
+``python -c pass`` and ``inspector checks`` (the cost of starting at all), with
+the number of mutants verified.  Then, once (``--skip-large`` to leave it out), a
+large input: 10 accepted cases over a registry of 8,001 sources, where the
+cycling mutations (``doc.other``, ``quote.other_source``) each give a mutant per
+source: wall time and the peak resident memory of that process.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+INSPECTOR = [sys.executable, "-m", "inspector"]
+
+
+def wall(argv: list[str], runs: int) -> tuple[float, float]:
+    """(median, slowest) wall seconds of ``argv``, process start to exit."""
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        subprocess.run(argv, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False,
+                       env={"PATH": "/usr/bin:/bin", "COLUMNS": "180"})
+        times.append(time.perf_counter() - start)
+    return statistics.median(times), max(times)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--skip-large", action="store_true", help="leave out the 8,001-source registry")
+    args = parser.parse_args()
+
+    document = json.loads(subprocess.run([*INSPECTOR, "mutate", "--format", "json"], cwd=ROOT,
+                                         capture_output=True, text=True).stdout)
+    print(f"bundled suites: {document['cases']} cases, {len(document['accepted_cases'])} accepted, "
+          f"{document['mutants']} mutants, score {document['score']}")
+    rows = [
+        ("python -c pass", [sys.executable, "-c", "pass"]),
+        ("inspector checks", [*INSPECTOR, "checks"]),
+        ("inspector mutate (text)", [*INSPECTOR, "mutate"]),
+        ("inspector mutate --format json", [*INSPECTOR, "mutate", "--format", "json"]),
+        ("inspector mutate --format stryker", [*INSPECTOR, "mutate", "--format", "stryker"]),
+        ("inspector mutate fixtures/article.json", [*INSPECTOR, "mutate", "fixtures/article.json"]),
+    ]
+    print(f"{'command':<42} {'median':>8} {'slowest':>8}   ({args.runs} runs, process start to exit)")
+    for name, argv in rows:
+        median, slowest = wall(argv, args.runs)
+        goal = "  (goal < 2 s)" if name.startswith("inspector mutate") and "article" not in name else ""
+        print(f"{name:<42} {median:>7.3f}s {slowest:>7.3f}s{goal}")
+    if not args.skip_large:
+        large()
+
+
+def large() -> None:
+    """One run of ``mutate --format json`` over a wide registry, with its peak RSS."""
+    sources = [{"id": "prod-v2", "service": "payments", "environment": "prod", "revision": "v2",
+                "facts": {"a": "1", "b": "2"}, "text": "a=1\nb=2\n"}]
+    sources += [{"id": f"s{i}", "service": "payments", "environment": "prod", "revision": f"v{i % 5}",
+                 "facts": {"a": str(i), "b": str(i + 1)}, "text": f"# s{i}\na={i}\nb={i + 1}\n"}
+                for i in range(8000)]
+    request = {"service": "payments", "environment": "prod", "revision": "v2", "fields": ["a", "b"],
+               "supplied": ["prod-v2"]}
+    raw = json.dumps({"claims": [{"field": "a", "value": "1", "doc": "prod-v2", "quote": "a=1"},
+                                 {"field": "b", "value": "2", "doc": "prod-v2", "quote": "b=2"}]})
+    cases = [{"id": f"c{n}", "raw": raw, "request": request, "expected": "ACCEPT"} for n in range(10)]
+    with tempfile.TemporaryDirectory() as directory:
+        suite = Path(directory) / "wide.json"
+        suite.write_text(json.dumps({"sources": sources, "cases": cases}), "utf-8")
+        # VmHWM of the child itself (ru_maxrss would carry the parent's over across exec).
+        probe = ("import runpy, sys, io, contextlib\n"
+                 "sys.argv = ['inspector', 'mutate', '--format', 'json', sys.argv[1]]\n"
+                 "out = io.StringIO()\n"
+                 "with contextlib.redirect_stdout(out):\n"
+                 "    from inspector.cli import main; main(sys.argv[1:])\n"
+                 "import json; mutants = json.loads(out.getvalue())['mutants']\n"
+                 "peak = next(l.split()[1] for l in open('/proc/self/status') if l.startswith('VmHWM:'))\n"
+                 "print(mutants, peak)\n")
+        start = time.perf_counter()
+        proc = subprocess.run([sys.executable, "-c", probe, str(suite)], cwd=ROOT, capture_output=True, text=True,
+                              check=True)
+        seconds = time.perf_counter() - start
+    mutants, peak = proc.stdout.split()
+    print(f"{'mutate --format json, 10 cases x 8,001 sources':<42} {seconds:>7.3f}s   "
+          f"{int(mutants):,} mutants, peak RSS {int(peak) / 1024:.0f} MB")
+
+
+if __name__ == "__main__":
+    main()
