@@ -18,7 +18,8 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field as dataclass_field
 from enum import Enum
 
 from ..contract.access import authorize
@@ -123,7 +124,7 @@ class Mutant:
     claim: int | None
     edit: tuple[int, int, str]
     check: str | None
-    original: str = field(repr=False)
+    original: str = dataclass_field(repr=False)
 
     @property
     def raw(self) -> str:
