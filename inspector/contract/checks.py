@@ -22,6 +22,7 @@ __all__ = [
     "Reason",
     "Stage",
     "checks_for",
+    "label_of",
 ]
 
 
@@ -245,6 +246,11 @@ CHECKS_BY_ID: dict[str, Check] = {check.id: check for check in CHECKS}
 
 # Every status a verdict can have, in contract order, ACCEPT last.
 STATUSES: tuple[str, ...] = (*dict.fromkeys(check.code for check in CHECKS), "ACCEPT")
+
+def label_of(status: str, reason: str | None) -> str:
+    """``STATUS`` or ``STATUS/REASON``, as frozen labels are written."""
+    return f"{status}/{reason}" if reason else status
+
 
 _UNSCOPED: tuple[Check, ...] = tuple(check for check in CHECKS if not check.needs_scope)
 

@@ -22,7 +22,7 @@ from enum import StrEnum
 from typing import Any
 
 from .access import authorize, format_number
-from .checks import CHECKS, CHECKS_BY_ID, LIMITS, REASONS, Check, Stage, checks_for
+from .checks import CHECKS, CHECKS_BY_ID, LIMITS, REASONS, Check, Stage, checks_for, label_of
 from .decode import DecodeFailure
 from .jsonscan import JsonIndex, Path, scan
 from .models import Claim, Source
@@ -106,7 +106,7 @@ class Step:
     @property
     def label(self) -> str:
         """``STATUS`` or ``STATUS/REASON``, as frozen labels are written."""
-        return f"{self.check.code}/{self.reason}" if self.reason else self.check.code
+        return label_of(self.check.code, self.reason)
 
     def to_dict(self) -> dict[str, Any]:
         return {

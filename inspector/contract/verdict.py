@@ -11,7 +11,7 @@ from collections.abc import Mapping
 
 import msgspec
 
-from .checks import Check
+from .checks import Check, label_of
 from .decode import Decoded
 from .models import Claim, Registry, Request
 
@@ -49,7 +49,7 @@ class Verdict(msgspec.Struct, frozen=True, eq=False):
     @property
     def label(self) -> str:
         """``STATUS`` or ``STATUS/REASON``, as frozen labels are written."""
-        return f"{self.status}/{self.reason}" if self.reason else self.status
+        return label_of(self.status, self.reason)
 
     @property
     def text(self) -> str | None:

@@ -19,7 +19,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from ..contract.checks import CHECKS, CHECKS_BY_ID, STATUSES, Check
+from ..contract.checks import CHECKS, CHECKS_BY_ID, STATUSES, Check, label_of
 from ..contract.text import line_col
 from ..contract.verdict import Verdict
 from ..contract.verify import verify
@@ -61,7 +61,7 @@ class Outcome:
 
     @property
     def label(self) -> str:
-        return f"{self.status}/{self.reason}" if self.reason else self.status
+        return label_of(self.status, self.reason)
 
 
 def _outcome(verdict: Verdict, known: dict[tuple, Outcome]) -> Outcome:
