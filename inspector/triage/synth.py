@@ -296,9 +296,10 @@ def _lines(count: int, seed: int, mix: Mix, bad_per_kind: int | None, long_lines
             record["ts"] = rng.choice(("yesterday", "2026-13-45T00:00:00Z", True))
             stamp = None
         elif draw < 0.1:
-            record["ts"] = round(stamp, 3)
+            stamp = record["ts"] = round(stamp, 3)
         else:
             record["ts"] = _iso(stamp)
+            stamp = _parse_iso(record["ts"])  # what the text says, to the microsecond
         record.update({"model": model, "prompt_version": prompt, "raw": raw, "request": request})
         status = kind.partition("/")[0]
         mix.lines += 1
@@ -324,6 +325,12 @@ def _iso(stamp: float) -> str:
     from datetime import UTC, datetime
 
     return datetime.fromtimestamp(stamp, UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def _parse_iso(text: str) -> float:
+    from datetime import datetime
+
+    return datetime.fromisoformat(text).timestamp()
 
 
 def write_log(path: str | Path, lines: int, seed: int = 0, *, bad_per_kind: int | None = None,
