@@ -40,6 +40,7 @@ GROUPS: dict[str, str] = {
     "cases": "Cases",
     "trace": "Trace",
     "view": "View",
+    "lab": "Lab: change one thing, see which check flips",
     "summary": "Summary",
     "help": "Help",
     "app": "Inspector",
@@ -92,6 +93,13 @@ KEYS: tuple[Key, ...] = (
     Key("summary", "S", "summary", "summary",
         "The suite summary: how many cases pass each check, and what the label lens would answer; "
         "Enter lists those cases.", "view", "S"),
+    Key("undo", "u", "undo", "undo",
+        "Undo the last change of this case's answer (there is no limit).", "lab", "u"),
+    Key("redo", "ctrl+r", "redo", "redo",
+        "Redo the change undone last.", "lab", "^r", footer=False),
+    Key("reset", "R", "reset", "frozen case",
+        "Back to the case as its suite has it (redo brings the changes back); each case keeps its "
+        "own changes until then.", "lab", "R", footer=False),
     Key("summary_down", "j,down", "cursor(1)", "down",
         "Move to the next row of the summary.", "summary", "j ↓", screen="summary"),
     Key("summary_up", "k,up", "cursor(-1)", "up",
