@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from textual.app import ComposeResult
-from textual.containers import VerticalScroll
+from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Static
@@ -62,7 +62,6 @@ class ExerciseScreen(ModalScreen[None]):
     ExerciseScreen > #exercise {
         width: 1fr;
         height: auto;
-        max-height: 70%;
         border: round $accent;
         border-title-color: $text-accent;
         border-title-style: bold;
@@ -70,6 +69,8 @@ class ExerciseScreen(ModalScreen[None]):
         padding: 0 1;
         margin: 0 34 1 0;
     }
+    ExerciseScreen #exercise-scroll { height: auto; max-height: 60vh; }
+    ExerciseScreen #exercise-keys { margin-top: 1; }
     ExerciseScreen.-wide > #exercise { margin: 0 56 1 0; }
     ExerciseScreen.-narrow > #exercise { margin: 0 28 1 0; }
     """
@@ -84,13 +85,16 @@ class ExerciseScreen(ModalScreen[None]):
         self._posted: Mutant | None = None  # posted, not shown yet
 
     def compose(self) -> ComposeResult:
-        with VerticalScroll(id="exercise"):
-            yield Static("", id="exercise-body")
+        with Vertical(id="exercise"):
+            with VerticalScroll(id="exercise-scroll"):
+                yield Static("", id="exercise-body")
+            yield Static("", id="exercise-keys")  # what to press, always in view
 
     def on_mount(self) -> None:
         self.watch(self.main, "selection", self._selection_changed, init=False)
         self._plan()
         self._show()
+        self.query_one("#exercise-scroll").focus()  # so the arrow and page keys scroll a long step
 
     # -- the state ----------------------------------------------------------------------
 
@@ -190,7 +194,9 @@ class ExerciseScreen(ModalScreen[None]):
         if exercise.phase is Phase.DONE:
             title = "the article's exercise · done"
         self.query_one("#exercise").border_title = title
-        self.query_one("#exercise-body", Static).update(Content("\n").join(self._lines()))
+        lines = self._lines()  # the last one says what to press
+        self.query_one("#exercise-body", Static).update(Content("\n").join(lines[:-1]))
+        self.query_one("#exercise-keys", Static).update(lines[-1])
 
     def _lines(self) -> list[Content]:
         exercise = self.exercise

@@ -32,8 +32,8 @@ class MutationTable(SafeTable):
 
     COLUMNS = (
         Column("name", "mutation", width=20),
-        Column("title", "what it changes", min_width=16, weight=2),
-        Column("meant", "meant to trip", width=24),
+        Column("title", "what it changes", min_width=12, weight=2),
+        Column("meant", "meant to trip", width=22),
         Column("variants", "variants", width=8, justify="right"),
     )
 
