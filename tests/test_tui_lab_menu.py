@@ -321,6 +321,15 @@ async def test_hostile_text_in_the_menu_the_prompt_and_the_exercise_is_shown_lit
         assert pilot.app.is_running  # no [@click=app.quit] ran
 
 
+@pytest.mark.parametrize("screen", ["mutations", "predict", "exercise"])
+def test_no_key_is_bound_twice_on_a_lab_screen(screen):
+    names = [name for key in keys.keys_of(screen) for name in key.keys.split(",")]
+    assert len(names) == len(set(names))
+    if screen != "mutations":  # one key per verdict, from the contract's codes
+        said = [key.action for key in keys.keys_of(screen) if key.action.startswith("say(")]
+        assert said == [f"say('{status}')" for _, status in PREDICTIONS]
+
+
 async def test_each_lab_screen_binds_its_declared_keys(suite):
     async with inspecting([suite], "complete-answer") as pilot:
         app = pilot.app

@@ -276,6 +276,7 @@ class MainScreen(Screen[None]):
         number = self.browse.current
         history = self.session.history(number) if number is not None else None
         if number is None or history is None:
+            self._said = None
             self.notify("no answer to change: this case could not be loaded", severity="warning", timeout=3)
             return
         if message.replaces and history.can_undo:
