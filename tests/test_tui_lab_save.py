@@ -30,7 +30,7 @@ from inspector.tui.screens.repair import RepairScreen
 from inspector.tui.screens.save import SaveScreen
 from inspector.tui.tones import TEXT, Tone
 from test_save import read_only_with_file  # noqa: F401 - a fixture
-from test_writing import disk_full  # noqa: F401 - a fixture
+from test_writing import disk_full, small_disk  # noqa: F401 - fixtures
 from tui_helpers import flowing, hidden_characters, inspecting, number_of, open_id, verdict_text
 
 ARTICLE_SUITE = load_suite(ARTICLE)
@@ -378,6 +378,28 @@ class TestSave:
             assert os.strerror(errno.ENOSPC) in message and "the file is as it was" in message
         assert target.read_bytes() == before and sorted(p.name for p in tmp_path.iterdir()) == ["mine.json"]
 
+    async def test_a_really_full_disk_leaves_the_file_intact(self, small_disk):  # noqa: F811
+        """A 64 KiB tmpfs filled up: the temporary copy cannot be written, the file stays."""
+        target = small_disk / "mine.json"
+        save_direct(target, "first")
+        before = target.read_bytes()
+        filler = os.open(small_disk / "filler", os.O_WRONLY | os.O_CREAT, 0o600)
+        try:
+            while True:
+                os.write(filler, b"x" * 4096)
+        except OSError as error:
+            assert error.errno == errno.ENOSPC
+        finally:
+            os.close(filler)
+        async with inspecting([ARTICLE_SUITE], "complete-answer") as pilot:
+            screen = await open_form(pilot)
+            fill(screen, path=str(target))
+            await submit(pilot)
+            message = status(screen)
+            assert os.strerror(errno.ENOSPC) in message and "the file is as it was" in message
+        assert target.read_bytes() == before
+        assert sorted(p.name for p in small_disk.iterdir()) == ["filler", "mine.json"]
+
     async def test_a_read_only_directory_leaves_the_file_intact(self, read_only_with_file):  # noqa: F811
         target = read_only_with_file
         before = target.read_bytes()
@@ -435,6 +457,45 @@ class TestSave:
         assert form.default_id() == "complete-answer.copy"
         assert form.default_id(frozenset({"complete-answer.copy", "complete-answer.copy-2"})) == \
             "complete-answer.copy-3"
+
+
+class TestViews:
+    """The presentation values behind the two modals, over every bundled case."""
+
+    def test_every_repair_view_applies_an_accepted_change_or_says_why_not(self, bundled):
+        from inspector import verify
+        from inspector.presentation.case import CaseReport
+
+        for suite in bundled:
+            for number, case in enumerate(suite.cases):
+                view = RepairView.of(CaseReport.of(number, suite, case))
+                change = view.change()
+                if view.applies:
+                    assert verify(change.raw, case.request, suite.registry).ok, case.id
+                    assert len(change.records) == len(view.repair.edits)
+                    assert len(view.lines) == sum(len(edit.lines()) for edit in view.repair.edits)
+                    assert {line.sign for line in view.lines} <= {"-", "+"}
+                elif not view.repair.possible:
+                    assert change is None and view.headline and (view.missing or view.reason), case.id
+                    if view.repair.retrieval:
+                        assert view.fields and all(line.split(":")[0] in view.fields for line in view.missing)
+                else:
+                    assert change is None and view.report.verdict.ok
+
+    def test_an_unexpected_failure_is_one_line_not_a_traceback(self, tmp_path, monkeypatch):
+        from inspector.lab.history import History
+        from inspector.presentation import save_form
+        from inspector.presentation.case import CaseReport
+
+        def broken(*args, **kwargs):
+            raise RuntimeError("bad\nthing\x1b")
+
+        monkeypatch.setattr(save_form, "save_case", broken)
+        case = case_of(ARTICLE_SUITE, "complete-answer")
+        form = SaveForm(CaseReport.of(0, ARTICLE_SUITE, case), History(case.raw))
+        outcome = form.save(str(tmp_path / "mine.json"), "one", "ACCEPT", "")
+        assert not outcome.ok and "\n" not in outcome.message
+        assert "internal error (RuntimeError: bad\\u000athing\\u001b)" in outcome.message
 
 
 # -- keys and help ---------------------------------------------------------------------------
