@@ -31,8 +31,7 @@ class Key:
     display: str  # how the keys are written for people
     footer: bool = True
     screen: str = "main"
-    # Before the focused widget's own binding of the key (the menu's arrows and Enter over its filter).
-    priority: bool = False
+    priority: bool = False  # before the focused widget's own (Enter in a form's field)
 
 
 # Where a key works, as the help screen titles it, in the order it lists them.
@@ -42,6 +41,8 @@ SCREENS: dict[str, str] = {
     "mutations": "The mutation menu",
     "predict": "Predicting a verdict",
     "exercise": "The article's exercise",
+    "repair": "The repair (x)",
+    "save": "The save form (s)",
     "help": "This help",
     "app": "Everywhere",
 }
@@ -132,7 +133,8 @@ KEYS: tuple[Key, ...] = (
         "For a rejected case, the smallest set of edits that makes it ACCEPT, as a diff; Enter applies it.",
         "lab", "x", footer=False),
     Key("save", "s", "save", "save",
-        "Save the edited case as a new case of a counterexample file (with its provenance).", "lab", "s",
+        "Save the case as shown (edited, or a copy of the frozen one) as a new case of a counterexample "
+        "file, with its provenance; the form asks for the file, the id, the expected label and a note.", "lab", "s",
         footer=False),
     Key("mutation_report", "M", "mutation_report", "mutation report",
         "The mutation report of the loaded suites: kills per code, survivors, uncovered codes; Enter opens "
@@ -175,6 +177,18 @@ KEYS: tuple[Key, ...] = (
     Key("exercise_leave", "escape", "dismiss", "leave",
         "Leave the exercise (the changes stay: u undoes them, R goes back to the frozen case).", "exercise",
         "Esc", screen="exercise"),
+    Key("repair_apply", "enter", "apply", "apply",
+        "Apply the repair to the case's answer: one change, which u undoes (nothing when no edit can fix it).",
+        "lab", "⏎ Enter", screen="repair"),
+    Key("repair_close", "escape,x", "dismiss", "dismiss",
+        "Close the repair without changing anything (the arrow and page keys scroll a long diff).",
+        "lab", "Esc x", screen="repair"),
+    Key("save_submit", "enter", "submit", "save",
+        "Save the case with these fields (Tab moves between them); once saved, Enter opens the file's "
+        "case in the inspector.", "lab", "⏎ Enter", screen="save", priority=True),
+    Key("save_close", "escape", "close", "close",
+        "Close the form; what was saved stays saved, and the next save proposes the same file.",
+        "lab", "Esc", screen="save"),
     Key("summary_down", "j,down", "cursor(1)", "down",
         "Move to the next row of the summary.", "summary", "j ↓", screen="summary"),
     Key("summary_up", "k,up", "cursor(-1)", "up",
