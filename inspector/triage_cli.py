@@ -90,6 +90,9 @@ def run(args: argparse.Namespace) -> int:
             window[name] = parse_time(text)
             if window[name] is None:
                 return _error(f"--{name}: {text!r} is neither ISO 8601 (2026-12-01T10:00:00Z) nor epoch seconds")
+    if "-" in [*args.logs, *(args.against or ())]:
+        if sys.stdin is None or cli._isatty(sys.stdin):
+            return _error("- reads the log from standard input: pipe it in (cat app.jsonl | inspector triage - ...)")
     if "-" in args.logs and args.against and "-" in args.against:
         return _error("standard input (-) can be read only once: give it as LOG or in --against, not both")
     if args.out is not None and args.out.exists():
