@@ -46,7 +46,7 @@ log or registry, a FIFO or directory, a bad option), 3 internal error."""
 
 def add_parser(commands: Any) -> argparse.ArgumentParser:
     parser = commands.add_parser(
-        "triage", help="verify and group a JSON-lines log of answers (--summary for the headless report)",
+        "triage", help="verify and group a log of answers (--summary: headless)",
         description="Verify every record of JSON-lines logs ({\"raw\": ..., \"request\": {...}, ...} a line; "
                     "plain, .gz, or - for standard input) and count them by check, sub-reason, failing claim, "
                     "scope, metadata, blame, category, ladder rung and time.",
