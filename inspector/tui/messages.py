@@ -14,7 +14,7 @@ from textual.message import Message
 
 from ..lab.history import Change
 
-__all__ = ["AnswerChanged", "CaseChosen", "CasesChosen", "CheckChosen", "ClaimChosen", "FileChosen"]
+__all__ = ["AnswerChanged", "CaseChosen", "CasesChosen", "CheckChosen", "ClaimChosen", "FileChosen", "MutantChosen"]
 
 
 @dataclass
@@ -57,4 +57,13 @@ class FileChosen(Message):
 class AnswerChanged(Message):
     """Apply this change to the current case's answer (an edit, a mutation, a repair)."""
 
+    change: Change
+
+
+@dataclass
+class MutantChosen(Message):
+    """Open this case (its number in the session) with this change of its frozen answer
+    applied: a mutant chosen in the mutation report, opened in the lab."""
+
+    number: int
     change: Change
