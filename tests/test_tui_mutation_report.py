@@ -185,6 +185,24 @@ class TestUncoveredCodes:
             assert "NO_CITATION" not in {result.verdict.status for result in listed}
             assert "mutants of thin killed by a code its cases do not cover" in title(screen)
 
+    async def test_a_suite_without_an_accepted_case(self, tmp_path):
+        data = json.loads(ARTICLE.read_text("utf-8"))
+        data["cases"] = [c for c in data["cases"] if c["expected"] != "ACCEPT"]
+        suite = load_suite(write_suite(tmp_path / "rejected.json", data))
+        document = mutate_json(suite.path)
+        async with inspecting([suite], notifications=True) as pilot:
+            screen = await report_screen(pilot)
+            assert document["mutants"] == 0 and document["score"] is None
+            text = flowing(head(screen))
+            assert "0 mutants of 0 accepted cases (of 19) · 0 killed · 0 survived" in text
+            assert "score - of the 0 mutants" in text
+            assert "no accepted case to mutate: the suites have no ACCEPT case" in text
+            assert all(row.count == 0 for _, row in rows_of(screen, "code")) and mutant_rows(screen) == []
+            assert "no mutant was rejected with it" in words(screen)
+            await pilot.press("enter")  # a code that killed nothing: nothing to list
+            assert screen.listed is None and pilot.app.screen is screen
+            assert [n.message for n in pilot.app._notifications] == ["no mutant here"]
+
     async def test_every_code_covered(self, article):
         async with inspecting(article) as pilot:
             screen = await report_screen(pilot)

@@ -291,7 +291,12 @@ class MutationReportScreen(Screen[MutantChosen | None]):
         table.set_items((), {}, None, listing=False)
         self._words(Content())
         self._set_head(Content.styled("computing the mutation report… (Esc stops it)", _MUTED))
-        self._compute(self._key(), self._suites())
+        # Once the loading line is drawn: the worker's thread would compete with that frame.
+        self.call_after_refresh(self._start, self._key())
+
+    def _start(self, key: tuple[int, ...]) -> None:
+        if self.is_attached and key == self._key() and self.prepared is None:  # not left or toggled meanwhile
+            self._compute(key, self._suites())
 
     @work(thread=True, exclusive=True, group="mutation-report", exit_on_error=False)
     def _compute(self, key: tuple[int, ...], suites: list[Suite]) -> None:
