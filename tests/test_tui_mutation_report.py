@@ -286,6 +286,17 @@ class TestOpeningAMutant:
             assert table_of(again).cursor == number and again.listed is None
 
 
+    async def test_a_click_selects_a_row_and_a_second_opens_it(self, article):
+        async with inspecting(article) as pilot:
+            screen = await report_screen(pilot)
+            table = table_of(screen)
+            await pilot.click(ReportTable, offset=(12, 3))  # the header, then the third row
+            assert table.cursor == 2 and screen.listed is None
+            await pilot.click(ReportTable, offset=(12, 3))
+            assert screen.listed is not None and screen.listed.label == REJECTIONS[2]
+            assert title(screen).endswith(f"killed first by {REJECTIONS[2]} ({len(screen.listing)})")
+
+
 class TestBack:
     @pytest.mark.parametrize("key", ["escape", "M", "q"])
     async def test_back_to_the_main_view_unchanged(self, article, key):

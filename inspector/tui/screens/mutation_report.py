@@ -202,8 +202,14 @@ class ReportTable(SafeTable):
         return (item.note, TABLE[Tone.WARN]) if item.note else None
 
     def on_safe_table_row_clicked(self, event: SafeTable.RowClicked) -> None:
+        """A click selects a row; a click on the selected row opens it, as Enter does."""
         event.stop()
-        self.screen.action_cursor(event.row - (self.cursor or 0))
+        screen = self.screen
+        assert isinstance(screen, MutationReportScreen)
+        if event.row == self.cursor:
+            screen.action_open_row()
+        else:
+            screen.action_cursor(event.row - (self.cursor or 0))
 
 
 class MutationReportScreen(Screen[MutantChosen | None]):
@@ -288,6 +294,7 @@ class MutationReportScreen(Screen[MutantChosen | None]):
             self._show(prepared)
             return
         table = self.query_one(ReportTable)
+        table.empty_message = "computing the mutation report…"
         table.set_items((), {}, None, listing=False)
         self._words(Content())
         self._set_head(Content.styled("computing the mutation report… (Esc stops it)", _MUTED))
