@@ -163,6 +163,27 @@ class TestSameReportAsTheCommand:
                        for result in table_of(screen).items)
 
 
+    async def test_a_hole_in_the_contract_is_listed_first_among_the_mutants(self, article, monkeypatch):
+        # As in test_mutate_cli: a contract that reads "5001" as "5000" lets value.perturb through.
+        import inspector.lab.mutate as lab
+
+        real = lab.verify
+        monkeypatch.setattr(lab, "verify", lambda raw, request, registry: real(
+            raw.replace('"5001"', '"5000"'), request, registry))
+        document = mutate_json(ARTICLE)
+        async with inspecting(article) as pilot:
+            screen = await report_screen(pilot)
+            assert f"score {document['score']:.1%}" in head(screen) and "3 holes" in head(screen)
+            holes = [(n, r) for n, r in mutant_rows(screen) if not r.killed and not r.mutant.harmless]
+            assert [(r.case, r.mutant.mutation) for _, r in holes] == [
+                (s["case"], s["mutation"]) for s in document["survivors"] if not s["harmless"]]
+            first = holes[0][0]
+            assert first == mutant_rows(screen)[0][0] and table_of(screen).sections[first] == "hole"
+            await go_to(pilot, screen, first)
+            assert "still ACCEPT: meant to fail value matches" in words(screen)
+            assert '"value": "5001"' in screen.query_one("#report-raw", SafeTextView).text
+
+
 class TestUncoveredCodes:
     async def test_a_suite_that_covers_one_code(self, tmp_path):
         suite = load_suite(accepted_only(tmp_path, keep=("invented-doc",)))
