@@ -31,7 +31,7 @@ from inspector.tui.screens.mutation_report import MutationReportScreen, ReportTa
 from inspector.tui.widgets.text_view import SafeTextView
 from test_tui_keys import bound, declared
 from tui_helpers import (case_id, flowing, hidden_characters, inspecting, open_id, rendered, row_text,
-                         screen_text_and_styles, verdict_text, write_suite)
+                         run_from_palette, screen_text_and_styles, verdict_text, write_suite)
 
 SIZE = (120, 36)
 HOSTILE = FIXTURES / "hostile.json"
@@ -494,6 +494,12 @@ class TestKeys:
             screen = await report_screen(pilot)
             assert bound(screen) == declared("mutation_report")
             assert pilot.app.main.check_action("mutation_report", ()) is False  # main keys rest under it
+
+    async def test_the_palette_opens_it_too(self, article):
+        async with inspecting(article) as pilot:
+            await run_from_palette(pilot, "mutation report")
+            assert isinstance(pilot.app.screen, MutationReportScreen)
+            await pilot.app.workers.wait_for_complete()
 
     def test_help_lists_them_under_the_screen(self):
         text = help_markdown()
