@@ -351,3 +351,50 @@ class TestProgressAndCancel:
                        on_progress=stop_after_the_first, cancel=cancel)
         assert 0 < tally.lines < LINES
         assert tally.records + tally.bad_lines + tally.outside + tally.undated == tally.lines
+
+
+class TestEvidencePerShape:
+    """Blame and category are kept per request and shape of rejection (tally's
+    ``assessed``): the counts must be those of assessing every record afresh,
+    on suites whose registries have conflicts, scopes and unauthorized documents."""
+
+    @staticmethod
+    def reference(cases, registry) -> Counter:
+        from inspector.contract.evidence import Assessment
+        from inspector.contract.verify import verify
+
+        found: Counter = Counter()
+        for case in cases:
+            verdict = verify(case.raw, case.request, registry)
+            if verdict.status == "ACCEPT":
+                found[("ACCEPT", None, True, True, None, None)] += 1
+                continue
+            evidence = Assessment(verdict)
+            category = evidence.category
+            found[(verdict.status, verdict.reason, verdict.strict_json, verdict.citation_only, evidence.blame,
+                   category.id if category is not None else None)] += 1
+        return found
+
+    @pytest.mark.parametrize("suite_name", ["conflicts", "access", "citation_and_order"])
+    @pytest.mark.parametrize("shapes", [4096, 0])
+    def test_counts_equal_assessing_every_record(self, suite_name, shapes, tmp_path, monkeypatch):
+        import random
+
+        from inspector.suites.load import load_suite
+        from inspector.triage import tally as tally_module
+
+        monkeypatch.setattr(tally_module, "_SHAPES", shapes)
+        path = Path(__file__).resolve().parent.parent / "fixtures" / f"{suite_name}.json"
+        suite = load_suite(path)
+        written = json.loads(path.read_text())["cases"]
+        order = [n for n in range(len(written)) for _ in range(3)]
+        random.Random(5).shuffle(order)  # each request's answers interleaved, each answer seen 3 times
+        log = tmp_path / "app.jsonl"
+        log.write_text("".join(json.dumps({"raw": written[n]["raw"], "request": written[n]["request"]}) + "\n"
+                               for n in order))
+        tally = triage([str(log)], suite.registry, Options(), workers=1)
+        assert tally.records == len(order) and not tally.bad
+        assert Counter(tally.verdicts) == self.reference([suite.cases[n] for n in order], suite.registry)
+        categories = {key[5] for key in tally.verdicts}
+        if suite_name == "conflicts":
+            assert "conflicting_evidence" in categories

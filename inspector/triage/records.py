@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import msgspec
@@ -52,11 +52,15 @@ _ANY = msgspec.json.Decoder()
 @dataclass(frozen=True, slots=True)
 class KnownRequest:
     """A validated request with what every record of it shares: its scope, as
-    grouped by, and its retrieval recall (which depends on the request only)."""
+    grouped by, its retrieval recall (which depends on the request only) and,
+    filled in by the counting, the blame and category of each shape of rejection
+    of it (``tally``: not a verdict; every record is verified and its shape read
+    off its verdict)."""
 
     request: Request
     scope: tuple[str, str, str]
     recall: Recall | None  # None without a registry (a record reread for display)
+    assessed: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
 
 
 class RequestCache:

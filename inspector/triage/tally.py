@@ -55,6 +55,8 @@ VERDICT_LABELS: tuple[str, ...] = (
 BAD_CODE = len(VERDICT_LABELS)
 _CODES = {label: code for code, label in enumerate(VERDICT_LABELS)}
 _ACCEPTED = ("ACCEPT", None, True, True, None, None)  # the verdicts key of every accepted record
+# Shapes of rejection whose blame and category are kept per request (past this, assessed each time).
+_SHAPES = 4096
 
 
 @dataclass(frozen=True, slots=True)
@@ -308,45 +310,56 @@ class _Counting:
                         tally.undated += 1
                     else:
                         tally.outside += 1
+                    offset += len(text) + 1
+                    number += 1
+                    continue
+                verdict = verify(raw, known.request, registry)
+                status = verdict.status
+                evidence = None
+                if status == "ACCEPT":
+                    key = _ACCEPTED
                 else:
-                    verdict = verify(raw, known.request, registry)
-                    status = verdict.status
-                    if status == "ACCEPT":
-                        key = _ACCEPTED
-                    else:
+                    claims_of = verdict.claims
+                    claim = verdict.claim
+                    # Everything evidence.Assessment reads of this verdict beside the request.
+                    shape = (status, verdict.reason, verdict.strict_json, verdict.citation_only,
+                             verdict.check.id if verdict.check is not None else None, claim,
+                             tuple([(c.field, c.doc) for c in claims_of]))
+                    assessed = known.assessed
+                    key = assessed.get(shape)
+                    if key is None or matcher is not None:
                         evidence = Assessment(verdict, known.recall)
                         category = evidence.category
                         key = (status, verdict.reason, verdict.strict_json, verdict.citation_only,
                                evidence.blame, category.id if category is not None else None)
-                        if verdict.claim is not None:
-                            claim = verdict.claims[verdict.claim]
-                            found = (status, claim.field, claim.doc)
-                            claims[found] = claims.get(found, 0) + 1
-                    if by:
-                        values = []
-                        for name in by:
-                            member = members.get(name)
-                            values.append(bytes(member) if member is not None else None)
-                        cell = (key, known.scope, tuple(values))
-                    else:
-                        cell = (key, known.scope, ())
-                    cells[cell] = cells.get(cell, 0) + 1
-                    if stamp is not None:
-                        found = (int(stamp // 60), status)
-                        minutes[found] = minutes.get(found, 0) + 1
-                    else:
-                        tally.no_ts += 1
-                        if ts_member is not None:
-                            tally.bad_ts += 1
-                    records += 1
-                    if index is not None:
-                        index_file.append(file_number)
-                        index_line.append(number)
-                        index_offset.append(offset)
-                        index_code.append(_CODES[label_of(status, verdict.reason)])
-                    if matcher is not None and matcher.matches(verdict, known, members, evidence
-                                                               if status != "ACCEPT" else None):
-                        tally.collected.append((file, number, offset, text, verdict.label))
+                        if len(assessed) < _SHAPES:
+                            assessed[shape] = key
+                    if claim is not None:
+                        failing = claims_of[claim]
+                        found = (status, failing.field, failing.doc)
+                        claims[found] = claims.get(found, 0) + 1
+                if by:
+                    get = members.get
+                    cell = (key, known.scope, tuple([None if (member := get(name)) is None else bytes(member)
+                                                     for name in by]))
+                else:
+                    cell = (key, known.scope, ())
+                cells[cell] = cells.get(cell, 0) + 1
+                if stamp is not None:
+                    found = (int(stamp // 60), status)
+                    minutes[found] = minutes.get(found, 0) + 1
+                else:
+                    tally.no_ts += 1
+                    if ts_member is not None:
+                        tally.bad_ts += 1
+                records += 1
+                if index is not None:
+                    index_file.append(file_number)
+                    index_line.append(number)
+                    index_offset.append(offset)
+                    index_code.append(_CODES[label_of(status, verdict.reason)])
+                if matcher is not None and matcher.matches(verdict, known, members, evidence):
+                    tally.collected.append((file, number, offset, text, verdict.label))
             offset += len(text) + 1
             number += 1
         tally.records += records
