@@ -28,6 +28,7 @@ from ..contract.decode import decode_answer
 from ..contract.jsonscan import JsonIndex, Path, scan
 from ..contract.models import Claim, Registry, Request, Source
 from ..contract.text import json_escape, shorten, utf16_len
+from .history import Change
 
 __all__ = [
     "MUTATIONS",
@@ -134,6 +135,15 @@ class Mutant:
     @property
     def harmless(self) -> bool:
         return self.check is None
+
+    @property
+    def name(self) -> str:
+        """The mutation and its variant: ``quote.other_line: line 3 "retry_enabled=true"``."""
+        return f"{self.mutation}: {self.variant}" if self.variant else self.mutation
+
+    def change(self) -> Change:
+        """The mutant as a change of the lab's history (recorded by its dotted name)."""
+        return Change(self.raw, self.name, (self.mutation,))
 
 
 Generator = Callable[[Answer, "int | None"], Iterator[Variant]]

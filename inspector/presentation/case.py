@@ -10,7 +10,7 @@ render these values; none of them decides anything.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import msgspec
@@ -20,7 +20,7 @@ from ..contract.evidence import ANSWER, RETRIEVAL, Assessment, Category, Conflic
 from ..contract.trace import Step, Trace, explain
 from ..contract.verdict import Verdict
 from ..contract.verify import verify
-from ..suites.load import Case, CaseError, Suite
+from ..suites.load import Case, CaseError, Provenance, Suite
 from .labels import LabelMatch, label_matches, match_of, short_label
 from .tones import Tone
 
@@ -28,8 +28,11 @@ __all__ = [
     "CLAIM_LABELS",
     "RUNGS",
     "Baseline",
+    "BaselineFlip",
     "Blame",
     "CaseReport",
+    "Comparison",
+    "Origin",
     "ConflictLine",
     "Rung",
     "verdict_document",
@@ -109,14 +112,90 @@ class ConflictLine:
     hidden: int  # documents not shown
 
 
+# How a baseline's word reads in "citation-only still accepts".
+_VERBS = {"accept": "accepts", "reject": "rejects", "ANSWER": "answers", "ABSTAIN": "abstains"}
+
+
+@dataclass(frozen=True, slots=True)
+class BaselineFlip:
+    """One baseline before and after the lab's changes."""
+
+    was: Baseline
+    now: Baseline
+
+    @property
+    def flipped(self) -> bool:
+        return self.was.accepts != self.now.accepts
+
+    @property
+    def words(self) -> str:
+        """``citation-only still accepts``, ``contract now rejects``."""
+        return f"{self.now.name} {'now' if self.flipped else 'still'} {_VERBS[self.now.word]}"
+
+    @property
+    def tone(self) -> Tone:
+        return Tone.WARN if self.flipped else Tone.MUTED
+
+
+@dataclass(frozen=True, slots=True)
+class Comparison:
+    """An edited case against its frozen self: the verdict before and after, and
+    which baselines flipped.  ``changes`` are the lab's applied changes, in words."""
+
+    was: str  # the frozen answer's label
+    now: str
+    claim: int | None  # the claim the edited answer was rejected on
+    baselines: tuple[BaselineFlip, ...]
+    changes: tuple[str, ...]
+
+    @property
+    def flipped(self) -> bool:
+        return self.was != self.now
+
+    @property
+    def headline(self) -> str:
+        """``was ACCEPT, now QUOTE_NOT_SUPPORTING (claims[0])``, or ``still ACCEPT``."""
+        now = self.now if self.claim is None else f"{self.now} (claims[{self.claim}])"
+        return f"was {self.was}, now {now}" if self.flipped else f"still {now}"
+
+
+@dataclass(frozen=True, slots=True)
+class Origin:
+    """A saved counterexample's provenance, as shown: its parent, the edits in words."""
+
+    parent_suite: str
+    parent_case: str
+    parent_sha256: str
+    edits: tuple[str, ...]  # a mutation's dotted name, or an edit as "value of claims[0]"
+    inspector_version: str
+
+    @classmethod
+    def of(cls, provenance: Provenance) -> Origin:
+        return cls(provenance.parent_suite, provenance.parent_case, provenance.parent_sha256,
+                   tuple(_edit_words(edit) for edit in provenance.edits), provenance.inspector_version)
+
+
+def _edit_words(edit: str | dict[str, Any]) -> str:
+    if isinstance(edit, str):
+        return edit
+    what, member, claim = edit.get("what"), edit.get("member"), edit.get("claim")
+    place = f"claims[{claim}]" if isinstance(claim, int) else ""
+    if member:
+        place = f"{place}.{member}" if place else str(member)
+    return f"{what} {place}".strip() if place else str(what)
+
+
 class CaseReport:
     """A case of a suite (or one that could not be loaded) with its verdict, as shown.
 
     ``number`` is the case's place among the cases shown together (a session, an
     audit).  Computed once per case; the trace and the assessment when first read.
+    A case edited in the lab is another report of the same case, its answer
+    replaced, with ``parent`` the frozen case's report and ``changes`` the lab's
+    applied changes (``lab.history.Change``) in order.
     """
 
-    __slots__ = ("_evidence", "_trace", "case", "error", "number", "suite", "verdict")
+    __slots__ = ("_evidence", "_trace", "case", "changes", "error", "number", "parent", "suite", "verdict")
 
     def __init__(self, number: int, suite: Suite, case: Case | None = None, error: CaseError | None = None,
                  verdict: Verdict | None = None) -> None:
@@ -125,6 +204,8 @@ class CaseReport:
         self.case = case
         self.error = error
         self.verdict = verdict
+        self.parent: CaseReport | None = None
+        self.changes: tuple[Any, ...] = ()
         self._trace: Trace | None = None
         self._evidence: Assessment | None = None
 
@@ -132,6 +213,24 @@ class CaseReport:
     def of(cls, number: int, suite: Suite, case: Case) -> CaseReport:
         """The report of a loaded case, its verdict computed now."""
         return cls(number, suite, case, verdict=verify(case.raw, case.request, suite.registry))
+
+    def edited(self, raw: str | bytes, changes: tuple[Any, ...]) -> CaseReport:
+        """The report of this (frozen) case with its answer replaced by the lab's ``changes``."""
+        assert self.case is not None and self.parent is None
+        report = CaseReport.of(self.number, self.suite, replace(self.case, raw=raw))
+        report.parent = self
+        report.changes = changes
+        return report
+
+    @property
+    def comparison(self) -> Comparison | None:
+        """An edited case against its frozen self (None when not edited)."""
+        parent, verdict = self.parent, self.verdict
+        if parent is None or verdict is None:
+            return None
+        flips = tuple(BaselineFlip(was, now) for was, now in zip(parent.baselines, self.baselines, strict=True))
+        return Comparison(parent.actual, self.actual, None if verdict.ok else verdict.claim, flips,
+                          tuple(change.what for change in self.changes))
 
     # -- the case -------------------------------------------------------------
 
@@ -154,6 +253,12 @@ class CaseReport:
     @property
     def note(self) -> str | None:
         return self.case.note if self.case is not None else None
+
+    @property
+    def origin(self) -> Origin | None:
+        """Where a saved counterexample came from (None for any other case)."""
+        provenance = self.case.provenance if self.case is not None else None
+        return Origin.of(provenance) if provenance is not None else None
 
     @property
     def broken(self) -> bool:

@@ -4,12 +4,17 @@ A case's report (and so its verdict) is computed when first asked for: when a
 row of the case list is drawn, when a case is opened, or by a worker for the
 summary.  ``verify`` is pure, so computing the same report twice (worker and
 UI racing) is harmless; the cache keeps whichever lands.
+
+The lab's edits live here too, one ``History`` per edited case: a case's report
+is its edited answer's while a change is applied, and the frozen one's after
+undo or reset.  Moving to another case and back keeps each case's edits.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from ..lab.history import Change, History
 from ..suites.load import Case, CaseError, Suite
 from .case import CaseReport
 from .suite import SuiteReport
@@ -27,6 +32,8 @@ class Session:
         self._haystacks: list[str] = []
         self.ids: list[str] = []  # every case's id, by number
         self._sizes: dict[int, int] = {}
+        self._histories: dict[int, History] = {}
+        self._edited: dict[int, CaseReport] = {}  # the report of each edited case's current answer
         for suite in suites:
             self.add_suite(suite)
 
@@ -58,13 +65,63 @@ class Session:
     # -- reports ---------------------------------------------------------------
 
     def report(self, number: int) -> CaseReport:
-        """The case's report, its verdict computed on first use."""
+        """The case's report as shown: its edited answer's while the lab has changes
+        applied to it, else the frozen case's (computed on first use)."""
+        edited = self._edited.get(number)
+        return edited if edited is not None else self.frozen(number)
+
+    def frozen(self, number: int) -> CaseReport:
+        """The report of the case as its suite has it."""
         report = self._reports[number]
         if report is None:
             suite, case, error = self._rows[number]
             report = CaseReport.of(number, suite, case) if case is not None else CaseReport(number, suite, None, error)
             self._reports[number] = report
         return report
+
+    # -- the lab's edits -------------------------------------------------------
+
+    def history(self, number: int) -> History | None:
+        """The case's edits (None for a case that could not be loaded)."""
+        history = self._histories.get(number)
+        if history is None:
+            case = self._rows[number][1]
+            if case is None:
+                return None
+            history = History(case.raw)
+        return history
+
+    def edits(self) -> list[int]:
+        """The cases with a change applied, by number."""
+        return sorted(self._edited)
+
+    def change(self, number: int, change: Change) -> CaseReport:
+        """Apply a change to the case's answer; returns the report shown now."""
+        history = self.history(number)
+        if history is None:
+            raise ValueError(f"case {self.ids[number]} could not be loaded: there is no answer to change")
+        return self._set_history(number, history.apply(change))
+
+    def undo(self, number: int) -> CaseReport:
+        history = self.history(number)
+        return self._set_history(number, history.undo()) if history is not None else self.report(number)
+
+    def redo(self, number: int) -> CaseReport:
+        history = self.history(number)
+        return self._set_history(number, history.redo()) if history is not None else self.report(number)
+
+    def reset(self, number: int) -> CaseReport:
+        """Back to the frozen case (redo brings the changes back)."""
+        history = self.history(number)
+        return self._set_history(number, history.reset()) if history is not None else self.report(number)
+
+    def _set_history(self, number: int, history: History) -> CaseReport:
+        self._histories[number] = history
+        if history.edited:
+            self._edited[number] = self.frozen(number).edited(history.raw, history.applied)
+        else:
+            self._edited.pop(number, None)
+        return self.report(number)
 
     def summary(self, numbers: Iterable[int] | None = None) -> SuiteReport:
         """The article's figure and the rest of the summary for these cases (all by default)."""

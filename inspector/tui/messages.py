@@ -12,7 +12,9 @@ from pathlib import Path
 
 from textual.message import Message
 
-__all__ = ["CaseChosen", "CasesChosen", "CheckChosen", "ClaimChosen", "FileChosen"]
+from ..lab.history import Change
+
+__all__ = ["AnswerChanged", "CaseChosen", "CasesChosen", "CheckChosen", "ClaimChosen", "FileChosen"]
 
 
 @dataclass
@@ -49,3 +51,10 @@ class FileChosen(Message):
     """Load this suite file into the session (from the palette)."""
 
     path: Path
+
+
+@dataclass
+class AnswerChanged(Message):
+    """Apply this change to the current case's answer (an edit, a mutation, a repair)."""
+
+    change: Change

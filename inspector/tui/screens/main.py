@@ -5,6 +5,11 @@ list shows, which one is open), ``selection`` (the case, step and claim shown),
 ``explore`` and ``pretty``.  Keys, clicks, palette commands and the summary all
 end in a new value of one of these; the watchers hand it to the views, and each
 view redraws only what changed for it.
+
+The lab's changes are one more way to a new selection: an ``AnswerChanged``
+(from the edit form, the raw editor, a mutation, a repair) is applied to the
+session's history of the case, and the edited answer's report is selected like
+any other case's.
 """
 
 from __future__ import annotations
@@ -22,12 +27,13 @@ from textual.timer import Timer
 from textual.widgets import Footer, Input
 
 from ...presentation.browse import Browse
+from ...presentation.case import CaseReport
 from ...presentation.selection import Selection, select
 from ...presentation.session import Session
 from ...suites.load import LoadError, Suite, load_suite
 from .. import keys, safe
 from ..commands import CaseCommands, FilterCommands, KeyCommands, OpenCommands
-from ..messages import CaseChosen, CasesChosen, CheckChosen, ClaimChosen, FileChosen
+from ..messages import AnswerChanged, CaseChosen, CasesChosen, CheckChosen, ClaimChosen, FileChosen
 from ..widgets.case_list import CaseList
 from ..widgets.claims import ClaimsTable
 from ..widgets.ladder import Ladder
@@ -151,13 +157,21 @@ class MainScreen(Screen[None]):
         state = (selection is not None and len(selection.claims) > 1,
                  selection is not None and bool(selection.steps),
                  selection is not None and selection.first_failure is not None,
-                 self.browse.filtered)
+                 self.browse.filtered,
+                 self._history_state())
         if state != self._binding_state:
             self._binding_state = state
             # Redrawing the footer costs more than a frame: do it once the keys settle.
             if self._bindings_timer is not None:
                 self._bindings_timer.stop()
             self._bindings_timer = self.set_timer(0.15, self._refresh_footer)
+
+    def _history_state(self) -> tuple[bool, bool, bool]:
+        number = self.browse.current
+        history = self.session.history(number) if number is not None else None
+        if history is None:
+            return (False, False, False)
+        return (history.can_undo, history.can_redo, history.edited)
 
     def _refresh_footer(self) -> None:
         if self.is_attached:
@@ -246,6 +260,51 @@ class MainScreen(Screen[None]):
     def _case_chosen(self, message: CaseChosen) -> None:
         self.open_case(message.number)
 
+    # -- the lab: changes of the current case's answer -----------------------------------
+
+    @on(AnswerChanged)
+    def _answer_changed(self, message: AnswerChanged) -> None:
+        number = self.browse.current
+        if number is None or self.session.history(number) is None:
+            self.notify("no answer to change: this case could not be loaded", severity="warning", timeout=3)
+            return
+        self._show_changed(self.session.change(number, message.change))
+
+    def action_undo(self) -> None:
+        self._history_step("undo")
+
+    def action_redo(self) -> None:
+        self._history_step("redo")
+
+    def action_reset(self) -> None:
+        self._history_step("reset")
+
+    def _history_step(self, step: str) -> None:
+        number = self.browse.current
+        history = self.session.history(number) if number is not None else None
+        if history is None:
+            return
+        undone, redone = history.undone, history.redone
+        if step == "undo" and undone is not None:
+            self._show_changed(self.session.undo(number))
+            self.notify(f"undone: {safe.display(undone.what)}", markup=False, timeout=2)
+        elif step == "redo" and redone is not None:
+            self._show_changed(self.session.redo(number))
+            self.notify(f"redone: {safe.display(redone.what)}", markup=False, timeout=2)
+        elif step == "reset" and history.edited:
+            self._show_changed(self.session.reset(number))
+            self.notify(f"back to the frozen case ({history.position} change{'s' if history.position != 1 else ''}"
+                        " undone; ^r redoes them)", markup=False, timeout=3)
+
+    def _show_changed(self, report: CaseReport) -> None:
+        """Show the case's answer as changed: its first failure, or the same claim when accepted."""
+        claim = self.selection.claim if self.selection is not None else None
+        selection = select(report, self.explore)
+        if selection.first_failure is None and claim is not None and selection.claim is not None:
+            selection = selection.with_claim(claim)
+        self.selection = selection
+        self.case_list.refresh_rows([self.browse.row_of(report.number)])
+
     # -- actions: the trace ------------------------------------------------------------
 
     def action_next_step(self) -> None:
@@ -320,6 +379,9 @@ class MainScreen(Screen[None]):
             return (selection is not None and bool(selection.steps)) or None
         if action == "first_failure":
             return (selection is not None and selection.first_failure is not None) or None
+        if action in ("undo", "redo", "reset"):
+            can_undo, can_redo, edited = self._history_state()
+            return (can_undo if action == "undo" else can_redo if action == "redo" else edited) or None
         return True
 
     # -- opening files ------------------------------------------------------------------

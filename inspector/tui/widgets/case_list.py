@@ -21,7 +21,8 @@ class CaseList(SafeTable):
         "**Cases**: every case of the loaded suites with its frozen label (*expected*) and the "
         "contract's verdict (*actual*); sub-reasons stand for their status "
         "(`DUPLICATE_KEY` is `INVALID_JSON/DUPLICATE_KEY`). `≠` marks a verdict that differs "
-        "from the label, `!` a case that could not be loaded. Verdicts are computed when a row is first drawn."
+        "from the label, `!` a case that could not be loaded, `✎` a case edited in the lab (its verdict is the "
+        "edited answer's; the suite file is never changed). Verdicts are computed when a row is first drawn."
     )
 
     COLUMNS = (
@@ -82,6 +83,8 @@ class CaseList(SafeTable):
             return [*untrusted(report.short_expected), (" ≠ ", TABLE[Tone.BAD]), self._actual(report)]
         if report.broken:
             return ("!", TABLE[Tone.BAD])
+        if report.parent is not None:
+            return ("✎", TABLE[Tone.WARN])
         if report.differs:
             return ("≠", TABLE[Tone.BAD])
         return None

@@ -19,7 +19,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.visual import Visual
 
-from ...presentation.case import Baseline, Blame, CaseReport, ConflictLine
+from ...presentation.case import Baseline, Blame, CaseReport, Comparison, ConflictLine, Origin
 from ...presentation.labels import LabelMatch
 from ...presentation.selection import Selection
 from .. import safe
@@ -184,8 +184,11 @@ def verdict_lines(selection: Selection) -> list[Content]:
                                       ("  every check passed", _MUTED)))
     else:
         lines.append(Content.assemble((f" {verdict.label} ", "bold $text on $error 70%")))
+    comparison = report.comparison
     match = report.label_match
-    if match is LabelMatch.UNLABELLED:
+    if comparison is not None:
+        lines.extend(_comparison(comparison, report.expected))
+    elif match is LabelMatch.UNLABELLED:
         lines.append(Content.styled("no frozen label (a single answer)", _MUTED))
     elif match is LabelMatch.MATCHES:
         lines.append(Content.styled("✓ matches the frozen label", strong(Tone.GOOD)))
@@ -219,4 +222,45 @@ def verdict_lines(selection: Selection) -> list[Content]:
     note = report.note
     if note:
         lines.append(Content.assemble(("note ", _MUTED), safe.content(note, f"italic {_MUTED}")))
+    origin = report.origin
+    if origin is not None:
+        lines.append(_origin(origin))
     return lines
+
+
+# The lab's changes the verdict names, the latest last.
+SHOWN_CHANGES = 3
+
+
+def _comparison(comparison: Comparison, expected: str | None) -> list[Content]:
+    """An edited case against its frozen self: the verdict, the baselines, the changes."""
+    lines = [Content.assemble(("✎ ", strong(Tone.WARN)),
+                              (comparison.headline, strong(Tone.WARN if comparison.flipped else Tone.MUTED)))]
+    parts: list[Content | tuple[str, str]] = []
+    for flip in comparison.baselines:
+        if parts:
+            parts.append((" · ", _MUTED))
+        parts.append((flip.words, strong(flip.tone) if flip.flipped else _MUTED))
+    lines.append(Content.assemble(*parts))
+    changes = comparison.changes
+    shown = changes[-SHOWN_CHANGES:]
+    words: list[Content | tuple[str, str]] = [(f"{len(changes)} change{'s' if len(changes) != 1 else ''}: ", _MUTED)]
+    if len(changes) > len(shown):
+        words.append((f"… {len(changes) - len(shown)} earlier, ", _MUTED))
+    words.extend(_listed(shown, ""))
+    lines.append(Content.assemble(*words))
+    if expected is not None:
+        lines.append(Content.assemble(("frozen label ", _MUTED), safe.content(expected, "bold"),
+                                      (" (the unedited case's)", _MUTED)))
+    return lines
+
+
+def _origin(origin: Origin) -> Content:
+    """Where a saved counterexample came from."""
+    edits = origin.edits
+    return Content.assemble(("saved from ", _MUTED), safe.content(origin.parent_suite, "bold"), (" / ", _MUTED),
+                            safe.content(origin.parent_case, "bold"),
+                            (f" · {len(edits)} edit{'s' if len(edits) != 1 else ''}: ", _MUTED),
+                            *(_listed(edits, "") or [("none", _MUTED)]),
+                            (" · parent sha256 ", _MUTED), safe.content(origin.parent_sha256[:12]),
+                            (" · inspector ", _MUTED), safe.content(origin.inspector_version))
