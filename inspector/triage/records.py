@@ -119,7 +119,7 @@ class BadLine:
 def _kind_of(data: bytes) -> str:
     """What a JSON value that is not an object is, in words."""
     first = data.lstrip()[:1]
-    return {b"[": "an array", b'"': "a string", b"t": "a boolean", b"f": "a boolean",
+    return {b"{": "an object", b"[": "an array", b'"': "a string", b"t": "a boolean", b"f": "a boolean",
             b"n": "null"}.get(first, "a number")
 
 
