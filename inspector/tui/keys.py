@@ -4,7 +4,8 @@ Each screen's ``BINDINGS`` (and so its footer), the help screen and the command
 palette's key commands are all derived from ``KEYS``: a key cannot be listed in
 one place and missing in another.  ``screen`` says where a key works: ``app``
 everywhere, ``main`` on the main view, ``summary`` on the suite summary,
-``help`` on the help screen.
+``triage`` on a triage's overview, ``records`` on a group's records (the main
+view's keys and these), ``bad`` on its bad lines, ``help`` on the help screen.
 """
 
 from __future__ import annotations
@@ -33,6 +34,9 @@ class Key:
 SCREENS: dict[str, str] = {
     "main": "The main view",
     "summary": "The suite summary",
+    "triage": "The triage overview",
+    "records": "A triage group's records (the main view, and these)",
+    "bad": "A triage's bad lines",
     "help": "This help",
     "app": "Everywhere",
 }
@@ -42,6 +46,7 @@ GROUPS: dict[str, str] = {
     "view": "View",
     "lab": "Lab: change one thing, see which check flips",
     "summary": "Summary",
+    "triage": "Triage",
     "help": "Help",
     "app": "Inspector",
 }
@@ -55,6 +60,7 @@ _FOOTER_GROUPS = {
     "next_step": _STEP, "previous_step": _STEP,
     "next_claim": _CLAIM, "previous_claim": _CLAIM,
     "summary_down": _ROW, "summary_up": _ROW,
+    "triage_down": _ROW, "triage_up": _ROW, "bad_down": _ROW, "bad_up": _ROW,
 }
 
 KEYS: tuple[Key, ...] = (
@@ -129,6 +135,28 @@ KEYS: tuple[Key, ...] = (
         "Summarise every loaded suite, or only the current case's suite.", "summary", "a", screen="summary"),
     Key("summary_back", "escape,S,q", "dismiss", "back",
         "Back to the main view.", "summary", "Esc S q", screen="summary"),
+    Key("triage_down", "j,down", "cursor(1)", "down",
+        "Move to the next group.", "triage", "j ↓", screen="triage"),
+    Key("triage_up", "k,up", "cursor(-1)", "up",
+        "Move to the previous group.", "triage", "k ↑", screen="triage"),
+    Key("triage_open", "enter", "open_group", "open group",
+        "Open the group's records in the main view (registry, ladder, lab), j/k paging through them; the bad "
+        "lines' group lists each bad line's file, line and reason.", "triage", "⏎ Enter", screen="triage"),
+    Key("triage_sort", "o", "sort", "sort",
+        "Order the groups by kind (as the summary lists them), by count, or by name.", "triage", "o",
+        screen="triage"),
+    Key("triage_filter", "slash", "filter", "filter",
+        "Filter the groups by name (typing a letter starts the filter too); Enter goes back to the groups.",
+        "triage", "/", screen="triage"),
+    Key("triage_escape", "escape", "escape", "stop · clear",
+        "While verifying: stop, keeping what was counted so far (its groups open). Else: clear the group filter.",
+        "triage", "Esc", screen="triage"),
+    Key("records_back", "escape", "back", "overview",
+        "Back to the triage overview (a case filter, when set, is cleared first).", "triage", "Esc",
+        screen="records"),
+    Key("bad_down", "j,down", "cursor(1)", "down", "Move to the next bad line.", "triage", "j ↓", screen="bad"),
+    Key("bad_up", "k,up", "cursor(-1)", "up", "Move to the previous bad line.", "triage", "k ↑", screen="bad"),
+    Key("bad_back", "escape", "dismiss", "back", "Back to the triage overview.", "triage", "Esc", screen="bad"),
     Key("help_close", "escape,q,question_mark,f1", "dismiss", "close",
         "Close this help (the arrow and page keys scroll it).", "help", "Esc q ?", screen="help"),
     Key("help", "question_mark,f1", "help", "help",

@@ -1,0 +1,77 @@
+"""A triage's bad lines: file, line and reason, one row each (``BadLinesScreen``).
+
+The lines that are not records (not JSON, not an object, ``raw`` or ``request``
+missing or unusable, ...) are counted as their own group; Enter on it in the
+overview lists every one here, as the engine found them, in order.  Reasons can
+quote the line: untrusted text, drawn through ``safe`` like every cell.
+"""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.screen import Screen
+from textual.widgets import Footer
+
+from .. import keys
+from ..tones import TABLE, Tone
+from ..widgets.table import Cell, Column, SafeTable
+
+__all__ = ["BadLinesScreen", "BadLinesTable"]
+
+
+class BadLinesTable(SafeTable):
+    COLUMNS = (
+        Column("file", "file", min_width=10, weight=1),
+        Column("line", "line", width=9, justify="right"),
+        Column("reason", "reason", min_width=20, weight=4),
+    )
+
+    def __init__(self, bad: list[tuple[str, int, str]], *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.bad = bad
+        self.set_columns(self.COLUMNS)
+        self.empty_message = "no bad line"
+        self.cursor = 0 if bad else None
+        self.set_row_count(len(bad))
+
+    def cell(self, row: int, column: Column) -> Cell:
+        file, line, reason = self.bad[row]
+        if column.key == "file":
+            return file
+        if column.key == "line":
+            return (f"{line:,}", TABLE[Tone.MUTED])
+        return reason
+
+
+class BadLinesScreen(Screen[None]):
+    DEFAULT_CSS = """
+    BadLinesScreen { layout: vertical; }
+    BadLinesScreen > #bad-panel {
+        border-top: solid $primary-muted;
+        border-title-color: $text-primary;
+        border-title-style: bold;
+        padding: 0 1;
+        height: 1fr;
+    }
+    """
+
+    BINDINGS = keys.bindings("bad")
+
+    def __init__(self, bad: list[tuple[str, int, str]]) -> None:
+        super().__init__()
+        self.bad = bad
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="bad-panel"):
+            yield BadLinesTable(self.bad, id="bad-lines")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        count = len(self.bad)
+        self.query_one("#bad-panel").border_title = f"bad lines · {count:,} (not records: counted, never dropped)"
+
+    def action_cursor(self, step: int) -> None:
+        table = self.query_one(BadLinesTable)
+        if table.bad:
+            table.move_cursor(max(0, min((table.cursor or 0) + step, len(table.bad) - 1)))

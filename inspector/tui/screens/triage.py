@@ -1,0 +1,488 @@
+"""The triage overview: a log's groups with counts and bars, filling in live.
+
+``inspector triage LOG... --registry G`` opens here.  The screen is on at once;
+verification runs in a thread worker that calls the engine (``triage.triage``,
+itself counting in processes on every core), and every partial count the
+engine reports (``on_progress``, the counts merged so far) is summarised in that
+worker by ``triage.summary`` (the one place the groups are named and counted)
+and posted here, a newer snapshot replacing an older one not yet shown.  The
+screen only orders, filters and draws them: a progress bar (lines, lines per
+second), the groups with the summary's bars, the time histogram when records
+carry ``ts``.  Esc stops the count between two of the engine's tasks and keeps
+what was counted.  Enter opens a group's records in the main view
+(``RecordsScreen``), read from the log only as they are shown, or the bad
+lines (``BadLinesScreen``).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from textual import events, on, work
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.content import Content
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import Footer, Input, ProgressBar, Static
+
+from ...contract.models import Registry
+from ...presentation.session import Session
+from ...presentation.triage import SORT_WORDS, SORTS, GroupMembers, RecordSession, overview_groups, record_suite
+from ...triage.drill import LineReader
+from ...triage.logs import LogError
+from ...triage.summary import Group, Summary
+from ...triage.tally import Options
+from ...triage.timeline import Histogram, iso
+from .. import keys, safe
+from ..tones import TABLE, TEXT, Tone, strong
+from ..widgets.table import Cell, Column, SafeTable
+from .summary import bar
+
+__all__ = ["Counted", "GroupTable", "TimeTable", "TriageRun", "TriageScreen"]
+
+_MUTED = TEXT[Tone.MUTED]
+# How each kind of group is titled in the overview's first column.
+KIND_WORDS = {
+    "check": "verdict", "reason": "sub-reason", "claim": "claim", "scope": "scope", "by": "metadata",
+    "blame": "blame", "category": "category", "rung": "ladder", "false_accept": "false accept", "bad": "bad lines",
+}
+
+
+@dataclass(frozen=True)
+class TriageRun:
+    """What to triage and how: the logs, the registry (and its path, as the
+    summary names it), the options, and the engine's run arguments (``workers``,
+    ``task_bytes``, ``progress_every``...)."""
+
+    logs: tuple[str, ...]
+    registry: Registry
+    registry_path: str
+    options: Options = Options(index=True)
+    engine: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class Counted(Message):
+    """The counts so far (or in the end), summarised in the worker."""
+
+    summary: Summary
+    indexed: int  # lines in the index when summarised: what a group opened now holds
+    bad: list[tuple[str, int, str]]
+    lines: int
+    bytes_done: int
+    total_bytes: int | None
+    seconds: float
+    done: bool = False
+    cancelled: bool = False
+    failed: str | None = None  # a log that could not be read at all
+
+    def can_replace(self, message: Message) -> bool:
+        # A newer snapshot replaces an older one not yet shown; the last one stays.
+        return isinstance(message, Counted) and not message.done
+
+
+class GroupTable(SafeTable):
+    """The groups: kind, name, the summary's bar, records and their share."""
+
+    DEFAULT_CSS = """
+    GroupTable > .group-table--bar { color: $primary; }
+    """
+    COMPONENT_CLASSES = SafeTable.COMPONENT_CLASSES | {"group-table--bar"}
+
+    COLUMNS = (
+        Column("kind", "", width=12),
+        Column("group", "group", min_width=16, weight=3),
+        Column("bar", "records", min_width=8, weight=1),
+        Column("records", "n", width=9, justify="right"),
+        Column("rate", "rate", width=6, justify="right"),
+        Column("rejected", "rejected", width=9, justify="right"),
+    )
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.groups: list[Group] = []
+        self.records = 0
+        self.lines = 0
+        self.by_kind = True
+        self.set_columns(self.COLUMNS)
+        self.empty_message = "counting…"
+
+    def set_groups(self, groups: list[Group], records: int, lines: int, by_kind: bool) -> None:
+        """Show these groups, the cursor staying on the same group when it is still there."""
+        current = self.groups[self.cursor].name if self.cursor is not None and self.cursor < len(self.groups) else None
+        self.groups, self.records, self.lines, self.by_kind = groups, records, lines, by_kind
+        cursor = next((row for row, group in enumerate(groups) if group.name == current), None)
+        self.cursor = cursor if cursor is not None else (0 if groups else None)
+        self.set_row_count(len(groups))
+
+    @property
+    def current(self) -> Group | None:
+        return self.groups[self.cursor] if self.cursor is not None and self.cursor < len(self.groups) else None
+
+    def cell(self, row: int, column: Column) -> Cell:
+        group = self.groups[row]
+        key = column.key
+        if key == "kind":
+            if self.by_kind and row > 0 and self.groups[row - 1].kind == group.kind:
+                return None
+            return (KIND_WORDS.get(group.kind, group.kind), TABLE[Tone.MUTED])
+        if key == "group":
+            return group.name  # untrusted: fields, sources, scopes and metadata come from the log
+        if key == "bar":
+            total = self.lines if group.kind == "bad" else self.records
+            width = self._widths[2] if len(self._widths) > 2 else 20
+            style = TABLE[Tone.BAD] if group.kind in ("bad", "false_accept") else \
+                TABLE[Tone.GOOD] if group.name in ("ACCEPT", "rung:contract") else "group-table--bar"
+            return (bar(group.records, total, width), style)
+        if key == "records":
+            return (f"{group.records:,}", None)
+        if key == "rate":
+            return (f"{100 * group.rate:.1f}%", TABLE[Tone.MUTED])
+        if group.rejected is None:
+            return None
+        return (f"✗ {group.rejected:,}", TABLE[Tone.BAD]) if group.rejected else ("·", TABLE[Tone.PENDING])
+
+    def on_safe_table_row_clicked(self, event: SafeTable.RowClicked) -> None:
+        event.stop()
+        self.move_cursor(event.row)
+
+
+class TimeTable(SafeTable):
+    """The time histogram: a row per bucket, its records as a bar, the rejected."""
+
+    DEFAULT_CSS = """
+    TimeTable > .time-table--bar { color: $primary; }
+    """
+    COMPONENT_CLASSES = SafeTable.COMPONENT_CLASSES | {"time-table--bar"}
+
+    COLUMNS = (
+        Column("start", "from (UTC)", width=11),
+        Column("bar", "records", min_width=6),
+        Column("records", "n", width=8, justify="right"),
+        Column("rejected", "rejected", width=8, justify="right"),
+    )
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.histogram: Histogram | None = None
+        self.most = 0
+        self.set_columns(self.COLUMNS)
+
+    def set_histogram(self, histogram: Histogram | None) -> None:
+        self.histogram = histogram
+        self.most = max((b.records for b in histogram.bars), default=0) if histogram is not None else 0
+        self.set_row_count(len(histogram.bars) if histogram is not None else 0)
+
+    def cell(self, row: int, column: Column) -> Cell:
+        assert self.histogram is not None
+        found = self.histogram.bars[row]
+        key = column.key
+        if key == "start":
+            return (iso(found.start)[5:16].replace("T", " "), TABLE[Tone.MUTED])
+        if key == "bar":
+            width = self._widths[1] if len(self._widths) > 1 else 10
+            return (bar(found.records, self.most, width), "time-table--bar")
+        if key == "records":
+            return (f"{found.records:,}", None)
+        return (f"✗ {found.rejected:,}", TABLE[Tone.BAD]) if found.rejected else ("·", TABLE[Tone.PENDING])
+
+    def row_style(self, row: int) -> str | None:
+        return None
+
+
+class TriageScreen(Screen[None]):
+    """The overview of a triage (the app's first screen for ``inspector triage``)."""
+
+    DEFAULT_CSS = """
+    TriageScreen { layout: vertical; }
+    TriageScreen > #triage-panel {
+        border-top: solid $primary-muted;
+        border-title-color: $text-primary;
+        border-title-style: bold;
+        padding: 0 1;
+        height: 1fr;
+    }
+    TriageScreen #triage-head { height: auto; }
+    TriageScreen #triage-progress { height: 1; margin-bottom: 1; }
+    TriageScreen #triage-progress.-finished { display: none; }
+    TriageScreen #triage-filter { display: none; height: 1; border: none; padding: 0 1; margin-bottom: 1; }
+    TriageScreen #triage-filter.-active { display: block; }
+    TriageScreen #triage-body { height: 1fr; }
+    TriageScreen #groups-panel { width: 1fr; }
+    TriageScreen #time-panel { width: 42; margin-left: 2; display: none; }
+    TriageScreen #time-panel.-shown { display: block; }
+    TriageScreen .triage-title { height: 1; color: $text-muted; }
+    """
+
+    BINDINGS = keys.bindings("triage")
+    AUTO_FOCUS = ""
+
+    def __init__(self, run: TriageRun) -> None:
+        super().__init__()
+        self.run = run
+        self.cancel = threading.Event()
+        self.sort = SORTS[0]
+        self.filter_text = ""
+        self.counted: Counted | None = None
+        self.running = True
+        self.reader = LineReader()
+        self._sessions: dict[str, tuple[Session, int]] = {}  # a finished triage's opened groups, with their edits
+
+    # -- layout -------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="triage-panel"):
+            yield Static("", id="triage-head", markup=False)
+            yield ProgressBar(id="triage-progress", show_eta=False)
+            yield Input(placeholder="filter the groups by name", id="triage-filter")
+            with Horizontal(id="triage-body"):
+                with Vertical(id="groups-panel"):
+                    yield Static("", id="groups-title", classes="triage-title", markup=False)
+                    yield GroupTable(id="groups")
+                with Vertical(id="time-panel"):
+                    yield Static("", id="time-title", classes="triage-title", markup=False)
+                    yield TimeTable(id="time")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        names = ", ".join(self.run.logs)
+        self.query_one("#triage-panel").border_title = Content.assemble(
+            "triage · ", safe.content(names), (" · registry ", _MUTED), safe.content(self.run.registry_path))
+        self._show_head()
+        self._show_titles()
+        self._count()
+
+    def on_unmount(self) -> None:
+        self.cancel.set()  # the worker stops at the engine's next task
+        self.reader.close()
+
+    # -- the count, in a worker -----------------------------------------------------
+
+    @work(thread=True, exclusive=True, group="triage")
+    def _count(self) -> None:
+        from ...triage import triage
+        from ...triage.summary import summarize
+
+        run = self.run
+        last: list[Any] = [None]
+
+        def progress(state: Any) -> None:
+            tally = state.tally
+            summary = summarize(tally, run.options, run.logs, run.registry_path)
+            snapshot = Counted(summary, len(tally.index) if tally.index is not None else 0, list(tally.bad),
+                               state.lines, state.bytes_done, state.total_bytes, state.seconds)
+            last[0] = snapshot
+            self.post_message(snapshot)
+
+        try:
+            triage(list(run.logs), run.registry, run.options, on_progress=progress, cancel=self.cancel, **run.engine)
+        except LogError as exc:
+            empty = summarize_empty(run)
+            self.post_message(Counted(empty, 0, [], 0, 0, None, 0.0, done=True, failed=str(exc)))
+            return
+        final = last[0]
+        assert final is not None  # the engine reports once at the end, always
+        self.post_message(Counted(final.summary, final.indexed, final.bad, final.lines, final.bytes_done,
+                                  final.total_bytes, final.seconds, done=True, cancelled=self.cancel.is_set()))
+
+    @on(Counted)
+    def _counted(self, message: Counted) -> None:
+        if self.counted is not None and self.counted.done:
+            return  # nothing after the end (a late partial snapshot)
+        self.counted = message
+        if message.done:
+            self.running = False
+            self.query_one("#triage-progress", ProgressBar).add_class("-finished")
+            self.refresh_bindings()
+            if message.failed is not None:
+                self.notify(message.failed, title="cannot read the log", severity="error", markup=False)
+        else:
+            progress = self.query_one("#triage-progress", ProgressBar)
+            progress.update(total=message.total_bytes, progress=message.bytes_done)
+        self._show_groups()
+        self._show_time(message.summary.histogram)
+        self._show_head()
+
+    # -- drawing ---------------------------------------------------------------------
+
+    def _show_groups(self) -> None:
+        if self.counted is None:
+            return
+        summary = self.counted.summary
+        groups = overview_groups(summary, self.sort, self.filter_text)
+        table = self.query_one(GroupTable)
+        table.set_groups(groups, summary.records, summary.tally.lines if self.counted.done else self.counted.lines,
+                         self.sort == "kind")
+        table.empty_message = "no group matches the filter" if self.filter_text else \
+            "counting…" if self.running else "no records"
+        self._show_titles()
+
+    def _show_time(self, histogram: Histogram | None) -> None:
+        panel = self.query_one("#time-panel")
+        panel.set_class(histogram is not None, "-shown")
+        self.query_one(TimeTable).set_histogram(histogram)
+        if histogram is not None:
+            self.query_one("#time-title", Static).update(Content.assemble(
+                "time", (f" · per {histogram.bucket} · {iso(histogram.first)[:10]} – {iso(histogram.last)[:10]}",
+                         _MUTED)))
+
+    def _show_titles(self) -> None:
+        table = self.query_one(GroupTable)
+        shown = len(table.groups)
+        total = len(self.counted.summary.groups) if self.counted is not None else 0
+        parts: list[Content | tuple[str, str] | str] = [
+            "groups", (f" · {shown}/{total}" if shown != total else f" · {total}", _MUTED),
+            (f" · {SORT_WORDS[self.sort]} (o)", _MUTED)]
+        if self.filter_text:
+            parts += [(" · filter ", _MUTED), safe.content(self.filter_text, "bold")]
+        self.query_one("#groups-title", Static).update(Content.assemble(*parts))
+
+    def _show_head(self) -> None:
+        counted = self.counted
+        head = self.query_one("#triage-head", Static)
+        bold = "bold"
+        if counted is None:
+            head.update(Content.assemble(("verifying ", _MUTED), (f"{len(self.run.logs)} log(s)", bold),
+                                         (" · Esc stops and keeps what is counted", _MUTED)))
+            return
+        summary = counted.summary
+        rate = counted.lines / counted.seconds if counted.seconds > 0 else 0.0
+        lines = [Content.assemble(
+            (f"{counted.lines:,}", bold), (" lines · ", _MUTED), (f"{summary.records:,}", bold),
+            (" records · ", _MUTED), (f"{len(counted.bad):,}", strong(Tone.BAD) if counted.bad else bold),
+            (" bad lines · ", _MUTED), (f"{rate:,.0f}", bold), (" lines/s · ", _MUTED),
+            (f"{counted.seconds:.1f} s", bold),
+            (" · verifying… Esc stops and keeps what is counted" if not counted.done
+             else " · stopped: the counts are the lines verified before Esc" if counted.cancelled
+             else " · done", strong(Tone.WARN) if counted.cancelled else _MUTED))]
+        if summary.records:
+            accepted = summary.by_check.get("ACCEPT", 0)
+            false_accepts = sum(group.records for group in summary.of_kind("false_accept"))
+            lines.append(Content.assemble(
+                ("ACCEPT ", _MUTED), (f"{accepted:,}", strong(Tone.GOOD)),
+                (f" ({100 * accepted / summary.records:.1f}%) · rejected ", _MUTED),
+                (f"{summary.records - accepted:,}", strong(Tone.BAD)),
+                (" · citation-only would have accepted ", _MUTED),
+                (f"{false_accepts:,}", strong(Tone.WARN) if false_accepts else bold), (" of those", _MUTED)))
+        head.update(Content("\n").join(lines))
+
+    # -- keys -------------------------------------------------------------------------
+
+    def action_cursor(self, step: int) -> None:
+        table = self.query_one(GroupTable)
+        if table.groups:
+            row = (table.cursor or 0) + step
+            table.move_cursor(max(0, min(row, len(table.groups) - 1)))
+
+    def action_sort(self) -> None:
+        self.sort = SORTS[(SORTS.index(self.sort) + 1) % len(SORTS)]
+        self._show_groups()
+
+    def action_filter(self) -> None:
+        field = self.query_one("#triage-filter", Input)
+        field.add_class("-active")
+        field.focus()
+
+    def action_escape(self) -> None:
+        field = self.query_one("#triage-filter", Input)
+        if self.running and not field.has_focus:
+            self.cancel.set()
+            self.query_one("#triage-head", Static).update(Content.styled(
+                "stopping after the tasks under way…", strong(Tone.WARN)))
+            return
+        with field.prevent(Input.Changed):
+            field.value = ""
+        field.remove_class("-active")
+        self.set_focus(None)
+        if self.filter_text:
+            self.filter_text = ""
+            self._show_groups()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if self.app.screen is not self:
+            return False
+        if action == "escape":
+            return (self.running or bool(self.filter_text)
+                    or self.query_one("#triage-filter", Input).has_class("-active")) or None
+        return True
+
+    def on_key(self, event: events.Key) -> None:
+        # Typing a letter that is no key here starts the filter with it.
+        field = self.query_one("#triage-filter", Input)
+        character = event.character
+        if field.has_focus or character is None or not character.isprintable() or character.isspace():
+            return
+        if any(character == name or event.key == name for name in self._bound_keys()):
+            return
+        event.stop()
+        event.prevent_default()
+        self.action_filter()
+        field.insert_text_at_cursor(character)
+
+    def _bound_keys(self) -> set[str]:
+        return {name for key in (*keys.keys_of("triage"), *keys.keys_of("app")) for name in key.keys.split(",")} | \
+            {"question_mark", "?", "/"}
+
+    @on(Input.Changed, "#triage-filter")
+    def _filter_changed(self, event: Input.Changed) -> None:
+        self.filter_text = event.value
+        self._show_groups()
+
+    @on(Input.Submitted, "#triage-filter")
+    def _filter_submitted(self, event: Input.Submitted) -> None:
+        self.set_focus(None)
+        if not self.filter_text:
+            self.query_one("#triage-filter", Input).remove_class("-active")
+
+    # -- opening a group ----------------------------------------------------------------
+
+    def action_open_group(self) -> None:
+        group = self.query_one(GroupTable).current
+        counted = self.counted
+        if group is None or counted is None:
+            return
+        if group.kind == "bad":
+            from .bad_lines import BadLinesScreen
+
+            self.app.push_screen(BadLinesScreen(counted.bad))
+            return
+        if not group.records:
+            self.notify("no record in this group", markup=False, timeout=2)
+            return
+        index = counted.summary.tally.index
+        if index is None:  # pragma: no cover - the overview always counts with the index
+            return
+        kept = self._sessions.get(group.name) if counted.done else None
+        if kept is not None:
+            session, number = kept
+        else:
+            members = GroupMembers(group, index, counted.indexed, self.run.registry, self.run.options.by,
+                                   self.reader)
+            session, number = RecordSession(record_suite(group, members, self.run.logs, self.run.registry)), 0
+        from .records import RecordsScreen
+
+        def closed(current: int | None) -> None:
+            if counted.done:
+                self._sessions[group.name] = (session, current or 0)
+
+        self.app.push_screen(RecordsScreen(session, group, number), closed)
+
+
+def summarize_empty(run: TriageRun) -> Summary:
+    """The summary of nothing counted (a log that could not be read at all)."""
+    from ...triage.summary import summarize
+    from ...triage.tally import Tally
+
+    return summarize(Tally(), run.options, run.logs, run.registry_path)
+
+
+def triage_run(logs: Sequence[str], registry: Registry, registry_path: str | Path, by: Sequence[str] = (),
+               since: float | None = None, until: float | None = None, **engine: Any) -> TriageRun:
+    """A triage for the overview: always with the index (a group opens from it)."""
+    return TriageRun(tuple(logs), registry, str(registry_path),
+                     Options(by=tuple(dict.fromkeys(by)), since=since, until=until, index=True), engine)
