@@ -8,12 +8,15 @@ quote the line: untrusted text, drawn through ``safe`` like every cell.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from textual.app import ComposeResult
 from textual.containers import Vertical
+from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Footer
 
-from .. import keys
+from .. import keys, safe
 from ..tones import TABLE, Tone
 from ..widgets.table import Cell, Column, SafeTable
 
@@ -30,6 +33,10 @@ class BadLinesTable(SafeTable):
     def __init__(self, bad: list[tuple[str, int, str]], *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.bad = bad
+        # A log's name, when that tells the logs apart (the title has their paths).
+        files = {file for file, _, _ in bad}
+        names = {file: Path(file).name for file in files}
+        self.shown = names if len(set(names.values())) == len(files) else {file: file for file in files}
         self.set_columns(self.COLUMNS)
         self.empty_message = "no bad line"
         self.cursor = 0 if bad else None
@@ -38,7 +45,7 @@ class BadLinesTable(SafeTable):
     def cell(self, row: int, column: Column) -> Cell:
         file, line, reason = self.bad[row]
         if column.key == "file":
-            return file
+            return self.shown[file]
         if column.key == "line":
             return (f"{line:,}", TABLE[Tone.MUTED])
         return reason
@@ -69,7 +76,9 @@ class BadLinesScreen(Screen[None]):
 
     def on_mount(self) -> None:
         count = len(self.bad)
-        self.query_one("#bad-panel").border_title = f"bad lines · {count:,} (not records: counted, never dropped)"
+        files = ", ".join(dict.fromkeys(file for file, _, _ in self.bad))
+        self.query_one("#bad-panel").border_title = Content.assemble(
+            f"bad lines · {count:,} (counted, never dropped) · ", safe.content(files))
 
     def action_cursor(self, step: int) -> None:
         table = self.query_one(BadLinesTable)

@@ -239,7 +239,7 @@ class TriageScreen(Screen[None]):
         with Vertical(id="triage-panel"):
             yield Static("", id="triage-head", markup=False)
             yield ProgressBar(id="triage-progress", show_eta=False)
-            yield Input(placeholder="filter the groups by name", id="triage-filter")
+            yield Input(placeholder="filter the groups by name", id="triage-filter", select_on_focus=False)
             with Horizontal(id="triage-body"):
                 with Vertical(id="groups-panel"):
                     yield Static("", id="groups-title", classes="triage-title", markup=False)
@@ -422,7 +422,8 @@ class TriageScreen(Screen[None]):
         event.stop()
         event.prevent_default()
         self.action_filter()
-        field.insert_text_at_cursor(character)
+        field.value += character
+        field.cursor_position = len(field.value)
 
     def _bound_keys(self) -> set[str]:
         return {name for key in (*keys.keys_of("triage"), *keys.keys_of("app")) for name in key.keys.split(",")} | \
