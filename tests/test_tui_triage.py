@@ -373,3 +373,19 @@ def test_snapshot_of_the_overview(snap_compare, made, monkeypatch):
 
     app = app_for("app.jsonl", "registry.json", "model")
     assert snap_compare(app, terminal_size=SIZE, run_before=settle)
+
+
+class TestIndex:
+    def test_every_group_of_the_summary_is_found_from_the_index_alone(self, made):
+        from inspector.presentation.triage import GroupMembers
+        from inspector.triage import Options, triage
+        from inspector.triage.summary import summarize
+
+        folder, registry, _ = made
+        options = Options(by=("model", "prompt_version"), index=True)
+        tally = triage([str(folder / "app.jsonl")], load_registry(registry), options, workers=1,
+                       task_bytes=64 * 1024)  # merged from several pieces, as on every core
+        for group in summarize(tally, options).groups:
+            members = GroupMembers(group, tally.index, len(tally.index))
+            members.resolve_all()
+            assert len(members.found) == group.records, group.name

@@ -4,9 +4,8 @@ as the cases of a suite, read from the log only as they are shown.
 The counts are the engine's (``triage.summary``): the overview only orders and
 filters its groups.  A group can hold hundreds of thousands of records, so its
 records are never all built: ``GroupMembers`` finds which lines of the index a
-group holds as they are asked for (from the label codes alone for a group that
-the verdict decides; else each candidate line reread and matched by the
-engine's ``GroupMatcher``, the one definition of a group's records), and
+group holds as they are asked for (from the index's columns alone, each value
+named as the summary names its groups), and
 ``RecordCases`` turns the n-th of them into a ``Case`` (the raw answer, the
 request, the record's current verdict as the expected label, its place and
 metadata in the note), keeping the last few hundred.  ``RecordSession`` is a
@@ -24,17 +23,15 @@ from pathlib import Path
 from typing import Any, overload
 
 from ..contract.checks import CHECKS, label_of
-from ..contract.evidence import Assessment
-from ..contract.models import Registry
-from ..contract.verify import verify
+from ..contract.models import Registry, Request
 from ..suites.load import Case, CaseError, Suite
 from ..triage.drill import LineReader
 from ..triage.export import record_note
-from ..triage.groups import GroupMatcher
+from ..triage.groups import claim_name, meta_name, scope_name, verdict_names
 from ..triage.logs import LogError
-from ..triage.records import KnownRequest, RequestCache, meta_value, parse_line
+from ..triage.records import BadLine, RequestCache, decode_record
 from ..triage.summary import Group, Summary
-from ..triage.tally import BAD_CODE, VERDICT_LABELS, Index
+from ..triage.tally import BAD_CODE, Index
 from .session import Session
 
 __all__ = ["SORTS", "GroupMembers", "RecordCases", "RecordSession", "overview_groups", "record_suite"]
@@ -59,29 +56,36 @@ def overview_groups(summary: Summary, sort: str = "kind", text: str = "") -> lis
 
 # -- which lines a group holds -----------------------------------------------------------
 
-_REJECTIONS = frozenset(code for code, label in enumerate(VERDICT_LABELS) if label != "ACCEPT")
-_EVERY = frozenset(range(len(VERDICT_LABELS)))
 
+def _marks(group: Group, index: Index, length: int) -> bytes:
+    """A byte per line of the index's first ``length``: 1 where the line is in the group.
 
-def _codes_of(group: Group) -> tuple[frozenset[int], bool]:
-    """The label codes a group's records can have, and whether the code alone
-    decides (else each candidate is matched)."""
-    kind, name = group.kind, group.name
-    if kind == "check":
-        return frozenset(c for c, label in enumerate(VERDICT_LABELS) if label.partition("/")[0] == name), True
-    if kind == "reason":
-        label = name.partition(":")[2]
-        return frozenset(c for c, found in enumerate(VERDICT_LABELS) if found == label), True
-    if kind == "bad":
-        return frozenset({BAD_CODE}), True
-    if name == "rung:contract":
-        return frozenset({VERDICT_LABELS.index("ACCEPT")}), True
-    if kind == "claim":
-        status = group.detail.get("check")
-        return frozenset(c for c, label in enumerate(VERDICT_LABELS) if label.partition("/")[0] == status), False
-    if kind in ("blame", "category", "false_accept"):
-        return _REJECTIONS, False
-    return _EVERY, False
+    Read from the index's columns, each value named as the summary names its
+    groups (``triage.groups``): the verdict key for the verdict's groups (check,
+    sub-reason, blame, category, rungs, false accepts), the failing claim, the
+    scope, a metadata member; the bad lines by their code."""
+    if group.kind == "bad":
+        table = bytes(1 if code == BAD_CODE else 0 for code in range(256))
+        return bytes(index.code[:length]).translate(table)
+    name = group.name
+    if group.kind == "claim":
+        column = "claim"
+        matches: Any = lambda key: claim_name(*key) == name  # noqa: E731
+    elif group.kind == "scope":
+        column = "scope"
+        matches = lambda key: scope_name(key) == name  # noqa: E731
+    elif group.kind == "by":
+        by_key = group.detail["key"]
+        column = f"by:{by_key}"
+        matches = lambda member: meta_name(by_key, member) == name  # noqa: E731
+    else:
+        column = "verdict"
+        matches = lambda key: any(found == name for _, found in verdict_names(*key))  # noqa: E731
+    if column not in index.keys:  # a key the index was not built with: nothing holds it
+        return bytes(length)
+    table = index.keys[column][0]
+    ids = frozenset(number for number, value in enumerate(table) if number and matches(value))
+    return bytes(map(ids.__contains__, index.column(column)[:length]))
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,112 +97,66 @@ class Record:
     offset: int
     label: str  # its verdict when counted
     raw: str | None = None
-    known: KnownRequest | None = None
-    members: dict[str, Any] | None = None  # every member, as its JSON text
+    request: Request | None = None
+    meta: dict[str, Any] | None = None
     problem: str | None = None  # why it could not be read again (the log changed or went away)
 
 
 class GroupMembers:
     """The lines of one group among the first ``length`` lines of an index (what
-    was counted when the group was opened), found in order as they are asked for.
+    was counted when the group was opened), found in order as they are asked for
+    (``bytes.find`` over a byte per line), and reread from their offsets."""
 
-    A group the label code decides (a verdict status, a sub-reason, the bad
-    lines, the contract rung) is found with ``bytes.find`` over the codes; any
-    other is matched line by line among the candidates its codes allow, each
-    reread, verified and named by ``GroupMatcher``, a batch at a time."""
-
-    BATCH = 64
-
-    def __init__(self, group: Group, index: Index, length: int, registry: Registry, by: Sequence[str],
-                 reader: LineReader | None = None) -> None:
+    def __init__(self, group: Group, index: Index, length: int, reader: LineReader | None = None) -> None:
         self.group = group
         self.index = index
         self.length = length
         self.count = group.records
-        codes, self.exact = _codes_of(group)
-        table = bytes(1 if code in codes else 0 for code in range(256))
-        self._marks = bytes(index.code[:length]).translate(table)
+        self._marks = _marks(group, index, length)
         self._scan = 0
         self.found = array("q")  # index positions of the members found so far
         self.reader = reader if reader is not None else LineReader()
-        self.registry = registry
-        self.requests = RequestCache(registry)
-        self.matcher = None if self.exact else GroupMatcher(group.name, by)
-        self.read: dict[int, Record] = {}  # candidates reread while matching, until their case is built
+        self.requests = RequestCache()
 
     def __len__(self) -> int:
         return self.count
 
-    @property
-    def complete(self) -> bool:
-        return self._scan >= self.length
-
     def position(self, number: int) -> int | None:
         """The index position of the group's ``number``-th line (None past what was counted)."""
-        while len(self.found) <= number and self._scan < self.length:
+        if number >= len(self.found):
             self._advance(number + 1 - len(self.found))
         return self.found[number] if number < len(self.found) else None
 
     def resolve_all(self) -> None:
         """Find every member (a search over the whole group needs them)."""
-        while self._scan < self.length:
-            self._advance(self.BATCH * 16)
+        self._advance(self.length)
 
     def _advance(self, wanted: int) -> None:
-        find, scan = self._marks.find, self._scan
-        if self.exact:
-            found = self.found
-            while wanted > 0:
-                position = find(1, scan)
-                if position < 0:
-                    scan = self.length
-                    break
-                found.append(position)
-                scan = position + 1
-                wanted -= 1
-            self._scan = scan
-            return
-        candidates = []
-        while len(candidates) < max(wanted, self.BATCH):
+        find, scan, found = self._marks.find, self._scan, self.found
+        while wanted > 0:
             position = find(1, scan)
             if position < 0:
                 scan = self.length
                 break
-            candidates.append(position)
+            found.append(position)
             scan = position + 1
+            wanted -= 1
         self._scan = scan
-        for position in candidates:
-            record = self._reread(position)
-            if record.problem is not None or self._matches(record):
-                self.found.append(position)
-                self.read[position] = record
-
-    def _matches(self, record: Record) -> bool:
-        known = record.known
-        assert known is not None and record.raw is not None and self.matcher is not None
-        verdict = verify(record.raw, known.request, self.registry)
-        evidence = Assessment(verdict, known.recall) if verdict.status != "ACCEPT" else None
-        return self.matcher.matches(verdict, known, record.members or {}, evidence)
-
-    def _reread(self, position: int) -> Record:
-        file, line, offset, label = self.index.entry(position)
-        try:
-            text = self.reader.line_at(file, offset)
-        except LogError as exc:
-            return Record(file, line, offset, label, problem=exc.problem)
-        parsed = parse_line(text, self.requests)
-        if isinstance(parsed, str):
-            return Record(file, line, offset, label, problem=f"the log changed since it was counted: {parsed}")
-        raw, known, members = parsed
-        return Record(file, line, offset, label, raw, known, members)
 
     def record(self, number: int) -> Record | None:
         """The group's ``number``-th line, reread (None past what was counted)."""
         position = self.position(number)
         if position is None:
             return None
-        record = self.read.pop(position, None)
-        return record if record is not None else self._reread(position)
+        file, line, offset, label = self.index.entry(position)
+        try:
+            text = self.reader.line_at(file, offset)
+        except LogError as exc:
+            return Record(file, line, offset, label, problem=exc.problem)
+        found = decode_record(text, file, line, offset, self.requests)
+        if isinstance(found, BadLine):
+            return Record(file, line, offset, label, problem=f"the log changed since it was counted: {found.error}")
+        return Record(file, line, offset, label, found.raw, found.request, dict(found.meta))
 
     def entry(self, number: int) -> tuple[str, int, int, str] | None:
         """(file, line, offset, label) of the ``number``-th line, from the index alone."""
@@ -258,13 +216,11 @@ class RecordCases(Sequence[Case | CaseError]):
         if record is None:
             return CaseError(self.suite_name, number, None, f"record {number + 1}",
                              "not found again in the log: it changed since it was counted")
-        if record.problem is not None or record.known is None or record.raw is None:
+        if record.problem is not None or record.request is None or record.raw is None:
             return CaseError(self.suite_name, number, case_id(record.file, record.line),
                              f"{record.file}:{record.line}", record.problem or "unreadable")
-        meta = {key: meta_value(value) for key, value in (record.members or {}).items()
-                if key not in ("raw", "request")}
-        return Case(self.suite_name, number, case_id(record.file, record.line), record.raw, record.known.request,
-                    record.label, record_note(record.file, record.line, record.offset, meta))
+        return Case(self.suite_name, number, case_id(record.file, record.line), record.raw, record.request,
+                    record.label, record_note(record.file, record.line, record.offset, record.meta or {}))
 
     def id_of(self, number: int) -> str:
         """The case id of the ``number``-th record, from the index (no reread)."""

@@ -89,16 +89,33 @@ class Counter(dict):  # type: ignore[type-arg]
 class Index:
     """Per line of the logs (records and bad lines, in order): its file, line
     number, byte offset and label code, in compact arrays (16 bytes a line, not
-    the records).  A drill-down rereads a record with ``read_record``."""
+    the records).  A drill-down rereads a record with ``read_record``.
 
-    __slots__ = ("code", "file", "files", "line", "offset")
+    And what every group of a record is decided by, dictionary-encoded (4 bytes
+    a line per column; 0 is "none": a bad line, or a rejection without a failing
+    claim): ``verdict`` (the verdict key a ``Tally`` counts), ``claim`` (status,
+    field, cited doc), ``scope``, and ``by[KEY]`` (the member's JSON bytes), each
+    an array of ids into its table of values (``keys``).  So which lines a group
+    holds is found from the index alone, for any group (the inspector's
+    drill-down), never by rereading the log."""
 
-    def __init__(self) -> None:
+    __slots__ = ("by", "claim", "code", "file", "files", "keys", "line", "offset", "scope", "verdict")
+
+    COLUMNS = ("verdict", "claim", "scope")
+
+    def __init__(self, by: tuple[str, ...] = ()) -> None:
         self.files: list[str] = []
         self.file = array("H")
         self.line = array("q")
         self.offset = array("q")
         self.code = array("B")
+        self.verdict = array("I")
+        self.claim = array("I")
+        self.scope = array("I")
+        self.by: dict[str, array[int]] = {key: array("I") for key in by}
+        # Per column: its values, id -> value (id 0 is none), and value -> id.
+        self.keys: dict[str, tuple[list[Any], dict[Any, int]]] = {
+            column: ([None], {}) for column in (*self.COLUMNS, *(f"by:{key}" for key in by))}
 
     def __len__(self) -> int:
         return len(self.code)
@@ -107,7 +124,40 @@ class Index:
         if not isinstance(other, Index):
             return NotImplemented
         return [self.files[i] for i in self.file] == [other.files[i] for i in other.file] and \
-            self.line == other.line and self.offset == other.offset and self.code == other.code
+            self.line == other.line and self.offset == other.offset and self.code == other.code and \
+            all(self.values(column) == other.values(column) for column in self.keys.keys() | other.keys.keys())
+
+    def column(self, name: str) -> array[int]:
+        """The ids of a column (``verdict``, ``claim``, ``scope`` or ``by:KEY``)."""
+        return self.by[name[3:]] if name.startswith("by:") else getattr(self, name)
+
+    def values(self, name: str) -> list[Any]:
+        """A column decoded: each line's value (None for none)."""
+        table = self.keys[name][0] if name in self.keys else [None]
+        column = self.column(name) if name in self.keys else ()
+        return [table[i] for i in column]
+
+    def _id(self, name: str, value: Any) -> int:
+        table, ids = self.keys[name]
+        found = ids.get(value)
+        if found is None:
+            found = ids[value] = len(table)
+            table.append(value)
+        return found
+
+    def describe(self, verdict: Any, claim: Any, scope: Any, members: Any) -> None:
+        """A record's group keys (after its file, line, offset and code)."""
+        ids = self._id
+        self.verdict.append(ids("verdict", verdict))
+        self.claim.append(ids("claim", claim) if claim is not None else 0)
+        self.scope.append(ids("scope", scope))
+        for key, column in self.by.items():
+            member = members.get(key)
+            column.append(ids(f"by:{key}", bytes(member) if member is not None else None))
+
+    def describe_bad(self) -> None:
+        for column in (self.verdict, self.claim, self.scope, *self.by.values()):
+            column.append(0)
 
     def file_number(self, path: str) -> int:
         """The number of ``path`` in ``files`` (a log is added when first seen)."""
@@ -138,6 +188,17 @@ class Index:
         self.line.extend(other.line)
         self.offset.extend(other.offset)
         self.code.extend(other.code)
+        for key in other.by:
+            if key not in self.by:  # an index made empty, before it knew its keys
+                self.by[key] = array("I", bytes(4 * (len(self.code) - len(other.code))))
+                self.keys[f"by:{key}"] = ([None], {})
+        for name, (table, _) in other.keys.items():
+            mine = [0, *(self._id(name, value) for value in table[1:])]
+            column = other.column(name)
+            if mine == list(range(len(table))):
+                self.column(name).extend(column)
+            else:
+                self.column(name).extend(map(mine.__getitem__, column))
 
 
 @dataclass(eq=True)
@@ -192,7 +253,7 @@ class Tally:
         self.bad.extend(other.bad)
         if other.index is not None:
             if self.index is None:
-                self.index = Index()
+                self.index = Index(tuple(other.index.by))
             self.index.add(other.index)
         self.collected.extend(other.collected)
         return self
@@ -222,7 +283,7 @@ class _Counting:
         self.options = options
         self.requests = requests if requests is not None else RequestCache(registry)
         self.tally = Tally(by={key: Counter() for key in options.by},
-                           index=Index() if options.index else None)
+                           index=Index(options.by) if options.index else None)
         if options.collect is not None:
             from .groups import GroupMatcher
 
@@ -268,6 +329,7 @@ class _Counting:
                 else:
                     verdict = verify(raw, known.request, registry)
                     status = verdict.status
+                    failing = None
                     if status == "ACCEPT":
                         key = (status, None, True, True, None, None)
                     else:
@@ -277,7 +339,7 @@ class _Counting:
                                evidence.blame, category.id if category is not None else None)
                         if verdict.claim is not None:
                             claim = verdict.claims[verdict.claim]
-                            found = (status, claim.field, claim.doc)
+                            found = failing = (status, claim.field, claim.doc)
                             claims[found] = claims.get(found, 0) + 1
                     verdicts[key] = verdicts.get(key, 0) + 1
                     found = (known.scope, status)
@@ -299,6 +361,7 @@ class _Counting:
                         index_line.append(number)
                         index_offset.append(offset)
                         index_code.append(_CODES[label_of(status, verdict.reason)])
+                        index.describe(key, failing, known.scope, members)
                     if matcher is not None and matcher.matches(verdict, known, members, evidence
                                                                if status != "ACCEPT" else None):
                         tally.collected.append((file, number, offset, text, verdict.label))
@@ -317,6 +380,7 @@ class _Counting:
             tally.index.line.append(line)
             tally.index.offset.append(offset)
             tally.index.code.append(BAD_CODE)
+            tally.index.describe_bad()
 
 
 def tally_chunks(file: str, chunks: Iterable[Chunk], registry: Registry, options: Options,

@@ -462,8 +462,7 @@ class TriageScreen(Screen[None]):
         if kept is not None:
             session, number = kept
         else:
-            members = GroupMembers(group, index, counted.indexed, self.run.registry, self.run.options.by,
-                                   self.reader)
+            members = GroupMembers(group, index, counted.indexed, self.reader)
             session, number = RecordSession(record_suite(group, members, self.run.logs, self.run.registry)), 0
         from .records import RecordsScreen
 
