@@ -42,11 +42,11 @@ class RecordsScreen(MainScreen):
             return
         self.dismiss(self.browse.current)
 
-    def _update_titles(self) -> None:
-        super()._update_titles()
-        if self._views is not None:
-            self._title("#cases-panel", Content.assemble(
-                safe.content(self.group.name, "bold"), (" · ", TEXT[Tone.MUTED]), Content(self.browse.title)))
+    def _title(self, selector: str, content: Content) -> None:
+        # The case list's title names the group first (set only when it changes, like every title).
+        if selector == "#cases-panel":
+            content = Content.assemble(safe.content(self.group.name, "bold"), (" · ", TEXT[Tone.MUTED]), content)
+        super()._title(selector, content)
 
     def _add_suite(self, suite: Suite) -> None:
         self.notify("a triage group's records cannot be mixed with a suite: open the suite with inspector open",

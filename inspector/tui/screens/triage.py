@@ -481,8 +481,15 @@ def summarize_empty(run: TriageRun) -> Summary:
     return summarize(Tally(), run.options, run.logs, run.registry_path)
 
 
+# The overview's tasks are smaller than the headless summary's: the first counts
+# are drawn after one task (4 MiB, ~7,000 lines: 0.5 s on the 1M-line log against
+# 2.9 s with 16 MiB, the same busy machine) and Esc is answered within one task.
+TASK_BYTES = 4 * 1024 * 1024
+
+
 def triage_run(logs: Sequence[str], registry: Registry, registry_path: str | Path, by: Sequence[str] = (),
                since: float | None = None, until: float | None = None, **engine: Any) -> TriageRun:
     """A triage for the overview: always with the index (a group opens from it)."""
+    engine.setdefault("task_bytes", TASK_BYTES)
     return TriageRun(tuple(logs), registry, str(registry_path),
                      Options(by=tuple(dict.fromkeys(by)), since=since, until=until, index=True), engine)
