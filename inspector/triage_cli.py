@@ -40,13 +40,16 @@ groups (copy a name into --export GROUP):
 --since/--until take ISO 8601 (2026-12-01T10:00:00Z; no zone is UTC) or epoch seconds;
 with either, records without a readable ts are left out too (counted as undated).
 
+Without --summary, --format or --export, the inspector opens on the overview of the groups
+(needs a terminal; a log file, not -): the counts fill in live, Enter opens a group's records.
+
 exit status: 0 summarised (bad lines are listed, not an error), 2 unusable input (a missing
 log or registry, a FIFO or directory, a bad option), 3 internal error."""
 
 
 def add_parser(commands: Any) -> argparse.ArgumentParser:
     parser = commands.add_parser(
-        "triage", help="verify and group a JSON-lines log of answers (--summary for the headless report)",
+        "triage", help="verify and group a JSON-lines log of answers in the inspector (--summary: headless)",
         description="Verify every record of JSON-lines logs ({\"raw\": ..., \"request\": {...}, ...} a line; "
                     "plain, .gz, or - for standard input) and count them by check, sub-reason, failing claim, "
                     "scope, metadata, blame, category, ladder rung and time.",

@@ -22,6 +22,11 @@ from .main import MainScreen
 __all__ = ["RecordsScreen"]
 
 
+# The suite summary (S) verifies every case it summarises: beyond this many
+# records the overview's counts are the group's summary.
+SUMMARY_LIMIT = 5000
+
+
 class RecordsScreen(MainScreen):
     # The main view's keys, Esc going back (a subclass's key replaces the main view's).
     BINDINGS = keys.bindings("records")
@@ -47,6 +52,14 @@ class RecordsScreen(MainScreen):
         if selector == "#cases-panel":
             content = Content.assemble(safe.content(self.group.name, "bold"), (" · ", TEXT[Tone.MUTED]), content)
         super()._title(selector, content)
+
+    def action_summary(self) -> None:
+        if len(self.session) > SUMMARY_LIMIT:
+            self.notify(f"this group holds {len(self.session):,} records: the suite summary rereads and verifies "
+                        f"each (up to {SUMMARY_LIMIT:,}); the overview (Esc) has the group's counts",
+                        markup=False, timeout=4)
+            return
+        super().action_summary()
 
     def _add_suite(self, suite: Suite) -> None:
         self.notify("a triage group's records cannot be mixed with a suite: open the suite with inspector open",
