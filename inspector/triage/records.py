@@ -11,13 +11,13 @@ by).  Nothing here raises for any line: a problem is the bad line's reason.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 import msgspec
 
-from ..contract.decode import repeats_a_key
 from ..contract.evidence import Recall, recall_for
 from ..contract.models import Registry, Request
 from ..contract.text import shorten
@@ -158,18 +158,29 @@ def parse_line(line: bytes, requests: RequestCache) -> tuple[str, KnownRequest, 
 def _repeats_a_member(line: bytes, members: dict[str, msgspec.Raw]) -> bool:
     """Whether the line's object repeats a top-level key (msgspec keeps the last).
 
-    The quotes of a JSON text are those of its string tokens: the line has two
+    The quotes of a JSON text are those of its string tokens, so the line has two
     per key plus those inside the members' values when no key is repeated, and a
-    repeated member brings at least its key's two more.  Only when that count
-    differs (a repeat, or a key with an escaped quote) is the exact proof of
-    strict decoding run on the whole line."""
-    quotes = 2 * len(members)
-    for value in members.values():
-        quotes += bytes(value).count(b'"')
-    if line.count(b'"') == quotes:
+    repeated member brings at least its key's two more.  Only when the counts
+    differ (a repeat, or a key written with an escaped quote) does the exact,
+    slow look at the keys run."""
+    if line.count(b'"') == 2 * len(members) + b"".join(members.values()).count(b'"'):
         return False
-    text = line.decode("utf-8", "replace")
-    return repeats_a_key(text, _ANY.decode(line))
+    return _top_level_repeats(line)
+
+
+def _top_level_repeats(line: bytes) -> bool:
+    """The exact, slow answer: the keys of the top-level object, as written."""
+    outermost: list[list[tuple[str, Any]]] = []
+
+    def pairs(items: list[tuple[str, Any]]) -> None:
+        outermost[:] = [items]  # objects close inside out: the last one is the line's
+
+    try:
+        json.loads(line, object_pairs_hook=pairs)
+    except (ValueError, RecursionError):  # pragma: no cover - msgspec decoded it
+        return False
+    keys = [key for key, _ in outermost[0]] if outermost else []
+    return len(keys) != len(set(keys))
 
 
 def meta_value(member: msgspec.Raw | bytes | None) -> Any:

@@ -26,6 +26,7 @@ from ..contract.checks import CHECKS, label_of
 from ..contract.evidence import Assessment
 from ..contract.models import Registry
 from ..contract.verify import verify
+from ..suites.load import _collector_paused as collector_paused  # one pause of the collector, as loading does
 from .logs import Chunk, count_lines, range_chunks
 from .records import BAD_KINDS, RequestCache, parse_line
 from .timeline import parse_ts
@@ -53,6 +54,7 @@ VERDICT_LABELS: tuple[str, ...] = (
 )
 BAD_CODE = len(VERDICT_LABELS)
 _CODES = {label: code for code, label in enumerate(VERDICT_LABELS)}
+_ACCEPTED = ("ACCEPT", None, True, True, None, None)  # the verdicts key of every accepted record
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,20 +209,21 @@ class Tally:
     reasons, fields, sources, metadata as its JSON bytes); naming and ordering
     them is the summary's job.
 
-    - ``verdicts``: (status, reason, strict_json, citation_only, blame, category id)
+    - ``cells``: per (verdict, scope, metadata) the records, where verdict is
+      (status, reason, strict_json, citation_only, blame, category id), scope
+      (service, environment, revision) and metadata the JSON bytes (or None) of
+      each ``by_keys`` member: one count a record, from which ``verdicts``,
+      ``scopes`` and ``by`` are summed
     - ``claims``: (status, field, cited doc) of rejections by a per-claim check
-    - ``scopes``: ((service, environment, revision), status)
-    - ``by``: metadata key -> (the member's JSON bytes or None, status)
     - ``minutes``: (minute since the epoch, status) of records with a readable ts
     - ``bad``: (file, line, reason) of every bad line, in order
     """
 
     lines: int = 0
     records: int = 0
-    verdicts: Counter = field(default_factory=Counter)
+    by_keys: tuple[str, ...] = ()
+    cells: Counter = field(default_factory=Counter)
     claims: Counter = field(default_factory=Counter)
-    scopes: Counter = field(default_factory=Counter)
-    by: dict[str, Counter] = field(default_factory=dict)
     minutes: Counter = field(default_factory=Counter)
     no_ts: int = 0  # counted records without a readable ts
     bad_ts: int = 0  # of which the ts member was there but unreadable
@@ -235,15 +238,44 @@ class Tally:
     def bad_lines(self) -> int:
         return len(self.bad)
 
+    @property
+    def verdicts(self) -> Counter:
+        """Records per (status, reason, strict_json, citation_only, blame, category id)."""
+        found = Counter()
+        for (verdict, _, _), count in self.cells.items():
+            found[verdict] = found.get(verdict, 0) + count
+        return found
+
+    @property
+    def scopes(self) -> Counter:
+        """Records per ((service, environment, revision), status)."""
+        found = Counter()
+        for (verdict, scope, _), count in self.cells.items():
+            key = (scope, verdict[0])
+            found[key] = found.get(key, 0) + count
+        return found
+
+    @property
+    def by(self) -> dict[str, Counter]:
+        """Per metadata key: records per (the member's JSON bytes or None, status)."""
+        found = {key: Counter() for key in self.by_keys}
+        for (verdict, _, values), count in self.cells.items():
+            for key, value in zip(self.by_keys, values):
+                counts = found[key]
+                pair = (value, verdict[0])
+                counts[pair] = counts.get(pair, 0) + count
+        return found
+
     def add(self, other: Tally) -> Tally:
         """Add ``other`` (lines after this tally's) in place; returns self."""
+        if other.cells and self.cells and other.by_keys != self.by_keys:
+            raise ValueError(f"tallies grouped by {self.by_keys} and {other.by_keys} do not add up")
+        if other.by_keys:
+            self.by_keys = other.by_keys
         self.lines += other.lines
         self.records += other.records
-        self.verdicts.add(other.verdicts)
+        self.cells.add(other.cells)
         self.claims.add(other.claims)
-        self.scopes.add(other.scopes)
-        for key, counts in other.by.items():
-            self.by.setdefault(key, Counter()).add(counts)
         self.minutes.add(other.minutes)
         self.no_ts += other.no_ts
         self.bad_ts += other.bad_ts
@@ -257,7 +289,6 @@ class Tally:
             self.index.add(other.index)
         self.collected.extend(other.collected)
         return self
-
 
     def shift(self, lines: int) -> Tally:
         """Renumber this tally's lines (all of one log) ``lines`` further on, in place."""
@@ -282,8 +313,7 @@ class _Counting:
         self.registry = registry
         self.options = options
         self.requests = requests if requests is not None else RequestCache(registry)
-        self.tally = Tally(by={key: Counter() for key in options.by},
-                           index=Index(options.by) if options.index else None)
+        self.tally = Tally(by_keys=options.by, index=Index(options.by) if options.index else None)
         if options.collect is not None:
             from .groups import GroupMatcher
 
@@ -301,17 +331,30 @@ class _Counting:
         lines = data.split(b"\n")
         if data.endswith(b"\n"):
             lines.pop()
-        registry = self.registry
-        requests = self.requests
         options = self.options
-        by = tuple((key, tally.by[key]) for key in options.by)
-        verdicts, claims, scopes, minutes = tally.verdicts, tally.claims, tally.scopes, tally.minutes
+        by = options.by
+        cells, claims, minutes = tally.cells, tally.claims, tally.minutes
         windowed, since, until = options.windowed, options.since, options.until
         index, matcher = tally.index, self.matcher
-        if index is not None:
-            file_number = index.file_number(file)
-            index_file, index_line, index_offset, index_code = index.file, index.line, index.offset, index.code
+        file_number = index.file_number(file) if index is not None else 0
         number = line
+        with collector_paused():
+            offset, number = self._lines(lines, file, offset, number, by, cells, claims, minutes,
+                                         windowed, since, until, index, matcher,
+                                         file_number)
+        tally.lines += len(lines)
+        return len(lines)
+
+    def _lines(self, lines: list[bytes], file: str, offset: int, number: int, by: tuple[str, ...], cells: Counter,
+               claims: Counter, minutes: Counter, windowed: bool, since: float | None,
+               until: float | None, index: Index | None, matcher: Any, file_number: int) -> tuple[int, int]:
+        """The per-line loop (everything it touches passed in as locals)."""
+        tally = self.tally
+        registry = self.registry
+        requests = self.requests
+        if index is not None:
+            index_file, index_line, index_offset, index_code = index.file, index.line, index.offset, index.code
+        records = 0
         for text in lines:
             parsed = parse_line(text, requests)
             if parsed.__class__ is str:
@@ -331,7 +374,7 @@ class _Counting:
                     status = verdict.status
                     failing = None
                     if status == "ACCEPT":
-                        key = (status, None, True, True, None, None)
+                        key = _ACCEPTED
                     else:
                         evidence = Assessment(verdict, known.recall)
                         category = evidence.category
@@ -341,13 +384,12 @@ class _Counting:
                             claim = verdict.claims[verdict.claim]
                             found = failing = (status, claim.field, claim.doc)
                             claims[found] = claims.get(found, 0) + 1
-                    verdicts[key] = verdicts.get(key, 0) + 1
-                    found = (known.scope, status)
-                    scopes[found] = scopes.get(found, 0) + 1
-                    for name, counts in by:
-                        member = members.get(name)
-                        found = (bytes(member) if member is not None else None, status)
-                        counts[found] = counts.get(found, 0) + 1
+                    if by:
+                        cell = (key, known.scope, tuple([bytes(member) if (member := members.get(name)) is not None
+                                                         else None for name in by]))
+                    else:
+                        cell = (key, known.scope, ())
+                    cells[cell] = cells.get(cell, 0) + 1
                     if stamp is not None:
                         found = (int(stamp // 60), status)
                         minutes[found] = minutes.get(found, 0) + 1
@@ -355,7 +397,7 @@ class _Counting:
                         tally.no_ts += 1
                         if ts_member is not None:
                             tally.bad_ts += 1
-                    tally.records += 1
+                    records += 1
                     if index is not None:
                         index_file.append(file_number)
                         index_line.append(number)
@@ -367,8 +409,8 @@ class _Counting:
                         tally.collected.append((file, number, offset, text, verdict.label))
             offset += len(text) + 1
             number += 1
-        tally.lines += len(lines)
-        return len(lines)
+        tally.records += records
+        return offset, number
 
     def _bad(self, file: str, line: int, offset: int, reason: str) -> None:
         tally = self.tally

@@ -18,7 +18,8 @@ import msgspec
 
 __all__ = ["BUCKETS", "MAX_BUCKETS", "Bar", "Histogram", "histogram", "iso", "parse_time", "parse_ts"]
 
-_NUMBER = msgspec.json.Decoder(float | str)
+_STAMP = msgspec.json.Decoder(float | datetime)
+_TEXT = msgspec.json.Decoder(str)
 BUCKETS: tuple[tuple[str, int], ...] = (
     ("minute", 60), ("5 minutes", 300), ("15 minutes", 900), ("hour", 3600), ("6 hours", 21600),
     ("day", 86400), ("week", 604800),
@@ -47,16 +48,23 @@ def parse_time(text: str) -> float | None:
 
 
 def parse_ts(member: msgspec.Raw | bytes) -> float | None:
-    """Epoch seconds of a record's ``ts`` member (its JSON text), None if unreadable."""
+    """Epoch seconds of a record's ``ts`` member (its JSON text), None if unreadable.
+
+    msgspec reads a number or an RFC 3339 text in C; any other text (a date
+    alone, a week date) goes through ``parse_time``."""
     try:
-        value = _NUMBER.decode(member)
+        value = _STAMP.decode(member)
     except (msgspec.DecodeError, RecursionError):
-        return None
-    if value.__class__ is str:
-        return parse_time(value) if not _is_number_text(value) else None  # type: ignore[arg-type]
-    if value.__class__ is bool:  # pragma: no cover - msgspec refuses a bool for float | str
-        return None
-    return value if _EARLIEST <= value <= _LATEST else None  # type: ignore[operator]
+        try:
+            text = _TEXT.decode(member)
+        except (msgspec.DecodeError, RecursionError):
+            return None
+        return None if _is_number_text(text) else parse_time(text)
+    if value.__class__ is float:
+        return value if _EARLIEST <= value <= _LATEST else None  # type: ignore[operator]
+    if value.tzinfo is None:  # type: ignore[union-attr]
+        value = value.replace(tzinfo=UTC)  # type: ignore[union-attr]
+    return value.timestamp()  # type: ignore[union-attr]
 
 
 def _is_number_text(value: str) -> bool:
