@@ -28,12 +28,15 @@ class Key:
     display: str  # how the keys are written for people
     footer: bool = True
     screen: str = "main"
+    priority: bool = False  # before the focused widget's own (Enter in a form's field)
 
 
 # Where a key works, as the help screen titles it, in the order it lists them.
 SCREENS: dict[str, str] = {
     "main": "The main view",
     "summary": "The suite summary",
+    "repair": "The repair (x)",
+    "save": "The save form (s)",
     "triage": "The triage overview",
     "records": "A triage group's records (the main view, and these)",
     "bad": "A triage's bad lines",
@@ -112,7 +115,8 @@ KEYS: tuple[Key, ...] = (
         "For a rejected case, the smallest set of edits that makes it ACCEPT, as a diff; Enter applies it.",
         "lab", "x", footer=False),
     Key("save", "s", "save", "save",
-        "Save the edited case as a new case of a counterexample file (with its provenance).", "lab", "s",
+        "Save the case as shown (edited, or a copy of the frozen one) as a new case of a counterexample "
+        "file, with its provenance; the form asks for the file, the id, the expected label and a note.", "lab", "s",
         footer=False),
     Key("mutation_report", "M", "mutation_report", "mutation report",
         "The mutation report of the loaded suites: kills per code, survivors, uncovered codes; Enter opens "
@@ -124,6 +128,18 @@ KEYS: tuple[Key, ...] = (
     Key("reset", "R", "reset", "frozen case",
         "Back to the case as its suite has it (redo brings the changes back); each case keeps its "
         "own changes until then.", "lab", "R", footer=False),
+    Key("repair_apply", "enter", "apply", "apply",
+        "Apply the repair to the case's answer: one change, which u undoes (nothing when no edit can fix it).",
+        "lab", "⏎ Enter", screen="repair"),
+    Key("repair_close", "escape,x", "dismiss", "dismiss",
+        "Close the repair without changing anything (the arrow and page keys scroll a long diff).",
+        "lab", "Esc x", screen="repair"),
+    Key("save_submit", "enter", "submit", "save",
+        "Save the case with these fields (Tab moves between them); once saved, Enter opens the file's "
+        "case in the inspector.", "lab", "⏎ Enter", screen="save", priority=True),
+    Key("save_close", "escape", "close", "close",
+        "Close the form; what was saved stays saved, and the next save proposes the same file.",
+        "lab", "Esc", screen="save"),
     Key("summary_down", "j,down", "cursor(1)", "down",
         "Move to the next row of the summary.", "summary", "j ↓", screen="summary"),
     Key("summary_up", "k,up", "cursor(-1)", "up",
@@ -185,6 +201,7 @@ def bindings(screen: str) -> list[Binding]:
             tooltip=key.help,
             id=key.id,
             group=_FOOTER_GROUPS.get(key.id),
+            priority=key.priority,
         )
         for key in keys_of(screen)
     ]

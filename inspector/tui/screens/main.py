@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import gc
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -43,6 +44,10 @@ from ..widgets.request_strip import RequestStrip
 from ..widgets.source_text import SourceText
 from ..widgets.verdict import VerdictView
 
+if TYPE_CHECKING:
+    from ...presentation.repair_view import RepairView
+    from .save import Saved
+
 __all__ = ["MainScreen"]
 
 
@@ -64,6 +69,7 @@ class MainScreen(Screen[None]):
         self._titles: dict[str, Content] = {}
         self._binding_state: tuple | None = None
         self._bindings_timer: Timer | None = None
+        self._save_path: str | None = None  # the file the lab saved into last, proposed again
         self.set_reactive(MainScreen.browse, Browse.of(session))
 
     # -- layout -------------------------------------------------------------------
@@ -305,6 +311,41 @@ class MainScreen(Screen[None]):
         self.selection = selection
         self.case_list.refresh_rows([self.browse.row_of(report.number)])
 
+    def action_repair(self) -> None:
+        """The smallest edits that make the case as shown ACCEPT (greyed when it is)."""
+        from ...presentation.repair_view import RepairView
+        from .repair import RepairScreen
+
+        number = self.browse.current
+        report = self.session.report(number) if number is not None else None
+        if report is None or report.verdict is None or report.verdict.ok:
+            return
+        self.app.push_screen(RepairScreen(RepairView.of(report)), self._repair_closed)
+
+    def _repair_closed(self, view: RepairView | None) -> None:
+        change = view.change() if view is not None else None
+        if change is not None:
+            self.post_message(AnswerChanged(change))
+
+    def action_save(self) -> None:
+        """Save the case as shown into a counterexample file (the form remembers the last file)."""
+        from ...presentation.save_form import SaveForm
+        from .save import SaveScreen
+
+        number = self.browse.current
+        history = self.session.history(number) if number is not None else None
+        if history is None:
+            return
+        form = SaveForm(self.session.report(number), history)
+        self.app.push_screen(SaveScreen(form, self._save_path), self._save_closed)
+
+    def _save_closed(self, saved: Saved | None) -> None:
+        if saved is None:
+            return
+        self._save_path = str(saved.path)
+        if saved.open:
+            self._add_suite(saved.suite, saved.case_id)
+
     # -- actions: the trace ------------------------------------------------------------
 
     def action_next_step(self) -> None:
@@ -379,6 +420,11 @@ class MainScreen(Screen[None]):
             return (selection is not None and bool(selection.steps)) or None
         if action == "first_failure":
             return (selection is not None and selection.first_failure is not None) or None
+        if action == "repair":  # a rejected answer, edited or frozen
+            return (selection is not None and selection.report.verdict is not None
+                    and not selection.report.verdict.ok) or None
+        if action == "save":
+            return (selection is not None and not selection.report.broken) or None
         if action in ("undo", "redo", "reset"):
             can_undo, can_redo, edited = self._history_state()
             return (can_undo if action == "undo" else can_redo if action == "redo" else edited) or None
@@ -400,9 +446,11 @@ class MainScreen(Screen[None]):
             return
         self.app.call_from_thread(self._add_suite, suite)
 
-    def _add_suite(self, suite: Suite) -> None:
+    def _add_suite(self, suite: Suite, case_id: str | None = None) -> None:
+        """Add a suite to the session and open its first case (or ``case_id``)."""
         added = self.session.add_suite(suite)
         self.browse = self.browse.grown(self.session)
         if len(added):
-            self.open_case(added.start)
+            chosen = [n for n in added if self.session.ids[n] == case_id]
+            self.open_case(chosen[0] if chosen else added.start)
         self.notify(f"opened {safe.display(suite.name)}: {len(added)} cases", markup=False, timeout=3)
