@@ -294,6 +294,40 @@ class TestRecords:
             await pilot.press("u")
             assert records.selection.report is frozen
 
+    async def test_repair_and_save_work_on_a_record(self, made, tmp_path):
+        from textual.widgets import Input
+
+        from inspector.tui.screens.repair import RepairScreen
+        from inspector.tui.screens.save import SaveScreen
+
+        folder, registry, _ = made
+        target = tmp_path / "counterexamples.json"
+        async with app_for(folder / "app.jsonl", registry).run_test(size=SIZE) as pilot:
+            screen = await counted(pilot)
+            select_group(screen, "VALUE_MISMATCH")
+            await pilot.press("enter")
+            records = pilot.app.screen
+            frozen = records.selection.report
+            await pilot.press("x")
+            await pilot.app.workers.wait_for_complete()
+            await pilot.pause()
+            assert isinstance(pilot.app.screen, RepairScreen)
+            await pilot.press("enter")
+            await pilot.pause()
+            assert pilot.app.screen is records and records.selection.report.actual == "ACCEPT"
+            await pilot.press("s")
+            await pilot.app.workers.wait_for_complete()
+            await pilot.pause()
+            form = pilot.app.screen
+            assert isinstance(form, SaveScreen)
+            form.query_one("#save-path", Input).value = str(target)
+            await pilot.press("enter")
+            await pilot.app.workers.wait_for_complete()
+            await pilot.pause()
+        (case,) = json.loads(target.read_text("utf-8"))["cases"]
+        assert case["expected"] == "ACCEPT" and case["provenance"]["parent_suite"] == "app.jsonl"
+        assert case["provenance"]["parent_case"] == frozen.id
+
     async def test_untrusted_metadata_is_shown_escaped(self, tmp_path):
         log = tmp_path / "hostile.jsonl"
         model = f"evil{ESC}[31m{RLO}x"
