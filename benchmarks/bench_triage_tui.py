@@ -44,7 +44,7 @@ import sys, time
 start = float(sys.argv[3])
 from inspector.suites.load import load_registry
 from inspector.tui.app import make_triage_app
-from inspector.tui.screens.triage import triage_run
+from inspector.presentation.triage import triage_run
 
 app = make_triage_app(triage_run([sys.argv[1]], load_registry(sys.argv[2]), sys.argv[2], ("model",)))
 _display = app._display
@@ -113,7 +113,8 @@ async def keys(log: Path, registry: Path, presses: int) -> None:
     from inspector.suites.load import load_registry
     from inspector.tui.app import make_triage_app
     from inspector.tui.screens.records import RecordsScreen
-    from inspector.tui.screens.triage import GroupTable, triage_run
+    from inspector.presentation.triage import triage_run
+    from inspector.tui.screens.triage import GroupTable
 
     app = make_triage_app(triage_run([str(log)], load_registry(registry), str(registry), ("model",)))
     frames: list[float] = []

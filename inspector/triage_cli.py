@@ -49,7 +49,7 @@ log or registry, a FIFO or directory, a bad option), 3 internal error."""
 
 def add_parser(commands: Any) -> argparse.ArgumentParser:
     parser = commands.add_parser(
-        "triage", help="verify and group a JSON-lines log of answers in the inspector (--summary: headless)",
+        "triage", help="triage a JSON-lines log of answers (--summary: headless)",
         description="Verify every record of JSON-lines logs ({\"raw\": ..., \"request\": {...}, ...} a line; "
                     "plain, .gz, or - for standard input) and count them by check, sub-reason, failing claim, "
                     "scope, metadata, blame, category, ladder rung and time.",
@@ -166,7 +166,7 @@ def _inspect(args: argparse.Namespace, registry: Any, window: dict[str, float | 
         return _error("inspector triage needs a terminal (standard input and output) for the inspector; "
                       "add --summary (or --format json) for the headless report")
     from .tui.launch import open_triage
-    from .tui.screens.triage import triage_run
+    from .presentation.triage import triage_run
 
     engine = {"workers": args.workers} if args.workers else {}
     return open_triage(triage_run(args.logs, registry, args.registry, args.by, window.get("since"),

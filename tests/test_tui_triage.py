@@ -23,7 +23,8 @@ from inspector.tui.app import make_triage_app
 from inspector.tui.messages import AnswerChanged
 from inspector.tui.screens.bad_lines import BadLinesScreen, BadLinesTable
 from inspector.tui.screens.records import RecordsScreen
-from inspector.tui.screens.triage import GroupTable, TimeTable, TriageScreen, triage_run
+from inspector.presentation.triage import triage_run
+from inspector.tui.screens.triage import GroupTable, TimeTable, TriageScreen
 from inspector.tui.widgets.verdict import VerdictView
 from inspector.presentation.tones import Tone
 from tui_helpers import SIZE, flowing, registry_highlight, hidden_characters, row_text, screen_text_and_styles
@@ -110,7 +111,8 @@ class TestOverview:
             assert by_kind[0] == "INVALID_JSON" and by_kind[-1] == "bad"
             await pilot.press("o")
             counts = [group.records for group in table.groups]
-            assert counts == sorted(counts, reverse=True) and "by count" in screen.query_one("#groups-title").render().plain
+            assert counts == sorted(counts, reverse=True)
+            assert "by count" in screen.query_one("#groups-title").render().plain
             await pilot.press("o")
             names = [group.name for group in table.groups]
             assert names == sorted(names, key=str.casefold)
@@ -198,7 +200,7 @@ class TestWorker:
             partial = screen.counted
             assert partial is not None and not partial.done and 0 < partial.lines < mix.lines
             head = screen.query_one("#triage-head").render().plain
-            assert "verifying… Esc stops" in head and "lines/s" in head
+            assert "verifying… Esc stops" in head and "records/s" in head
             progress = screen.query_one("#triage-progress")
             assert 0 < progress.progress < progress.total and not progress.has_class("-finished")
             # the groups are already there, with the partial counts

@@ -14,7 +14,8 @@ from ..presentation.session import Session
 from ..suites.load import Suite
 from . import keys
 from .screens.main import MainScreen
-from .screens.triage import TriageRun, TriageScreen
+from ..presentation.triage import TriageRun
+from .screens.triage import TriageScreen
 
 __all__ = ["InspectorApp", "TriageApp", "make_app", "make_triage_app"]
 

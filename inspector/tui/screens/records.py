@@ -14,7 +14,7 @@ from textual.content import Content
 
 from ...presentation.session import Session
 from ...suites.load import Suite
-from ...triage.summary import Group
+from ...presentation.triage import Group
 from .. import keys, safe
 from ..tones import TEXT, Tone
 from .main import MainScreen

@@ -1,11 +1,11 @@
 """The triage overview: a log's groups with counts and bars, filling in live.
 
 ``inspector triage LOG... --registry G`` opens here.  The screen is on at once;
-verification runs in a thread worker that calls the engine (``triage.triage``,
-itself counting in processes on every core), and every partial count the
-engine reports (``on_progress``, the counts merged so far) is summarised in that
-worker by ``triage.summary`` (the one place the groups are named and counted)
-and posted here, a newer snapshot replacing an older one not yet shown.  The
+verification runs in a thread worker that calls the engine (``presentation.triage.count``:
+``triage.triage``, itself counting in processes on every core), and every
+partial count the engine reports (``on_progress``, the counts merged so far) is
+summarised in that worker by ``triage.summary`` (the one place the groups are
+named and counted) and posted here, a newer snapshot replacing an older one not yet shown.  The
 screen only orders, filters and draws them: a progress bar (lines, lines per
 second), the groups with the summary's bars, the time histogram when records
 carry ``ts``.  Esc stops the count between two of the engine's tasks and keeps
@@ -17,10 +17,6 @@ lines (``BadLinesScreen``).
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any
 
 from textual import events, on, work
 from textual.app import ComposeResult
@@ -30,20 +26,26 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Footer, Input, ProgressBar, Static
 
-from ...contract.models import Registry
 from ...presentation.session import Session
-from ...presentation.triage import SORT_WORDS, SORTS, GroupMembers, RecordSession, overview_groups, record_suite
-from ...triage.drill import LineReader
-from ...triage.logs import LogError
-from ...triage.summary import Group, Summary
-from ...triage.tally import Options
-from ...triage.timeline import Histogram, iso
+from ...presentation.triage import (
+    SORT_WORDS,
+    SORTS,
+    Group,
+    Histogram,
+    LineReader,
+    Snapshot,
+    TriageRun,
+    count,
+    iso,
+    open_group,
+    overview_groups,
+)
 from .. import keys, safe
 from ..tones import TABLE, TEXT, Tone, strong
 from ..widgets.table import Cell, Column, SafeTable
 from .summary import bar
 
-__all__ = ["Counted", "GroupTable", "TimeTable", "TriageRun", "TriageScreen"]
+__all__ = ["Counted", "GroupTable", "TimeTable", "TriageScreen"]
 
 _MUTED = TEXT[Tone.MUTED]
 # How each kind of group is titled in the overview's first column.
@@ -53,37 +55,16 @@ KIND_WORDS = {
 }
 
 
-@dataclass(frozen=True)
-class TriageRun:
-    """What to triage and how: the logs, the registry (and its path, as the
-    summary names it), the options, and the engine's run arguments (``workers``,
-    ``task_bytes``, ``progress_every``...)."""
-
-    logs: tuple[str, ...]
-    registry: Registry
-    registry_path: str
-    options: Options = Options(index=True)
-    engine: dict[str, Any] = field(default_factory=dict)
-
-
-@dataclass
 class Counted(Message):
-    """The counts so far (or in the end), summarised in the worker."""
+    """A snapshot of the counts, posted by the worker."""
 
-    summary: Summary
-    indexed: int  # lines in the index when summarised: what a group opened now holds
-    bad: list[tuple[str, int, str]]
-    lines: int
-    bytes_done: int
-    total_bytes: int | None
-    seconds: float
-    done: bool = False
-    cancelled: bool = False
-    failed: str | None = None  # a log that could not be read at all
+    def __init__(self, snapshot: Snapshot) -> None:
+        super().__init__()
+        self.snapshot = snapshot
 
     def can_replace(self, message: Message) -> bool:
         # A newer snapshot replaces an older one not yet shown; the last one stays.
-        return isinstance(message, Counted) and not message.done
+        return isinstance(message, Counted) and not message.snapshot.done
 
 
 class GroupTable(SafeTable):
@@ -228,7 +209,7 @@ class TriageScreen(Screen[None]):
         self.cancel = threading.Event()
         self.sort = SORTS[0]
         self.filter_text = ""
-        self.counted: Counted | None = None
+        self.counted: Snapshot | None = None
         self.running = True
         self.reader = LineReader()
         self._sessions: dict[str, tuple[Session, int]] = {}  # a finished triage's opened groups, with their edits
@@ -265,47 +246,24 @@ class TriageScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="triage")
     def _count(self) -> None:
-        from ...triage import triage
-        from ...triage.summary import summarize
-
-        run = self.run
-        last: list[Any] = [None]
-
-        def progress(state: Any) -> None:
-            tally = state.tally
-            summary = summarize(tally, run.options, run.logs, run.registry_path)
-            snapshot = Counted(summary, len(tally.index) if tally.index is not None else 0, list(tally.bad),
-                               state.lines, state.bytes_done, state.total_bytes, state.seconds)
-            last[0] = snapshot
-            self.post_message(snapshot)
-
-        try:
-            triage(list(run.logs), run.registry, run.options, on_progress=progress, cancel=self.cancel, **run.engine)
-        except LogError as exc:
-            empty = summarize_empty(run)
-            self.post_message(Counted(empty, 0, [], 0, 0, None, 0.0, done=True, failed=str(exc)))
-            return
-        final = last[0]
-        assert final is not None  # the engine reports once at the end, always
-        self.post_message(Counted(final.summary, final.indexed, final.bad, final.lines, final.bytes_done,
-                                  final.total_bytes, final.seconds, done=True, cancelled=self.cancel.is_set()))
+        count(self.run, lambda snapshot: self.post_message(Counted(snapshot)), self.cancel)
 
     @on(Counted)
-    def _counted(self, message: Counted) -> None:
+    def _counted(self, posted: Counted) -> None:
         if self.counted is not None and self.counted.done:
             return  # nothing after the end (a late partial snapshot)
-        self.counted = message
-        if message.done:
+        self.counted = snapshot = posted.snapshot
+        if snapshot.done:
             self.running = False
             self.query_one("#triage-progress", ProgressBar).add_class("-finished")
             self.refresh_bindings()
-            if message.failed is not None:
-                self.notify(message.failed, title="cannot read the log", severity="error", markup=False)
+            if snapshot.failed is not None:
+                self.notify(snapshot.failed, title="cannot read the log", severity="error", markup=False)
         else:
             progress = self.query_one("#triage-progress", ProgressBar)
-            progress.update(total=message.total_bytes, progress=message.bytes_done)
+            progress.update(total=snapshot.total_bytes, progress=snapshot.bytes_done)
         self._show_groups()
-        self._show_time(message.summary.histogram)
+        self._show_time(snapshot.summary.histogram)
         self._show_head()
 
     # -- drawing ---------------------------------------------------------------------
@@ -351,11 +309,11 @@ class TriageScreen(Screen[None]):
                                          (" · Esc stops and keeps what is counted", _MUTED)))
             return
         summary = counted.summary
-        rate = counted.lines / counted.seconds if counted.seconds > 0 else 0.0
+        rate = counted.records_per_second
         lines = [Content.assemble(
             (f"{counted.lines:,}", bold), (" lines · ", _MUTED), (f"{summary.records:,}", bold),
             (" records · ", _MUTED), (f"{len(counted.bad):,}", strong(Tone.BAD) if counted.bad else bold),
-            (" bad lines · ", _MUTED), (f"{rate:,.0f}", bold), (" lines/s · ", _MUTED),
+            (" bad lines · ", _MUTED), (f"{rate:,.0f}", bold), (" records/s · ", _MUTED),
             (f"{counted.seconds:.1f} s", bold),
             (" · verifying… Esc stops and keeps what is counted" if not counted.done
              else " · stopped: the counts are the lines verified before Esc" if counted.cancelled
@@ -455,15 +413,8 @@ class TriageScreen(Screen[None]):
         if not group.records:
             self.notify("no record in this group", markup=False, timeout=2)
             return
-        index = counted.summary.tally.index
-        if index is None:  # pragma: no cover - the overview always counts with the index
-            return
         kept = self._sessions.get(group.name) if counted.done else None
-        if kept is not None:
-            session, number = kept
-        else:
-            members = GroupMembers(group, index, counted.indexed, self.reader)
-            session, number = RecordSession(record_suite(group, members, self.run.logs, self.run.registry)), 0
+        session, number = kept if kept is not None else (open_group(group, counted, self.run, self.reader), 0)
         from .records import RecordsScreen
 
         def closed(current: int | None) -> None:
@@ -471,25 +422,3 @@ class TriageScreen(Screen[None]):
                 self._sessions[group.name] = (session, current or 0)
 
         self.app.push_screen(RecordsScreen(session, group, number), closed)
-
-
-def summarize_empty(run: TriageRun) -> Summary:
-    """The summary of nothing counted (a log that could not be read at all)."""
-    from ...triage.summary import summarize
-    from ...triage.tally import Tally
-
-    return summarize(Tally(), run.options, run.logs, run.registry_path)
-
-
-# The overview's tasks are smaller than the headless summary's: the first counts
-# are drawn after one task (4 MiB, ~7,000 lines: 0.5 s on the 1M-line log against
-# 2.9 s with 16 MiB, the same busy machine) and Esc is answered within one task.
-TASK_BYTES = 4 * 1024 * 1024
-
-
-def triage_run(logs: Sequence[str], registry: Registry, registry_path: str | Path, by: Sequence[str] = (),
-               since: float | None = None, until: float | None = None, **engine: Any) -> TriageRun:
-    """A triage for the overview: always with the index (a group opens from it)."""
-    engine.setdefault("task_bytes", TASK_BYTES)
-    return TriageRun(tuple(logs), registry, str(registry_path),
-                     Options(by=tuple(dict.fromkeys(by)), since=since, until=until, index=True), engine)
