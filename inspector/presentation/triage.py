@@ -34,7 +34,7 @@ from ..triage.logs import LogError
 from ..triage.records import BadLine, RequestCache, decode_record
 from ..triage.summary import Group, Summary, summarize
 from ..triage.tally import BAD_CODE, Index, Options, Tally
-from ..triage.timeline import Histogram, iso
+from ..triage.timeline import MAX_BUCKETS, Histogram, iso
 from .session import Session
 
 __all__ = [
@@ -44,6 +44,7 @@ __all__ = [
     "GroupMembers",
     "Histogram",
     "LineReader",
+    "MAX_BUCKETS",
     "RecordCases",
     "RecordSession",
     "Snapshot",

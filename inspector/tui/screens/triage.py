@@ -19,18 +19,20 @@ from __future__ import annotations
 import threading
 
 from textual import events, on, work
+from textual.geometry import Size
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Footer, Input, ProgressBar, Static
+from textual.widgets import Footer, Input, Static
 
 from ...presentation.session import Session
 from ...presentation.triage import (
     SORT_WORDS,
     SORTS,
     Group,
+    MAX_BUCKETS,
     Histogram,
     LineReader,
     Snapshot,
@@ -67,13 +69,34 @@ class Counted(Message):
         return isinstance(message, Counted) and not message.snapshot.done
 
 
-class GroupTable(SafeTable):
+class _GrowingTable(SafeTable):
+    """A table whose rows grow while the count runs: its scrollable height is
+    rounded up to ``reserve`` rows meanwhile (the rows past the last drawn
+    blank), so that a snapshot with one more group or one more bucket repaints
+    rows instead of laying the screen out again (tens of milliseconds, a key
+    press waiting behind it); exact again once the count is done."""
+
+    reserve = 1
+
+    def _update_virtual_size(self) -> None:
+        total = sum(self._widths) + self.gap * max(0, len(self._widths) - 1)
+        rows = -(-self.row_count // self.reserve) * self.reserve
+        self.virtual_size = Size(total, rows + (1 if self.show_header else 0))
+
+    def settle(self) -> None:
+        """The count is done: the exact height."""
+        self.reserve = 1
+        self._update_virtual_size()
+
+
+class GroupTable(_GrowingTable):
     """The groups: kind, name, the summary's bar, records and their share."""
 
     DEFAULT_CSS = """
     GroupTable > .group-table--bar { color: $primary; }
     """
     COMPONENT_CLASSES = SafeTable.COMPONENT_CLASSES | {"group-table--bar"}
+    reserve = 64
 
     COLUMNS = (
         Column("kind", "", width=12),
@@ -133,13 +156,14 @@ class GroupTable(SafeTable):
         self.move_cursor(event.row)
 
 
-class TimeTable(SafeTable):
+class TimeTable(_GrowingTable):
     """The time histogram: a row per bucket, its records as a bar, the rejected."""
 
     DEFAULT_CSS = """
     TimeTable > .time-table--bar { color: $primary; }
     """
     COMPONENT_CLASSES = SafeTable.COMPONENT_CLASSES | {"time-table--bar"}
+    reserve = MAX_BUCKETS
 
     COLUMNS = (
         Column("start", "from (UTC)", width=11),
@@ -188,9 +212,9 @@ class TriageScreen(Screen[None]):
         padding: 0 1;
         height: 1fr;
     }
-    TriageScreen #triage-head { height: auto; }
+    TriageScreen #triage-head { height: 2; }
     TriageScreen #triage-progress { height: 1; margin-bottom: 1; }
-    TriageScreen #triage-progress.-finished { display: none; }
+    TriageScreen #triage-progress.-finished { visibility: hidden; }
     TriageScreen #triage-filter { display: none; height: 1; border: none; padding: 0 1; margin-bottom: 1; }
     TriageScreen #triage-filter.-active { display: block; }
     TriageScreen #triage-body { height: 1fr; }
@@ -219,7 +243,7 @@ class TriageScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="triage-panel"):
             yield Static("", id="triage-head", markup=False)
-            yield ProgressBar(id="triage-progress", show_eta=False)
+            yield Static("", id="triage-progress", markup=False)
             yield Input(placeholder="filter the groups by name", id="triage-filter", select_on_focus=False)
             with Horizontal(id="triage-body"):
                 with Vertical(id="groups-panel"):
@@ -255,13 +279,14 @@ class TriageScreen(Screen[None]):
         self.counted = snapshot = posted.snapshot
         if snapshot.done:
             self.running = False
-            self.query_one("#triage-progress", ProgressBar).add_class("-finished")
+            for table in (self.query_one(GroupTable), self.query_one(TimeTable)):
+                table.settle()
+            self.query_one("#triage-progress").add_class("-finished")
             self.refresh_bindings()
             if snapshot.failed is not None:
                 self.notify(snapshot.failed, title="cannot read the log", severity="error", markup=False)
         else:
-            progress = self.query_one("#triage-progress", ProgressBar)
-            progress.update(total=snapshot.total_bytes, progress=snapshot.bytes_done)
+            self._show_progress(snapshot)
         self._show_groups()
         self._show_time(snapshot.summary.histogram)
         self._show_head()
@@ -280,6 +305,14 @@ class TriageScreen(Screen[None]):
             "counting…" if self.running else "no records"
         self._show_titles()
 
+    def _show_progress(self, snapshot: Snapshot) -> None:
+        """The share of the logs' bytes read, as the summary's bars draw it (no layout: a fixed height)."""
+        progress = self.query_one("#triage-progress", Static)
+        total, done = snapshot.total_bytes or 0, snapshot.bytes_done
+        share = f" {100 * done / total:3.0f}%" if total else ""
+        width = max(10, progress.size.width - len(share))
+        progress.update(Content.assemble((bar(done, total, width), "$primary"), (share, "bold")), layout=False)
+
     def _show_time(self, histogram: Histogram | None) -> None:
         panel = self.query_one("#time-panel")
         panel.set_class(histogram is not None, "-shown")
@@ -287,7 +320,7 @@ class TriageScreen(Screen[None]):
         if histogram is not None:
             self.query_one("#time-title", Static).update(Content.assemble(
                 "time", (f" · per {histogram.bucket} · {iso(histogram.first)[:10]} – {iso(histogram.last)[:10]}",
-                         _MUTED)))
+                         _MUTED)), layout=False)
 
     def _show_titles(self) -> None:
         table = self.query_one(GroupTable)
@@ -298,7 +331,7 @@ class TriageScreen(Screen[None]):
             (f" · {SORT_WORDS[self.sort]} (o)", _MUTED)]
         if self.filter_text:
             parts += [(" · filter ", _MUTED), safe.content(self.filter_text, "bold")]
-        self.query_one("#groups-title", Static).update(Content.assemble(*parts))
+        self.query_one("#groups-title", Static).update(Content.assemble(*parts), layout=False)
 
     def _show_head(self) -> None:
         counted = self.counted
@@ -306,7 +339,7 @@ class TriageScreen(Screen[None]):
         bold = "bold"
         if counted is None:
             head.update(Content.assemble(("verifying ", _MUTED), (f"{len(self.run.logs)} log(s)", bold),
-                                         (" · Esc stops and keeps what is counted", _MUTED)))
+                                         (" · Esc stops and keeps what is counted", _MUTED)), layout=False)
             return
         summary = counted.summary
         rate = counted.records_per_second
@@ -327,7 +360,7 @@ class TriageScreen(Screen[None]):
                 (f"{summary.records - accepted:,}", strong(Tone.BAD)),
                 (" · citation-only would have accepted ", _MUTED),
                 (f"{false_accepts:,}", strong(Tone.WARN) if false_accepts else bold), (" of those", _MUTED)))
-        head.update(Content("\n").join(lines))
+        head.update(Content("\n").join(lines), layout=False)  # a fixed height: no layout pass
 
     # -- keys -------------------------------------------------------------------------
 
@@ -351,7 +384,7 @@ class TriageScreen(Screen[None]):
         if self.running and not field.has_focus:
             self.cancel.set()
             self.query_one("#triage-head", Static).update(Content.styled(
-                "stopping after the tasks under way…", strong(Tone.WARN)))
+                "stopping after the tasks under way…", strong(Tone.WARN)), layout=False)
             return
         with field.prevent(Input.Changed):
             field.value = ""
