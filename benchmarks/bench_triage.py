@@ -15,7 +15,7 @@ above 2 on 2 cores means the figures are someone else's too).  The log and its
 registry are made by ``inspector.triage.synth`` (the default mix) in ``--dir``
 when absent.  Targets: <= 4 s, <= 2.5x the floor, <= 300 MB, gz <= 1.5x plain.
 
-    python benchmarks/bench_triage.py [--lines 1000000] [--runs 3] [--dir /tmp/triage-bench]
+    python benchmarks/bench_triage.py [--lines 1000000] [--runs 3] [--dir /tmp/triage-bench] [--instructions]
 """
 
 from __future__ import annotations
@@ -92,13 +92,63 @@ def prepare(folder: Path, lines: int) -> tuple[Path, Path, Path]:
     return registry, log, packed
 
 
+CLI = """
+import contextlib, io, sys
+from inspector.cli import main
+with contextlib.redirect_stdout(io.StringIO()):
+    main(sys.argv[1:])
+"""
+
+
+def instructions(argv: list[str]) -> int:
+    """Instructions a command runs, counted by valgrind's callgrind (the same on
+    a busy machine as on a quiet one)."""
+    import re
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as folder:
+        proc = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={folder}/out", *argv],
+                              capture_output=True, text=True, cwd=ROOT, env={**os.environ, "PYTHONHASHSEED": "0"})
+    found = re.search(r"Collected : (\d+)", proc.stderr)
+    if proc.returncode or found is None:
+        raise SystemExit(f"callgrind failed:\n{proc.stderr[-2000:]}")
+    return int(found.group(1))
+
+
+def per_line_instructions(log: Path, registry: Path, folder: Path) -> None:
+    """Instructions per line, triage (one process, every group) and the floor:
+    the difference between the first 10,000 and the first 20,000 lines of the
+    log, so that start-up and first-seen requests cancel out."""
+    if shutil.which("valgrind") is None:
+        raise SystemExit("valgrind is not installed: apt-get install valgrind")
+    parts = []
+    with open(log, "rb") as source:
+        head = [source.readline() for _ in range(20_000)]
+    for count in (10_000, 20_000):
+        part = folder / f"head-{count}.jsonl"
+        part.write_bytes(b"".join(head[:count]))
+        parts.append(part)
+    triage = [sys.executable, "-c", CLI, "triage", "--registry", str(registry), "--format", "json", "--by", "model",
+              "--by", "prompt_version", "--workers", "1"]
+    floor = [instructions([sys.executable, "-c", FLOOR, str(part)]) for part in parts]
+    mine = [instructions([*triage, str(part)]) for part in parts]
+    floor_line, triage_line = (floor[1] - floor[0]) / 10_000, (mine[1] - mine[0]) / 10_000
+    print(f"instructions a line (callgrind): floor {floor_line:,.0f}, triage {triage_line:,.0f} "
+          f"({triage_line / floor_line:.2f}x: on 2 cores about {triage_line / floor_line / 2:.2f}x the floor's time)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--lines", type=int, default=1_000_000)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--dir", type=Path, default=Path("/tmp/triage-bench"))
+    parser.add_argument("--instructions", action="store_true",
+                        help="count instructions a line with callgrind instead (figures a busy machine cannot move)")
     args = parser.parse_args()
     registry, log, packed = prepare(args.dir, args.lines)
+    if args.instructions:
+        per_line_instructions(log, registry, args.dir)
+        return
     size = log.stat().st_size
     print(f"{log}: {args.lines:,} lines, {size / 1e6:.0f} MB ({size / args.lines:.0f} bytes a line); "
           f"{packed.name} {packed.stat().st_size / 1e6:.0f} MB; {os.cpu_count()} cores")

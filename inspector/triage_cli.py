@@ -49,7 +49,7 @@ log or registry, a FIFO or directory, a bad option), 3 internal error."""
 
 def add_parser(commands: Any) -> argparse.ArgumentParser:
     parser = commands.add_parser(
-        "triage", help="triage a JSON-lines log of answers (--summary: headless)",
+        "triage", help="verify and group a log of answers (--summary: headless)",
         description="Verify every record of JSON-lines logs ({\"raw\": ..., \"request\": {...}, ...} a line; "
                     "plain, .gz, or - for standard input) and count them by check, sub-reason, failing claim, "
                     "scope, metadata, blame, category, ladder rung and time.",
@@ -92,6 +92,9 @@ def run(args: argparse.Namespace) -> int:
             window[name] = parse_time(text)
             if window[name] is None:
                 return _error(f"--{name}: {text!r} is neither ISO 8601 (2026-12-01T10:00:00Z) nor epoch seconds")
+    if "-" in [*args.logs, *(args.against or ())]:
+        if sys.stdin is None or cli._isatty(sys.stdin):
+            return _error("- reads the log from standard input: pipe it in (cat app.jsonl | inspector triage - ...)")
     if "-" in args.logs and args.against and "-" in args.against:
         return _error("standard input (-) can be read only once: give it as LOG or in --against, not both")
     if args.out is not None and args.out.exists():

@@ -325,3 +325,29 @@ class TestIndex:
     def test_standard_input_cannot_be_reread(self):
         with pytest.raises(LogError, match="standard input cannot be read again"):
             read_record("-", 0)
+
+
+class TestProgressAndCancel:
+    def test_progress_is_reported_and_ends_at_the_total(self, made):
+        folder, registry, _ = made
+        path = str(folder / "app.jsonl")
+        seen = []
+        tally = triage([path], registry, workers=2, parallel_min_bytes=0, task_bytes=20_000, progress_every=0,
+                       on_progress=lambda state: seen.append((state.lines, state.bytes_done, state.total_bytes)))
+        assert len(seen) > 2
+        assert [lines for lines, _, _ in seen] == sorted(lines for lines, _, _ in seen)
+        assert seen[-1] == (tally.lines, os.path.getsize(path), os.path.getsize(path))
+
+    def test_cancel_keeps_what_was_counted(self, made):
+        import threading
+
+        folder, registry, _ = made
+        cancel = threading.Event()
+
+        def stop_after_the_first(state):
+            cancel.set()
+
+        tally = triage([str(folder / "app.jsonl")], registry, workers=1, task_bytes=20_000, progress_every=0,
+                       on_progress=stop_after_the_first, cancel=cancel)
+        assert 0 < tally.lines < LINES
+        assert tally.records + tally.bad_lines + tally.outside + tally.undated == tally.lines

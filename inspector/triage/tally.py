@@ -385,8 +385,11 @@ class _Counting:
                             found = failing = (status, claim.field, claim.doc)
                             claims[found] = claims.get(found, 0) + 1
                     if by:
-                        cell = (key, known.scope, tuple([bytes(member) if (member := members.get(name)) is not None
-                                                         else None for name in by]))
+                        values = []
+                        for name in by:
+                            member = members.get(name)
+                            values.append(bytes(member) if member is not None else None)
+                        cell = (key, known.scope, tuple(values))
                     else:
                         cell = (key, known.scope, ())
                     cells[cell] = cells.get(cell, 0) + 1

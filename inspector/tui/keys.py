@@ -14,6 +14,10 @@ from dataclasses import dataclass
 
 from textual.binding import Binding
 
+from ..lab.mutations import MUTATIONS_BY_NAME
+from ..presentation.exercise import VALUE_MUTATIONS
+from ..presentation.predict import PREDICTIONS
+
 __all__ = ["GROUPS", "KEYS", "SCREENS", "Key", "bindings", "keys_of"]
 
 
@@ -35,6 +39,9 @@ class Key:
 SCREENS: dict[str, str] = {
     "main": "The main view",
     "summary": "The suite summary",
+    "mutations": "The mutation menu",
+    "predict": "Predicting a verdict",
+    "exercise": "The article's exercise",
     "repair": "The repair (x)",
     "save": "The save form (s)",
     "triage": "The triage overview",
@@ -49,10 +56,27 @@ GROUPS: dict[str, str] = {
     "view": "View",
     "lab": "Lab: change one thing, see which check flips",
     "summary": "Summary",
+    "menu": "Mutation menu",
+    "predict": "Predict",
+    "exercise": "Exercise",
     "triage": "Triage",
     "help": "Help",
     "app": "Inspector",
 }
+
+# The most used mutations get their own key on the main view (the menu, m, has them all).
+MUTATION_SHORTCUTS: tuple[tuple[str, str], ...] = (
+    ("o", "quote.other_line"), ("O", "quote.other_source"), ("d", "doc.other"),
+    ("v", "value.perturb"), ("V", "value.from_source"), ("c", "claim.drop"),
+)
+
+
+def _shortcut(key: str, name: str) -> Key:
+    mutation = MUTATIONS_BY_NAME[name]
+    return Key(f"mutate_{name.replace('.', '_')}", key, f"mutate('{name}')", f"mutate: {name}",
+               f"Apply {name} to the current claim: {mutation.title} (again: its next variant).", "lab", key,
+               footer=False)
+
 
 _CASE = Binding.Group("case", compact=True)
 _STEP = Binding.Group("step", compact=True)
@@ -128,6 +152,37 @@ KEYS: tuple[Key, ...] = (
     Key("reset", "R", "reset", "frozen case",
         "Back to the case as its suite has it (redo brings the changes back); each case keeps its "
         "own changes until then.", "lab", "R", footer=False),
+    *(_shortcut(key, name) for key, name in MUTATION_SHORTCUTS),
+    Key("menu_down", "down", "cursor(1)", "down",
+        "Move to the next mutation.", "menu", "↓", screen="mutations", priority=True),
+    Key("menu_up", "up", "cursor(-1)", "up",
+        "Move to the previous mutation.", "menu", "↑", screen="mutations", priority=True),
+    Key("menu_apply", "enter", "apply", "apply",
+        "Apply the selected mutation to the current claim (again: its next variant). Typing filters the "
+        "list by dotted name, title or help.", "menu", "⏎ Enter", screen="mutations", priority=True),
+    Key("menu_close", "escape", "dismiss", "close",
+        "Close the menu; nothing is applied.", "menu", "Esc", screen="mutations"),
+    *(Key(f"predict_{status.lower()}", key, f"say('{status}')", status, f"Predict {status}.", "predict", key,
+          screen="predict") for key, status in PREDICTIONS),
+    Key("predict_cancel", "escape", "dismiss", "cancel",
+        "Do not predict: the mutation is not applied.", "predict", "Esc", screen="predict"),
+    Key("exercise_citation_accepts", "y", "citation(True)", "citation-only accepts",
+        "Predict that citation-only accepts the changed answer.", "exercise", "y", screen="exercise"),
+    Key("exercise_citation_rejects", "n", "citation(False)", "citation-only rejects",
+        "Predict that citation-only rejects it.", "exercise", "n", screen="exercise"),
+    *(Key(f"exercise_{status.lower()}", key, f"say('{status}')", status,
+          f"Predict that the contract says {status}.", "exercise", key, footer=False, screen="exercise")
+      for key, status in PREDICTIONS),
+    Key("exercise_undo", "u", "restore", "restore the quote",
+        "Step 2: restore the quote (undo the step 1 change).", "exercise", "u", screen="exercise"),
+    *(Key(f"exercise_{name.replace('.', '_')}", key, f"choose('{name}')", name,
+          f"Step 2: change only the value with {name} ({MUTATIONS_BY_NAME[name].title}).", "exercise", key,
+          screen="exercise") for key, name in VALUE_MUTATIONS),
+    Key("exercise_next", "enter", "next", "next",
+        "On to the next step once a step's result is shown.", "exercise", "⏎ Enter", screen="exercise"),
+    Key("exercise_leave", "escape", "dismiss", "leave",
+        "Leave the exercise (the changes stay: u undoes them, R goes back to the frozen case).", "exercise",
+        "Esc", screen="exercise"),
     Key("repair_apply", "enter", "apply", "apply",
         "Apply the repair to the case's answer: one change, which u undoes (nothing when no edit can fix it).",
         "lab", "⏎ Enter", screen="repair"),
