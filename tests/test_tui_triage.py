@@ -278,6 +278,38 @@ class TestRecords:
             members.resolve_all()
             assert len(members.found) == llama
 
+    async def test_a_gz_log_s_records_are_read_forward_and_back(self, tmp_path):
+        registry = write_registry(tmp_path / "registry.json")
+        mix = write_log(tmp_path / "app.jsonl.gz", 400, seed=5)
+        async with app_for(tmp_path / "app.jsonl.gz", registry).run_test(size=SIZE) as pilot:
+            screen = await counted(pilot)
+            select_group(screen, "ACCEPT")
+            await pilot.press("enter")
+            records = pilot.app.screen
+            assert len(records.session) == mix.statuses["ACCEPT"]
+            seen = []
+            for key in ("j", "j", "G", "k", "g"):
+                await pilot.press(key)
+                report = records.selection.report
+                assert report.actual == "ACCEPT" and not report.broken
+                seen.append(int(report.id.split(":")[1]))
+            assert seen[0] < seen[1] < seen[3] < seen[2] and seen[4] < seen[0]
+            assert records.selection.report.id.startswith("app.jsonl.gz:")
+
+    async def test_a_log_changed_since_it_was_counted_shows_its_records_as_broken(self, tmp_path):
+        registry = write_registry(tmp_path / "registry.json")
+        log = tmp_path / "app.jsonl"
+        write_log(log, 200, seed=2)
+        async with app_for(log, registry).run_test(size=SIZE) as pilot:
+            screen = await counted(pilot)
+            log.write_bytes(b"")  # rotated away under the inspector
+            select_group(screen, "ACCEPT")
+            await pilot.press("enter")
+            report = pilot.app.screen.selection.report
+            assert report.broken and "the log changed since it was counted" in str(report.error)
+            await pilot.press("j")  # and the next one too, without a traceback
+            assert pilot.app.screen.selection.report.broken
+
     async def test_the_lab_works_on_a_record(self, made):
         folder, registry, _ = made
         async with app_for(folder / "app.jsonl", registry).run_test(size=SIZE) as pilot:

@@ -166,34 +166,31 @@ def open_group(group: Group, snapshot: Snapshot, run: TriageRun, reader: LineRea
 # -- which lines a group holds -----------------------------------------------------------
 
 
-def _marks(group: Group, index: Index, length: int) -> bytes:
-    """A byte per line of the index's first ``length``: 1 where the line is in the group.
+def _column_of(group: Group) -> tuple[str, Callable[[Any], bool]]:
+    """The index column that decides a group, and whether one of its values is in it:
+    each value named as the summary names its groups (``triage.groups``)."""
+    name = group.name
+    if group.kind == "claim":
+        return "claim", lambda key: claim_name(*key) == name
+    if group.kind == "scope":
+        return "scope", lambda key: scope_name(key) == name
+    if group.kind == "by":
+        by_key = group.detail["key"]
+        return f"by:{by_key}", lambda member: meta_name(by_key, member) == name
+    # check, sub-reason, blame, category, rungs, false accepts: the verdict key decides
+    return "verdict", lambda key: any(found == name for _, found in verdict_names(*key))
 
-    Read from the index's columns, each value named as the summary names its
-    groups (``triage.groups``): the verdict key for the verdict's groups (check,
-    sub-reason, blame, category, rungs, false accepts), the failing claim, the
-    scope, a metadata member; the bad lines by their code."""
+
+def _marks(group: Group, index: Index, length: int) -> bytes:
+    """A byte per line of the index's first ``length``: 1 where the line is in the group."""
     if group.kind == "bad":
         table = bytes(1 if code == BAD_CODE else 0 for code in range(256))
         return bytes(index.code[:length]).translate(table)
-    name = group.name
-    if group.kind == "claim":
-        column = "claim"
-        matches: Any = lambda key: claim_name(*key) == name  # noqa: E731
-    elif group.kind == "scope":
-        column = "scope"
-        matches = lambda key: scope_name(key) == name  # noqa: E731
-    elif group.kind == "by":
-        by_key = group.detail["key"]
-        column = f"by:{by_key}"
-        matches = lambda member: meta_name(by_key, member) == name  # noqa: E731
-    else:
-        column = "verdict"
-        matches = lambda key: any(found == name for _, found in verdict_names(*key))  # noqa: E731
+    column, holds = _column_of(group)
     if column not in index.keys:  # a key the index was not built with: nothing holds it
         return bytes(length)
-    table = index.keys[column][0]
-    ids = frozenset(number for number, value in enumerate(table) if number and matches(value))
+    values = index.keys[column][0]
+    ids = frozenset(number for number, value in enumerate(values) if number and holds(value))
     return bytes(map(ids.__contains__, index.column(column)[:length]))
 
 
