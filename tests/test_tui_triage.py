@@ -459,3 +459,25 @@ class TestIndex:
             members = GroupMembers(group, tally.index, len(tally.index))
             members.resolve_all()
             assert len(members.found) == group.records, group.name
+
+
+class TestRecordSession:
+    def test_its_ids_and_rows_end_where_the_group_does(self, made):
+        from inspector.presentation.triage import GroupMembers, RecordSession, record_suite
+        from inspector.triage import Options, triage
+        from inspector.triage.summary import summarize
+
+        folder, registry, mix = made
+        options = Options(index=True)
+        registry_doc = load_registry(registry)
+        tally = triage([str(folder / "app.jsonl")], registry_doc, options, workers=1)
+        group = summarize(tally, options).group("STALE_REVISION")
+        session = RecordSession(record_suite(group, GroupMembers(group, tally.index, len(tally.index)),
+                                             [str(folder / "app.jsonl")], registry_doc))
+        ids = list(session.ids)  # iteration stops (the palette walks every id)
+        assert len(ids) == len(session) == mix.statuses["STALE_REVISION"] and len(set(ids)) == len(ids)
+        with pytest.raises(IndexError):
+            session.ids[len(session)]
+        assert session.search("app.jsonl:") == list(range(len(session)))
+        assert session.with_status("STALE_REVISION") == list(range(len(session)))
+        assert session.find_id(ids[3]) == 3 and session.mismatched() == []

@@ -355,6 +355,10 @@ class _Ids(Sequence[str]):
     def __getitem__(self, number: Any) -> Any:
         if isinstance(number, slice):
             return [self[n] for n in range(*number.indices(len(self)))]
+        if number < 0:
+            number += len(self)
+        if not 0 <= number < len(self):
+            raise IndexError(number)
         return self.cases.id_of(number)
 
 
@@ -369,7 +373,8 @@ class _Rows(Sequence[tuple[Suite, Case | None, CaseError | None]]):
         return len(self.cases)
 
     def __getitem__(self, number: Any) -> Any:
-        case = self.cases[number]
+        case = self.cases[number]  # IndexError past the end, as the cases'
+
         return (self.suite, case, None) if isinstance(case, Case) else (self.suite, None, case)
 
 
