@@ -456,7 +456,7 @@ class TestIndex:
         tally = triage([str(folder / "app.jsonl")], load_registry(registry), options, workers=1,
                        task_bytes=64 * 1024)  # merged from several pieces, as on every core
         for group in summarize(tally, options).groups:
-            members = GroupMembers(group, tally.index, len(tally.index))
+            members = GroupMembers(group, tally.index, len(tally.index), options.by)
             members.resolve_all()
             assert len(members.found) == group.records, group.name
 

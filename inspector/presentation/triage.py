@@ -159,36 +159,36 @@ def open_group(group: Group, snapshot: Snapshot, run: TriageRun, reader: LineRea
     index = snapshot.summary.tally.index
     if index is None:  # pragma: no cover - the overview always counts with the index
         raise ValueError("this triage kept no index")
-    members = GroupMembers(group, index, snapshot.indexed, reader)
+    members = GroupMembers(group, index, snapshot.indexed, run.options.by, reader)
     return RecordSession(record_suite(group, members, run.logs, run.registry))
 
 
 # -- which lines a group holds -----------------------------------------------------------
 
 
-def _column_of(group: Group) -> tuple[str, Callable[[Any], bool]]:
-    """The index column that decides a group, and whether one of its values is in it:
-    each value named as the summary names its groups (``triage.groups``)."""
+def _column_of(group: Group, by: Sequence[str]) -> tuple[str, Callable[[Any], bool]]:
+    """The index column that decides a group, and whether one of its values is in
+    it, each value named as the summary names its groups (``triage.groups``): the
+    failing claim, or the record's count cell (verdict key, scope, ``--by`` members)."""
     name = group.name
     if group.kind == "claim":
-        return "claim", lambda key: claim_name(*key) == name
+        return "claim", lambda claim: claim_name(*claim) == name
     if group.kind == "scope":
-        return "scope", lambda key: scope_name(key) == name
+        return "cell", lambda cell: scope_name(cell[1]) == name
     if group.kind == "by":
-        by_key = group.detail["key"]
-        return f"by:{by_key}", lambda member: meta_name(by_key, member) == name
+        key = group.detail["key"]
+        at = list(by).index(key)
+        return "cell", lambda cell: meta_name(key, cell[2][at]) == name
     # check, sub-reason, blame, category, rungs, false accepts: the verdict key decides
-    return "verdict", lambda key: any(found == name for _, found in verdict_names(*key))
+    return "cell", lambda cell: any(found == name for _, found in verdict_names(*cell[0]))
 
 
-def _marks(group: Group, index: Index, length: int) -> bytes:
+def _marks(group: Group, index: Index, length: int, by: Sequence[str]) -> bytes:
     """A byte per line of the index's first ``length``: 1 where the line is in the group."""
     if group.kind == "bad":
         table = bytes(1 if code == BAD_CODE else 0 for code in range(256))
         return bytes(index.code[:length]).translate(table)
-    column, holds = _column_of(group)
-    if column not in index.keys:  # a key the index was not built with: nothing holds it
-        return bytes(length)
+    column, holds = _column_of(group, by)
     values = index.keys[column][0]
     ids = frozenset(number for number, value in enumerate(values) if number and holds(value))
     return bytes(map(ids.__contains__, index.column(column)[:length]))
@@ -211,14 +211,16 @@ class Record:
 class GroupMembers:
     """The lines of one group among the first ``length`` lines of an index (what
     was counted when the group was opened), found in order as they are asked for
-    (``bytes.find`` over a byte per line), and reread from their offsets."""
+    (``bytes.find`` over a byte per line), and reread from their offsets.  ``by``:
+    the metadata keys the triage grouped by (the order of a count cell's members)."""
 
-    def __init__(self, group: Group, index: Index, length: int, reader: LineReader | None = None) -> None:
+    def __init__(self, group: Group, index: Index, length: int, by: Sequence[str] = (),
+                 reader: LineReader | None = None) -> None:
         self.group = group
         self.index = index
         self.length = length
         self.count = group.records
-        self._marks = _marks(group, index, length)
+        self._marks = _marks(group, index, length, by)
         self._scan = 0
         self.found = array("q")  # index positions of the members found so far
         self.reader = reader if reader is not None else LineReader()

@@ -94,30 +94,27 @@ class Index:
     the records).  A drill-down rereads a record with ``read_record``.
 
     And what every group of a record is decided by, dictionary-encoded (4 bytes
-    a line per column; 0 is "none": a bad line, or a rejection without a failing
-    claim): ``verdict`` (the verdict key a ``Tally`` counts), ``claim`` (status,
-    field, cited doc), ``scope``, and ``by[KEY]`` (the member's JSON bytes), each
-    an array of ids into its table of values (``keys``).  So which lines a group
+    a line per column; id 0 is none: a bad line, or a rejection without a failing
+    claim): ``cell``, the record's count key (verdict key, scope, ``--by``
+    members: ``Tally.cells``), and ``claim`` (status, field, cited doc), each an
+    array of ids into its table of values (``keys``).  So which lines a group
     holds is found from the index alone, for any group (the inspector's
     drill-down), never by rereading the log."""
 
-    __slots__ = ("by", "claim", "code", "file", "files", "keys", "line", "offset", "scope", "verdict")
+    __slots__ = ("cell", "claim", "code", "file", "files", "keys", "line", "offset")
 
-    COLUMNS = ("verdict", "claim", "scope")
+    COLUMNS = ("cell", "claim")
 
-    def __init__(self, by: tuple[str, ...] = ()) -> None:
+    def __init__(self) -> None:
         self.files: list[str] = []
         self.file = array("H")
         self.line = array("q")
         self.offset = array("q")
         self.code = array("B")
-        self.verdict = array("I")
+        self.cell = array("I")
         self.claim = array("I")
-        self.scope = array("I")
-        self.by: dict[str, array[int]] = {key: array("I") for key in by}
         # Per column: its values, id -> value (id 0 is none), and value -> id.
-        self.keys: dict[str, tuple[list[Any], dict[Any, int]]] = {
-            column: ([None], {}) for column in (*self.COLUMNS, *(f"by:{key}" for key in by))}
+        self.keys: dict[str, tuple[list[Any], dict[Any, int]]] = {column: ([None], {}) for column in self.COLUMNS}
 
     def __len__(self) -> int:
         return len(self.code)
@@ -127,17 +124,16 @@ class Index:
             return NotImplemented
         return [self.files[i] for i in self.file] == [other.files[i] for i in other.file] and \
             self.line == other.line and self.offset == other.offset and self.code == other.code and \
-            all(self.values(column) == other.values(column) for column in self.keys.keys() | other.keys.keys())
+            all(self.values(column) == other.values(column) for column in self.COLUMNS)
 
     def column(self, name: str) -> array[int]:
-        """The ids of a column (``verdict``, ``claim``, ``scope`` or ``by:KEY``)."""
-        return self.by[name[3:]] if name.startswith("by:") else getattr(self, name)
+        """The ids of a column (``cell`` or ``claim``)."""
+        return self.cell if name == "cell" else self.claim
 
     def values(self, name: str) -> list[Any]:
         """A column decoded: each line's value (None for none)."""
-        table = self.keys[name][0] if name in self.keys else [None]
-        column = self.column(name) if name in self.keys else ()
-        return [table[i] for i in column]
+        table = self.keys[name][0]
+        return [table[i] for i in self.column(name)]
 
     def _id(self, name: str, value: Any) -> int:
         table, ids = self.keys[name]
@@ -147,19 +143,14 @@ class Index:
             table.append(value)
         return found
 
-    def describe(self, verdict: Any, claim: Any, scope: Any, members: Any) -> None:
+    def describe(self, cell: Any, claim: Any) -> None:
         """A record's group keys (after its file, line, offset and code)."""
-        ids = self._id
-        self.verdict.append(ids("verdict", verdict))
-        self.claim.append(ids("claim", claim) if claim is not None else 0)
-        self.scope.append(ids("scope", scope))
-        for key, column in self.by.items():
-            member = members.get(key)
-            column.append(ids(f"by:{key}", bytes(member) if member is not None else None))
+        self.cell.append(self._id("cell", cell))
+        self.claim.append(self._id("claim", claim) if claim is not None else 0)
 
     def describe_bad(self) -> None:
-        for column in (self.verdict, self.claim, self.scope, *self.by.values()):
-            column.append(0)
+        self.cell.append(0)
+        self.claim.append(0)
 
     def file_number(self, path: str) -> int:
         """The number of ``path`` in ``files`` (a log is added when first seen)."""
@@ -190,10 +181,6 @@ class Index:
         self.line.extend(other.line)
         self.offset.extend(other.offset)
         self.code.extend(other.code)
-        for key in other.by:
-            if key not in self.by:  # an index made empty, before it knew its keys
-                self.by[key] = array("I", bytes(4 * (len(self.code) - len(other.code))))
-                self.keys[f"by:{key}"] = ([None], {})
         for name, (table, _) in other.keys.items():
             mine = [0, *(self._id(name, value) for value in table[1:])]
             column = other.column(name)
@@ -285,7 +272,7 @@ class Tally:
         self.bad.extend(other.bad)
         if other.index is not None:
             if self.index is None:
-                self.index = Index(tuple(other.index.by))
+                self.index = Index()
             self.index.add(other.index)
         self.collected.extend(other.collected)
         return self
@@ -313,7 +300,7 @@ class _Counting:
         self.registry = registry
         self.options = options
         self.requests = requests if requests is not None else RequestCache(registry)
-        self.tally = Tally(by_keys=options.by, index=Index(options.by) if options.index else None)
+        self.tally = Tally(by_keys=options.by, index=Index() if options.index else None)
         if options.collect is not None:
             from .groups import GroupMatcher
 
@@ -406,7 +393,7 @@ class _Counting:
                         index_line.append(number)
                         index_offset.append(offset)
                         index_code.append(_CODES[label_of(status, verdict.reason)])
-                        index.describe(key, failing, known.scope, members)
+                        index.describe(cell, failing)
                     if matcher is not None and matcher.matches(verdict, known, members, evidence
                                                                if status != "ACCEPT" else None):
                         tally.collected.append((file, number, offset, text, verdict.label))
