@@ -32,7 +32,6 @@ from typing import Any
 
 import msgspec
 
-from ..contract.checks import STATUSES
 from ..contract.text import visible
 from ..presentation.case import RUNGS, Rung
 
@@ -169,7 +168,3 @@ class GroupMatcher:
 
     def matches(self, verdict: Any, known: Any, members: Mapping[str, Any], evidence: Any) -> bool:
         return self.name in self.names(verdict, known, members, evidence)
-
-
-def is_status(name: str) -> bool:
-    return name in STATUSES

@@ -4,8 +4,9 @@ Each screen's ``BINDINGS`` (and so its footer), the help screen and the command
 palette's key commands are all derived from ``KEYS``: a key cannot be listed in
 one place and missing in another.  ``screen`` says where a key works: ``app``
 everywhere, ``main`` on the main view, ``summary`` on the suite summary,
-``triage`` on a triage's overview, ``records`` on a group's records (the main
-view's keys and these), ``bad`` on its bad lines, ``help`` on the help screen.
+``mutation_report`` on the mutation report, ``triage`` on a triage's overview, ``records`` on a
+group's records (the main view's keys and these), ``bad`` on its bad lines, ``help`` on the help
+screen.
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ class Key:
 SCREENS: dict[str, str] = {
     "main": "The main view",
     "summary": "The suite summary",
+    "mutation_report": "The mutation report",
     "mutations": "The mutation menu",
     "predict": "Predicting a verdict",
     "exercise": "The article's exercise",
@@ -56,6 +58,7 @@ GROUPS: dict[str, str] = {
     "view": "View",
     "lab": "Lab: change one thing, see which check flips",
     "summary": "Summary",
+    "report": "Mutation report",
     "menu": "Mutation menu",
     "predict": "Predict",
     "exercise": "Exercise",
@@ -87,6 +90,7 @@ _FOOTER_GROUPS = {
     "next_step": _STEP, "previous_step": _STEP,
     "next_claim": _CLAIM, "previous_claim": _CLAIM,
     "summary_down": _ROW, "summary_up": _ROW,
+    "report_down": _ROW, "report_up": _ROW,
     "triage_down": _ROW, "triage_up": _ROW, "bad_down": _ROW, "bad_up": _ROW,
 }
 
@@ -206,6 +210,34 @@ KEYS: tuple[Key, ...] = (
         "Summarise every loaded suite, or only the current case's suite.", "summary", "a", screen="summary"),
     Key("summary_back", "escape,S,q", "dismiss", "back",
         "Back to the main view.", "summary", "Esc S q", screen="summary"),
+    Key("report_down", "j,down", "cursor(1)", "down",
+        "Move to the next row of the mutation report.", "report", "j ↓", screen="mutation_report"),
+    Key("report_up", "k,up", "cursor(-1)", "up",
+        "Move to the previous row of the mutation report.", "report", "k ↑", screen="mutation_report"),
+    Key("report_first", "g,home", "first_row", "first row",
+        "Move to the first row.", "report", "g", footer=False, screen="mutation_report"),
+    Key("report_last", "G,end", "last_row", "last row",
+        "Move to the last row (a list of mutants can be long).", "report", "G", footer=False,
+        screen="mutation_report"),
+    Key("report_page_down", "pagedown", "page(1)", "page down",
+        "Move a page down.", "report", "PgDn", footer=False, screen="mutation_report"),
+    Key("report_page_up", "pageup", "page(-1)", "page up",
+        "Move a page up.", "report", "PgUp", footer=False, screen="mutation_report"),
+    Key("report_open", "enter", "open_row", "open",
+        "On a mutant: back to the main view with that mutant applied to its case, in the lab. On a code, "
+        "a check or a suite's uncovered codes: list the mutants it counts (Esc goes back to the report).",
+        "report", "⏎ Enter", screen="mutation_report"),
+    Key("report_scope", "a", "toggle_scope", "all suites / this suite",
+        "The report of every loaded suite, or only of the current case's suite.", "report", "a",
+        screen="mutation_report"),
+    Key("report_detail_down", "ctrl+d", "scroll_detail(1)", "scroll detail down",
+        "Scroll the row's detail (a mutant's whole raw text) down.", "report", "^d", footer=False,
+        screen="mutation_report"),
+    Key("report_detail_up", "ctrl+u", "scroll_detail(-1)", "scroll detail up",
+        "Scroll the row's detail back up.", "report", "^u", footer=False, screen="mutation_report"),
+    Key("report_back", "escape,M,q", "back", "back",
+        "Back: from a list of mutants to the report, from the report to the main view (a computation "
+        "still running is stopped).", "report", "Esc M q", screen="mutation_report"),
     Key("triage_down", "j,down", "cursor(1)", "down",
         "Move to the next group.", "triage", "j ↓", screen="triage"),
     Key("triage_up", "k,up", "cursor(-1)", "up",
