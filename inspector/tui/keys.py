@@ -4,7 +4,8 @@ Each screen's ``BINDINGS`` (and so its footer), the help screen and the command
 palette's key commands are all derived from ``KEYS``: a key cannot be listed in
 one place and missing in another.  ``screen`` says where a key works: ``app``
 everywhere, ``main`` on the main view, ``summary`` on the suite summary,
-``help`` on the help screen.
+``edit_claim`` and ``raw_editor`` in the lab's two editors, ``help`` on the help
+screen.
 """
 
 from __future__ import annotations
@@ -33,6 +34,8 @@ class Key:
 SCREENS: dict[str, str] = {
     "main": "The main view",
     "summary": "The suite summary",
+    "edit_claim": "The claim edit form (e; Tab and ⇧Tab move between its fields)",
+    "raw_editor": "The raw answer editor (E)",
     "help": "This help",
     "app": "Everywhere",
 }
@@ -129,6 +132,22 @@ KEYS: tuple[Key, ...] = (
         "Summarise every loaded suite, or only the current case's suite.", "summary", "a", screen="summary"),
     Key("summary_back", "escape,S,q", "dismiss", "back",
         "Back to the main view.", "summary", "Esc S q", screen="summary"),
+    Key("edit_apply", "enter", "apply", "apply",
+        "Write the members you changed into the answer (only those tokens) and verify it again.",
+        "lab", "⏎ Enter", screen="edit_claim"),
+    Key("edit_cancel", "escape", "cancel", "cancel",
+        "Close the form; the answer stays as it was.", "lab", "Esc", screen="edit_claim"),
+    Key("raw_apply", "ctrl+s", "apply", "apply",
+        "Apply the text as the case's answer (one change: u undoes it on the main view).", "lab", "^s",
+        screen="raw_editor"),
+    Key("raw_undo", "ctrl+z", "undo_text", "undo",
+        "Undo the last edit of the text (the editor's own history, without limit).", "lab", "^z",
+        screen="raw_editor"),
+    Key("raw_redo", "ctrl+y", "redo_text", "redo",
+        "Redo the edit undone last.", "lab", "^y", screen="raw_editor"),
+    Key("raw_cancel", "escape", "cancel", "close",
+        "Close the editor without applying; with unapplied edits the first Esc says so and the second "
+        "discards them.", "lab", "Esc", screen="raw_editor"),
     Key("help_close", "escape,q,question_mark,f1", "dismiss", "close",
         "Close this help (the arrow and page keys scroll it).", "help", "Esc q ?", screen="help"),
     Key("help", "question_mark,f1", "help", "help",

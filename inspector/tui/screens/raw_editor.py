@@ -1,0 +1,199 @@
+"""The raw answer editor (``E``): the answer's text in a TextArea, verified as you type.
+
+The TextArea holds the answer's editable form (``presentation.editable``): the
+answer itself, but for its control and invisible characters, written
+``\\u{XXXX}``, so that nothing reaches the terminal raw and the text reads back
+to the very answer.  Every edit verifies the text again (the same ``verify``,
+through the frozen case's report, so the status line says what the verdict panel
+would: "was ACCEPT, now INVALID_JSON/SYNTAX"), and the first failure's place in
+the answer (a decoding error's position, the member a check compared, both
+occurrences of a duplicate key) is marked in the text.
+
+The text is given to the TextArea once, when it is built, and changed only by
+editing it (typing, ``replace``, ``insert``): assigning ``text`` would drop the
+TextArea's own undo history (^z, ^y).  ^s dismisses the screen with the change
+(``lab.history.text_change``); Esc closes it without one (with unapplied edits,
+the first Esc says so and the second discards them).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from rich.style import Style
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.content import Content
+from textual.screen import Screen
+from textual.widgets import Footer, Static, TextArea
+from textual.widgets.text_area import Location
+
+from ...contract.text import line_col, shorten
+from ...lab.history import Change, text_change
+from ...presentation.case import CaseReport
+from ...presentation.editable import EditableForm, read_form, to_form
+from .. import keys, safe
+from ..tones import TEXT, Tone, strong
+
+__all__ = ["RawEditorScreen", "RawTextArea"]
+
+_MARKER = re.compile(r"\\u\{[0-9a-fA-F]{1,6}\}")
+# A line with more markers than this draws them unstyled (still as text): styling
+# fifty thousand spans on every drawn row would stall the editor.
+MAX_STYLED_MARKERS = 2_000
+
+
+class RawTextArea(TextArea):
+    """A TextArea that draws the editable form's markers as escapes and marks the
+    spans it is given (the first failure's place), each a (start, end) location."""
+
+    DEFAULT_CSS = """
+    RawTextArea { height: 1fr; border: none; padding: 0; }
+    RawTextArea > .raw-text--escape { color: $text-warning; background: $warning-muted; text-style: bold; }
+    RawTextArea > .raw-text--failed { background: $error 60%; text-style: bold; }
+    """
+    COMPONENT_CLASSES = TextArea.COMPONENT_CLASSES | {"raw-text--escape", "raw-text--failed"}
+
+    marks: tuple[tuple[Location, Location], ...] = ()
+
+    def set_marks(self, marks: tuple[tuple[Location, Location], ...]) -> None:
+        if marks != self.marks:
+            self.marks = marks
+            self._line_cache.clear()
+            self.refresh()
+
+    def get_line(self, line_index: int) -> Text:
+        line = super().get_line(line_index)
+        plain = line.plain
+        if "\\u{" in plain:
+            escape = self.get_component_rich_style("raw-text--escape")
+            for count, match in enumerate(_MARKER.finditer(plain)):
+                if count == MAX_STYLED_MARKERS:
+                    break
+                line.stylize(escape, match.start(), match.end())
+        if self.marks:
+            failed: Style = self.get_component_rich_style("raw-text--failed")
+            length = len(plain)
+            for (start_row, start_column), (end_row, end_column) in self.marks:
+                if not start_row <= line_index <= end_row:
+                    continue
+                start = start_column if line_index == start_row else 0
+                end = end_column if line_index == end_row else length
+                if start >= length:  # at the end of the line (a text cut short): its last character
+                    start, end = max(0, length - 1), length
+                line.stylize(failed, start, max(end, start + 1))
+        return line
+
+
+class RawEditorScreen(Screen[Change | None]):
+    DEFAULT_CSS = """
+    RawEditorScreen { layout: vertical; }
+    RawEditorScreen > #raw-panel {
+        border-top: solid $primary-muted;
+        border-title-color: $text-primary;
+        border-title-style: bold;
+        height: 1fr;
+    }
+    RawEditorScreen #raw-status { height: auto; max-height: 3; padding: 0 1; }
+    """
+
+    BINDINGS = keys.bindings("raw_editor")
+    AUTO_FOCUS = "#raw-text"
+
+    def __init__(self, frozen: CaseReport, raw: str) -> None:
+        """Edit ``raw`` (the case's answer as shown now) of the case whose frozen report is ``frozen``."""
+        super().__init__()
+        self.frozen = frozen
+        self.original = raw
+        self.form: EditableForm = to_form(raw)
+        self.raw = raw
+        self.report: CaseReport | None = None
+        self._warned = False
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="raw-panel"):
+            yield Static("", id="raw-status")
+            # The text is set here, once: assigning it later would drop the undo history.
+            yield RawTextArea(self.form.text, id="raw-text", soft_wrap=True, show_line_numbers=True,
+                              highlight_cursor_line=False)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#raw-panel").border_title = Content.assemble(
+            "raw answer · ", safe.content(self.frozen.id, "bold"),
+            (" · ^s applies · Esc closes · \\u{1b} writes an ESC", "$text-muted"))
+        self._verify()
+
+    @property
+    def editor(self) -> RawTextArea:
+        return self.query_one(RawTextArea)
+
+    @property
+    def edited(self) -> bool:
+        return self.raw != self.original
+
+    # -- verifying as you type -------------------------------------------------------
+
+    @on(TextArea.Changed)
+    def _changed(self, event: TextArea.Changed) -> None:
+        self._warned = False
+        self._verify()
+
+    def _verify(self) -> None:
+        editor = self.editor
+        self.raw, self.form = read_form(editor.text)
+        report = self.report = self.frozen.edited(self.raw, ())
+        step = report.first_failure
+        marks = ()
+        where = ""
+        if step is not None and step.answer_span is not None:
+            spans = (step.answer_span, *step.related_spans)
+            marks = tuple((self._location(span.start), self._location(span.end)) for span in spans)
+            row, column = marks[0][0]
+            where = f" at {row + 1}:{column + 1}"
+        editor.set_marks(marks)
+        self._show_status(report, step.explanation if step is not None else None, where)
+
+    def _location(self, answer_offset: int) -> Location:
+        """The editor's (row, column) of a character offset in the answer."""
+        line, column = line_col(self.form.text, self.form.offset(answer_offset))
+        return line - 1, column - 1
+
+    def _show_status(self, report: CaseReport, explanation: str | None, where: str) -> None:
+        comparison = report.comparison
+        headline = comparison.headline if comparison is not None else report.actual
+        tone = Tone.GOOD if report.actual == "ACCEPT" else Tone.BAD
+        parts: list[Content | tuple[str, str]] = [(headline, strong(tone))]
+        if where:
+            parts.append((where, "bold"))
+        if explanation:
+            parts += [(" · ", TEXT[Tone.MUTED]), safe.content(shorten(explanation, 160), TEXT[Tone.MUTED])]
+        if self._warned:
+            parts += [("\n", ""), ("unapplied edits: Esc again discards them, ^s applies them", strong(Tone.WARN))]
+        self.query_one("#raw-status", Static).update(Content.assemble(*parts))
+
+    # -- keys ------------------------------------------------------------------------
+
+    def action_apply(self) -> None:
+        if not self.edited:
+            self.dismiss(None)
+            return
+        change = text_change(self.original, self.raw)
+        where = change.records[0]["where"] if change.records else ""  # type: ignore[index]
+        self.dismiss(replace(change, what=f"raw edit at {where}"))
+
+    def action_cancel(self) -> None:
+        if self.edited and not self._warned:
+            self._warned = True
+            self._verify()
+            return
+        self.dismiss(None)
+
+    def action_undo_text(self) -> None:
+        self.editor.undo()
+
+    def action_redo_text(self) -> None:
+        self.editor.redo()
