@@ -83,7 +83,10 @@ class EditClaimScreen(ModalScreen[Change | None]):
         self.action_apply()
 
     def action_apply(self) -> None:
-        self.dismiss(self.change())
+        change = self.change()
+        if change is None:
+            self.notify("nothing changed: the answer stays as it was", markup=False, timeout=2)
+        self.dismiss(change)
 
     def action_cancel(self) -> None:
         self.dismiss(None)

@@ -20,9 +20,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from itertools import islice
 
 from rich.style import Style
-from rich.text import Text
+from rich.text import Span, Text
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Vertical
@@ -43,7 +44,16 @@ __all__ = ["RawEditorScreen", "RawTextArea"]
 _MARKER = re.compile(r"\\u\{[0-9a-fA-F]{1,6}\}")
 # A line with more markers than this draws them unstyled (still as text): styling
 # fifty thousand spans on every drawn row would stall the editor.
-MAX_STYLED_MARKERS = 2_000
+MAX_STYLED_MARKERS = 500
+# Measured (benchmarks/bench_tui.py, "raw editor"): verifying an answer of normal
+# size takes well under a millisecond, so it happens on the keystroke; a form
+# longer than this (thousands of escapes: 17 ms at 8,000, 73 ms at 50,000) is
+# verified once the keystroke has been drawn, the latest text only.
+VERIFY_AT_ONCE = 32_768
+# TextArea wraps a line by dividing all of it for every row it draws: a line
+# longer than this is not wrapped (a 24 KB one-line answer: 79 ms a keystroke
+# wrapped, 27 ms not).
+WRAP_AT_MOST = 4_096
 
 
 class RawTextArea(TextArea):
@@ -51,7 +61,7 @@ class RawTextArea(TextArea):
     spans it is given (the first failure's place), each a (start, end) location."""
 
     DEFAULT_CSS = """
-    RawTextArea { height: 1fr; border: none; padding: 0; }
+    RawTextArea { height: 1fr; }
     RawTextArea > .raw-text--escape { color: $text-warning; background: $warning-muted; text-style: bold; }
     RawTextArea > .raw-text--failed { background: $error 60%; text-style: bold; }
     """
@@ -70,10 +80,8 @@ class RawTextArea(TextArea):
         plain = line.plain
         if "\\u{" in plain:
             escape = self.get_component_rich_style("raw-text--escape")
-            for count, match in enumerate(_MARKER.finditer(plain)):
-                if count == MAX_STYLED_MARKERS:
-                    break
-                line.stylize(escape, match.start(), match.end())
+            line.spans.extend(Span(match.start(), match.end(), escape)
+                              for match in islice(_MARKER.finditer(plain), MAX_STYLED_MARKERS))
         if self.marks:
             failed: Style = self.get_component_rich_style("raw-text--failed")
             length = len(plain)
@@ -112,19 +120,25 @@ class RawEditorScreen(Screen[Change | None]):
         self.raw = raw
         self.report: CaseReport | None = None
         self._warned = False
+        self._pending = False  # a verification is due once the screen has been drawn
 
     def compose(self) -> ComposeResult:
         with Vertical(id="raw-panel"):
             yield Static("", id="raw-status")
             # The text is set here, once: assigning it later would drop the undo history.
-            yield RawTextArea(self.form.text, id="raw-text", soft_wrap=True, show_line_numbers=True,
-                              highlight_cursor_line=False)
+            wrap = max(map(len, self.form.text.split("\n"))) <= WRAP_AT_MOST
+            editor = RawTextArea(self.form.text, id="raw-text", soft_wrap=wrap, show_line_numbers=True,
+                                 highlight_cursor_line=False)
+            # Matching brackets walks the text from the cursor, on every move: not in a long answer.
+            editor.match_cursor_bracket = len(self.form.text) <= VERIFY_AT_ONCE
+            yield editor
         yield Footer()
 
     def on_mount(self) -> None:
+        unwrapped = "" if self.editor.soft_wrap else f" · lines over {WRAP_AT_MOST:,} characters are not wrapped"
         self.query_one("#raw-panel").border_title = Content.assemble(
             "raw answer · ", safe.content(self.frozen.id, "bold"),
-            (" · ^s applies · Esc closes · \\u{1b} writes an ESC", "$text-muted"))
+            (f" · ^s applies · Esc closes · \\u{{1b}} writes an ESC{unwrapped}", "$text-muted"))
         self._verify()
 
     @property
@@ -140,9 +154,14 @@ class RawEditorScreen(Screen[Change | None]):
     @on(TextArea.Changed)
     def _changed(self, event: TextArea.Changed) -> None:
         self._warned = False
-        self._verify()
+        if len(self.form.text) <= VERIFY_AT_ONCE:
+            self._verify()
+        elif not self._pending:
+            self._pending = True
+            self.call_after_refresh(self._verify)
 
     def _verify(self) -> None:
+        self._pending = False
         editor = self.editor
         self.raw, self.form = read_form(editor.text)
         report = self.report = self.frozen.edited(self.raw, ())
@@ -179,6 +198,7 @@ class RawEditorScreen(Screen[Change | None]):
 
     def action_apply(self) -> None:
         if not self.edited:
+            self.notify("nothing changed: the answer stays as it was", markup=False, timeout=2)
             self.dismiss(None)
             return
         change = text_change(self.original, self.raw)
