@@ -26,7 +26,7 @@ from inspector.tui.tones import TEXT_HIGHLIGHT
 from inspector.tui.widgets.safe_input import SafeInput
 from test_tui_keys import bound, declared
 from tui_helpers import (cursor_check, flowing, hidden_characters, inspecting, marked, registry_highlight,
-                         rendered, screen_text_and_styles, text_view, verdict_text)
+                         screen_text_and_styles, text_view, verdict_text)
 
 HOSTILE = FIXTURES / "hostile.json"
 FAILED = TEXT_HIGHLIGHT[Tone.BAD]
@@ -46,7 +46,7 @@ def form_values(app) -> dict[str, str]:  # noqa: ANN001
 def status(app) -> str:  # noqa: ANN001
     """The raw editor's status line: the verdict now, where it failed."""
     assert isinstance(app.screen, RawEditorScreen)
-    return flowing(rendered(app.screen.query_one("#raw-status")))
+    return flowing(app.screen.query_one("#raw-status").render().plain)
 
 
 def notifications(app) -> list[str]:  # noqa: ANN001

@@ -29,7 +29,8 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.content import Content
 from textual.screen import Screen
-from textual.widgets import Footer, Static, TextArea
+from textual.widget import Widget
+from textual.widgets import Footer, TextArea
 from textual.widgets.text_area import Location
 
 from ...contract.text import line_col, shorten
@@ -96,6 +97,25 @@ class RawTextArea(TextArea):
         return line
 
 
+class EditorStatus(Widget):
+    """The verdict of the text as it stands, where it failed, and what Esc would do.
+    Of fixed height, so that a keystroke's new status is a repaint, not a layout pass."""
+
+    DEFAULT_CSS = """
+    EditorStatus { height: 3; padding: 0 1; }
+    """
+
+    content: Content = Content()
+
+    def show(self, content: Content) -> None:
+        if content != self.content:
+            self.content = content
+            self.refresh()
+
+    def render(self) -> Content:
+        return self.content
+
+
 class RawEditorScreen(Screen[Change | None]):
     DEFAULT_CSS = """
     RawEditorScreen { layout: vertical; }
@@ -105,7 +125,6 @@ class RawEditorScreen(Screen[Change | None]):
         border-title-style: bold;
         height: 1fr;
     }
-    RawEditorScreen #raw-status { height: auto; max-height: 3; padding: 0 1; }
     """
 
     BINDINGS = keys.bindings("raw_editor")
@@ -124,7 +143,7 @@ class RawEditorScreen(Screen[Change | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="raw-panel"):
-            yield Static("", id="raw-status")
+            yield EditorStatus(id="raw-status")
             # The text is set here, once: assigning it later would drop the undo history.
             wrap = max(map(len, self.form.text.split("\n"))) <= WRAP_AT_MOST
             editor = RawTextArea(self.form.text, id="raw-text", soft_wrap=wrap, show_line_numbers=True,
@@ -190,9 +209,11 @@ class RawEditorScreen(Screen[Change | None]):
             parts.append((where, "bold"))
         if explanation:
             parts += [(" · ", TEXT[Tone.MUTED]), safe.content(shorten(explanation, 160), TEXT[Tone.MUTED])]
+        content = Content.assemble(*parts)
         if self._warned:
-            parts += [("\n", ""), ("unapplied edits: Esc again discards them, ^s applies them", strong(Tone.WARN))]
-        self.query_one("#raw-status", Static).update(Content.assemble(*parts))
+            content = Content("\n").join([Content.styled("unapplied edits: Esc again discards them, ^s applies them",
+                                                          strong(Tone.WARN)), content])
+        self.query_one(EditorStatus).show(content)
 
     # -- keys ------------------------------------------------------------------------
 
