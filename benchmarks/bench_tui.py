@@ -14,9 +14,10 @@
    open (load + first paint, in-process) and the per-key figures.
 4. Edit → repaint (goal: one frame): a claim's value changed as ``e`` changes it,
    posted as ``AnswerChanged``, to the frame that shows the re-verified case, on
-   the article's accepted case and on an accepted case of the generated suite;
+   the article's accepted case and on an accepted case of the generated suite
+   (each edit undone, untimed, before the next: every edit is the case's first);
    then a change that drops a claim, whose resized claims panel costs a layout
-   pass (counted).
+   pass (counted, the undo's too).
 5. The raw editor (``E``): open, and a keystroke to its repaint, each keystroke
    verified again, on a normal answer, a 24 KB one-line answer (the size limit),
    and answers of 8,000 and 50,000 characters the editor shows escaped.
@@ -223,11 +224,11 @@ async def keys(suites, presses: int, label: str) -> None:
 
 async def edits(suites, presses: int, label: str, case_id: str) -> None:
     """Edit → repaint: a change of the current claim applied as ``e`` applies it (the
-    form's ``claim_edit``, posted as ``AnswerChanged``), to the frame that shows it;
+    form's ``ClaimForm.change``, posted as ``AnswerChanged``), to the frame that shows it;
     the value alternates so that every change changes the verdict's inputs.  Then a
     change that drops a claim, which resizes the claims panel: a layout pass, counted."""
-    from inspector.lab.edit import claim_edit, members_of
-    from inspector.lab.mutations import MUTATIONS_BY_NAME, answer_of
+    from inspector.lab.mutations import MUTATIONS_BY_NAME
+    from inspector.presentation.editing import claim_form
     from inspector.tui.app import make_app
     from inspector.tui.messages import AnswerChanged
 
@@ -238,24 +239,21 @@ async def edits(suites, presses: int, label: str, case_id: str) -> None:
         main = app.main
         main.open_case(app.session.find_id(case_id))
         await pilot.pause(0.3)
-        report = main.selection.report
-        answer = answer_of(report.case.raw, report.case.request, report.suite.registry)
-        value = members_of(answer, 0)["value"]
-        changes = [claim_edit(answer, 0, {**members_of(answer, 0), "value": value + suffix}) for suffix in ("1", "2")]
-        drop = next(MUTATIONS_BY_NAME["claim.drop"].mutants(answer, 0)).change()
+        form = claim_form(main.selection.report, 0)  # what e opens
+        changes = [form.change({**form.values, "value": form.values["value"] + suffix}) for suffix in ("1", "2")]
+        drop = next(MUTATIONS_BY_NAME["claim.drop"].mutants(form.answer, 0)).change()
         for name, chosen in (("value edited", changes), ("claim dropped", [drop])):
             latencies = []
             timed.layouts[0] = 0
             for index in range(presses):
                 change = chosen[index % len(chosen)]
-                if name == "claim dropped":
-                    main.post_message(AnswerChanged(changes[0]))  # two claims again, then one
-                    await pilot.pause()
                 latency = await timed.time_to_frame(pilot, partial(_post, main, AnswerChanged(change)))
                 if latency is not None:
                     latencies.append(latency)
+                main.action_undo()  # back to the frozen case: each edit is the case's first
+                await pilot.pause()
             print(f"{label}: edit → repaint ({name}, {case_id})  {figures(latencies)}  "
-                  f"({len(latencies)} edits, {timed.layouts[0]} layout passes)")
+                  f"({len(latencies)} edits, {timed.layouts[0]} layout passes, the undos' included)")
     timed.restore()
 
 

@@ -292,6 +292,7 @@ async def test_ctrl_s_applies_the_text_and_esc_asks_before_discarding(article):
         history = app.session.history(main.browse.current)
         assert history.records == ({"what": "text", "claim": None, "member": None, "old": "0", "new": "1",
                                     "where": "5:20"},)
+        assert history.applied[0].what == 'raw edit at 5:20: "0" → "1"'
         assert "was ACCEPT, now VALUE_MISMATCH (claims[0])" in flowing(verdict_text(app))
         assert marked(text_view(app, "#answer-view"), FAILED) == ['"5001"']
         # a second edit starts from the edited answer; Esc twice discards it

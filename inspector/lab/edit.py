@@ -16,7 +16,7 @@ from ..contract.text import shorten, visible
 from .history import Change
 from .mutations import Answer, replace_member
 
-__all__ = ["claim_edit", "members_of"]
+__all__ = ["claim_edit", "members_of", "quoted"]
 
 # How much of each value the change's words keep (the records keep it whole).
 _SHOWN = 30
@@ -47,11 +47,11 @@ def claim_edit(answer: Answer, claim: int, values: Mapping[str, str]) -> Change 
     records = tuple({"what": "edit", "claim": claim, "member": member,
                      "old": answer.token(("claims", claim, member)), "new": variant.replacement}
                     for member, variant in edits)
-    words = ", ".join(f"claims[{claim}].{member} {_shown(before[member])} → {_shown(values[member])}"
+    words = ", ".join(f"claims[{claim}].{member} {quoted(before[member])} → {quoted(values[member])}"
                       for member, _ in edits)
     return Change(text, f"edit {words}", records)
 
 
-def _shown(value: str) -> str:
-    """A value in a change's words: quoted, shortened, invisible characters as ``\\uXXXX``."""
+def quoted(value: str) -> str:
+    """A value (or a piece of the answer) in a change's words: quoted, shortened, invisible characters as ``\\uXXXX``."""
     return f'"{visible(shorten(value, _SHOWN))}"'

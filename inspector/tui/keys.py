@@ -34,8 +34,8 @@ class Key:
 SCREENS: dict[str, str] = {
     "main": "The main view",
     "summary": "The suite summary",
-    "edit_claim": "The claim edit form (e; Tab and ⇧Tab move between its fields)",
-    "raw_editor": "The raw answer editor (E)",
+    "edit_claim": "The claim edit form",
+    "raw_editor": "The raw answer editor",
     "help": "This help",
     "app": "Everywhere",
 }
@@ -133,7 +133,8 @@ KEYS: tuple[Key, ...] = (
     Key("summary_back", "escape,S,q", "dismiss", "back",
         "Back to the main view.", "summary", "Esc S q", screen="summary"),
     Key("edit_apply", "enter", "apply", "apply",
-        "Write the members you changed into the answer (only those tokens) and verify it again.",
+        "Write the members you changed into the answer (only those tokens) and verify it again; Tab and "
+        "⇧Tab move between the four fields.",
         "lab", "⏎ Enter", screen="edit_claim"),
     Key("edit_cancel", "escape", "cancel", "cancel",
         "Close the form; the answer stays as it was.", "lab", "Esc", screen="edit_claim"),

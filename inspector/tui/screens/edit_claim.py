@@ -3,7 +3,7 @@
 Each field starts with the member as the answer holds it, decoded (untrusted:
 shown through ``SafeInput``, control and invisible characters as ``\\uXXXX``,
 the value itself untouched).  Enter dismisses the form with the change that
-writes the members that differ (``lab.edit.claim_edit``), or None when nothing
+writes the members that differ (``ClaimForm.change``), or None when nothing
 differs; Esc dismisses it with None.  The main screen posts the change.
 """
 
@@ -16,10 +16,7 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Input, Label, Static
 
-from ...contract.decode import MEMBERS
-from ...lab.edit import claim_edit, members_of
-from ...lab.history import Change
-from ...lab.mutations import Answer
+from ...presentation.editing import MEMBERS, Change, ClaimForm
 from .. import keys, safe
 from ..widgets.safe_input import SafeInput
 
@@ -48,14 +45,12 @@ class EditClaimScreen(ModalScreen[Change | None]):
 
     BINDINGS = keys.bindings("edit_claim")
 
-    def __init__(self, answer: Answer, claim: int, case_id: str) -> None:
+    def __init__(self, form: ClaimForm) -> None:
         super().__init__()
-        self.answer = answer
-        self.claim = claim
-        self.case_id = case_id
+        self.form = form
 
     def compose(self) -> ComposeResult:
-        values = members_of(self.answer, self.claim)
+        values = self.form.values
         with Vertical(id="edit-form"):
             for member in MEMBERS:
                 with Horizontal(classes="edit-row"):
@@ -66,8 +61,8 @@ class EditClaimScreen(ModalScreen[Change | None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        form = self.query_one("#edit-form")
-        form.border_title = Content.assemble(f"edit claims[{self.claim}] of ", safe.content(self.case_id))
+        self.query_one("#edit-form").border_title = Content.assemble(
+            f"edit claims[{self.form.claim}] of ", safe.content(self.form.case_id))
         self.query_one("#edit-field", SafeInput).focus()
 
     def values(self) -> dict[str, str]:
@@ -75,7 +70,7 @@ class EditClaimScreen(ModalScreen[Change | None]):
         return {member: self.query_one(f"#edit-{member}", SafeInput).value for member in MEMBERS}
 
     def change(self) -> Change | None:
-        return claim_edit(self.answer, self.claim, self.values())
+        return self.form.change(self.values())
 
     @on(Input.Submitted)
     def _submitted(self, event: Input.Submitted) -> None:

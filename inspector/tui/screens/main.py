@@ -26,10 +26,9 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, Input
 
-from ...lab.history import Change
-from ...lab.mutations import answer_of
 from ...presentation.browse import Browse
 from ...presentation.case import CaseReport
+from ...presentation.editing import Change, claim_form, editable_text
 from ...presentation.selection import Selection, select
 from ...presentation.session import Session
 from ...suites.load import LoadError, Suite, load_suite
@@ -303,13 +302,12 @@ class MainScreen(Screen[None]):
         from .edit_claim import EditClaimScreen
 
         selection = self.selection
-        case = selection.report.case if selection is not None else None
-        answer = answer_of(case.raw, case.request, selection.report.suite.registry) if case is not None else None
-        if answer is None or selection is None or selection.claim is None:
+        form = claim_form(selection.report, selection.claim) if selection is not None else None
+        if form is None:
             self.notify("this answer did not decode into claims: edit its text with E", severity="warning",
                         markup=False, timeout=3)
             return
-        self.app.push_screen(EditClaimScreen(answer, selection.claim, selection.report.id), self._edited)
+        self.app.push_screen(EditClaimScreen(form), self._edited)
 
     def action_edit_raw(self) -> None:
         from .raw_editor import RawEditorScreen
@@ -318,14 +316,11 @@ class MainScreen(Screen[None]):
         if number is None or self.session.history(number) is None:
             self.notify("no answer to edit: this case could not be loaded", severity="warning", timeout=3)
             return
-        raw = self.session.report(number).case.raw  # type: ignore[union-attr]
-        if not isinstance(raw, str):
-            try:
-                raw = bytes(raw).decode("utf-8")
-            except UnicodeDecodeError:
-                self.notify("this answer's bytes are not UTF-8: there is no text to edit (the raw view shows "
-                            "them as \\xNN)", severity="warning", markup=False, timeout=4)
-                return
+        raw = editable_text(self.session.report(number))
+        if raw is None:
+            self.notify("this answer's bytes are not UTF-8: there is no text to edit (the raw view shows "
+                        "them as \\xNN)", severity="warning", markup=False, timeout=4)
+            return
         self.app.push_screen(RawEditorScreen(self.session.frozen(number), raw), self._edited)
 
     def _edited(self, change: Change | None) -> None:

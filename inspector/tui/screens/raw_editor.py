@@ -12,14 +12,13 @@ occurrences of a duplicate key) is marked in the text.
 The text is given to the TextArea once, when it is built, and changed only by
 editing it (typing, ``replace``, ``insert``): assigning ``text`` would drop the
 TextArea's own undo history (^z, ^y).  ^s dismisses the screen with the change
-(``lab.history.text_change``); Esc closes it without one (with unapplied edits,
+(``presentation.editing.raw_edit``); Esc closes it without one (with unapplied edits,
 the first Esc says so and the second discards them).
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 from itertools import islice
 
 from rich.style import Style
@@ -34,9 +33,9 @@ from textual.widgets import Footer, TextArea
 from textual.widgets.text_area import Location
 
 from ...contract.text import line_col, shorten
-from ...lab.history import Change, text_change
 from ...presentation.case import CaseReport
 from ...presentation.editable import EditableForm, read_form, to_form
+from ...presentation.editing import Change, raw_edit
 from .. import keys, safe
 from ..tones import TEXT, Tone, strong
 
@@ -218,13 +217,10 @@ class RawEditorScreen(Screen[Change | None]):
     # -- keys ------------------------------------------------------------------------
 
     def action_apply(self) -> None:
-        if not self.edited:
+        change = raw_edit(self.original, self.raw)
+        if change is None:
             self.notify("nothing changed: the answer stays as it was", markup=False, timeout=2)
-            self.dismiss(None)
-            return
-        change = text_change(self.original, self.raw)
-        where = change.records[0]["where"] if change.records else ""  # type: ignore[index]
-        self.dismiss(replace(change, what=f"raw edit at {where}"))
+        self.dismiss(change)
 
     def action_cancel(self) -> None:
         if self.edited and not self._warned:
