@@ -4,11 +4,13 @@ every panel follows the edited answer."""
 
 from __future__ import annotations
 
+import json
 from functools import partial
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from textual.content import Content
 
 from conftest import ARTICLE, FIXTURES
 from inspector.contract.decode import MEMBERS, decode_answer
@@ -26,7 +28,7 @@ from inspector.tui.tones import TEXT_HIGHLIGHT
 from inspector.tui.widgets.safe_input import SafeInput
 from test_tui_keys import bound, declared
 from tui_helpers import (cursor_check, flowing, hidden_characters, inspecting, marked, registry_highlight,
-                         screen_text_and_styles, text_view, verdict_text)
+                         run_from_palette, screen_text_and_styles, text_view, verdict_text, write_suite)
 
 HOSTILE = FIXTURES / "hostile.json"
 FAILED = TEXT_HIGHLIGHT[Tone.BAD]
@@ -324,6 +326,38 @@ async def test_an_answer_that_is_not_utf8_is_refused(bundled):
         await pilot.pause()
         assert app.screen is main
         assert any("not UTF-8" in message for message in notifications(app))
+
+
+async def test_a_long_answer_is_not_wrapped_and_is_verified_after_the_keystroke(tmp_path):
+    data = json.loads(ARTICLE.read_text(encoding="utf-8"))
+    case = next(case for case in data["cases"] if case["id"] == "complete-answer")
+    answer = json.loads(case["raw"])
+    answer["claims"][0]["quote"] = "\u202e" * 5_000  # 40,000 characters in the editor, on one line
+    data["cases"] = [{**case, "id": "long", "raw": json.dumps(answer, ensure_ascii=False),
+                      "expected": "NO_CITATION"}]
+    suite = load_suite(write_suite(tmp_path / "long.json", data))
+    async with inspecting([suite], "long") as pilot:
+        app = pilot.app
+        await pilot.press("E")
+        editor = app.screen.editor
+        assert not editor.soft_wrap and len(editor.text) > 32_768
+        title = Content.from_markup(app.screen.query_one("#raw-panel").border_title).plain
+        assert "lines over 4,096 characters are not wrapped" in title
+        before = status(app)
+        await pilot.press("x")
+        await pilot.pause()
+        assert status(app) != before and "INVALID_JSON/SYNTAX at 1:1" in status(app)
+        assert not hidden_characters(screen_text_and_styles(app)[0])
+
+
+async def test_the_palette_opens_both_editors(article):
+    async with inspecting(article, "complete-answer") as pilot:
+        await run_from_palette(pilot, "edit raw")
+        assert isinstance(pilot.app.screen, RawEditorScreen)
+        await pilot.press("escape")
+        await pilot.pause()
+        await run_from_palette(pilot, "edit  ·  e")
+        assert isinstance(pilot.app.screen, EditClaimScreen)
 
 
 # -- keys and help ----------------------------------------------------------------------------
