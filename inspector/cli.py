@@ -737,7 +737,6 @@ COVERAGE_COLUMNS = (TableColumn("code"), TableColumn("cases"), TableColumn("firs
 def _print_mutate(report: MutateReport) -> None:
     from rich.text import Text
 
-    from .contract.checks import CHECKS_BY_ID
     from .lab.mutate import REJECTIONS
     from .lab.mutations import MUTATIONS_BY_NAME
 
@@ -746,8 +745,7 @@ def _print_mutate(report: MutateReport) -> None:
     rows: list[dict[str, Cell]] = []
     for row in report.mutations:
         # A mutation whose variants are meant for several checks (doc.other) says how many more.
-        more = len(MUTATIONS_BY_NAME[row.name].also)
-        meant = CHECKS_BY_ID[row.check].title + (f" +{more}" if more else "") if row.check else "harmless"
+        meant = MUTATIONS_BY_NAME[row.name].meant
         rows.append({
             "mutation": Text(row.name),
             "meant for": Text(meant, "" if row.check else "dim"),

@@ -23,7 +23,7 @@ from dataclasses import field as dataclass_field
 from enum import Enum
 
 from ..contract.access import authorize
-from ..contract.checks import LIMITS
+from ..contract.checks import CHECKS_BY_ID, LIMITS
 from ..contract.decode import decode_answer
 from ..contract.jsonscan import JsonIndex, Path, scan
 from ..contract.models import Claim, Registry, Request, Source
@@ -162,10 +162,20 @@ class Mutation:
     # The checks its variants may be meant for when they differ by variant (doc.other:
     # one per kind of other source), the declared one first.
     also: tuple[str, ...] = ()
+    # Why it may have no variant on a claim or answer, for the lab's menu ("" when it always has one).
+    unavailable: str = ""
 
     @property
     def harmless(self) -> bool:
         return self.check is None
+
+    @property
+    def meant(self) -> str:
+        """What it is meant to trip, in words: the check's title (``+N`` when its variants are
+        meant for N more checks), or ``harmless``."""
+        if self.check is None:
+            return "harmless"
+        return CHECKS_BY_ID[self.check].title + (f" +{len(self.also)}" if self.also else "")
 
     @property
     def checks(self) -> tuple[str, ...]:
@@ -533,31 +543,37 @@ MUTATIONS: tuple[Mutation, ...] = (
     Mutation("quote.other_line", "another line of the cited document",
              "Replace the quote with another genuine line of the same document (every line in turn): "
              "citation-only still accepts, the contract does not.",
-             Target.CLAIM, "quote_supports", _quote_other_line),
+             Target.CLAIM, "quote_supports", _quote_other_line,
+             unavailable="the cited document is unknown or has no other line"),
     Mutation("quote.other_source", "a line of another source",
              "Replace the quote with a line of another document, one the cited document does not hold.",
-             Target.CLAIM, "quote_found", _quote_other_source),
+             Target.CLAIM, "quote_found", _quote_other_source,
+             unavailable="no other source has a line the cited document lacks"),
     Mutation("doc.other", "cite another source",
              "Cite each other document in turn: another revision, environment or service, or one "
              "not supplied; the quote stays, so a document without it fails citation first.",
-             Target.CLAIM, "revision", _doc_other, also=("authorized", "doc_supplied", "scope", "value")),
+             Target.CLAIM, "revision", _doc_other, also=("authorized", "doc_supplied", "scope", "value"),
+             unavailable="the registry has no other source"),
     Mutation("doc.unknown", "cite an unknown document",
              "Cite a document id the registry does not have: a hallucinated citation.",
              Target.CLAIM, "doc_known", _doc_unknown),
     Mutation("value.from_source", "the cited source's value",
              "Set the value to the cited document's value for the field, leaving the quote: "
              "nothing to change when it already is (an accepted claim).",
-             Target.CLAIM, "quote_supports", _value_from_source),
+             Target.CLAIM, "quote_supports", _value_from_source,
+             unavailable="the value already is the cited document's (or it states none for the field)"),
     Mutation("value.other_source", "another source's value",
              "Set the value to what another document says for the field (each other value in turn).",
-             Target.CLAIM, "value", _value_other_source),
+             Target.CLAIM, "value", _value_other_source,
+             unavailable="no other source states another value for the field"),
     Mutation("value.perturb", "a near-miss value",
              "Change the value slightly: 5000 to 5001, 5s, \" 5000\", full-width digits, False for false.",
              Target.CLAIM, "value", _value_perturb),
     Mutation("field.other", "claim another requested field",
              "Set the field to another requested field (each in turn): claimed twice, or a value "
              "the document does not state for it.",
-             Target.CLAIM, "unique_field", _field_other, also=("value",)),
+             Target.CLAIM, "unique_field", _field_other, also=("value",),
+             unavailable="the request asks for no other field"),
     Mutation("field.unrequested", "claim an unrequested field",
              "Set the field to one the request does not ask for (each such field of the registry).",
              Target.CLAIM, "requested_field", _field_unrequested),
@@ -570,10 +586,12 @@ MUTATIONS: tuple[Mutation, ...] = (
     Mutation("claim.move_up", "move the claim up",
              "Exchange the claim with the one before it: the contract does not depend on the order "
              "of an accepted answer's claims (harmless), only on which is reported first.",
-             Target.CLAIM, None, _claim_move_up),
+             Target.CLAIM, None, _claim_move_up,
+             unavailable="the first claim cannot move up"),
     Mutation("claim.move_down", "move the claim down",
              "Exchange the claim with the one after it (harmless on an accepted answer).",
-             Target.CLAIM, None, _claim_move_down),
+             Target.CLAIM, None, _claim_move_down,
+             unavailable="the last claim cannot move down"),
     Mutation("raw.duplicate_key", "repeat a key",
              "Write the claim's \"field\" member twice, plainly and as \"\\u0066ield\" (the same key "
              "once unescaped): a parser would silently keep one.",
@@ -586,7 +604,8 @@ MUTATIONS: tuple[Mutation, ...] = (
              Target.ANSWER, "shape", _raw_answer_member),
     Mutation("raw.number_value", "a number, not a string",
              "Write a numeric (or true/false) value as a bare JSON literal instead of a string.",
-             Target.CLAIM, "shape", _raw_number_value),
+             Target.CLAIM, "shape", _raw_number_value,
+             unavailable="the value is neither a JSON number nor true, false or null"),
     Mutation("raw.trailing", "data after the object",
              "Append a second object, or a sentence, after the JSON value.",
              Target.ANSWER, "syntax", _raw_trailing),
@@ -598,14 +617,16 @@ MUTATIONS: tuple[Mutation, ...] = (
              Target.CLAIM, "shape", _raw_oversize_member),
     Mutation("raw.ninth_claim", "too many claims",
              f"Copy the last claim until the answer has {LIMITS.MAX_CLAIMS + 1} claims, one more than allowed.",
-             Target.ANSWER, "shape", _raw_ninth_claim),
+             Target.ANSWER, "shape", _raw_ninth_claim,
+             unavailable="the answer has no claim to copy"),
     Mutation("raw.whitespace", "extra whitespace",
              "Add JSON whitespace before, after and inside the object (harmless).",
              Target.ANSWER, None, _raw_whitespace),
     Mutation("raw.bom", "a leading BOM",
              "Prefix a byte order mark, which strict decoding skips (harmless, though it counts "
              "towards the size limit).",
-             Target.ANSWER, None, _raw_bom),
+             Target.ANSWER, None, _raw_bom,
+             unavailable="the answer already starts with a BOM"),
     Mutation("raw.escape_key", "an escaped key",
              "Write a member name with a \\u escape, \"\\u0063laims\" for \"claims\": the same key (harmless).",
              Target.ANSWER, None, _raw_escape_key),

@@ -27,7 +27,7 @@ from ..suites.reading import is_regular_file
 from . import keys, safe
 from .messages import CaseChosen, CasesChosen, FileChosen
 
-__all__ = ["CaseCommands", "FilterCommands", "KeyCommands", "OpenCommands"]
+__all__ = ["CaseCommands", "ExerciseCommands", "FilterCommands", "KeyCommands", "OpenCommands"]
 
 MAX_CASE_HITS = 40
 MAX_FILE_HITS = 50
@@ -143,6 +143,19 @@ class FilterCommands(_InspectorProvider):
     def _choose(self, filter_id: str) -> None:
         case_filter = FILTERS[filter_id]
         self._post(CasesChosen(case_filter.cases(self.main.session), case_filter.description))
+
+
+class ExerciseCommands(_InspectorProvider):
+    """The article's exercise (seed 000, section 6), offered on an accepted case."""
+
+    TEXT = "The article's exercise"
+
+    def _commands(self) -> list[tuple[str, Callable[[], object], str]]:
+        if not self.main.applies("exercise"):
+            return []
+        return [(self.TEXT, partial(self.app.run_action, "exercise", self.screen),
+                 "A guided sequence on this accepted case: replace only the quote with another genuine line, "
+                 "predict, run; restore it, change only the value, predict; see why the category changes.")]
 
 
 class OpenCommands(_InspectorProvider):

@@ -14,6 +14,10 @@ from dataclasses import dataclass
 
 from textual.binding import Binding
 
+from ..lab.mutations import MUTATIONS_BY_NAME
+from ..presentation.exercise import VALUE_MUTATIONS
+from ..presentation.predict import PREDICTIONS
+
 __all__ = ["GROUPS", "KEYS", "SCREENS", "Key", "bindings", "keys_of"]
 
 
@@ -28,6 +32,7 @@ class Key:
     display: str  # how the keys are written for people
     footer: bool = True
     screen: str = "main"
+    priority: bool = False  # before the focused widget's own (Enter in a form's field)
 
 
 # Where a key works, as the help screen titles it, in the order it lists them.
@@ -36,6 +41,11 @@ SCREENS: dict[str, str] = {
     "summary": "The suite summary",
     "edit_claim": "The claim edit form",
     "raw_editor": "The raw answer editor",
+    "mutations": "The mutation menu",
+    "predict": "Predicting a verdict",
+    "exercise": "The article's exercise",
+    "repair": "The repair (x)",
+    "save": "The save form (s)",
     "help": "This help",
     "app": "Everywhere",
 }
@@ -45,9 +55,26 @@ GROUPS: dict[str, str] = {
     "view": "View",
     "lab": "Lab: change one thing, see which check flips",
     "summary": "Summary",
+    "menu": "Mutation menu",
+    "predict": "Predict",
+    "exercise": "Exercise",
     "help": "Help",
     "app": "Inspector",
 }
+
+# The most used mutations get their own key on the main view (the menu, m, has them all).
+MUTATION_SHORTCUTS: tuple[tuple[str, str], ...] = (
+    ("o", "quote.other_line"), ("O", "quote.other_source"), ("d", "doc.other"),
+    ("v", "value.perturb"), ("V", "value.from_source"), ("c", "claim.drop"),
+)
+
+
+def _shortcut(key: str, name: str) -> Key:
+    mutation = MUTATIONS_BY_NAME[name]
+    return Key(f"mutate_{name.replace('.', '_')}", key, f"mutate('{name}')", f"mutate: {name}",
+               f"Apply {name} to the current claim: {mutation.title} (again: its next variant).", "lab", key,
+               footer=False)
+
 
 _CASE = Binding.Group("case", compact=True)
 _STEP = Binding.Group("step", compact=True)
@@ -109,7 +136,8 @@ KEYS: tuple[Key, ...] = (
         "For a rejected case, the smallest set of edits that makes it ACCEPT, as a diff; Enter applies it.",
         "lab", "x", footer=False),
     Key("save", "s", "save", "save",
-        "Save the edited case as a new case of a counterexample file (with its provenance).", "lab", "s",
+        "Save the case as shown (edited, or a copy of the frozen one) as a new case of a counterexample "
+        "file, with its provenance; the form asks for the file, the id, the expected label and a note.", "lab", "s",
         footer=False),
     Key("mutation_report", "M", "mutation_report", "mutation report",
         "The mutation report of the loaded suites: kills per code, survivors, uncovered codes; Enter opens "
@@ -121,6 +149,49 @@ KEYS: tuple[Key, ...] = (
     Key("reset", "R", "reset", "frozen case",
         "Back to the case as its suite has it (redo brings the changes back); each case keeps its "
         "own changes until then.", "lab", "R", footer=False),
+    *(_shortcut(key, name) for key, name in MUTATION_SHORTCUTS),
+    Key("menu_down", "down", "cursor(1)", "down",
+        "Move to the next mutation.", "menu", "↓", screen="mutations", priority=True),
+    Key("menu_up", "up", "cursor(-1)", "up",
+        "Move to the previous mutation.", "menu", "↑", screen="mutations", priority=True),
+    Key("menu_apply", "enter", "apply", "apply",
+        "Apply the selected mutation to the current claim (again: its next variant). Typing filters the "
+        "list by dotted name, title or help.", "menu", "⏎ Enter", screen="mutations", priority=True),
+    Key("menu_close", "escape", "dismiss", "close",
+        "Close the menu; nothing is applied.", "menu", "Esc", screen="mutations"),
+    *(Key(f"predict_{status.lower()}", key, f"say('{status}')", status, f"Predict {status}.", "predict", key,
+          screen="predict") for key, status in PREDICTIONS),
+    Key("predict_cancel", "escape", "dismiss", "cancel",
+        "Do not predict: the mutation is not applied.", "predict", "Esc", screen="predict"),
+    Key("exercise_citation_accepts", "y", "citation(True)", "citation-only accepts",
+        "Predict that citation-only accepts the changed answer.", "exercise", "y", screen="exercise"),
+    Key("exercise_citation_rejects", "n", "citation(False)", "citation-only rejects",
+        "Predict that citation-only rejects it.", "exercise", "n", screen="exercise"),
+    *(Key(f"exercise_{status.lower()}", key, f"say('{status}')", status,
+          f"Predict that the contract says {status}.", "exercise", key, footer=False, screen="exercise")
+      for key, status in PREDICTIONS),
+    Key("exercise_undo", "u", "restore", "restore the quote",
+        "Step 2: restore the quote (undo the step 1 change).", "exercise", "u", screen="exercise"),
+    *(Key(f"exercise_{name.replace('.', '_')}", key, f"choose('{name}')", name,
+          f"Step 2: change only the value with {name} ({MUTATIONS_BY_NAME[name].title}).", "exercise", key,
+          screen="exercise") for key, name in VALUE_MUTATIONS),
+    Key("exercise_next", "enter", "next", "next",
+        "On to the next step once a step's result is shown.", "exercise", "⏎ Enter", screen="exercise"),
+    Key("exercise_leave", "escape", "dismiss", "leave",
+        "Leave the exercise (the changes stay: u undoes them, R goes back to the frozen case).", "exercise",
+        "Esc", screen="exercise"),
+    Key("repair_apply", "enter", "apply", "apply",
+        "Apply the repair to the case's answer: one change, which u undoes (nothing when no edit can fix it).",
+        "lab", "⏎ Enter", screen="repair"),
+    Key("repair_close", "escape,x", "dismiss", "dismiss",
+        "Close the repair without changing anything (the arrow and page keys scroll a long diff).",
+        "lab", "Esc x", screen="repair"),
+    Key("save_submit", "enter", "submit", "save",
+        "Save the case with these fields (Tab moves between them); once saved, Enter opens the file's "
+        "case in the inspector.", "lab", "⏎ Enter", screen="save", priority=True),
+    Key("save_close", "escape", "close", "close",
+        "Close the form; what was saved stays saved, and the next save proposes the same file.",
+        "lab", "Esc", screen="save"),
     Key("summary_down", "j,down", "cursor(1)", "down",
         "Move to the next row of the summary.", "summary", "j ↓", screen="summary"),
     Key("summary_up", "k,up", "cursor(-1)", "up",
@@ -177,6 +248,7 @@ def bindings(screen: str) -> list[Binding]:
             tooltip=key.help,
             id=key.id,
             group=_FOOTER_GROUPS.get(key.id),
+            priority=key.priority,
         )
         for key in keys_of(screen)
     ]

@@ -55,6 +55,9 @@ class FileChosen(Message):
 
 @dataclass
 class AnswerChanged(Message):
-    """Apply this change to the current case's answer (an edit, a mutation, a repair)."""
+    """Apply this change to the current case's answer (an edit, a mutation, a repair).
+    ``replaces``: it takes the place of the latest change (a cycling mutation's next
+    variant), so that undo goes back to the answer before the cycle."""
 
     change: Change
+    replaces: bool = False

@@ -7,6 +7,7 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Markdown
 
+from ...presentation.mutation_menu import catalogue
 from .. import keys
 from ..widgets.case_list import CaseList
 from ..widgets.claims import ClaimsTable
@@ -17,7 +18,7 @@ from ..widgets.request_strip import RequestStrip
 from ..widgets.source_text import SourceText
 from ..widgets.verdict import VerdictView
 
-__all__ = ["HelpScreen", "help_markdown"]
+__all__ = ["HelpScreen", "help_markdown", "mutations_markdown"]
 
 PANELS = (CaseList, RequestStrip, ClaimsTable, RegistryTable, SourceText, Ladder, RawAnswer, VerdictView)
 
@@ -36,6 +37,17 @@ SAFETY = (
 )
 
 
+def mutations_markdown() -> str:
+    """Every mutation of the catalogue, by its dotted name (the menu's, and ``inspector mutate``'s)."""
+    parts = ["## Mutations\n\n",
+             "`m` lists them for the current claim; applying one again walks to its next variant. "
+             "Each says which check it is meant to trip.\n\n"]
+    parts.extend(f"- `{mutation.name}` {mutation.title} (meant to trip: {mutation.meant}). {mutation.help}\n"
+                 for mutation in catalogue())
+    parts.append("\n")
+    return "".join(parts)
+
+
 def help_markdown() -> str:
     parts = [INTRO]
     for screen, screen_title in keys.SCREENS.items():
@@ -49,7 +61,9 @@ def help_markdown() -> str:
                 parts.append(f"### {title}\n\n")
             parts.extend(f"- `{key.display}` {key.help}\n" for key in rows)
             parts.append("\n")
-    parts.append("The mouse works too: click a case, a claim or a check.\n\n## Panels\n\n")
+    parts.append("The mouse works too: click a case, a claim or a check.\n\n")
+    parts.append(mutations_markdown())
+    parts.append("## Panels\n\n")
     parts.extend(f"- {panel.HELP}\n" for panel in PANELS)
     parts.append("\n")
     parts.append(SAFETY)

@@ -15,7 +15,9 @@ any other case's.
 from __future__ import annotations
 
 import gc
+from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -29,11 +31,13 @@ from textual.widgets import Footer, Input
 from ...presentation.browse import Browse
 from ...presentation.case import CaseReport
 from ...presentation.editing import Change, claim_form, editable_text
+from ...presentation.mutation_menu import LabCase, Next
+from ...presentation.predict import PredictScore
 from ...presentation.selection import Selection, select
 from ...presentation.session import Session
 from ...suites.load import LoadError, Suite, load_suite
 from .. import keys, safe
-from ..commands import CaseCommands, FilterCommands, KeyCommands, OpenCommands
+from ..commands import CaseCommands, ExerciseCommands, FilterCommands, KeyCommands, OpenCommands
 from ..messages import AnswerChanged, CaseChosen, CasesChosen, CheckChosen, ClaimChosen, FileChosen
 from ..widgets.case_list import CaseList
 from ..widgets.claims import ClaimsTable
@@ -44,18 +48,23 @@ from ..widgets.request_strip import RequestStrip
 from ..widgets.source_text import SourceText
 from ..widgets.verdict import VerdictView
 
+if TYPE_CHECKING:
+    from ...presentation.repair_view import RepairView
+    from .save import Saved
+
 __all__ = ["MainScreen"]
 
 
 class MainScreen(Screen[None]):
     BINDINGS = keys.bindings("main")
-    COMMANDS = {KeyCommands, CaseCommands, FilterCommands, OpenCommands}
+    COMMANDS = {KeyCommands, CaseCommands, FilterCommands, OpenCommands, ExerciseCommands}
     AUTO_FOCUS = ""  # nothing: the keys belong to the screen until "/" focuses the filter
 
     browse: var[Browse] = var(Browse(0, ()))
     selection: var[Selection | None] = var(None)
     explore: var[bool] = var(False)
     pretty: var[bool] = var(False)
+    predicting: var[PredictScore] = var(PredictScore())  # predict mode and the session's score
 
     def __init__(self, session: Session, *, freeze_gc: bool = False) -> None:
         super().__init__()
@@ -65,6 +74,9 @@ class MainScreen(Screen[None]):
         self._titles: dict[str, Content] = {}
         self._binding_state: tuple | None = None
         self._bindings_timer: Timer | None = None
+        self._said: str | None = None  # the verdict predicted for the change being applied
+        self._revealed: object = None  # the prediction revealed last (told once)
+        self._save_path: str | None = None  # the file the lab saved into last, proposed again
         self.set_reactive(MainScreen.browse, Browse.of(session))
 
     # -- layout -------------------------------------------------------------------
@@ -188,6 +200,9 @@ class MainScreen(Screen[None]):
         self._title("#answer-panel", Content("answer · pretty" if self.pretty else "answer · raw"))
         self._title("#checks-panel", Content.assemble("checks", (" · explore" if self.explore else "",
                                                                   "$text-muted")))
+        score = self.predicting
+        self._title("#verdict-panel", Content.assemble(
+            "verdict", (f" · predict {score.score}" if score.on else "", "$text-warning")))
         selection = self.selection
         if selection is None:
             return
@@ -267,10 +282,106 @@ class MainScreen(Screen[None]):
     @on(AnswerChanged)
     def _answer_changed(self, message: AnswerChanged) -> None:
         number = self.browse.current
-        if number is None or self.session.history(number) is None:
+        history = self.session.history(number) if number is not None else None
+        if number is None or history is None:
+            self._said = None
             self.notify("no answer to change: this case could not be loaded", severity="warning", timeout=3)
             return
-        self._show_changed(self.session.change(number, message.change))
+        if message.replaces and history.can_undo:
+            self.session.undo(number)
+        report = self.session.change(number, message.change)
+        self._show_changed(report)
+        if self._said is not None:
+            said, self._said = self._said, None
+            self.predicting = self.predicting.scored(said, report.status, message.change.what)
+
+    # -- the lab: mutations and predictions ---------------------------------------------
+
+    def _lab(self) -> LabCase | None:
+        """The current case as the lab mutates it (None when it has no answer to change)."""
+        number, selection = self.browse.current, self.selection
+        if number is None or selection is None:
+            return None
+        return LabCase.of(self.session, number, selection.claim)
+
+    def action_mutations(self) -> None:
+        lab = self._lab()
+        if lab is None:
+            self.notify("no answer to mutate: this case could not be loaded", severity="warning", timeout=3)
+            return
+        report = self.selection.report  # type: ignore[union-attr]
+        where = f"claims[{lab.claim}] of {report.id}" if lab.claim is not None else report.id
+        from .mutations import MutationMenu
+
+        self.app.push_screen(MutationMenu(lab.rows(), where), self._mutation_chosen)
+
+    def _mutation_chosen(self, name: str | None) -> None:
+        if name is not None:
+            self.action_mutate(name)
+
+    def action_mutate(self, name: str) -> None:
+        """Apply a mutation to the current claim (again: its next variant), predicting first in predict mode."""
+        lab = self._lab()
+        if lab is None:
+            return
+        step = lab.next(name)
+        if step is None:
+            self.notify(f"{name}: not applicable here: {lab.why_not(name)}", severity="warning", markup=False,
+                        timeout=3)
+            return
+        if self.predicting.on:
+            from .predict import PredictScreen
+
+            self.app.push_screen(PredictScreen(step.mutant.name, self.predicting.score),
+                                 partial(self._predicted, step))
+        else:
+            self._apply_mutant(step)
+
+    def _predicted(self, step: Next, said: str | None) -> None:
+        if said is None:
+            self.notify("no prediction: nothing applied", markup=False, timeout=2)
+            return
+        self._said = said
+        self._apply_mutant(step)
+
+    def _apply_mutant(self, step: Next) -> None:
+        self.post_message(AnswerChanged(step.mutant.change(), replaces=step.replaces))
+        if step.count > 1:
+            self.notify(f"{safe.display(step.mutant.name)} ({step.place})", markup=False, timeout=2)
+
+    def action_predict(self) -> None:
+        self.predicting = self.predicting.toggled()
+        state = "on: each mutation asks for the verdict you expect" if self.predicting.on else "off"
+        self.notify(f"predict mode {state} ({self.predicting.score})", markup=False, timeout=3)
+
+    def watch_predicting(self, score: PredictScore) -> None:
+        self._update_titles()
+        if self._views is None:
+            return
+        last = score.last
+        panel = self.query_one("#verdict-panel")
+        if score.on and last is not None:
+            tone = "$text-success" if last.right else "$text-error"
+            panel.border_subtitle = Content.styled(last.words, f"bold {tone}")
+            if last is not self._revealed:
+                self._revealed = last
+                self.notify(last.words, severity="information" if last.right else "warning", markup=False,
+                            timeout=4)
+        else:
+            panel.border_subtitle = ""
+
+    def action_exercise(self) -> None:
+        """The article's exercise on the current accepted case (from the palette)."""
+        from ...presentation.exercise import Exercise
+        from .exercise import ExerciseScreen
+
+        selection = self.selection
+        if selection is None or self._lab() is None or selection.report.verdict is None \
+                or not selection.report.verdict.ok:
+            self.notify("the exercise starts from an accepted case", severity="warning", markup=False, timeout=3)
+            return
+        claim = selection.claim if selection.claim is not None else 0
+        self.app.push_screen(ExerciseScreen(self, Exercise.start(selection.report, claim)))
 
     def action_undo(self) -> None:
         self._history_step("undo")
@@ -336,6 +447,41 @@ class MainScreen(Screen[None]):
             selection = selection.with_claim(claim)
         self.selection = selection
         self.case_list.refresh_rows([self.browse.row_of(report.number)])
+
+    def action_repair(self) -> None:
+        """The smallest edits that make the case as shown ACCEPT (greyed when it is)."""
+        from ...presentation.repair_view import RepairView
+        from .repair import RepairScreen
+
+        number = self.browse.current
+        report = self.session.report(number) if number is not None else None
+        if report is None or report.verdict is None or report.verdict.ok:
+            return
+        self.app.push_screen(RepairScreen(RepairView.of(report)), self._repair_closed)
+
+    def _repair_closed(self, view: RepairView | None) -> None:
+        change = view.change() if view is not None else None
+        if change is not None:
+            self.post_message(AnswerChanged(change))
+
+    def action_save(self) -> None:
+        """Save the case as shown into a counterexample file (the form remembers the last file)."""
+        from ...presentation.save_form import SaveForm
+        from .save import SaveScreen
+
+        number = self.browse.current
+        history = self.session.history(number) if number is not None else None
+        if history is None:
+            return
+        form = SaveForm(self.session.report(number), history)
+        self.app.push_screen(SaveScreen(form, self._save_path), self._save_closed)
+
+    def _save_closed(self, saved: Saved | None) -> None:
+        if saved is None:
+            return
+        self._save_path = str(saved.path)
+        if saved.open:
+            self._add_suite(saved.suite, saved.case_id)
 
     # -- actions: the trace ------------------------------------------------------------
 
@@ -415,6 +561,16 @@ class MainScreen(Screen[None]):
             return (selection is not None and bool(selection.claims)) or None
         if action == "edit_raw":
             return (selection is not None and not selection.report.broken) or None
+        if action in ("mutations", "mutate") or action.startswith("mutate("):
+            return self._lab() is not None or None
+        if action == "exercise":
+            return (self._lab() is not None and selection is not None and selection.report.verdict is not None
+                    and selection.report.verdict.ok) or None
+        if action == "repair":  # a rejected answer, edited or frozen
+            return (selection is not None and selection.report.verdict is not None
+                    and not selection.report.verdict.ok) or None
+        if action == "save":
+            return (selection is not None and not selection.report.broken) or None
         if action in ("undo", "redo", "reset"):
             can_undo, can_redo, edited = self._history_state()
             return (can_undo if action == "undo" else can_redo if action == "redo" else edited) or None
@@ -436,9 +592,11 @@ class MainScreen(Screen[None]):
             return
         self.app.call_from_thread(self._add_suite, suite)
 
-    def _add_suite(self, suite: Suite) -> None:
+    def _add_suite(self, suite: Suite, case_id: str | None = None) -> None:
+        """Add a suite to the session and open its first case (or ``case_id``)."""
         added = self.session.add_suite(suite)
         self.browse = self.browse.grown(self.session)
         if len(added):
-            self.open_case(added.start)
+            chosen = [n for n in added if self.session.ids[n] == case_id]
+            self.open_case(chosen[0] if chosen else added.start)
         self.notify(f"opened {safe.display(suite.name)}: {len(added)} cases", markup=False, timeout=3)

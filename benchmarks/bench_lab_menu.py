@@ -1,0 +1,86 @@
+"""What opening the lab's mutation menu (``m``) and pressing a cycling mutation cost:
+``menu_rows`` (every mutation's variants counted on the current claim) and
+``next_variant`` (a cycling step: the variants recomputed from the cycle's base),
+on the article's complete-answer and on a claim over a registry of 8,001 sources,
+where ``doc.other`` and ``quote.other_source`` give a variant per source.  Prints
+figures; asserts nothing.
+
+    .venv/bin/python benchmarks/bench_lab_menu.py [--runs N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from inspector.lab.history import History  # noqa: E402
+from inspector.lab.mutations import MUTATIONS_BY_NAME  # noqa: E402
+from inspector.presentation.mutation_menu import menu_rows, next_variant  # noqa: E402
+from inspector.suites.load import load_suite  # noqa: E402
+
+
+def timed(function, runs: int) -> tuple[float, float]:
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        function()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times) * 1000, max(times) * 1000
+
+
+def wide_suite(directory: Path) -> Path:
+    sources = [{"id": "prod-v2", "service": "payments", "environment": "prod", "revision": "v2",
+                "facts": {"a": "1", "b": "2"}, "text": "a=1\nb=2\n"}]
+    sources += [{"id": f"s{i}", "service": "payments", "environment": "prod", "revision": f"v{i % 5}",
+                 "facts": {"a": str(i), "b": str(i + 1)}, "text": f"# s{i}\na={i}\nb={i + 1}\n"}
+                for i in range(8000)]
+    request = {"service": "payments", "environment": "prod", "revision": "v2", "fields": ["a", "b"],
+               "supplied": ["prod-v2"]}
+    raw = json.dumps({"claims": [{"field": "a", "value": "1", "doc": "prod-v2", "quote": "a=1"},
+                                 {"field": "b", "value": "2", "doc": "prod-v2", "quote": "b=2"}]})
+    path = directory / "wide.json"
+    path.write_text(json.dumps({"sources": sources, "cases": [{"id": "c", "raw": raw, "request": request,
+                                                                "expected": "ACCEPT"}]}), "utf-8")
+    return path
+
+
+def measure(label: str, suite_path: Path, case_id: str, runs: int) -> None:
+    suite = load_suite(suite_path)
+    case = next(case for case in suite.cases if case.id == case_id)
+    history = History(case.raw)
+    request, registry = case.request, suite.registry
+    doc_other = MUTATIONS_BY_NAME["doc.other"]
+    first = next_variant(history, doc_other, 0, request, registry)
+    assert first is not None
+    cycling = history.apply(first.mutant.change())
+    rows = menu_rows(history, 0, request, registry)
+    variants = sum(row.variants for row in rows)
+    for what, function in (
+        ("menu_rows (open the menu)", lambda: menu_rows(history, 0, request, registry)),
+        ("menu_rows while doc.other cycles", lambda: menu_rows(cycling, 0, request, registry)),
+        ("next_variant doc.other (a cycling step)", lambda: next_variant(cycling, doc_other, 0, request, registry)),
+    ):
+        median, slowest = timed(function, runs)
+        print(f"{label:<28} {what:<42} {median:>8.2f} ms {slowest:>8.2f} ms   ({variants:,} variants)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=9)
+    args = parser.parse_args()
+    print(f"{'case':<28} {'what':<42} {'median':>11} {'slowest':>11}")
+    measure("article/complete-answer", ROOT / "fixtures" / "article.json", "complete-answer", args.runs)
+    with tempfile.TemporaryDirectory() as directory:
+        measure("8,001 sources", wide_suite(Path(directory)), "c", max(3, args.runs // 3))
+
+
+if __name__ == "__main__":
+    main()

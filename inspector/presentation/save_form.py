@@ -1,0 +1,168 @@
+"""What the lab's save form proposes and says: ``SaveForm``.
+
+Saving is ``lab.save.save_case`` (whole or nothing, never into a file inspector
+did not create); this is the form around it.  Its defaults: the file is the last
+one saved into this session, else ``counterexamples.json`` in the current
+directory; the id is the parent's id and the last change (``complete-answer.
+quote.other_line``), made unique in that file; the expected label is the verdict
+the case gets now.  A frozen case can be saved unedited too (its provenance then
+records no edits): a copy of a case from a suite one cannot write into, with a
+note or another label, is how a counterexample collection starts.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from .. import __version__
+from ..contract.text import visible
+from ..lab.history import History
+from ..lab.save import SaveError, save_case
+from ..suites.load import Case, LoadError, Suite, load_suite, parse_label
+from .case import CaseReport
+from .labels import label_matches
+from .tones import Tone
+
+__all__ = ["DEFAULT_PATH", "SaveForm", "SaveOutcome", "ids_in", "resolve_path", "saved_line"]
+
+DEFAULT_PATH = "counterexamples.json"
+_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
+
+
+def resolve_path(text: str) -> Path:
+    """The file a typed path names (``~`` expanded; relative to the current directory)."""
+    return Path(text.strip()).expanduser()
+
+
+def ids_in(path: Path) -> frozenset[str]:
+    """The case ids already in a suite file (none when it does not exist or does not load)."""
+    try:
+        suite = load_suite(path, strict=False)
+    except (LoadError, OSError):
+        return frozenset()
+    return frozenset(case.id for case in suite.cases) | {e.id for e in suite.broken if e.id is not None}
+
+
+@dataclass(frozen=True, slots=True)
+class SaveOutcome:
+    """What one save did: the file as loaded back (None when refused) and, in one
+    line, what happened (``saved ... (N cases)``, or the refusal and why)."""
+
+    path: Path
+    case_id: str
+    suite: Suite | None
+    message: str
+
+    @property
+    def ok(self) -> bool:
+        return self.suite is not None
+
+
+@dataclass(frozen=True, slots=True)
+class SaveForm:
+    """The save form of ``report`` (the case as shown) with its lab ``history``."""
+
+    report: CaseReport
+    history: History
+
+    @property
+    def parent_case(self) -> Case:
+        """The frozen case the saved one comes from."""
+        parent = self.report.parent or self.report
+        assert parent.case is not None
+        return parent.case
+
+    @property
+    def parent_suite(self) -> Suite:
+        return self.report.suite
+
+    @property
+    def raw(self) -> str | bytes:
+        """The answer as shown, which is what is saved."""
+        assert self.report.case is not None
+        return self.report.case.raw
+
+    @property
+    def edits(self) -> tuple:
+        """The applied changes' records in order (the provenance's ``edits``)."""
+        return self.history.records
+
+    @property
+    def edited(self) -> bool:
+        return self.history.edited
+
+    @property
+    def title(self) -> str:
+        return "save the edited case" if self.edited else "save a copy of the frozen case"
+
+    @property
+    def summary(self) -> str:
+        """Where the case comes from and what was changed, in words (visible)."""
+        where = f"{visible(self.parent_suite.name)} / {visible(self.parent_case.id)}"
+        applied = self.history.applied
+        if not applied:
+            return f"{where}, unedited: saved as its suite has it (no edits recorded)"
+        changes = "; ".join(visible(change.what) for change in applied)
+        count = len(applied)
+        return f"{where}, {count} change{'' if count == 1 else 's'}: {changes}"
+
+    @property
+    def verdict(self) -> str:
+        return self.report.actual
+
+    def default_id(self, taken: frozenset[str] = frozenset()) -> str:
+        """The parent's id and the last change's name (a mutation's dotted name,
+        ``repair``, ``raw-edit``...), numbered if the file already holds it."""
+        base = self.parent_case.id
+        last = self.history.applied[-1] if self.history.applied else None
+        if last is None:
+            suffix = "copy"
+        elif last.records and isinstance(last.records[-1], str):
+            suffix = last.records[-1]  # a mutation: its dotted name
+        else:
+            suffix = last.what.partition(":")[0]
+        suffix = _UNSAFE.sub("-", suffix.strip().lower()).strip("-") or "edit"
+        candidate = f"{base}.{suffix}"
+        number = 2
+        while candidate in taken:
+            candidate = f"{base}.{suffix}-{number}"
+            number += 1
+        return candidate
+
+    def save(self, path: str, case_id: str, expected: str, note: str | None) -> SaveOutcome:
+        """Save the case as shown as ``case_id`` of the file ``path`` names (it can
+        block: the form calls it from a thread).  A refusal is a value, never raised."""
+        target = resolve_path(path)
+        try:
+            suite = save_case(target, self.parent_suite, self.parent_case, self.raw, expected.strip(),
+                              note.strip() if note and note.strip() else None, case_id, self.edits, __version__)
+        except SaveError as error:
+            return SaveOutcome(target, case_id, None, str(error))
+        except Exception as error:  # noqa: BLE001 - a bug must not end the session: one line, not a traceback
+            return SaveOutcome(target, case_id, None, f"{visible(str(target))}: not saved: internal error "
+                                                      f"({type(error).__name__}: {visible(str(error))})")
+        return SaveOutcome(target, case_id, suite, saved_line(case_id, path.strip(), suite))
+
+    def label_note(self, expected: str) -> tuple[str, Tone] | None:
+        """What the form says under the expected label: why it is not a label,
+        or that the case will not audit as its label (a warning, still saved)."""
+        expected = expected.strip()
+        if not expected:
+            return ("an expected label is needed (ACCEPT, or a rejection code such as VALUE_MISMATCH)", Tone.BAD)
+        try:
+            parse_label(expected)
+        except ValueError as exc:
+            return (f"not a label: {visible(str(exc))}", Tone.BAD)
+        verdict = self.report.verdict
+        if verdict is not None and label_matches(expected, verdict) is False:
+            return (f"the case gets {self.verdict} now: saved with this label it audits as a mismatch", Tone.WARN)
+        return None
+
+
+def saved_line(case_id: str, path: str | Path, suite: Suite) -> str:
+    """``saved <id> into <path> (N cases)``."""
+    count = len(suite.cases)
+    return f"saved {visible(case_id)} into {visible(str(path))} ({count} case{'' if count == 1 else 's'})"
+

@@ -1,0 +1,185 @@
+"""The save form: the case as shown, saved as a new case of a counterexample file.
+
+The form asks for the file, the id, the expected label and a note (defaults from
+``presentation.save_form.SaveForm``) and calls ``lab.save.save_case`` in a
+thread worker (writing can block on a slow or full disk).  A refusal (a bundled
+or foreign suite, an id already there, a full disk, a read-only directory) is
+the ``SaveError``'s one line, shown in the form so that the id or the path can be
+fixed without typing the rest again; the file is as it was.  Once saved, Enter
+opens the saved case in the inspector; Esc closes the form.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.content import Content
+from textual.screen import ModalScreen
+from textual.widgets import Footer, Input, Label, Static
+
+from ...presentation.save_form import DEFAULT_PATH, SaveForm, SaveOutcome, ids_in, resolve_path
+from ...suites.load import Suite
+from .. import keys, safe
+from ..tones import TEXT, Tone, strong
+
+__all__ = ["SaveScreen", "Saved"]
+
+_MUTED = TEXT[Tone.MUTED]
+_FIELDS = ("path", "id", "expected", "note")
+
+
+@dataclass(frozen=True, slots=True)
+class Saved:
+    """What the form saved last: the file (as loaded back) and the case's id;
+    ``open`` when the user asked to open it in the inspector."""
+
+    path: Path
+    suite: Suite
+    case_id: str
+    open: bool = False
+
+
+class SaveScreen(ModalScreen[Saved | None]):
+    DEFAULT_CSS = """
+    SaveScreen { align: center middle; }
+    SaveScreen > #save {
+        width: 90%;
+        max-width: 100;
+        height: auto;
+        border: round $primary;
+        border-title-color: $text-primary;
+        border-title-style: bold;
+        background: $surface;
+        padding: 0 1;
+    }
+    SaveScreen #save-head { height: auto; margin-bottom: 1; }
+    SaveScreen .save-row { height: 1; }
+    SaveScreen .save-row > Label { width: 10; color: $text-muted; }
+    SaveScreen .save-row > Input { width: 1fr; background: $panel; }
+    SaveScreen #save-label-note { height: auto; margin: 0 0 0 10; }
+    SaveScreen #save-status { height: auto; min-height: 1; margin-top: 1; }
+    """
+
+    BINDINGS = keys.bindings("save")
+
+    def __init__(self, form: SaveForm, path: str | None = None) -> None:
+        super().__init__()
+        self.form = form
+        self.path = path or DEFAULT_PATH
+        self.saved: Saved | None = None  # the last save of this form
+        self.busy = False
+        self._suggested: str | None = None  # the id proposed for the path, until the user types another
+        self._saved_fields: tuple[str, ...] = ()  # the fields as they were when saved
+
+    def compose(self) -> ComposeResult:
+        form = self.form
+        with Vertical(id="save"):
+            yield Static(Content.assemble(
+                safe.content(form.summary), ("\nverdict now ", _MUTED),
+                (form.verdict, strong(Tone.GOOD if form.report.verdict and form.report.verdict.ok else Tone.BAD))),
+                id="save-head")
+            for field, label, value, placeholder in (
+                    ("path", "file", self.path, "a new file, or a counterexample file inspector created"),
+                    ("id", "id", "", "unique in that file"),
+                    ("expected", "expected", form.verdict, "ACCEPT or a rejection code"),
+                    ("note", "note", "", "optional: why this case matters")):
+                with Horizontal(classes="save-row"):
+                    yield Label(label)
+                    yield Input(value, placeholder=placeholder, id=f"save-{field}", compact=True,
+                                select_on_focus=False)
+                if field == "expected":
+                    yield Static("", id="save-label-note")
+            yield Static("", id="save-status")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#save").border_title = Content.assemble(
+            f"{self.form.title} · ", safe.content(self.form.report.id))
+        self._show_label_note()
+        self._suggest_id(self.path)
+        self.query_one("#save-id", Input).focus()
+
+    # -- the fields ----------------------------------------------------------------------
+
+    def value(self, field: str) -> str:
+        return self.query_one(f"#save-{field}", Input).value
+
+    @work(thread=True, exclusive=True, group="save-suggest")
+    def _suggest_id(self, path: str) -> None:
+        """Propose an id not yet in the file (reading it can take a moment)."""
+        taken = ids_in(resolve_path(path)) if path.strip() else frozenset()
+        self.app.call_from_thread(self._set_suggestion, self.form.default_id(taken))
+
+    def _set_suggestion(self, suggestion: str) -> None:
+        field = self.query_one("#save-id", Input)
+        if field.value == (self._suggested or ""):  # the user has not typed an id of their own
+            with field.prevent(Input.Changed):
+                field.value = suggestion
+            field.cursor_position = len(suggestion)
+        self._suggested = suggestion
+
+    @on(Input.Changed)
+    def _changed(self, event: Input.Changed) -> None:
+        if event.input.id == "save-expected":
+            self._show_label_note()
+        elif event.input.id == "save-path":
+            self._suggest_id(event.value)
+        if self.saved is not None:  # a field changed: Enter saves again
+            self._status(Content.styled("Enter saves with these fields.", _MUTED))
+
+    def _show_label_note(self) -> None:
+        note = self.form.label_note(self.value("expected"))
+        widget = self.query_one("#save-label-note", Static)
+        widget.update(Content.styled(note[0], TEXT[note[1]]) if note is not None else Content(""))
+        widget.display = note is not None
+
+    def _status(self, content: Content) -> None:
+        self.query_one("#save-status", Static).update(content)
+
+    # -- saving -----------------------------------------------------------------------------
+
+    @on(Input.Submitted)
+    def _submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.action_submit()
+
+    def action_submit(self) -> None:
+        if self.busy:
+            return
+        if self.saved is not None and self._unchanged_since_saved():
+            self.dismiss(Saved(self.saved.path, self.saved.suite, self.saved.case_id, open=True))
+            return
+        path = self.value("path")
+        if not path.strip():
+            self._status(Content.styled("a file is needed: type the path of the counterexample file",
+                                        strong(Tone.BAD)))
+            self.query_one("#save-path", Input).focus()
+            return
+        self.busy = True
+        self._status(Content.styled("saving…", _MUTED))
+        self._save(path, self.value("id"), self.value("expected"), self.value("note"))
+
+    def _unchanged_since_saved(self) -> bool:
+        return self._saved_fields == tuple(self.value(field) for field in _FIELDS)
+
+    @work(thread=True, exclusive=True, group="save")
+    def _save(self, path: str, case_id: str, expected: str, note: str) -> None:
+        self.app.call_from_thread(self._saved_as, self.form.save(path, case_id, expected, note))
+
+    def _saved_as(self, outcome: SaveOutcome) -> None:
+        self.busy = False
+        if outcome.suite is None:
+            self._status(Content.assemble(("✗ ", strong(Tone.BAD)), safe.content(outcome.message, TEXT[Tone.BAD])))
+            return
+        self.saved = Saved(outcome.path, outcome.suite, outcome.case_id)
+        self._saved_fields = tuple(self.value(field) for field in _FIELDS)
+        self._status(Content.assemble(safe.content(outcome.message, strong(Tone.GOOD)),
+                                      ("\nEnter opens it in the inspector · Esc closes", _MUTED)))
+
+    def action_close(self) -> None:
+        """Close the form, handing back what was saved (the main screen remembers the file)."""
+        self.dismiss(self.saved)
