@@ -21,9 +21,10 @@ from dataclasses import dataclass
 
 from ..contract.text import is_invisible
 
-__all__ = ["EditableForm", "from_form", "read_form", "to_form"]
+__all__ = ["MARKER", "EditableForm", "from_form", "read_form", "to_form"]
 
-_MARKER = re.compile(r"\\u\{([0-9a-fA-F]{1,6})\}")
+# A marker of the editable form: the code point in hex.
+MARKER = re.compile(r"\\u\{([0-9a-fA-F]{1,6})\}")
 _KEPT = frozenset("\n\t")
 
 
@@ -100,7 +101,7 @@ def read_form(text: str) -> tuple[str, EditableForm]:
     starts: list[int] = []
     ends: list[int] = []
     length = start = 0
-    for match in _MARKER.finditer(text):
+    for match in MARKER.finditer(text):
         code = int(match.group(1), 16)
         if code > 0x10FFFF:
             continue  # not a character: the text stays as typed

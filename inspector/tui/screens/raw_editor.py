@@ -18,7 +18,6 @@ the first Esc says so and the second discards them).
 
 from __future__ import annotations
 
-import re
 from itertools import islice
 
 from rich.style import Style
@@ -34,20 +33,19 @@ from textual.widgets.text_area import Location
 
 from ...contract.text import line_col, shorten
 from ...presentation.case import CaseReport
-from ...presentation.editable import EditableForm, read_form, to_form
+from ...presentation.editable import MARKER, EditableForm, read_form, to_form
 from ...presentation.editing import Change, raw_edit
 from .. import keys, safe
 from ..tones import TEXT, Tone, strong
 
 __all__ = ["RawEditorScreen", "RawTextArea"]
 
-_MARKER = re.compile(r"\\u\{[0-9a-fA-F]{1,6}\}")
 # A line with more markers than this draws them unstyled (still as text): styling
 # fifty thousand spans on every drawn row would stall the editor.
 MAX_STYLED_MARKERS = 500
 # Measured (benchmarks/bench_tui.py, "raw editor"): verifying an answer of normal
 # size takes well under a millisecond, so it happens on the keystroke; a form
-# longer than this (thousands of escapes: 17 ms at 8,000, 73 ms at 50,000) is
+# longer than this (thousands of escapes: 15-30 ms at 8,000, 60-115 ms at 50,000) is
 # verified once the keystroke has been drawn, the latest text only.
 VERIFY_AT_ONCE = 32_768
 # TextArea wraps a line by dividing all of it for every row it draws: a line
@@ -72,7 +70,7 @@ class RawTextArea(TextArea):
     def set_marks(self, marks: tuple[tuple[Location, Location], ...]) -> None:
         if marks != self.marks:
             self.marks = marks
-            self._line_cache.clear()
+            self._line_cache.clear()  # TextArea keys its drawn lines by its own state only
             self.refresh()
 
     def get_line(self, line_index: int) -> Text:
@@ -81,7 +79,7 @@ class RawTextArea(TextArea):
         if "\\u{" in plain:
             escape = self.get_component_rich_style("raw-text--escape")
             line.spans.extend(Span(match.start(), match.end(), escape)
-                              for match in islice(_MARKER.finditer(plain), MAX_STYLED_MARKERS))
+                              for match in islice(MARKER.finditer(plain), MAX_STYLED_MARKERS))
         if self.marks:
             failed: Style = self.get_component_rich_style("raw-text--failed")
             length = len(plain)
