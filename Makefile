@@ -30,6 +30,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_load.py
 	$(BIN)/python benchmarks/bench_render.py
 	$(BIN)/python benchmarks/bench_mutate.py
+	$(BIN)/python benchmarks/bench_mutation_report.py
 
 screenshots: $(STAMP)
 	$(BIN)/inspector screenshots --overwrite

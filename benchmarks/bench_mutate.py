@@ -66,8 +66,9 @@ def main() -> None:
         large()
 
 
-def large() -> None:
-    """One run of ``mutate --format json`` over a wide registry, with its peak RSS."""
+def wide_suite(directory: str | Path) -> Path:
+    """Writes ``wide.json`` into ``directory``: 10 accepted cases over a registry of
+    8,001 sources (also the mutation report screen's benchmark)."""
     sources = [{"id": "prod-v2", "service": "payments", "environment": "prod", "revision": "v2",
                 "facts": {"a": "1", "b": "2"}, "text": "a=1\nb=2\n"}]
     sources += [{"id": f"s{i}", "service": "payments", "environment": "prod", "revision": f"v{i % 5}",
@@ -78,9 +79,15 @@ def large() -> None:
     raw = json.dumps({"claims": [{"field": "a", "value": "1", "doc": "prod-v2", "quote": "a=1"},
                                  {"field": "b", "value": "2", "doc": "prod-v2", "quote": "b=2"}]})
     cases = [{"id": f"c{n}", "raw": raw, "request": request, "expected": "ACCEPT"} for n in range(10)]
+    suite = Path(directory) / "wide.json"
+    suite.write_text(json.dumps({"sources": sources, "cases": cases}), "utf-8")
+    return suite
+
+
+def large() -> None:
+    """One run of ``mutate --format json`` over a wide registry, with its peak RSS."""
     with tempfile.TemporaryDirectory() as directory:
-        suite = Path(directory) / "wide.json"
-        suite.write_text(json.dumps({"sources": sources, "cases": cases}), "utf-8")
+        suite = wide_suite(directory)
         # VmHWM of the child itself (ru_maxrss would carry the parent's over across exec).
         probe = ("import runpy, sys, io, contextlib\n"
                  "sys.argv = ['inspector', 'mutate', '--format', 'json', sys.argv[1]]\n"

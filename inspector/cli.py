@@ -757,9 +757,7 @@ def _print_mutate(report: MutateReport) -> None:
         })
     console.print(_fitted("mutations: every variant on every accepted case", MUTATION_COLUMNS, rows, width))
 
-    slipped_by_code: dict[str, int] = {}
-    for result in report.slipped:
-        slipped_by_code[result.verdict.status] = slipped_by_code.get(result.verdict.status, 0) + 1
+    slipped_by_code = report.slipped_by
     killed = [{"code": Text(code), "mutants": Text(str(n)), "of which slipped": Text(str(slipped_by_code.get(code, 0)))}
               for code, n in report.killed_by.items()]
     if killed:

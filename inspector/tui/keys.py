@@ -4,8 +4,8 @@ Each screen's ``BINDINGS`` (and so its footer), the help screen and the command
 palette's key commands are all derived from ``KEYS``: a key cannot be listed in
 one place and missing in another.  ``screen`` says where a key works: ``app``
 everywhere, ``main`` on the main view, ``summary`` on the suite summary,
-``edit_claim`` and ``raw_editor`` in the lab's two editors, ``help`` on the help
-screen.
+``mutation_report`` on the mutation report, ``edit_claim`` and ``raw_editor`` in
+the lab's two editors, ``help`` on the help screen.
 """
 
 from __future__ import annotations
@@ -41,6 +41,7 @@ SCREENS: dict[str, str] = {
     "summary": "The suite summary",
     "edit_claim": "The claim edit form",
     "raw_editor": "The raw answer editor",
+    "mutation_report": "The mutation report",
     "mutations": "The mutation menu",
     "predict": "Predicting a verdict",
     "exercise": "The article's exercise",
@@ -55,6 +56,7 @@ GROUPS: dict[str, str] = {
     "view": "View",
     "lab": "Lab: change one thing, see which check flips",
     "summary": "Summary",
+    "report": "Mutation report",
     "menu": "Mutation menu",
     "predict": "Predict",
     "exercise": "Exercise",
@@ -85,6 +87,7 @@ _FOOTER_GROUPS = {
     "next_step": _STEP, "previous_step": _STEP,
     "next_claim": _CLAIM, "previous_claim": _CLAIM,
     "summary_down": _ROW, "summary_up": _ROW,
+    "report_down": _ROW, "report_up": _ROW,
 }
 
 KEYS: tuple[Key, ...] = (
@@ -220,6 +223,34 @@ KEYS: tuple[Key, ...] = (
     Key("raw_cancel", "escape", "cancel", "close",
         "Close the editor without applying; with unapplied edits the first Esc says so and the second "
         "discards them.", "lab", "Esc", screen="raw_editor"),
+    Key("report_down", "j,down", "cursor(1)", "down",
+        "Move to the next row of the mutation report.", "report", "j ↓", screen="mutation_report"),
+    Key("report_up", "k,up", "cursor(-1)", "up",
+        "Move to the previous row of the mutation report.", "report", "k ↑", screen="mutation_report"),
+    Key("report_first", "g,home", "first_row", "first row",
+        "Move to the first row.", "report", "g", footer=False, screen="mutation_report"),
+    Key("report_last", "G,end", "last_row", "last row",
+        "Move to the last row (a list of mutants can be long).", "report", "G", footer=False,
+        screen="mutation_report"),
+    Key("report_page_down", "pagedown", "page(1)", "page down",
+        "Move a page down.", "report", "PgDn", footer=False, screen="mutation_report"),
+    Key("report_page_up", "pageup", "page(-1)", "page up",
+        "Move a page up.", "report", "PgUp", footer=False, screen="mutation_report"),
+    Key("report_open", "enter", "open_row", "open",
+        "On a mutant: back to the main view with that mutant applied to its case, in the lab. On a code, "
+        "a check or a suite's uncovered codes: list the mutants it counts (Esc goes back to the report).",
+        "report", "⏎ Enter", screen="mutation_report"),
+    Key("report_scope", "a", "toggle_scope", "all suites / this suite",
+        "The report of every loaded suite, or only of the current case's suite.", "report", "a",
+        screen="mutation_report"),
+    Key("report_detail_down", "ctrl+d", "scroll_detail(1)", "scroll detail down",
+        "Scroll the row's detail (a mutant's whole raw text) down.", "report", "^d", footer=False,
+        screen="mutation_report"),
+    Key("report_detail_up", "ctrl+u", "scroll_detail(-1)", "scroll detail up",
+        "Scroll the row's detail back up.", "report", "^u", footer=False, screen="mutation_report"),
+    Key("report_back", "escape,M,q", "back", "back",
+        "Back: from a list of mutants to the report, from the report to the main view (a computation "
+        "still running is stopped).", "report", "Esc M q", screen="mutation_report"),
     Key("help_close", "escape,q,question_mark,f1", "dismiss", "close",
         "Close this help (the arrow and page keys scroll it).", "help", "Esc q ?", screen="help"),
     Key("help", "question_mark,f1", "help", "help",

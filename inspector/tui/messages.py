@@ -14,7 +14,7 @@ from textual.message import Message
 
 from ..lab.history import Change
 
-__all__ = ["AnswerChanged", "CaseChosen", "CasesChosen", "CheckChosen", "ClaimChosen", "FileChosen"]
+__all__ = ["AnswerChanged", "CaseChosen", "CasesChosen", "CheckChosen", "ClaimChosen", "FileChosen", "MutantChosen"]
 
 
 @dataclass
@@ -61,3 +61,12 @@ class AnswerChanged(Message):
 
     change: Change
     replaces: bool = False
+
+
+@dataclass
+class MutantChosen(Message):
+    """Open this case (its number in the session) with this change of its frozen answer
+    applied: a mutant chosen in the mutation report, opened in the lab."""
+
+    number: int
+    change: Change

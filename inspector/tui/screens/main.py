@@ -38,7 +38,7 @@ from ...presentation.session import Session
 from ...suites.load import LoadError, Suite, load_suite
 from .. import keys, safe
 from ..commands import CaseCommands, ExerciseCommands, FilterCommands, KeyCommands, OpenCommands
-from ..messages import AnswerChanged, CaseChosen, CasesChosen, CheckChosen, ClaimChosen, FileChosen
+from ..messages import AnswerChanged, CaseChosen, CasesChosen, CheckChosen, ClaimChosen, FileChosen, MutantChosen
 from ..widgets.case_list import CaseList
 from ..widgets.claims import ClaimsTable
 from ..widgets.ladder import Ladder
@@ -540,6 +540,32 @@ class MainScreen(Screen[None]):
     def _summary_closed(self, chosen: CasesChosen | None) -> None:
         if chosen is not None:
             self.post_message(chosen)
+
+    def action_mutation_report(self) -> None:
+        from .mutation_report import MutationReportScreen
+
+        suite = self.selection.report.suite if self.selection is not None else None
+        self.app.push_screen(MutationReportScreen(self.session, suite), self._mutation_report_closed)
+
+    def _mutation_report_closed(self, chosen: MutantChosen | None) -> None:
+        if chosen is not None:
+            self.post_message(chosen)
+
+    @on(MutantChosen)
+    def _mutant_chosen(self, message: MutantChosen) -> None:
+        """Open a mutant of the mutation report in the lab: its case, the mutant applied.
+        A report's mutant is an edit of the frozen answer, so the case's own changes are
+        set aside first (else a saved counterexample would record edits its text lacks)."""
+        number = message.number
+        history = self.session.history(number)
+        if history is None:
+            return
+        self.open_case(number)
+        if history.edited:
+            self.session.reset(number)
+            self.notify(f"{history.position} earlier change{'s' if history.position != 1 else ''} of this case "
+                        "replaced by the mutant (it is an edit of the frozen case)", markup=False, timeout=4)
+        self._show_changed(self.session.change(number, message.change))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if self.app.screen is not self:
