@@ -31,6 +31,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_render.py
 	$(BIN)/python benchmarks/bench_mutate.py
 	$(BIN)/python benchmarks/bench_mutation_report.py
+	$(BIN)/python benchmarks/bench_triage.py
 
 screenshots: $(STAMP)
 	$(BIN)/inspector screenshots --overwrite

@@ -161,7 +161,10 @@ def _parser() -> argparse.ArgumentParser:
                                 description="Drive the real app and save SVG screenshots.")
     shots.add_argument("out", nargs="?", default="screenshots", type=Path, metavar="DIR")
     shots.add_argument("--overwrite", action="store_true", help="replace existing SVG files in DIR")
-    for command in (check, audit, mutate, checks, registry, lint, open_, shots):
+    from .triage_cli import add_parser as add_triage
+
+    triage = add_triage(commands)
+    for command in (check, audit, mutate, checks, registry, lint, open_, shots, triage):
         # Also after the command; SUPPRESS keeps a --debug given before it.
         command.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help=_DEBUG_HELP)
     return parser
@@ -218,6 +221,10 @@ def _run(args: argparse.Namespace) -> int:
         return _lint(args)
     if args.command == "screenshots":
         return _screenshots(args)
+    if args.command == "triage":
+        from .triage_cli import run as triage
+
+        return triage(args)
     return _open(getattr(args, "paths", []), getattr(args, "request", None), getattr(args, "registry", None))
 
 

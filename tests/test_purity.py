@@ -226,7 +226,7 @@ def violations(packages: tuple[str, ...], forbidden: tuple[str, ...]) -> list[st
             for item in imports_of(module) if any(is_under(item.target, f) for f in forbidden)]
 
 
-CORE = ("inspector.contract", "inspector.suites", "inspector.presentation", "inspector.lab")
+CORE = ("inspector.contract", "inspector.suites", "inspector.presentation", "inspector.lab", "inspector.triage")
 VIEWS = ("inspector.tui.widgets", "inspector.tui.screens")
 # The contract's logic: a view is handed titles, tones and targets by the
 # presentation layer instead.  Plain data types (contract.models, contract.text),

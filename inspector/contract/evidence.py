@@ -296,15 +296,19 @@ def category_for(status: str, reason: str | None, conflicted: bool) -> Category 
 class Assessment:
     """What the evidence says about one verdict, beside the contract: the label
     lens, the conflicts the case touches, retrieval recall, blame and the
-    abstention category.  Each is computed when first read and kept."""
+    abstention category.  Each is computed when first read and kept.
+
+    ``recall`` may be handed in when the caller already has it: it depends only
+    on the request and the registry, so triage over a log computes it once per
+    distinct request instead of once per record."""
 
     __slots__ = ("_conflicts", "_labels", "_recall", "verdict")
 
-    def __init__(self, verdict: Verdict) -> None:
+    def __init__(self, verdict: Verdict, recall: Recall | None = None) -> None:
         self.verdict = verdict
         self._labels: tuple[str, ...] | None = None
         self._conflicts: tuple[Conflict, ...] | None = None
-        self._recall: Recall | None = None
+        self._recall: Recall | None = recall
 
     @property
     def labels(self) -> tuple[str, ...]:
@@ -364,6 +368,7 @@ class Assessment:
         return category_for(verdict.status, verdict.reason, bool(conflicted & about))
 
 
-def assess(verdict: Verdict) -> Assessment:
-    """The evidence beside one verdict (computed as it is read)."""
-    return Assessment(verdict)
+def assess(verdict: Verdict, recall: Recall | None = None) -> Assessment:
+    """The evidence beside one verdict (computed as it is read).  ``recall``, if
+    given, must be ``recall_for(verdict.request, verdict.registry)``."""
+    return Assessment(verdict, recall)

@@ -54,6 +54,7 @@ __all__ = [
     "load_suite",
     "parse_json",
     "parse_label",
+    "parse_request",
 ]
 
 # Nesting levels any file may have (the top-level value is level 1).  A suite
@@ -546,7 +547,14 @@ def load_registry(path: str | Path) -> Registry:
 
 def load_request(path: str | Path) -> Request:
     path = Path(path)
-    value = parse_json(path, read_bytes(path, MAX_REQUEST_BYTES, "request"))
+    return parse_request(path, read_bytes(path, MAX_REQUEST_BYTES, "request"))
+
+
+def parse_request(path: str | Path, data: bytes) -> Request:
+    """A request from its JSON bytes, validated as a request file is (strict JSON,
+    no unknown or duplicate keys, no field requested twice); ``path`` names where
+    the bytes came from in a ``LoadError`` (a log line's request goes through here)."""
+    value = parse_json(path, data)
     try:
         request = msgspec.convert(value, Request)
     except msgspec.ValidationError as exc:

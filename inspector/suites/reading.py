@@ -28,6 +28,7 @@ __all__ = [
     "MAX_SUITE_BYTES",
     "ReadError",
     "is_regular_file",
+    "open_regular",
     "read_limited",
     "read_prefix",
     "read_stream_prefix",
@@ -121,6 +122,20 @@ def _read_fd(fd: int, limit: int) -> bytes:
         chunks.append(chunk)
         remaining -= len(chunk)
     return b"".join(chunks)
+
+
+def open_regular(path: str | Path) -> int:
+    """A read-only descriptor of the regular file ``path`` (symbolic links
+    followed), for a reader that streams a file too large to hold (a log): the
+    same refusals as every other input, as a ReadError.  The caller closes it."""
+    try:
+        return _open_regular(path, True)
+    except ReadError:
+        raise
+    except OSError as exc:
+        raise ReadError(path, _os_problem(exc)) from None
+    except ValueError as exc:  # a NUL byte in the path
+        raise ReadError(path, str(exc)) from None
 
 
 def read_prefix(path: str | Path, limit: int, *, follow_symlinks: bool = True) -> bytes:

@@ -1,0 +1,61 @@
+"""Triage of rejection logs: a JSON-lines log of answers, verified and grouped.
+
+Pure (no textual, no rich).  A log has one record a line, ``{"raw": "...",
+"request": {...}}`` plus any other members (``id``, ``ts``, ``model``, ...), kept as
+metadata; a line that is not a usable record is a bad line, counted and listed
+with its file, line number and reason, never dropped.  Logs are plain files,
+``.gz`` files or ``-`` (standard input).
+
+The engine, for the headless summary and the inspector's overview alike::
+
+    from inspector.triage import Options, triage, tally_range, merge, read_record
+    tally = triage(["app.jsonl", "old.jsonl.gz"], registry, Options(by=("model",), index=True),
+                   on_progress=print, cancel=event)     # every core; cancellable
+    part = tally_range("app.jsonl", start, end, registry, Options())   # one byte range
+    merge(part_a, part_b)      # associative, Tally() is the identity
+    tally.index.entry(n)       # (file, line, offset, label) of the n-th line
+    read_record(file, offset)  # the LogRecord (or BadLine) reread from its offset
+    summarize(tally, options)  # the groups, named as --export takes them, and the JSON
+
+- ``records``: one line -> ``LogRecord`` (raw, request, metadata) or ``BadLine``;
+  ``RequestCache`` validates each distinct request once (by its exact bytes).
+- ``logs``: bounded reading (regular files or ``-``; ranges of complete lines; ``.gz``).
+- ``tally``: ``Tally`` (counts that merge), ``Index`` (per line: file, line,
+  offset, label code, in arrays), ``tally_range`` / ``tally_chunk``, ``merge``.
+- ``run``: ``triage`` over every core, with ``Progress`` and cancel.
+- ``groups``: group names (``VALUE_MISMATCH``, ``reason:NO_CITATION/QUOTE_NOT_FOUND``,
+  ``model=gpt-x``, ``bad``...) and which records a name holds.
+- ``timeline``: ``ts`` (ISO 8601 or epoch seconds), the histogram and its bucket.
+- ``summary``: the summary (``inspector.triage/1``) and ``--against`` comparisons.
+- ``export``: a group's records as a new suite file.
+- ``synth``: synthetic logs with a known mix, for tests and benchmarks.
+"""
+
+from .drill import read_record
+from .groups import GroupMatcher
+from .logs import STDIN, LogError, check_log
+from .records import BadLine, LogRecord, RequestCache, decode_record
+from .run import Progress, triage
+from .tally import BAD_CODE, VERDICT_LABELS, Index, Options, Tally, merge, tally_chunk, tally_range
+
+__all__ = [
+    "BAD_CODE",
+    "STDIN",
+    "VERDICT_LABELS",
+    "BadLine",
+    "GroupMatcher",
+    "Index",
+    "LogError",
+    "LogRecord",
+    "Options",
+    "Progress",
+    "RequestCache",
+    "Tally",
+    "check_log",
+    "decode_record",
+    "merge",
+    "read_record",
+    "tally_chunk",
+    "tally_range",
+    "triage",
+]

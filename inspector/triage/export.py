@@ -1,0 +1,105 @@
+"""A group's records as a new suite file: ``--export GROUP --out SUITE``.
+
+The suite holds the registry the log was triaged against, and per record a case:
+its request, its raw answer exactly, its current verdict as the expected label,
+and its place and metadata in the note, so that ``inspector open``, ``audit``
+and the lab read it like any suite (and ``audit`` finds every label matching
+until the contract changes).  The file is new: written whole or not at all,
+never over an existing file (``suites.writing``).
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from ..contract.models import Registry
+from ..contract.text import json_dumps
+from ..lab.save import _source_document  # one writing of a source into a suite file
+from ..suites.reading import MAX_SUITE_BYTES
+from ..suites.writing import WriteError, write_files
+from .records import BadLine, RequestCache, decode_record
+
+__all__ = ["EXPORT_KIND", "ExportError", "export_suite", "suite_document"]
+
+EXPORT_KIND = "triage-export"
+
+
+class ExportError(Exception):
+    """The suite cannot be written: the path and why, in one line."""
+
+    def __init__(self, path: str | Path, problem: str) -> None:
+        self.path = str(path)
+        self.problem = problem
+        super().__init__(f"{self.path}: {problem}")
+
+
+def _case_id(meta: dict[str, Any], file: str, line: int, taken: set[str]) -> str:
+    """The record's ``id`` when it is a usable, unused one, else ``FILE:LINE``."""
+    found = meta.get("id")
+    if isinstance(found, str) and found and found == found.strip() and found not in taken:
+        return found
+    case_id = f"{Path(file).name}:{line}"
+    while case_id in taken:
+        case_id += "'"
+    return case_id
+
+
+def _raw_member(raw: str) -> dict[str, str]:
+    """``raw`` as a case holds it.  A lone surrogate (which no UTF-8 file can
+    hold) is kept as the bytes Python would write for it, base64: not UTF-8
+    either, so the verdict stays INVALID_JSON/NOT_UTF8."""
+    try:
+        raw.encode("utf-8")
+    except UnicodeEncodeError:
+        return {"raw_base64": base64.b64encode(raw.encode("utf-8", "surrogatepass")).decode("ascii")}
+    return {"raw": raw}
+
+
+def suite_document(group: str, registry: Registry, collected: Iterable[tuple[str, int, int, bytes, str]],
+                   logs: Iterable[str]) -> dict[str, Any]:
+    """The suite of the collected lines (file, line, offset, line bytes, label)."""
+    requests = RequestCache()
+    cases = []
+    taken: set[str] = set()
+    for file, line, offset, text, label in collected:
+        record = decode_record(text, file, line, offset, requests)
+        if isinstance(record, BadLine):  # pragma: no cover - only records are collected
+            continue
+        case_id = _case_id(dict(record.meta), file, line, taken)
+        taken.add(case_id)
+        request = {key: value for key, value in msgspec.to_builtins(record.request).items() if value is not None}
+        meta = json.dumps(record.meta, ensure_ascii=False, sort_keys=True, default=str)
+        cases.append({"id": case_id, **_raw_member(record.raw), "request": request, "expected": label,
+                      "note": f"from {file}:{line} (offset {offset}); metadata {meta}"})
+    return {
+        "kind": EXPORT_KIND,
+        "description": f"Records of the group {group} exported by inspector triage from {', '.join(logs)}; "
+                       "expected labels are their verdicts when exported.",
+        "sources": [_source_document(source) for source in registry.sources],
+        "cases": cases,
+    }
+
+
+def export_suite(out: str | Path, group: str, registry: Registry,
+                 collected: Iterable[tuple[str, int, int, bytes, str]], logs: Iterable[str]) -> int:
+    """Write the suite to ``out`` (which must not exist); returns the cases written."""
+    out = Path(out)
+    document = suite_document(group, registry, collected, logs)
+    data = (json_dumps(document) + "\n").encode("utf-8")
+    if len(data) > MAX_SUITE_BYTES:
+        raise ExportError(out, f"the suite would be {len(data):,} bytes ({len(document['cases']):,} cases), more "
+                               f"than a suite may be ({MAX_SUITE_BYTES:,}); narrow it with --since/--until, "
+                               "a smaller group or --limit")
+    try:
+        write_files(out.parent, {out.name: data}, overwrite=False)
+    except WriteError as exc:
+        raise ExportError(exc.path, f"{exc.reason}; nothing was written") from None
+    except ValueError as exc:  # not a plain file name
+        raise ExportError(out, str(exc)) from None
+    return len(document["cases"])

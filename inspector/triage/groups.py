@@ -1,0 +1,170 @@
+"""The groups of a triage, and their names as typed on the command line.
+
+A group is a set of records (or the bad lines) named so that it can be copied
+from the summary into ``--export GROUP``:
+
+======================================  =============================================
+``ACCEPT``, ``VALUE_MISMATCH``, ...     by verdict status (the check that failed)
+``reason:INVALID_JSON/SYNTAX``          by sub-reason (INVALID_JSON, NO_CITATION)
+``claim:VALUE_MISMATCH/FIELD/DOC``      by the failing claim's field and cited source
+``scope:SERVICE/ENVIRONMENT/REVISION``  by the request's scope
+``KEY=VALUE``                           by a metadata member (``--by KEY``)
+``blame:retrieval``                     by whose failure a rejection is
+``category:wrong_scope``                by abstention category
+``rung:citation_only``                  passing a rung of the ladder
+``false_accept:citation_only``          citation-only accepts, the contract rejects
+``bad``                                 the bad lines
+======================================  =============================================
+
+Names are exact: untrusted parts (fields, sources, scopes, metadata) have ``\\``,
+``/``, ``=`` and ``:`` escaped with a backslash and invisible characters shown as
+``\\uXXXX``, so that two groups never share a name and a name never hides
+anything from the terminal it is printed on.  A metadata value that is a string
+is shown bare unless it would read as another JSON value (``"3"``, ``"null"``),
+then as its JSON text; a missing member and ``null`` are the group ``KEY=null``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import msgspec
+
+from ..contract.text import visible
+from ..presentation.case import RUNGS, Rung
+
+__all__ = [
+    "BAD",
+    "FALSE_ACCEPT",
+    "KINDS",
+    "GroupMatcher",
+    "Outcome",
+    "blame_name",
+    "category_name",
+    "claim_name",
+    "meta_name",
+    "meta_text",
+    "reason_name",
+    "rung_name",
+    "scope_name",
+]
+
+BAD = "bad"
+FALSE_ACCEPT = "false_accept:citation_only"
+# Every kind of group, in the order the summary lists them.
+KINDS = ("check", "reason", "claim", "scope", "by", "blame", "category", "rung", "false_accept", "bad")
+
+_ANY = msgspec.json.Decoder()
+_ENCODE = msgspec.json.Encoder(order="sorted").encode
+
+
+def _part(text: str) -> str:
+    """An untrusted part of a name: separators escaped, then made visible."""
+    return visible(text.replace("\\", "\\\\").replace("/", "\\/").replace("=", "\\=").replace(":", "\\:"))
+
+
+def reason_name(status: str, reason: str) -> str:
+    return f"reason:{status}/{reason}"
+
+
+def claim_name(status: str, field: str, doc: str) -> str:
+    return f"claim:{status}/{_part(field)}/{_part(doc)}"
+
+
+def scope_name(scope: tuple[str, str, str]) -> str:
+    return "scope:" + "/".join(_part(part) for part in scope)
+
+
+def blame_name(blame: str) -> str:
+    return f"blame:{blame}"
+
+
+def category_name(category: str) -> str:
+    return f"category:{category}"
+
+
+def rung_name(rung: Rung) -> str:
+    return f"rung:{rung.id}"
+
+
+def meta_text(member: bytes | None) -> str:
+    """A metadata value as shown: a plain string bare, anything else as JSON text
+    (``null`` when the member is missing)."""
+    if member is None:
+        return "null"
+    try:
+        value = _ANY.decode(member)
+    except (msgspec.DecodeError, RecursionError):  # a number msgspec cannot hold
+        return member.decode("utf-8", "replace")
+    if isinstance(value, str) and not _reads_as_json(value):
+        return value
+    return _ENCODE(value).decode("utf-8")
+
+
+def _reads_as_json(text: str) -> bool:
+    """Whether a string shown bare could be taken for another JSON value."""
+    if not text or text != text.strip() or text[0] in '"[{':
+        return True
+    try:
+        _ANY.decode(text)
+    except (msgspec.DecodeError, RecursionError):
+        return False
+    return True
+
+
+def meta_name(key: str, member: bytes | None) -> str:
+    return f"{_part(key)}={_part(meta_text(member))}"
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What a rung reads of a verdict, for counts that kept only these flags."""
+
+    strict_json: bool
+    citation_only: bool
+    ok: bool
+
+
+def verdict_names(status: str, reason: str | None, strict_json: bool, citation_only: bool, blame: str | None,
+                  category: str | None) -> list[tuple[str, str]]:
+    """(kind, name) of the verdict-level groups a record with this verdict is in."""
+    names = [("check", status)]
+    if reason is not None:
+        names.append(("reason", reason_name(status, reason)))
+    if blame is not None:
+        names.append(("blame", blame_name(blame)))
+    if category is not None:
+        names.append(("category", category_name(category)))
+    outcome = Outcome(strict_json, citation_only, status == "ACCEPT")
+    names += [("rung", rung_name(rung)) for rung in RUNGS if rung.passes(outcome)]  # type: ignore[arg-type]
+    if citation_only and status != "ACCEPT":
+        names.append(("false_accept", FALSE_ACCEPT))
+    return names
+
+
+class GroupMatcher:
+    """Whether a record is in the group of a given name (for an export)."""
+
+    def __init__(self, name: str, by: Iterable[str]) -> None:
+        self.name = name
+        self.by = tuple(by)
+
+    def names(self, verdict: Any, known: Any, members: Mapping[str, Any], evidence: Any) -> set[str]:
+        """Every group name of one record."""
+        category = evidence.category if evidence is not None else None
+        found = {name for _, name in verdict_names(
+            verdict.status, verdict.reason, verdict.strict_json, verdict.citation_only,
+            evidence.blame if evidence is not None else None, category.id if category is not None else None)}
+        if verdict.claim is not None and not verdict.ok:
+            claim = verdict.claims[verdict.claim]
+            found.add(claim_name(verdict.status, claim.field, claim.doc))
+        found.add(scope_name(known.scope))
+        for key in self.by:
+            member = members.get(key)
+            found.add(meta_name(key, bytes(member) if member is not None else None))
+        return found
+
+    def matches(self, verdict: Any, known: Any, members: Mapping[str, Any], evidence: Any) -> bool:
+        return self.name in self.names(verdict, known, members, evidence)

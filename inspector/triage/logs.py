@@ -1,0 +1,271 @@
+"""Reading logs: plain JSON-lines files, ``.gz`` files and standard input.
+
+The rules of ``suites.reading`` hold here too: a log is a regular file (symbolic
+links followed) or ``-`` for standard input; a FIFO, a device or a directory is
+refused before it is opened for reading, and opening never blocks.  A log may be
+far larger than memory, so it is read in chunks of complete lines, never whole,
+and no line longer than ``MAX_LINE_BYTES`` is ever held: it is skipped and
+reported as a bad line.
+
+A plain file is read by byte range: a range ``[start, end)`` owns the lines that
+begin in it, so any split of a file into ranges covers every line exactly once.
+A ``.gz`` file (recognised by its magic bytes, whatever its name) and standard
+input are streams: read once, from the start, and offsets are positions in the
+decompressed stream.
+"""
+
+from __future__ import annotations
+
+import gzip
+import os
+import sys
+import zlib
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import BinaryIO
+
+from ..contract.text import visible
+from ..suites.reading import ReadError, open_regular
+from .records import MAX_LINE_BYTES
+
+__all__ = [
+    "CHUNK_BYTES",
+    "STDIN",
+    "Chunk",
+    "LogError",
+    "check_log",
+    "count_lines",
+    "is_gzip",
+    "line_ranges",
+    "range_chunks",
+    "read_line_at",
+    "size_of",
+    "stream_chunks",
+]
+
+STDIN = "-"
+CHUNK_BYTES = 4 * 1024 * 1024
+_GZIP_MAGIC = b"\x1f\x8b"
+
+# A piece of a log: (offset of its first byte, its complete lines), or for a line
+# too long to hold, (offset, None) with the skipped length in the third place.
+Chunk = tuple[int, bytes | None, int]
+
+
+class LogError(Exception):
+    """A log that cannot be read at all: which one and why, in one line."""
+
+    def __init__(self, path: str | Path, problem: str) -> None:
+        self.path = str(path)
+        self.problem = problem
+        super().__init__(visible(f"{self.path}: {problem}"))
+
+
+def check_log(path: str) -> None:
+    """LogError unless ``path`` is ``-`` or a regular file that can be opened."""
+    if path == STDIN:
+        return
+    os.close(_open(path))
+
+
+def _open(path: str) -> int:
+    try:
+        return open_regular(path)
+    except ReadError as exc:
+        raise LogError(path, exc.problem) from None
+
+
+def is_gzip(path: str) -> bool:
+    """Whether the regular file ``path`` starts with gzip's magic bytes."""
+    if path == STDIN:
+        return False
+    fd = _open(path)
+    try:
+        return os.pread(fd, 2, 0) == _GZIP_MAGIC
+    finally:
+        os.close(fd)
+
+
+def size_of(path: str) -> int:
+    fd = _open(path)
+    try:
+        return os.fstat(fd).st_size
+    finally:
+        os.close(fd)
+
+
+def line_ranges(path: str, parts: int) -> list[tuple[int, int]]:
+    """``parts`` byte ranges of about equal size covering the plain file ``path``,
+    each starting at the beginning of a line (fewer for a small file)."""
+    fd = _open(path)
+    try:
+        size = os.fstat(fd).st_size
+        cuts = [0]
+        for number in range(1, max(1, parts)):
+            cut = _next_line_start(fd, max(cuts[-1], size * number // parts))
+            if cut is None or cut >= size:
+                break
+            if cut > cuts[-1]:
+                cuts.append(cut)
+        cuts.append(size)
+        return [(a, b) for a, b in zip(cuts, cuts[1:]) if b > a] or [(0, 0)]
+    finally:
+        os.close(fd)
+
+
+def _next_line_start(fd: int, position: int) -> int | None:
+    """The first line start at or after ``position`` (None past the end)."""
+    if position == 0:
+        return 0
+    while True:
+        data = os.pread(fd, 65536, position - 1)
+        if not data:
+            return None
+        found = data.find(b"\n")
+        if found >= 0:
+            return position + found
+        position += len(data)
+
+
+def count_lines(path: str, end: int) -> int:
+    """How many lines begin before byte ``end`` of the plain file ``path``
+    (newlines in ``[0, end)``, when ``end`` is a line start)."""
+    fd = _open(path)
+    try:
+        lines = 0
+        position = 0
+        while position < end:
+            data = os.pread(fd, min(CHUNK_BYTES, end - position), position)
+            if not data:
+                break
+            lines += data.count(b"\n")
+            position += len(data)
+        return lines
+    finally:
+        os.close(fd)
+
+
+def range_chunks(path: str, start: int, end: int) -> Iterator[Chunk]:
+    """The lines of the plain file ``path`` that begin in ``[start, end)``, in
+    chunks of complete lines (the first line start at or after ``start``; the
+    last owned line is read to its end, past ``end`` if need be)."""
+    fd = _open(path)
+    try:
+        first = _next_line_start(fd, start) if start > 0 else 0
+        if first is None or first >= end:
+            return
+        yield from _split(lambda position: os.pread(fd, CHUNK_BYTES, position), first, end)
+    finally:
+        os.close(fd)
+
+
+def stream_chunks(path: str, stdin: BinaryIO | None = None, consumed: list[int] | None = None) -> Iterator[Chunk]:
+    """Every line of a stream (``-``, or a ``.gz`` file decompressed), in chunks
+    of complete lines.  ``consumed[0]`` follows the bytes read from the file (the
+    compressed ones for ``.gz``).  A stream that breaks off (a corrupt ``.gz``)
+    raises ``LogError`` after the lines before the break."""
+    consumed = consumed if consumed is not None else [0]
+    if path == STDIN:
+        stream = stdin if stdin is not None else sys.stdin.buffer
+
+        def read_stdin(position: int) -> bytes:
+            data = _read(stream, path)
+            consumed[0] += len(data)
+            return data
+
+        yield from _split(read_stdin, 0, None)
+        return
+    fd = _open(path)
+    with os.fdopen(fd, "rb") as raw, gzip.GzipFile(fileobj=raw, mode="rb") as stream:
+
+        def read_gzip(position: int) -> bytes:
+            data = _read(stream, path)
+            consumed[0] = raw.tell()
+            return data
+
+        yield from _split(read_gzip, 0, None)
+
+
+def _read(stream: BinaryIO, path: str) -> bytes:
+    try:
+        return stream.read(CHUNK_BYTES) or b""
+    except (OSError, EOFError, zlib.error) as exc:
+        raise LogError(path, f"cannot read further: {_why(exc)}") from None
+
+
+def _why(exc: BaseException) -> str:
+    if isinstance(exc, EOFError):
+        return "the compressed stream ends before its end marker (a truncated .gz)"
+    if isinstance(exc, gzip.BadGzipFile):
+        return f"not a valid .gz ({exc})"
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror
+    return str(exc) or type(exc).__name__
+
+
+def _split(read: Callable[[int], bytes], position: int, end: int | None) -> Iterator[Chunk]:
+    """Chunks of complete lines from ``read(at)`` (the bytes from ``at`` on; a
+    stream ignores ``at``), for the lines beginning before ``end`` (None: all)."""
+    buffer = b""  # the bytes from position on, read but not yet handed out
+    skipping = 0  # while skipping a line too long to hold: its length so far
+    while end is None or position < end:
+        data = read(position + (skipping or len(buffer)))
+        if not data:
+            if skipping:
+                yield position, None, skipping
+            elif buffer:
+                yield position, buffer, len(buffer)  # the last line has no newline
+            return
+        if skipping:
+            found = data.find(b"\n")
+            if found < 0:
+                skipping += len(data)
+                continue
+            yield position, None, skipping + found
+            position += skipping + found + 1
+            skipping = 0
+            buffer = data[found + 1:]
+        else:
+            buffer += data
+        cut = buffer.rfind(b"\n")
+        if cut < 0:
+            if len(buffer) > MAX_LINE_BYTES:
+                skipping, buffer = len(buffer), b""
+            continue
+        complete = buffer[:cut + 1]
+        if end is not None and position + len(complete) > end:
+            if position >= end:
+                return
+            # Only the lines that begin before end: up to the newline ending the line holding byte end - 1.
+            complete = complete[:complete.index(b"\n", end - 1 - position) + 1]
+            yield position, complete, len(complete)
+            return
+        yield position, complete, len(complete)
+        position += len(complete)
+        buffer = buffer[cut + 1:]
+
+
+def read_line_at(path: str, offset: int) -> bytes:
+    """The line that begins at byte ``offset`` of a log (of the decompressed
+    stream for ``.gz``), without its newline, for a drill-down.  At most
+    ``MAX_LINE_BYTES`` are read."""
+    if path == STDIN:
+        raise LogError(path, "standard input cannot be read again; triage a file to drill down")
+    if is_gzip(path):
+        fd = _open(path)
+        with os.fdopen(fd, "rb") as raw, gzip.GzipFile(fileobj=raw, mode="rb") as stream:
+            try:
+                stream.seek(offset)
+                data = stream.read(MAX_LINE_BYTES + 1)
+            except (OSError, EOFError, zlib.error) as exc:
+                raise LogError(path, f"cannot read at offset {offset}: {_why(exc)}") from None
+    else:
+        fd = _open(path)
+        try:
+            data = os.pread(fd, MAX_LINE_BYTES + 1, offset)
+        finally:
+            os.close(fd)
+    line, newline, _ = data.partition(b"\n")
+    if not newline and len(data) > MAX_LINE_BYTES:
+        raise LogError(path, f"the line at offset {offset} is longer than {MAX_LINE_BYTES} bytes")
+    return line

@@ -1,0 +1,204 @@
+"""One line of a log: a record (the raw answer, its request, its metadata) or a
+bad line with the reason.
+
+A line is decoded once, in C, into its members as raw JSON (``msgspec.Raw``):
+``raw`` is then decoded as a string, ``request`` is looked up by its exact bytes
+(a request seen before costs a dictionary lookup; a new one is validated by
+``suites.load.parse_request``, as a request file is), and every other member is
+kept as the JSON text it was written as (decoded only when shown or grouped
+by).  Nothing here raises for any line: a problem is the bad line's reason.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import msgspec
+
+from ..contract.evidence import Recall, recall_for
+from ..contract.models import Registry, Request
+from ..contract.text import shorten
+from ..suites.load import LoadError, parse_request
+
+__all__ = [
+    "BAD_KINDS",
+    "BadLine",
+    "MAX_LINE_BYTES",
+    "KnownRequest",
+    "LogRecord",
+    "RequestCache",
+    "decode_record",
+    "meta_value",
+    "parse_line",
+]
+
+# A line longer than this is a bad line, and is skipped without being held: an
+# answer is at most 24,580 bytes before it is TOO_LARGE (a few times that once
+# escaped into a JSON string), and a request file at most 1 MiB.
+MAX_LINE_BYTES = 4 * 1024 * 1024
+
+# What a bad line can be, in the words its reason starts with (counted by kind).
+BAD_KINDS = ("empty line", "too long", "not JSON", "not an object", "duplicate key", "raw missing",
+             "raw not a string", "request missing", "request unusable")
+
+_MEMBERS = msgspec.json.Decoder(dict[str, msgspec.Raw])
+_STRING = msgspec.json.Decoder(str)
+_ANY = msgspec.json.Decoder()
+
+
+@dataclass(frozen=True, slots=True)
+class KnownRequest:
+    """A validated request with what every record of it shares: its scope, as
+    grouped by, and its retrieval recall (which depends on the request only)."""
+
+    request: Request
+    scope: tuple[str, str, str]
+    recall: Recall | None  # None without a registry (a record reread for display)
+
+
+class RequestCache:
+    """Requests by the exact bytes of their JSON: validated once each.
+
+    Bounded: a log of all-different requests would otherwise keep every one of
+    them; past ``limit`` entries the cache starts afresh (a miss only costs a
+    validation)."""
+
+    __slots__ = ("known", "limit", "registry")
+
+    def __init__(self, registry: Registry | None = None, limit: int = 65536) -> None:
+        self.registry = registry
+        self.limit = limit
+        self.known: dict[bytes, KnownRequest | str] = {}
+
+    def get(self, data: bytes) -> KnownRequest | str:
+        """The request, or why it is unusable (one line)."""
+        found = self.known.get(data)
+        if found is None:
+            found = self._validate(data)
+            if len(self.known) >= self.limit:
+                self.known.clear()
+            self.known[data] = found
+        return found
+
+    def _validate(self, data: bytes) -> KnownRequest | str:
+        try:
+            request = parse_request("request", data)
+        except LoadError as exc:
+            where = f"request.{exc.place}" if exc.place and not exc.place[0].isdigit() else \
+                f"request at {exc.place}" if exc.place else "request"
+            return f"request unusable: {where}: {exc.problem}"
+        return KnownRequest(request, (request.service, request.environment, request.revision),
+                            recall_for(request, self.registry) if self.registry is not None else None)
+
+
+@dataclass(frozen=True, slots=True)
+class LogRecord:
+    """A record of a log, as reread for a drill-down or an export."""
+
+    file: str
+    line: int  # 1-based
+    offset: int  # of the line's first byte (in the decompressed stream for .gz)
+    raw: str
+    request: Request
+    meta: Mapping[str, Any]  # every other member, decoded
+
+
+@dataclass(frozen=True, slots=True)
+class BadLine:
+    """A line of a log that is not a usable record, and why."""
+
+    file: str
+    line: int
+    offset: int
+    error: str
+
+
+def _kind_of(data: bytes) -> str:
+    """What a JSON value that is not an object is, in words."""
+    first = data.lstrip()[:1]
+    return {b"{": "an object", b"[": "an array", b'"': "a string", b"t": "a boolean", b"f": "a boolean",
+            b"n": "null"}.get(first, "a number")
+
+
+def parse_line(line: bytes, requests: RequestCache) -> tuple[str, KnownRequest, dict[str, msgspec.Raw]] | str:
+    """(raw answer, request, members) of a record line, or the reason it is a bad line."""
+    if len(line) > MAX_LINE_BYTES:
+        return f"too long: more than {MAX_LINE_BYTES // (1024 * 1024)} MiB on one line (not read)"
+    try:
+        members = _MEMBERS.decode(line)
+    except msgspec.ValidationError:
+        return f"not an object: the line is {_kind_of(line)}, not a JSON object"
+    except msgspec.DecodeError as exc:
+        if not line.strip():
+            return "empty line"
+        return f"not JSON: {shorten(str(exc), 120)}"
+    except RecursionError:
+        return "not JSON: nested too deeply"
+    raw_member = members.get("raw")
+    if raw_member is None:
+        return "raw missing: the record has no raw member"
+    try:
+        raw = _STRING.decode(raw_member)
+    except msgspec.ValidationError:
+        return f"raw not a string: raw is {_kind_of(bytes(raw_member))}"
+    request_member = members.get("request")
+    if request_member is None:
+        return "request missing: the record has no request member"
+    request = requests.get(bytes(request_member))
+    if request.__class__ is str:
+        return request  # type: ignore[return-value]
+    if _repeats_a_member(line, members):
+        return "duplicate key: the record repeats a member (which one counts is ambiguous)"
+    return raw, request, members  # type: ignore[return-value]
+
+
+def _repeats_a_member(line: bytes, members: dict[str, msgspec.Raw]) -> bool:
+    """Whether the line's object repeats a top-level key (msgspec keeps the last).
+
+    The quotes of a JSON text are those of its string tokens, so the line has two
+    per key plus those inside the members' values when no key is repeated, and a
+    repeated member brings at least its key's two more.  Only when the counts
+    differ (a repeat, or a key written with an escaped quote) does the exact,
+    slow look at the keys run."""
+    if line.count(b'"') == 2 * len(members) + b"".join(members.values()).count(b'"'):
+        return False
+    return _top_level_repeats(line)
+
+
+def _top_level_repeats(line: bytes) -> bool:
+    """The exact, slow answer: the keys of the top-level object, as written."""
+    outermost: list[list[tuple[str, Any]]] = []
+
+    def pairs(items: list[tuple[str, Any]]) -> None:
+        outermost[:] = [items]  # objects close inside out: the last one is the line's
+
+    try:
+        json.loads(line, object_pairs_hook=pairs)
+    except (ValueError, RecursionError):  # pragma: no cover - msgspec decoded it
+        return False
+    keys = [key for key, _ in outermost[0]] if outermost else []
+    return len(keys) != len(set(keys))
+
+
+def meta_value(member: msgspec.Raw | bytes | None) -> Any:
+    """A metadata member as a Python value (None when missing)."""
+    if member is None:
+        return None
+    try:
+        return _ANY.decode(member)
+    except (msgspec.DecodeError, RecursionError):  # out-of-range numbers stay JSON text
+        return bytes(member).decode("utf-8", "replace")
+
+
+def decode_record(line: bytes, file: str, number: int, offset: int,
+                  requests: RequestCache | None = None) -> LogRecord | BadLine:
+    """The record on one line, metadata decoded, or the bad line and its reason."""
+    parsed = parse_line(line, requests if requests is not None else RequestCache())
+    if isinstance(parsed, str):
+        return BadLine(file, number, offset, parsed)
+    raw, known, members = parsed
+    meta = {key: meta_value(value) for key, value in members.items() if key not in ("raw", "request")}
+    return LogRecord(file, number, offset, raw, known.request, meta)

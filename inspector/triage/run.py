@@ -1,0 +1,215 @@
+"""Triage of whole logs on every core: split, count in processes, merge in order.
+
+Each log becomes tasks: a plain file, byte ranges of about ``TASK_BYTES``
+(``tally_range`` on each, in worker processes that read the file themselves); a
+``.gz`` file or standard input, chunks of complete lines that this process
+decompresses or reads and hands over (a compressed stream cannot be entered in
+the middle).  The workers are forked, so they start with the registry and the
+imports already in memory (about a millisecond each); at most a few tasks are in
+flight at a time, so a stream is never read far ahead of the counting.  Results
+are merged in task order, each range's line numbers shifted by the lines before
+it in its log.  A small input is counted in this process: starting workers
+would cost more than they save.
+
+``triage`` reports progress to a callback (lines and bytes done, and the counts
+so far) and can be cancelled between tasks, keeping what was counted: what the
+inspector's overview runs in a worker thread.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import sys
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass
+from typing import Any, BinaryIO
+
+from ..contract.models import Registry
+from .logs import STDIN, LogError, check_log, is_gzip, line_ranges, size_of, stream_chunks
+from .records import RequestCache
+from .tally import Options, Tally, tally_chunk, tally_chunks, tally_range
+
+__all__ = ["PARALLEL_MIN_BYTES", "TASK_BYTES", "Progress", "triage"]
+
+TASK_BYTES = 16 * 1024 * 1024
+# Below this much input, counting here beats starting processes.
+PARALLEL_MIN_BYTES = 8 * 1024 * 1024
+
+
+@dataclass(frozen=True, slots=True)
+class Progress:
+    """How far a triage is: lines and bytes counted (of ``total_bytes`` when the
+    inputs have known sizes: a ``.gz`` counts compressed bytes read), seconds
+    since it started, and the counts so far (without the index)."""
+
+    lines: int
+    bytes_done: int
+    total_bytes: int | None
+    seconds: float
+    tally: Tally
+
+    @property
+    def lines_per_second(self) -> float:
+        return self.lines / self.seconds if self.seconds > 0 else 0.0
+
+
+# A task, tagged: ("range", log, number, start, end) for a plain file's byte
+# range; ("chunk", log, number, offset, lines, first line) for a stream's chunk;
+# ("long", log, number, offset, length, line) for a line too long to hold and
+# ("broken", log, number, line, problem) where a stream broke off, both counted here.
+_Task = tuple[Any, ...]
+
+# What a forked worker inherits: set just before the pool starts.
+_WORKER: dict[str, Any] = {}
+
+
+def _work(task: _Task) -> Tally:
+    """Count one task (in a worker, or here)."""
+    registry, options, requests = _WORKER["registry"], _WORKER["options"], _WORKER["requests"]
+    kind, path = task[0], task[1]
+    if kind == "range":
+        return tally_range(path, task[3], task[4], registry, options, requests, first_line=1)
+    if kind == "chunk":
+        return tally_chunk(path, task[3], task[4], task[5], registry, options, requests)
+    if kind == "long":
+        return tally_chunks(path, [(task[3], None, task[4])], registry, options, task[5], requests)
+    tally = Tally()
+    tally.bad.append((path, task[3], task[4]))
+    tally.bad_kinds["unreadable"] = 1
+    return tally
+
+
+def _local(task: _Task) -> bool:
+    """Tasks with nothing to count in a worker."""
+    return task[0] in ("long", "broken")
+
+
+def _tasks(logs: Sequence[str], kinds: Sequence[str], sizes: Sequence[int | None], task_bytes: int,
+           stdin: BinaryIO | None, consumed: list[int]) -> Iterator[_Task]:
+    for number, (path, kind, size) in enumerate(zip(logs, kinds, sizes)):
+        if kind == "plain":
+            for start, end in line_ranges(path, max(1, -(-(size or 0) // task_bytes))):
+                yield ("range", path, number, start, end)
+            continue
+        line = 1
+        before = consumed[0]
+        read = [0]
+        try:
+            for offset, data, length in stream_chunks(path, stdin, read):
+                consumed[0] = before + read[0]
+                if data is None:
+                    yield ("long", path, number, offset, length, line)
+                    line += 1
+                else:
+                    yield ("chunk", path, number, offset, data, line)
+                    line += data.count(b"\n") + (0 if data.endswith(b"\n") else 1)
+        except LogError as exc:
+            yield ("broken", path, number, line, exc.problem)
+        consumed[0] = before + read[0]
+
+
+def triage(logs: Sequence[str], registry: Registry, options: Options = Options(), *,
+           workers: int | None = None, on_progress: Callable[[Progress], None] | None = None,
+           cancel: threading.Event | None = None, stdin: BinaryIO | None = None,
+           parallel_min_bytes: int = PARALLEL_MIN_BYTES, task_bytes: int = TASK_BYTES,
+           progress_every: float = 0.25) -> Tally:
+    """Count every line of ``logs`` (in order; ``-`` is standard input).
+
+    ``workers``: processes to count in (default: every core); 1, or less input
+    than ``parallel_min_bytes``, counts in this process.  ``on_progress`` is
+    called at most every ``progress_every`` seconds and once at the end, in this
+    thread, with the counts as they are (they go on changing after it returns).
+    ``cancel`` stops between tasks, returning what was counted.  A log that
+    cannot be opened raises ``LogError`` before anything is counted; one that
+    breaks off (a corrupt ``.gz``) is listed among the bad lines where it broke,
+    and the next log is counted.
+    """
+    for path in logs:
+        check_log(path)
+    if sum(1 for path in logs if path == STDIN) > 1:
+        raise LogError(STDIN, "standard input given more than once")
+    kinds = ["stream" if path == STDIN or is_gzip(path) else "plain" for path in logs]
+    sizes = [size_of(path) if path != STDIN else None for path in logs]
+    total = None if None in sizes else sum(size or 0 for size in sizes)
+    workers = workers or os.cpu_count() or 1
+    # A .gz holds about ten times its size in lines (the generator's logs: 14 times).
+    work = None if total is None else sum((size or 0) * (10 if kind == "stream" else 1)
+                                          for size, kind in zip(sizes, kinds))
+    if (work is not None and work < parallel_min_bytes) or "fork" not in multiprocessing.get_all_start_methods():
+        workers = 1
+
+    started = time.monotonic()
+    result = Tally()
+    consumed = [0]  # bytes read by the stream readers
+    ranges = [0]  # bytes of the plain ranges counted
+    place = [-1, 0]  # the log being merged, and its lines so far (a range's numbers start at 1)
+    reported = [started]
+
+    def take(task: _Task, tally: Tally) -> None:
+        if task[2] != place[0]:
+            place[0], place[1] = task[2], 0
+        if task[0] == "range":
+            tally.shift(place[1])
+            ranges[0] += task[4] - task[3]
+        place[1] += tally.lines
+        result.add(tally)
+        now = time.monotonic()
+        if on_progress is not None and now - reported[0] >= progress_every:
+            reported[0] = now
+            on_progress(Progress(result.lines, ranges[0] + consumed[0], total, now - started, result))
+
+    _WORKER.update(registry=registry, options=options, requests=RequestCache(registry))
+    try:
+        tasks = _tasks(logs, kinds, sizes, task_bytes, stdin, consumed)
+        if workers == 1:
+            for task in tasks:
+                if cancel is not None and cancel.is_set():
+                    break
+                take(task, _work(task))
+        else:
+            _run_pool(tasks, workers, take, cancel)
+    finally:
+        _WORKER.clear()
+    if on_progress is not None:
+        on_progress(Progress(result.lines, ranges[0] + consumed[0], total, time.monotonic() - started, result))
+    return result
+
+
+def _run_pool(tasks: Iterator[_Task], workers: int, take: Callable[[_Task, Tally], None],
+              cancel: threading.Event | None) -> None:
+    # Flushed now, or each forked child could write the parent's buffered output again.
+    for stream in (sys.stdout, sys.stderr):
+        if stream is not None:
+            try:
+                stream.flush()
+            except (OSError, ValueError):
+                pass
+    executor = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork"))
+    pending: deque[tuple[_Task, Future[Tally]]] = deque()
+    limit = 2 * workers + 1  # in flight: enough to keep every worker busy, not a stream read far ahead
+    try:
+        for task in tasks:
+            if cancel is not None and cancel.is_set():
+                return
+            pending.append((task, _done(_work(task)) if _local(task) else executor.submit(_work, task)))
+            while len(pending) >= limit or (pending and pending[0][1].done()):
+                waited, future = pending.popleft()
+                take(waited, future.result())
+        while pending:
+            if cancel is not None and cancel.is_set():
+                return
+            waited, future = pending.popleft()
+            take(waited, future.result())
+    finally:
+        executor.shutdown(wait=True, cancel_futures=True)
+
+
+def _done(tally: Tally) -> Future[Tally]:
+    future: Future[Tally] = Future()
+    future.set_result(tally)
+    return future

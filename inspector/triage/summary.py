@@ -1,0 +1,253 @@
+"""A triage's summary: the groups with their counts, and the JSON of it.
+
+``summarize(tally)`` names and orders what a ``Tally`` counted (the names of
+``groups``), and ``Summary.to_dict()`` is the ``inspector.triage/1`` document.
+``compare(now, before)`` sets two summaries side by side, group by group,
+sorted by the largest change of rate (``--against``).  Rates are shares of the
+records counted (the bad lines': of the lines read).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..contract.checks import CHECKS, STATUSES, label_of
+from ..contract.evidence import CATEGORIES, GENERATION, RETRIEVAL
+from ..presentation.case import RUNGS
+from .groups import (
+    BAD,
+    FALSE_ACCEPT,
+    KINDS,
+    Outcome,
+    blame_name,
+    category_name,
+    claim_name,
+    meta_name,
+    meta_text,
+    reason_name,
+    rung_name,
+    scope_name,
+)
+from .tally import Options, Tally
+from .timeline import Histogram, histogram, iso
+
+__all__ = ["SCHEMA", "Change", "Group", "Summary", "compare", "summarize"]
+
+SCHEMA = "inspector.triage/1"
+REASON_LABELS = tuple(label_of(check.code, reason) for check in CHECKS for reason in check.reasons)
+
+
+@dataclass
+class Group:
+    """A named group: its records, and for a scope or metadata group how many
+    were rejected and by which check."""
+
+    name: str
+    kind: str
+    records: int
+    rate: float
+    rejected: int | None = None
+    by_check: dict[str, int] | None = None
+    detail: dict[str, Any] = field(default_factory=dict)  # what the name is made of, for JSON
+
+    def to_dict(self) -> dict[str, Any]:
+        found: dict[str, Any] = {"group": self.name, "kind": self.kind, **self.detail, "records": self.records,
+                                 "rate": round(self.rate, 6)}
+        if self.rejected is not None:
+            found["rejected"] = self.rejected
+        if self.by_check is not None:
+            found["by_check"] = self.by_check
+        return found
+
+
+def _rate(count: int, total: int) -> float:
+    return count / total if total else 0.0
+
+
+def _ordered(counts: dict[str, int]) -> dict[str, int]:
+    return {status: counts[status] for status in STATUSES if counts.get(status)}
+
+
+@dataclass
+class Summary:
+    tally: Tally
+    options: Options
+    logs: tuple[str, ...]
+    registry: str | None
+    groups: list[Group]
+    by_check: dict[str, int]
+    by_reason: dict[str, int]
+    ladder: list[tuple[str, str, int]]  # (rung id, name, records passing)
+    histogram: Histogram | None
+
+    @property
+    def records(self) -> int:
+        return self.tally.records
+
+    def group(self, name: str) -> Group | None:
+        return next((group for group in self.groups if group.name == name), None)
+
+    def of_kind(self, kind: str) -> list[Group]:
+        return [group for group in self.groups if group.kind == kind]
+
+    def to_dict(self) -> dict[str, Any]:
+        tally = self.tally
+        records = tally.records
+        timeline: dict[str, Any] = {"with_ts": records - tally.no_ts, "without_ts": tally.no_ts,
+                                    "unreadable_ts": tally.bad_ts, "bucket": None, "bucket_seconds": None,
+                                    "bars": []}
+        if self.histogram is not None:
+            timeline.update(bucket=self.histogram.bucket, bucket_seconds=self.histogram.seconds,
+                            first=iso(self.histogram.first), last=iso(self.histogram.last),
+                            bars=[{"start": iso(bar.start), "records": bar.records, "rejected": bar.rejected}
+                                  for bar in self.histogram.bars])
+        options = self.options
+        return {
+            "schema": SCHEMA,
+            "logs": list(self.logs),
+            "registry": self.registry,
+            "lines": tally.lines,
+            "records": records,
+            "bad_lines": tally.bad_lines,
+            "bad": [{"file": file, "line": line, "error": error} for file, line, error in tally.bad],
+            "bad_kinds": dict(sorted(tally.bad_kinds.items())),
+            "by_check": self.by_check,
+            "by_reason": self.by_reason,
+            "ladder": [{"rung": rung, "name": name, "passed": passed, "rate": round(_rate(passed, records), 6)}
+                       for rung, name, passed in self.ladder],
+            "citation_only_false_accepts": sum(g.records for g in self.of_kind("false_accept")),
+            "by_claim": [group.to_dict() for group in self.of_kind("claim")],
+            "by_scope": [group.to_dict() for group in self.of_kind("scope")],
+            "by": {key: [group.to_dict() for group in self.of_kind("by") if group.detail["key"] == key]
+                   for key in options.by},
+            "by_blame": {blame: next((g.records for g in self.of_kind("blame") if g.detail["blame"] == blame), 0)
+                         for blame in (RETRIEVAL, GENERATION)},
+            "by_category": {category: next((g.records for g in self.of_kind("category")
+                                            if g.detail["category"] == category), 0) for category in CATEGORIES},
+            "timeline": timeline,
+            "window": {"since": iso(options.since) if options.since is not None else None,
+                       "until": iso(options.until) if options.until is not None else None,
+                       "outside": tally.outside, "undated": tally.undated},
+            "groups": [group.to_dict() for group in self.groups],
+        }
+
+
+def summarize(tally: Tally, options: Options = Options(), logs: Sequence[str] = (),
+              registry: str | None = None) -> Summary:
+    """Every group of ``tally``, named, counted and ordered: by kind (as ``KINDS``),
+    then the largest first (verdict statuses and rungs in contract order)."""
+    records = tally.records
+    statuses: dict[str, int] = {}
+    reasons: dict[str, int] = {}
+    blames: dict[str, int] = {}
+    categories: dict[str, int] = {}
+    rungs = dict.fromkeys((rung.id for rung in RUNGS), 0)
+    false_accepts = 0
+    for (status, reason, strict_json, citation_only, blame, category), count in tally.verdicts.items():
+        statuses[status] = statuses.get(status, 0) + count
+        if reason is not None:
+            label = reason_name(status, reason)
+            reasons[label] = reasons.get(label, 0) + count
+        if blame is not None:
+            blames[blame] = blames.get(blame, 0) + count
+        if category is not None:
+            categories[category] = categories.get(category, 0) + count
+        outcome = Outcome(strict_json, citation_only, status == "ACCEPT")
+        for rung in RUNGS:
+            if rung.passes(outcome):  # type: ignore[arg-type]
+                rungs[rung.id] += count
+        if citation_only and status != "ACCEPT":
+            false_accepts += count
+
+    groups: list[Group] = []
+    for status in STATUSES:
+        if statuses.get(status):
+            groups.append(Group(status, "check", statuses[status], _rate(statuses[status], records),
+                                detail={"check": status}))
+    for label in REASON_LABELS:
+        name = f"reason:{label}"
+        if reasons.get(name):
+            groups.append(Group(name, "reason", reasons[name], _rate(reasons[name], records),
+                                detail={"reason": label}))
+    claims = sorted(tally.claims.items(), key=lambda item: (-item[1], item[0]))
+    groups += [Group(claim_name(status, field_name, doc), "claim", count, _rate(count, records),
+                     detail={"check": status, "field": field_name, "doc": doc})
+               for (status, field_name, doc), count in claims]
+    groups += _split_groups(tally.scopes, records, "scope",
+                            lambda scope: (scope_name(scope), {"service": scope[0], "environment": scope[1],
+                                                               "revision": scope[2]}))
+    for key in options.by:
+        groups += _split_groups(tally.by.get(key, {}), records, "by",
+                                lambda member, key=key: (meta_name(key, member),
+                                                         {"key": key, "value": meta_text(member)}))
+    groups += [Group(blame_name(blame), "blame", blames[blame], _rate(blames[blame], records),
+                     detail={"blame": blame}) for blame in (RETRIEVAL, GENERATION) if blames.get(blame)]
+    groups += [Group(category_name(category), "category", count, _rate(count, records),
+                     detail={"category": category})
+               for category, count in sorted(categories.items(), key=lambda item: (-item[1], item[0]))]
+    groups += [Group(rung_name(rung), "rung", rungs[rung.id], _rate(rungs[rung.id], records),
+                     detail={"rung": rung.id}) for rung in RUNGS]
+    groups.append(Group(FALSE_ACCEPT, "false_accept", false_accepts, _rate(false_accepts, records)))
+    if tally.bad_lines:
+        groups.append(Group(BAD, "bad", tally.bad_lines, _rate(tally.bad_lines, tally.lines)))
+    return Summary(tally, options, tuple(logs), registry, groups,
+                   {status: statuses.get(status, 0) for status in STATUSES},
+                   {label: reasons.get(f"reason:{label}", 0) for label in REASON_LABELS},
+                   [(rung.id, rung.name, rungs[rung.id]) for rung in RUNGS],
+                   histogram(tally.minutes))
+
+
+def _split_groups(counts: dict[Any, int], records: int, kind: str, naming: Any) -> list[Group]:
+    """Groups from counts keyed (what, status): one group per name (two spellings
+    of one metadata value are one group), with its rejections by check."""
+    merged: dict[str, Group] = {}
+    for (what, status), count in counts.items():
+        name, detail = naming(what)
+        group = merged.get(name)
+        if group is None:
+            group = merged[name] = Group(name, kind, 0, 0.0, 0, {}, detail)
+        group.records += count
+        if status != "ACCEPT":
+            group.rejected = (group.rejected or 0) + count
+        group.by_check[status] = group.by_check.get(status, 0) + count  # type: ignore[index]
+    for group in merged.values():
+        group.rate = _rate(group.records, records)
+        group.by_check = _ordered(group.by_check or {})
+    return sorted(merged.values(), key=lambda group: (-group.records, group.name))
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """A group in two logs: now and before (``--against``)."""
+
+    name: str
+    kind: str
+    records: int
+    rate: float
+    before_records: int
+    before_rate: float
+
+    @property
+    def change(self) -> float:
+        return self.rate - self.before_rate
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"group": self.name, "kind": self.kind, "records": self.records, "rate": round(self.rate, 6),
+                "against_records": self.before_records, "against_rate": round(self.before_rate, 6),
+                "change": round(self.change, 6)}
+
+
+def compare(now: Summary, before: Summary) -> list[Change]:
+    """Every group of either summary, sorted by the largest change of rate first
+    (either way; ties by kind and name)."""
+    mine = {group.name: group for group in now.groups}
+    theirs = {group.name: group for group in before.groups}
+    changes = []
+    for name in dict.fromkeys([*mine, *theirs]):
+        a, b = mine.get(name), theirs.get(name)
+        kind = (a or b).kind  # type: ignore[union-attr]
+        changes.append(Change(name, kind, a.records if a else 0, a.rate if a else 0.0,
+                              b.records if b else 0, b.rate if b else 0.0))
+    return sorted(changes, key=lambda c: (-abs(round(c.change, 12)), KINDS.index(c.kind), c.name))

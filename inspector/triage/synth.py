@@ -1,0 +1,348 @@
+"""Synthetic logs with a known mix, for the tests and the benchmarks.
+
+``write_log(path, lines, seed)`` writes a JSON-lines log (``.gz`` when the name
+ends so) against the registry of ``registry_document()`` and returns the
+``Mix``: what it meant every line to be (its label, blame, failing claim,
+scope, metadata, timestamp, or the kind of bad line).  The answers are built
+from the registry so that each one fails exactly where it is meant to, and the
+tests compare the triage's counts with the mix, exactly.
+
+The default mix: about 80% of the answers strict JSON, every rejection code of
+an unscoped request, about one record in ten with a request whose retrieval
+missed the current document (a rejection then is retrieval's), answers mostly
+unique (values, claim order, spacing and indentation vary), about 500 bytes a
+line, metadata ``id``, ``ts`` (ISO 8601, one in ten as epoch seconds, a few
+missing or unreadable), ``model`` and ``prompt_version``, and a few bad lines of
+every kind.  Deterministic for a seed.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import random
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+__all__ = ["BAD_LINE_KINDS", "KINDS", "Mix", "registry_document", "write_log", "write_registry"]
+
+SERVICES = ("payments", "billing", "search", "auth", "ledger", "notify")
+ENVIRONMENTS = ("prod", "staging", "dev")
+REVISIONS = ("v1", "v2", "v3")
+CURRENT = "v3"
+FIELDS = ("read_timeout_ms", "retry_enabled", "max_connections", "pool_size", "log_level", "region")
+MODELS = (("gpt-x", 5), ("claude-y", 4), ("llama-z", 1))
+PROMPTS = ("p1", "p2", "p3")
+BASE_TS = 1796083200.0  # 2026-12-01T00:00:00Z
+
+# The answers meant, with their weights (per mille) in the default mix: 80% strict JSON.
+KINDS: tuple[tuple[str, int], ...] = (
+    ("ACCEPT", 450), ("VALUE_MISMATCH", 80), ("STALE_REVISION", 60), ("SCOPE_MISMATCH", 30),
+    ("QUOTE_NOT_SUPPORTING", 30), ("INCOMPLETE", 40), ("DUPLICATE_CLAIM", 20), ("UNREQUESTED_FIELD", 20),
+    ("NO_CITATION/QUOTE_NOT_FOUND", 30), ("NO_CITATION/UNKNOWN_DOC", 15), ("NO_CITATION/NOT_SUPPLIED", 15),
+    ("NO_CITATION/NO_CLAIMS", 10),
+    ("INVALID_JSON/SYNTAX", 120), ("INVALID_JSON/TRAILING_DATA", 20), ("INVALID_JSON/DUPLICATE_KEY", 20),
+    ("INVALID_JSON/WRONG_SHAPE", 15), ("INVALID_JSON/MISSING_MEMBER", 15), ("INVALID_JSON/NOT_A_STRING", 10),
+)
+# With the current document not supplied, only these can happen (retrieval's failures but the last).
+STARVED_KINDS = ("STALE_REVISION", "NO_CITATION/NOT_SUPPLIED", "INVALID_JSON/SYNTAX")
+BAD_LINE_KINDS = ("empty line", "not JSON", "not an object", "duplicate key", "raw missing", "raw not a string",
+                  "request missing", "request unusable")
+
+
+def _source_id(service: str, environment: str, revision: str) -> str:
+    return f"{service}-{environment}-{revision}"
+
+
+def _facts(service: str, environment: str, revision: str) -> dict[str, str]:
+    rng = random.Random(f"{service}/{environment}/{revision}")
+    return {
+        "read_timeout_ms": str(rng.choice((500, 1000, 2000, 3000, 5000, 8000, 12000))),
+        "retry_enabled": rng.choice(("true", "false")),
+        "max_connections": str(rng.randrange(10, 500)),
+        "pool_size": str(rng.randrange(2, 64)),
+        "log_level": rng.choice(("debug", "info", "warn", "error")),
+        "region": rng.choice(("eu-west-1", "us-east-1", "ap-south-1")),
+    }
+
+
+def registry_document() -> dict[str, Any]:
+    """The generator's registry: a source per service, environment and revision."""
+    sources = []
+    for service in SERVICES:
+        for environment in ENVIRONMENTS:
+            for revision in REVISIONS:
+                facts = _facts(service, environment, revision)
+                text = f"# {service} / {environment} / {revision}\n" + "".join(f"{k}={v}\n" for k, v in facts.items())
+                sources.append({"id": _source_id(service, environment, revision), "service": service,
+                                "environment": environment, "revision": revision, "facts": facts, "text": text})
+    return {"sources": sources}
+
+
+def write_registry(path: str | Path) -> Path:
+    path = Path(path)
+    path.write_text(json.dumps(registry_document(), indent=1) + "\n", encoding="utf-8")
+    return path
+
+
+@dataclass
+class Mix:
+    """What the generator wrote: counts by what each line was meant to be."""
+
+    lines: int = 0
+    records: int = 0
+    labels: Counter[str] = field(default_factory=Counter)  # STATUS or STATUS/REASON
+    blame: Counter[str] = field(default_factory=Counter)  # retrieval / generation, rejections only
+    claims: Counter[tuple[str, str, str]] = field(default_factory=Counter)  # (status, field, doc)
+    scopes: Counter[tuple[str, str, str]] = field(default_factory=Counter)
+    models: Counter[tuple[str | None, str]] = field(default_factory=Counter)  # (model, status)
+    prompts: Counter[str] = field(default_factory=Counter)
+    bad: list[tuple[int, str]] = field(default_factory=list)  # (line, kind)
+    no_ts: int = 0  # records without a readable ts
+    bad_ts: int = 0  # of which with an unreadable one
+    stamps: list[float | None] = field(default_factory=list)  # per record, in order
+
+    @property
+    def statuses(self) -> Counter[str]:
+        found: Counter[str] = Counter()
+        for label, count in self.labels.items():
+            found[label.partition("/")[0]] += count
+        return found
+
+
+class _Writer:
+    def __init__(self, rng: random.Random, registry: dict[str, Any]) -> None:
+        self.rng = rng
+        self.by_id = {source["id"]: source for source in registry["sources"]}
+
+    def request(self, starved: bool) -> dict[str, Any]:
+        rng = self.rng
+        service, environment = rng.choice(SERVICES), rng.choice(ENVIRONMENTS)
+        # An application asks for fixed sets of fields; retrieval varies what it supplies.
+        fields = sorted(rng.sample(FIELDS, rng.choice((2, 2, 2, 3))), key=FIELDS.index)
+        current = _source_id(service, environment, CURRENT)
+        stale = _source_id(service, environment, "v1")
+        other = _source_id(service, rng.choice([e for e in ENVIRONMENTS if e != environment]), CURRENT)
+        supplied = [stale, other] if starved else [current, stale, other]
+        return {"service": service, "environment": environment, "revision": CURRENT, "fields": fields,
+                "supplied": supplied}
+
+    def claim(self, field_name: str, doc: str, value: str | None = None, quote: str | None = None) -> dict[str, str]:
+        fact = self.by_id[doc]["facts"][field_name] if doc in self.by_id else "1"
+        value = fact if value is None else value
+        return {"field": field_name, "value": value, "doc": doc,
+                "quote": f"{field_name}={fact}" if quote is None else quote}
+
+    def answer(self, kind: str, request: dict[str, Any]) -> tuple[str, tuple[str, str, str] | None]:
+        """The raw answer meant to get ``kind``, and the failing claim's (status, field, doc)."""
+        rng = self.rng
+        service, environment, fields = request["service"], request["environment"], request["fields"]
+        current = _source_id(service, environment, CURRENT)
+        stale = _source_id(service, environment, "v1")
+        # Without the current document supplied, the claims cite the stale one (supplied).
+        base = current if current in request["supplied"] else stale
+        claims = [self.claim(f, base) for f in fields]
+        status = kind.partition("/")[0]
+        failing = rng.randrange(len(claims))
+        target = fields[failing]
+        blamed: tuple[str, str, str] | None = None
+        if base == stale and kind == "STALE_REVISION":
+            blamed = (status, fields[0], stale)  # every claim is stale: the first fails
+        elif kind == "VALUE_MISMATCH":
+            right = claims[failing]["value"]
+            claims[failing]["value"] = right + rng.choice(("0", "5", "00", "ms", "s"))
+            blamed = (status, target, current)
+        elif kind == "STALE_REVISION":
+            doc = _source_id(service, environment, "v1")
+            claims[failing] = self.claim(target, doc)
+            blamed = (status, target, doc)
+        elif kind == "SCOPE_MISMATCH":
+            doc = next(d for d in request["supplied"] if self.by_id[d]["environment"] != environment)
+            claims[failing] = self.claim(target, doc)
+            blamed = (status, target, doc)
+        elif kind == "QUOTE_NOT_SUPPORTING":
+            other = rng.choice([f for f in FIELDS if f != target])
+            claims[failing]["quote"] = f"{other}={self.by_id[current]['facts'][other]}"
+            blamed = (status, target, current)
+        elif kind == "INCOMPLETE":
+            del claims[failing]
+        elif kind == "DUPLICATE_CLAIM":
+            claims.append(dict(claims[failing]))
+            blamed = (status, target, current)
+        elif kind == "UNREQUESTED_FIELD":
+            extra = rng.choice([f for f in FIELDS if f not in fields])
+            claims.append(self.claim(extra, current))
+            blamed = (status, extra, current)
+        elif kind == "NO_CITATION/QUOTE_NOT_FOUND":
+            claims[failing]["quote"] = claims[failing]["quote"].replace("=", rng.choice((" = ", ": ", " is ")))
+            blamed = (status, target, current)
+        elif kind == "NO_CITATION/UNKNOWN_DOC":
+            doc = _source_id(service, environment, rng.choice(("v4", "v9", "latest")))
+            claims[failing] = self.claim(target, doc, quote=f"{target}={rng.randrange(100)}")
+            blamed = (status, target, doc)
+        elif kind == "NO_CITATION/NOT_SUPPLIED":
+            doc = current if current not in request["supplied"] else _source_id(service, environment, "v2")
+            claims[failing] = self.claim(target, doc)
+            blamed = (status, target, doc)
+        elif kind == "NO_CITATION/NO_CLAIMS":
+            claims = []
+        for claim in claims:
+            if rng.random() < 0.3:  # another member order: still the same claim
+                items = list(claim.items())
+                rng.shuffle(items)
+                claim.clear()
+                claim.update(items)
+        document: Any = {"claims": claims}
+        if kind == "INVALID_JSON/WRONG_SHAPE":
+            document = rng.choice((claims, {"claims": {"items": claims}}))
+        elif kind == "INVALID_JSON/MISSING_MEMBER":
+            del claims[failing]["quote"]
+        elif kind == "INVALID_JSON/NOT_A_STRING":
+            claims[failing]["value"] = rng.randrange(1, 10_000)
+        text = self.dump(document)
+        if kind == "INVALID_JSON/SYNTAX":
+            text = rng.choice((text[:-1], text.replace('"claims"', "claims", 1), text.replace("}", "},", 1)
+                               if len(claims) == 1 else text[:-2] + ",]}", "Sure! " + text))
+        elif kind == "INVALID_JSON/TRAILING_DATA":
+            text += rng.choice((" {}", "\n\nHope this helps.", " []"))
+        elif kind == "INVALID_JSON/DUPLICATE_KEY":
+            value = json.dumps(claims[failing]["value"])
+            text = text.replace(f'"value": {value}', f'"value": {value}, "value": {value}', 1) \
+                if f'"value": {value}' in text else text.replace(f'"value":{value}', f'"value":{value},"value":{value}', 1)
+        return text, blamed
+
+    def dump(self, document: Any) -> str:
+        rng = self.rng
+        indent = rng.choice((None,) * 7 + (1,))
+        separators = rng.choice(((", ", ": "), (",", ":"))) if indent is None else (",", ": ")
+        return json.dumps(document, indent=indent, separators=separators, ensure_ascii=False)
+
+
+def _kind(rng: random.Random, starved: bool) -> str:
+    if starved:
+        return rng.choice(STARVED_KINDS)
+    return rng.choices([k for k, _ in KINDS], [w for _, w in KINDS])[0]
+
+
+def _bad_line(rng: random.Random, kind: str, good: dict[str, Any]) -> str:
+    if kind == "empty line":
+        return rng.choice(("", "   "))
+    if kind == "not JSON":
+        return rng.choice(('{"raw": "x", "request": ', "ERROR 2026-12-01 timeout", '{"raw": nan}'))
+    if kind == "not an object":
+        return rng.choice(("[1, 2]", '"a string"', "42", "null"))
+    if kind == "duplicate key":
+        body = json.dumps(good)
+        return body[:-1] + ', "raw": ' + json.dumps(good["raw"]) + "}"
+    if kind == "raw missing":
+        return json.dumps({key: value for key, value in good.items() if key != "raw"})
+    if kind == "raw not a string":
+        return json.dumps({**good, "raw": rng.choice(({"claims": []}, 7, None, ["x"]))})
+    if kind == "request missing":
+        return json.dumps({key: value for key, value in good.items() if key != "request"})
+    assert kind == "request unusable"
+    request = dict(good["request"])
+    choice = rng.randrange(3)
+    if choice == 0:
+        request["fields"] = [request["fields"][0], request["fields"][0]]
+    elif choice == 1:
+        request["color"] = "blue"
+    else:
+        del request["revision"]
+    return json.dumps({**good, "request": request})
+
+
+def _lines(count: int, seed: int, mix: Mix, bad_per_kind: int | None, long_lines: int,
+           span_seconds: float) -> Iterator[str]:
+    rng = random.Random(seed)
+    writer = _Writer(rng, registry_document())
+    bad_per_kind = max(1, count // 5000) if bad_per_kind is None else bad_per_kind
+    bad_total = bad_per_kind * len(BAD_LINE_KINDS) + long_lines
+    # Where the bad lines go: spread over the log, deterministic.
+    places = rng.sample(range(1, max(count, bad_total) + 1), bad_total) if count >= bad_total else \
+        list(range(1, bad_total + 1))
+    kinds = [kind for kind in BAD_LINE_KINDS for _ in range(bad_per_kind)] + ["too long"] * long_lines
+    bad_at = dict(zip(sorted(places), rng.sample(kinds, len(kinds))))
+    step = span_seconds / max(1, count)
+    # What a bad line is made from before the first record: a record of its own.
+    template_request = writer.request(False)
+    last_good: dict[str, Any] = {"id": "template", "raw": writer.answer("ACCEPT", template_request)[0],
+                                 "request": template_request}
+    for number in range(1, count + 1):
+        kind_of_bad = bad_at.get(number)
+        if kind_of_bad is not None:
+            mix.bad.append((number, kind_of_bad))  # type: ignore[arg-type]
+            mix.lines += 1
+            if kind_of_bad == "too long":
+                yield json.dumps({"raw": "x" * (4 * 1024 * 1024 + 10), "request": {}})
+            else:
+                yield _bad_line(rng, kind_of_bad, last_good)
+            continue
+        starved = rng.random() < 0.1
+        request = writer.request(starved)
+        kind = _kind(rng, starved)
+        raw, blamed = writer.answer(kind, request)
+        model = rng.choices([m for m, _ in MODELS], [w for _, w in MODELS])[0]
+        prompt = rng.choice(PROMPTS)
+        record: dict[str, Any] = {"id": f"{seed}-{number:07d}"}
+        stamp: float | None = BASE_TS + number * step + rng.random() * step
+        draw = rng.random()
+        if draw < 0.01:
+            stamp = None
+        elif draw < 0.012:
+            record["ts"] = rng.choice(("yesterday", "2026-13-45T00:00:00Z", True))
+            stamp = None
+        elif draw < 0.1:
+            stamp = record["ts"] = round(stamp, 3)
+        else:
+            record["ts"] = _iso(stamp)
+            stamp = _parse_iso(record["ts"])  # what the text says, to the microsecond
+        record.update({"model": model, "prompt_version": prompt, "raw": raw, "request": request})
+        status = kind.partition("/")[0]
+        mix.lines += 1
+        mix.records += 1
+        mix.labels[kind] += 1
+        if status not in ("ACCEPT",):
+            blame = "generation" if status == "INVALID_JSON" or not starved else "retrieval"
+            mix.blame[blame] += 1
+        if blamed is not None:
+            mix.claims[blamed] += 1
+        mix.scopes[(request["service"], request["environment"], request["revision"])] += 1
+        mix.models[(model, status)] += 1
+        mix.prompts[prompt] += 1
+        if stamp is None:
+            mix.no_ts += 1
+            mix.bad_ts += "ts" in record
+        mix.stamps.append(stamp)
+        last_good = record
+        yield json.dumps(record, ensure_ascii=False)
+
+
+def _iso(stamp: float) -> str:
+    from datetime import UTC, datetime
+
+    return datetime.fromtimestamp(stamp, UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def _parse_iso(text: str) -> float:
+    from datetime import datetime
+
+    return datetime.fromisoformat(text).timestamp()
+
+
+def write_log(path: str | Path, lines: int, seed: int = 0, *, bad_per_kind: int | None = None,
+              long_lines: int = 0, span_seconds: float = 86400.0) -> Mix:
+    """Write a log of ``lines`` lines to ``path`` (gzip when it ends in ``.gz``)
+    and return its mix.  ``bad_per_kind``: bad lines of each kind (default one per
+    5,000 lines, at least one); ``long_lines``: lines past the line limit (4 MiB
+    each); ``span_seconds``: how long the timestamps run."""
+    path = Path(path)
+    mix = Mix()
+    opener = gzip.open if path.name.endswith(".gz") else open
+    with opener(path, "wt", encoding="utf-8", newline="\n") as out:  # type: ignore[operator]
+        for line in _lines(lines, seed, mix, bad_per_kind, long_lines, span_seconds):
+            out.write(line + "\n")
+    return mix

@@ -1,0 +1,406 @@
+"""Partial counts of a log that merge associatively: ``Tally``.
+
+``tally_range(path, start, end, registry, options)`` counts the lines of a plain
+log that begin in the byte range ``[start, end)``; ``tally_chunk`` counts a chunk
+of complete lines handed over by a stream reader (``.gz``, standard input).
+``merge(a, b)`` adds two tallies, ``a`` covering lines before ``b``'s; ``Tally()``
+is its identity.  So any split of a log, counted piece by piece and merged in
+order, equals one pass over it (a property test holds it), and that is how the
+counting runs on every core (``triage.run``) or would be mapped over a bucket of
+logs by a distributed engine.
+
+What is counted per record is what the contract and the evidence say:
+``verify`` for the verdict and ``evidence.Assessment`` for blame and abstention
+category (with the request's recall, computed once per distinct request).
+Nothing is memoised per answer: every record is verified.
+"""
+
+from __future__ import annotations
+
+from array import array
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..contract.checks import CHECKS, label_of
+from ..contract.evidence import Assessment
+from ..contract.models import Registry
+from ..contract.verify import verify
+from ..suites.load import _collector_paused as collector_paused  # one pause of the collector, as loading does
+from .logs import Chunk, count_lines, range_chunks
+from .records import BAD_KINDS, RequestCache, parse_line
+from .timeline import parse_ts
+
+__all__ = [
+    "BAD_CODE",
+    "VERDICT_LABELS",
+    "Counter",
+    "Index",
+    "Options",
+    "Tally",
+    "merge",
+    "tally_chunk",
+    "tally_chunks",
+    "tally_range",
+]
+
+# Every label a verdict can have (STATUS, or STATUS/REASON for the checks with
+# sub-reasons), in contract order, ACCEPT last; the index stores a record's label
+# as its position here, and a bad line as BAD_CODE.
+VERDICT_LABELS: tuple[str, ...] = (
+    *dict.fromkeys(label for check in CHECKS
+                   for label in ([label_of(check.code, r) for r in check.reasons] or [check.code])),
+    "ACCEPT",
+)
+BAD_CODE = len(VERDICT_LABELS)
+_CODES = {label: code for code, label in enumerate(VERDICT_LABELS)}
+_ACCEPTED = ("ACCEPT", None, True, True, None, None)  # the verdicts key of every accepted record
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """What to count beyond the verdicts.
+
+    ``by``: metadata keys to group by.  ``since``/``until`` (epoch seconds,
+    ``until`` exclusive) narrow the counts to records whose ``ts`` is in the
+    window; with either given, a record without a readable ``ts`` is left out
+    too (and counted as ``undated``).  ``index``: keep the compact index of every
+    line.  ``collect``: the name of a group whose records' lines are kept (an
+    export)."""
+
+    by: tuple[str, ...] = ()
+    since: float | None = None
+    until: float | None = None
+    index: bool = False
+    collect: str | None = None
+
+    @property
+    def windowed(self) -> bool:
+        return self.since is not None or self.until is not None
+
+
+class Counter(dict):  # type: ignore[type-arg]
+    """A dict of counts that adds another one in place."""
+
+    def add(self, other: dict[Any, int]) -> None:
+        get = self.get
+        for key, count in other.items():
+            self[key] = get(key, 0) + count
+
+
+class Index:
+    """Per line of the logs (records and bad lines, in order): its file, line
+    number, byte offset and label code, in compact arrays (16 bytes a line, not
+    the records).  A drill-down rereads a record with ``read_record``."""
+
+    __slots__ = ("code", "file", "files", "line", "offset")
+
+    def __init__(self) -> None:
+        self.files: list[str] = []
+        self.file = array("H")
+        self.line = array("q")
+        self.offset = array("q")
+        self.code = array("B")
+
+    def __len__(self) -> int:
+        return len(self.code)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Index):
+            return NotImplemented
+        return [self.files[i] for i in self.file] == [other.files[i] for i in other.file] and \
+            self.line == other.line and self.offset == other.offset and self.code == other.code
+
+    def file_number(self, path: str) -> int:
+        """The number of ``path`` in ``files`` (a log is added when first seen)."""
+        try:
+            return self.files.index(path)  # a handful of logs
+        except ValueError:
+            self.files.append(path)
+            return len(self.files) - 1
+
+    def entry(self, number: int) -> tuple[str, int, int, str]:
+        """(file, line, offset, label) of the ``number``-th line; label ``BAD`` for a bad line."""
+        code = self.code[number]
+        return (self.files[self.file[number]], self.line[number], self.offset[number],
+                VERDICT_LABELS[code] if code < BAD_CODE else "BAD")
+
+    def where(self, label: str) -> Iterator[int]:
+        """The positions of the lines with this label (``BAD`` for bad lines)."""
+        code = BAD_CODE if label == "BAD" else _CODES[label]
+        return (number for number, found in enumerate(self.code) if found == code)
+
+    def add(self, other: Index) -> None:
+        """Append ``other``'s lines (they follow this index's)."""
+        remap = [self.file_number(path) for path in other.files]
+        if remap == list(range(len(other.files))):
+            self.file.extend(other.file)
+        else:
+            self.file.extend(remap[number] for number in other.file)
+        self.line.extend(other.line)
+        self.offset.extend(other.offset)
+        self.code.extend(other.code)
+
+
+@dataclass(eq=True)
+class Tally:
+    """Counts of some lines of some logs.  Keys hold what was found (statuses,
+    reasons, fields, sources, metadata as its JSON bytes); naming and ordering
+    them is the summary's job.
+
+    - ``cells``: per (verdict, scope, metadata) the records, where verdict is
+      (status, reason, strict_json, citation_only, blame, category id), scope
+      (service, environment, revision) and metadata the JSON bytes (or None) of
+      each ``by_keys`` member: one count a record, from which ``verdicts``,
+      ``scopes`` and ``by`` are summed
+    - ``claims``: (status, field, cited doc) of rejections by a per-claim check
+    - ``minutes``: (minute since the epoch, status) of records with a readable ts
+    - ``bad``: (file, line, reason) of every bad line, in order
+    """
+
+    lines: int = 0
+    records: int = 0
+    by_keys: tuple[str, ...] = ()
+    cells: Counter = field(default_factory=Counter)
+    claims: Counter = field(default_factory=Counter)
+    minutes: Counter = field(default_factory=Counter)
+    no_ts: int = 0  # counted records without a readable ts
+    bad_ts: int = 0  # of which the ts member was there but unreadable
+    outside: int = 0  # records left out by --since/--until: ts outside the window
+    undated: int = 0  # records left out by --since/--until: no readable ts
+    bad_kinds: Counter = field(default_factory=Counter)
+    bad: list[tuple[str, int, str]] = field(default_factory=list)
+    index: Index | None = None
+    collected: list[tuple[str, int, int, bytes, str]] = field(default_factory=list)
+
+    @property
+    def bad_lines(self) -> int:
+        return len(self.bad)
+
+    @property
+    def verdicts(self) -> Counter:
+        """Records per (status, reason, strict_json, citation_only, blame, category id)."""
+        found = Counter()
+        for (verdict, _, _), count in self.cells.items():
+            found[verdict] = found.get(verdict, 0) + count
+        return found
+
+    @property
+    def scopes(self) -> Counter:
+        """Records per ((service, environment, revision), status)."""
+        found = Counter()
+        for (verdict, scope, _), count in self.cells.items():
+            key = (scope, verdict[0])
+            found[key] = found.get(key, 0) + count
+        return found
+
+    @property
+    def by(self) -> dict[str, Counter]:
+        """Per metadata key: records per (the member's JSON bytes or None, status)."""
+        found = {key: Counter() for key in self.by_keys}
+        for (verdict, _, values), count in self.cells.items():
+            for key, value in zip(self.by_keys, values):
+                counts = found[key]
+                pair = (value, verdict[0])
+                counts[pair] = counts.get(pair, 0) + count
+        return found
+
+    def add(self, other: Tally) -> Tally:
+        """Add ``other`` (lines after this tally's) in place; returns self."""
+        if other.cells and self.cells and other.by_keys != self.by_keys:
+            raise ValueError(f"tallies grouped by {self.by_keys} and {other.by_keys} do not add up")
+        if other.by_keys:
+            self.by_keys = other.by_keys
+        self.lines += other.lines
+        self.records += other.records
+        self.cells.add(other.cells)
+        self.claims.add(other.claims)
+        self.minutes.add(other.minutes)
+        self.no_ts += other.no_ts
+        self.bad_ts += other.bad_ts
+        self.outside += other.outside
+        self.undated += other.undated
+        self.bad_kinds.add(other.bad_kinds)
+        self.bad.extend(other.bad)
+        if other.index is not None:
+            if self.index is None:
+                self.index = Index()
+            self.index.add(other.index)
+        self.collected.extend(other.collected)
+        return self
+
+    def shift(self, lines: int) -> Tally:
+        """Renumber this tally's lines (all of one log) ``lines`` further on, in place."""
+        if lines:
+            self.bad = [(file, line + lines, reason) for file, line, reason in self.bad]
+            self.collected = [(file, line + lines, *rest) for file, line, *rest in self.collected]
+            if self.index is not None:
+                self.index.line = array("q", (line + lines for line in self.index.line))
+        return self
+
+
+def merge(a: Tally, b: Tally) -> Tally:
+    """A new tally of ``a``'s lines followed by ``b``'s (associative; ``Tally()`` is
+    the identity)."""
+    return Tally().add(a).add(b)
+
+
+class _Counting:
+    """The per-line loop of one piece of a log, and what it keeps between chunks."""
+
+    def __init__(self, registry: Registry, options: Options, requests: RequestCache | None = None) -> None:
+        self.registry = registry
+        self.options = options
+        self.requests = requests if requests is not None else RequestCache(registry)
+        self.tally = Tally(by_keys=options.by, index=Index() if options.index else None)
+        if options.collect is not None:
+            from .groups import GroupMatcher
+
+            self.matcher: Any = GroupMatcher(options.collect, options.by)
+        else:
+            self.matcher = None
+
+    def chunk(self, file: str, offset: int, data: bytes | None, length: int, line: int) -> int:
+        """Count a chunk's lines (``line``: the number of its first); returns how many."""
+        tally = self.tally
+        if data is None:  # one line too long to hold
+            self._bad(file, line, offset, f"too long: {length} bytes on one line (not read)")
+            tally.lines += 1
+            return 1
+        lines = data.split(b"\n")
+        if data.endswith(b"\n"):
+            lines.pop()
+        options = self.options
+        by = options.by
+        cells, claims, minutes = tally.cells, tally.claims, tally.minutes
+        windowed, since, until = options.windowed, options.since, options.until
+        index, matcher = tally.index, self.matcher
+        file_number = index.file_number(file) if index is not None else 0
+        number = line
+        with collector_paused():
+            offset, number = self._lines(lines, file, offset, number, by, cells, claims, minutes,
+                                         windowed, since, until, index, matcher,
+                                         file_number)
+        tally.lines += len(lines)
+        return len(lines)
+
+    def _lines(self, lines: list[bytes], file: str, offset: int, number: int, by: tuple[str, ...], cells: Counter,
+               claims: Counter, minutes: Counter, windowed: bool, since: float | None,
+               until: float | None, index: Index | None, matcher: Any, file_number: int) -> tuple[int, int]:
+        """The per-line loop (everything it touches passed in as locals)."""
+        tally = self.tally
+        registry = self.registry
+        requests = self.requests
+        if index is not None:
+            index_file, index_line, index_offset, index_code = index.file, index.line, index.offset, index.code
+        records = 0
+        for text in lines:
+            parsed = parse_line(text, requests)
+            if parsed.__class__ is str:
+                self._bad(file, number, offset, parsed)  # type: ignore[arg-type]
+            else:
+                raw, known, members = parsed  # type: ignore[misc]
+                ts_member = members.get("ts")
+                stamp = parse_ts(ts_member) if ts_member is not None else None
+                if windowed and (stamp is None or (since is not None and stamp < since)
+                                 or (until is not None and stamp >= until)):
+                    if stamp is None:
+                        tally.undated += 1
+                    else:
+                        tally.outside += 1
+                else:
+                    verdict = verify(raw, known.request, registry)
+                    status = verdict.status
+                    if status == "ACCEPT":
+                        key = _ACCEPTED
+                    else:
+                        evidence = Assessment(verdict, known.recall)
+                        category = evidence.category
+                        key = (status, verdict.reason, verdict.strict_json, verdict.citation_only,
+                               evidence.blame, category.id if category is not None else None)
+                        if verdict.claim is not None:
+                            claim = verdict.claims[verdict.claim]
+                            found = (status, claim.field, claim.doc)
+                            claims[found] = claims.get(found, 0) + 1
+                    if by:
+                        values = []
+                        for name in by:
+                            member = members.get(name)
+                            values.append(bytes(member) if member is not None else None)
+                        cell = (key, known.scope, tuple(values))
+                    else:
+                        cell = (key, known.scope, ())
+                    cells[cell] = cells.get(cell, 0) + 1
+                    if stamp is not None:
+                        found = (int(stamp // 60), status)
+                        minutes[found] = minutes.get(found, 0) + 1
+                    else:
+                        tally.no_ts += 1
+                        if ts_member is not None:
+                            tally.bad_ts += 1
+                    records += 1
+                    if index is not None:
+                        index_file.append(file_number)
+                        index_line.append(number)
+                        index_offset.append(offset)
+                        index_code.append(_CODES[label_of(status, verdict.reason)])
+                    if matcher is not None and matcher.matches(verdict, known, members, evidence
+                                                               if status != "ACCEPT" else None):
+                        tally.collected.append((file, number, offset, text, verdict.label))
+            offset += len(text) + 1
+            number += 1
+        tally.records += records
+        return offset, number
+
+    def _bad(self, file: str, line: int, offset: int, reason: str) -> None:
+        tally = self.tally
+        tally.bad.append((file, line, reason))
+        kind = next((kind for kind in BAD_KINDS if reason.startswith(kind)), "other")
+        tally.bad_kinds[kind] = tally.bad_kinds.get(kind, 0) + 1
+        if tally.index is not None:
+            tally.index.file.append(tally.index.file_number(file))
+            tally.index.line.append(line)
+            tally.index.offset.append(offset)
+            tally.index.code.append(BAD_CODE)
+
+
+def tally_chunks(file: str, chunks: Iterable[Chunk], registry: Registry, options: Options,
+                 first_line: int = 1, requests: RequestCache | None = None) -> Tally:
+    """Count chunks of complete lines of ``file`` (in order, the first chunk's
+    first line being number ``first_line``)."""
+    counting = _Counting(registry, options, requests)
+    line = first_line
+    for offset, data, length in chunks:
+        line += counting.chunk(file, offset, data, length, line)
+    return counting.tally
+
+
+def tally_chunk(file: str, offset: int, data: bytes, first_line: int, registry: Registry, options: Options,
+                requests: RequestCache | None = None) -> Tally:
+    """Count one chunk of complete lines of ``file`` beginning at ``offset`` (its
+    first line being number ``first_line``): what a stream's reader hands out."""
+    return tally_chunks(file, [(offset, data, len(data))], registry, options, first_line, requests)
+
+
+def tally_range(path: str, start: int, end: int, registry: Registry, options: Options,
+                requests: RequestCache | None = None, first_line: int | None = None) -> Tally:
+    """Count the lines of the plain log ``path`` that begin in ``[start, end)``.
+
+    Any ``start`` and ``end`` will do: a line belongs to the range its first byte
+    is in.  Line numbers are counted from the file's start (the newlines before
+    the first owned line are counted, in C), unless ``first_line`` says what the
+    first owned line's number is: a driver that splits a file into many ranges
+    passes 1 and shifts each range's numbers by the lines before it
+    (``Tally.shift``), instead of counting the same prefix again and again."""
+    chunks = range_chunks(path, start, end)
+    first = next(chunks, None)
+    if first is None:
+        return tally_chunks(path, (), registry, options)
+    if first_line is None:
+        first_line = count_lines(path, first[0]) + 1
+
+    def every() -> Iterator[Chunk]:
+        yield first
+        yield from chunks
+
+    return tally_chunks(path, every(), registry, options, first_line, requests)
