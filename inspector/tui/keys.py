@@ -4,9 +4,10 @@ Each screen's ``BINDINGS`` (and so its footer), the help screen and the command
 palette's key commands are all derived from ``KEYS``: a key cannot be listed in
 one place and missing in another.  ``screen`` says where a key works: ``app``
 everywhere, ``main`` on the main view, ``summary`` on the suite summary,
-``mutation_report`` on the mutation report, ``triage`` on a triage's overview, ``records`` on a
-group's records (the main view's keys and these), ``bad`` on its bad lines, ``help`` on the help
-screen.
+``mutation_report`` on the mutation report, ``edit_claim`` and ``raw_editor`` in
+the lab's two editors, ``triage`` on a triage's overview, ``records`` on a
+group's records (the main view's keys and these), ``bad`` on its bad lines,
+``help`` on the help screen.
 """
 
 from __future__ import annotations
@@ -40,6 +41,8 @@ class Key:
 SCREENS: dict[str, str] = {
     "main": "The main view",
     "summary": "The suite summary",
+    "edit_claim": "The claim edit form",
+    "raw_editor": "The raw answer editor",
     "mutation_report": "The mutation report",
     "mutations": "The mutation menu",
     "predict": "Predicting a verdict",
@@ -210,6 +213,23 @@ KEYS: tuple[Key, ...] = (
         "Summarise every loaded suite, or only the current case's suite.", "summary", "a", screen="summary"),
     Key("summary_back", "escape,S,q", "dismiss", "back",
         "Back to the main view.", "summary", "Esc S q", screen="summary"),
+    Key("edit_apply", "enter", "apply", "apply",
+        "Write the members you changed into the answer (only those tokens) and verify it again; Tab and "
+        "⇧Tab move between the four fields.",
+        "lab", "⏎ Enter", screen="edit_claim"),
+    Key("edit_cancel", "escape", "cancel", "cancel",
+        "Close the form; the answer stays as it was.", "lab", "Esc", screen="edit_claim"),
+    Key("raw_apply", "ctrl+s", "apply", "apply",
+        "Apply the text as the case's answer (one change: u undoes it on the main view).", "lab", "^s",
+        screen="raw_editor"),
+    Key("raw_undo", "ctrl+z", "undo_text", "undo",
+        "Undo the last edit of the text (the editor's own history, without limit).", "lab", "^z",
+        screen="raw_editor"),
+    Key("raw_redo", "ctrl+y", "redo_text", "redo",
+        "Redo the edit undone last.", "lab", "^y", screen="raw_editor"),
+    Key("raw_cancel", "escape", "cancel", "close",
+        "Close the editor without applying; with unapplied edits the first Esc says so and the second "
+        "discards them.", "lab", "Esc", screen="raw_editor"),
     Key("report_down", "j,down", "cursor(1)", "down",
         "Move to the next row of the mutation report.", "report", "j ↓", screen="mutation_report"),
     Key("report_up", "k,up", "cursor(-1)", "up",
