@@ -40,6 +40,9 @@ groups (copy a name into --export GROUP):
 --since/--until take ISO 8601 (2026-12-01T10:00:00Z; no zone is UTC) or epoch seconds;
 with either, records without a readable ts are left out too (counted as undated).
 
+Without --summary, --format or --export, the inspector opens on the overview of the groups
+(needs a terminal; a log file, not -): the counts fill in live, Enter opens a group's records.
+
 exit status: 0 summarised (bad lines are listed, not an error), 2 unusable input (a missing
 log or registry, a FIFO or directory, a bad option), 3 internal error."""
 
@@ -74,9 +77,8 @@ def run(args: argparse.Namespace) -> int:
     from .triage.timeline import parse_time
 
     headless = args.summary or args.format is not None or args.export is not None
-    if not headless:
-        return _error("the inspector view of a triage is not available yet: "
-                      "add --summary (or --format json) for the headless summary")
+    if not headless and (problem := _inspector_problem(args)) is not None:
+        return _error(problem)
     if (args.export is None) != (args.out is None):
         return _error("--export GROUP and --out SUITE go together")
     if args.limit is not None and (args.export is None or args.limit < 1):
@@ -98,6 +100,8 @@ def run(args: argparse.Namespace) -> int:
     if args.out is not None and args.out.exists():
         return _error(f"{args.out}: already exists; refusing to overwrite (--out takes a new file)")
     registry = load_registry(args.registry)
+    if not headless:
+        return _inspect(args, registry, window)
     options = Options(by=tuple(dict.fromkeys(args.by)), since=window.get("since"), until=window.get("until"),
                       collect=args.export)
     try:
@@ -139,6 +143,37 @@ def run(args: argparse.Namespace) -> int:
         if written is not None:
             print(visible(f"wrote {written} case(s) of {args.export} to {args.out}"))
     return EXIT_ACCEPT
+
+
+def _inspector_problem(args: argparse.Namespace) -> str | None:
+    """Why the inspector cannot open on these arguments (before anything is read)."""
+    if "-" in args.logs:
+        return ("standard input (-) is read by the headless summary only (add --summary or --format json); "
+                "the inspector rereads records from their file: give the log's path")
+    if args.against:
+        return "--against compares in the headless summary only: add --summary (or --format json)"
+    return None
+
+
+def _inspect(args: argparse.Namespace, registry: Any, window: dict[str, float | None]) -> int:
+    """The inspector on the triage's overview: the logs and the registry checked,
+    and a terminal, before the UI starts."""
+    from .triage import LogError, check_log
+
+    try:
+        for path in args.logs:
+            check_log(path)
+    except LogError as exc:
+        return _error(str(exc))
+    if not all(stream is not None and cli._isatty(stream) for stream in (sys.stdin, sys.stdout)):
+        return _error("inspector triage needs a terminal (standard input and output) for the inspector; "
+                      "add --summary (or --format json) for the headless report")
+    from .tui.launch import open_triage
+    from .presentation.triage import triage_run
+
+    engine = {"workers": args.workers} if args.workers else {}
+    return open_triage(triage_run(args.logs, registry, args.registry, args.by, window.get("since"),
+                                  window.get("until"), **engine))
 
 
 def _unknown_group(name: str, summary: Summary) -> str:

@@ -212,10 +212,10 @@ class TestExitStatus:
         assert proc.returncode == 2
         one_line_error(decoded(proc)[1])
 
-    def test_without_summary_the_view_is_not_there_yet(self, made):
+    def test_without_summary_the_inspector_needs_a_terminal(self, made):
         folder, registry, _ = made
         proc = run_cli("triage", folder / "app.jsonl", "--registry", registry)
-        assert proc.returncode == 2 and "not available yet" in one_line_error(decoded(proc)[1])
+        assert proc.returncode == 2 and "needs a terminal" in one_line_error(decoded(proc)[1])
 
     def test_the_headless_path_never_loads_textual(self, made):
         folder, registry, _ = made

@@ -39,7 +39,9 @@ __all__ = [
     "Target",
     "Variant",
     "answer_of",
+    "encode_string",
     "mutants_of",
+    "replace_member",
 ]
 
 
@@ -210,8 +212,9 @@ def encode_string(value: str, like: str = "") -> str:
     return json_escape(json.dumps(value, ensure_ascii=like.isascii() and "\\u" in like))
 
 
-def _member(answer: Answer, claim: int, member: str, value: str, label: str, check: str | None = None) -> Variant:
-    """Replace one member's string token of a claim."""
+def replace_member(answer: Answer, claim: int, member: str, value: str, label: str,
+                   check: str | None = None) -> Variant:
+    """Replace one member's string token of a claim (the mutations and the edit form)."""
     path = ("claims", claim, member)
     start, end = answer.span(path)
     return Variant(label, start, end, encode_string(value, answer.token(path)), check)
@@ -250,7 +253,7 @@ def _quote_other_line(answer: Answer, claim: int | None) -> Iterator[Variant]:
     quote = answer.claims[claim].quote
     for number, line in _lines(source.text):
         if line != quote:
-            yield _member(answer, claim, "quote", line, f"line {number}: {_label(line)}")
+            yield replace_member(answer, claim, "quote", line, f"line {number}: {_label(line)}")
 
 
 def _quote_other_source(answer: Answer, claim: int | None) -> Iterator[Variant]:
@@ -267,7 +270,7 @@ def _quote_other_source(answer: Answer, claim: int | None) -> Iterator[Variant]:
             continue
         canonical = f"{current.field}={source.facts.get(current.field)}"
         line = canonical if canonical in lines else lines[0]
-        yield _member(answer, claim, "quote", line, f"{source.id}: {_label(line)}")
+        yield replace_member(answer, claim, "quote", line, f"{source.id}: {_label(line)}")
 
 
 def _differences(answer: Answer, source: Source) -> tuple[list[str], str]:
@@ -300,7 +303,7 @@ def _doc_other(answer: Answer, claim: int | None) -> Iterator[Variant]:
         if source.id == current.doc:
             continue
         words, check = _differences(answer, source)
-        variant = _member(answer, claim, "doc", source.id, f"{_label(source.id)} ({', '.join(words)})", check)
+        variant = replace_member(answer, claim, "doc", source.id, f"{_label(source.id)} ({', '.join(words)})", check)
         if check == "value" and source.facts.get(current.field) == current.value and current.quote in source.text:
             variant = Variant(f"{_label(source.id)} (equivalent: the same fact and line)", variant.start,
                               variant.end, variant.replacement, harmless=True)
@@ -312,7 +315,7 @@ def _doc_unknown(answer: Answer, claim: int | None) -> Iterator[Variant]:
     invented = answer.claims[claim].doc + "-unknown"
     while answer.registry.get(invented) is not None:
         invented += "-x"
-    yield _member(answer, claim, "doc", invented, f"{_label(invented)} (not in the registry)")
+    yield replace_member(answer, claim, "doc", invented, f"{_label(invented)} (not in the registry)")
 
 
 def _value_from_source(answer: Answer, claim: int | None) -> Iterator[Variant]:
@@ -321,7 +324,7 @@ def _value_from_source(answer: Answer, claim: int | None) -> Iterator[Variant]:
     source = answer.source(claim)
     value = source.facts.get(current.field) if source is not None else None
     if value and value != current.value:
-        yield _member(answer, claim, "value", value, f"{_label(value)} (from {_label(source.id)})")  # type: ignore[union-attr]
+        yield replace_member(answer, claim, "value", value, f"{_label(value)} (from {_label(source.id)})")  # type: ignore[union-attr]
 
 
 def _value_other_source(answer: Answer, claim: int | None) -> Iterator[Variant]:
@@ -332,7 +335,7 @@ def _value_other_source(answer: Answer, claim: int | None) -> Iterator[Variant]:
         value = source.facts.get(current.field)
         if value and value not in seen:
             seen.add(value)
-            yield _member(answer, claim, "value", value, f"{_label(value)} (from {_label(source.id)})")
+            yield replace_member(answer, claim, "value", value, f"{_label(value)} (from {_label(source.id)})")
 
 
 _FULL_WIDTH = str.maketrans("0123456789", "０１２３４５６７８９")
@@ -369,7 +372,7 @@ def _value_perturb(answer: Answer, claim: int | None) -> Iterator[Variant]:
     assert claim is not None
     current = answer.claims[claim]
     for label, value in perturbations(current.field, current.value):
-        yield _member(answer, claim, "value", value, f"{label}: {_label(value)}")
+        yield replace_member(answer, claim, "value", value, f"{label}: {_label(value)}")
 
 
 def _field_other(answer: Answer, claim: int | None) -> Iterator[Variant]:
@@ -382,7 +385,7 @@ def _field_other(answer: Answer, claim: int | None) -> Iterator[Variant]:
     for field in answer.request.fields:
         if field != current.field:
             check = "unique_field" if field in earlier else "value"
-            yield _member(answer, claim, "field", field, _label(field), check)
+            yield replace_member(answer, claim, "field", field, _label(field), check)
 
 
 def _field_unrequested(answer: Answer, claim: int | None) -> Iterator[Variant]:
@@ -395,7 +398,7 @@ def _field_unrequested(answer: Answer, claim: int | None) -> Iterator[Variant]:
             invented += "_x"
         fields = [invented]
     for field in fields:
-        yield _member(answer, claim, "field", field, _label(field))
+        yield replace_member(answer, claim, "field", field, _label(field))
 
 
 # -- claims -------------------------------------------------------------------------
@@ -488,7 +491,7 @@ def _raw_oversize_member(answer: Answer, claim: int | None) -> Iterator[Variant]
     quote = answer.claims[claim].quote
     wanted = LIMITS.MAX_MEMBER + 1
     padded = quote + " " * max(0, wanted - utf16_len(quote))
-    yield _member(answer, claim, "quote", padded, f"quote of {utf16_len(padded)} UTF-16 units")
+    yield replace_member(answer, claim, "quote", padded, f"quote of {utf16_len(padded)} UTF-16 units")
 
 
 def _raw_ninth_claim(answer: Answer, claim: int | None) -> Iterator[Variant]:

@@ -1,11 +1,16 @@
-"""Rereading one record of a log from its offset (a drill-down from the index)."""
+"""Rereading records of a log from their offsets (a drill-down from the index)."""
 
 from __future__ import annotations
 
-from .logs import read_line_at
-from .records import BadLine, LogRecord, RequestCache, decode_record
+import gzip
+import os
+import zlib
+from typing import BinaryIO
 
-__all__ = ["read_record"]
+from .logs import STDIN, LogError, _open, _why, is_gzip, read_line_at
+from .records import MAX_LINE_BYTES, BadLine, LogRecord, RequestCache, decode_record
+
+__all__ = ["LineReader", "read_record"]
 
 
 def read_record(path: str, offset: int, line: int = 0, requests: RequestCache | None = None) -> LogRecord | BadLine:
@@ -14,3 +19,73 @@ def read_record(path: str, offset: int, line: int = 0, requests: RequestCache | 
     number, as the index has it (only carried along).  LogError if the log cannot
     be read there (standard input cannot be read again)."""
     return decode_record(read_line_at(path, offset), path, line, offset, requests)
+
+
+class LineReader:
+    """Lines of logs read at their offsets, many in a row (a drill-down paging
+    through a group): a plain log is read with a small read per line (most lines
+    are a few hundred bytes), a ``.gz`` log keeps its stream open, so that reading
+    on at a later offset decompresses only the bytes between (an earlier offset
+    starts the stream again).  ``close()`` when done."""
+
+    FIRST_READ = 64 * 1024
+
+    def __init__(self) -> None:
+        self._plain: dict[str, int] = {}
+        self._streams: dict[str, tuple[BinaryIO, gzip.GzipFile]] = {}
+        self._gzip: dict[str, bool] = {}
+
+    def line_at(self, path: str, offset: int) -> bytes:
+        """The line beginning at ``offset``, without its newline (LogError if unreadable)."""
+        if path == STDIN:
+            raise LogError(path, "standard input cannot be read again; triage a file to drill down")
+        gz = self._gzip.get(path)
+        if gz is None:
+            gz = self._gzip[path] = is_gzip(path)
+        return self._gzip_line(path, offset) if gz else self._plain_line(path, offset)
+
+    def _plain_line(self, path: str, offset: int) -> bytes:
+        fd = self._plain.get(path)
+        if fd is None:
+            fd = self._plain[path] = _open(path)
+        data = os.pread(fd, self.FIRST_READ, offset)
+        end = data.find(b"\n")
+        if end < 0 and len(data) == self.FIRST_READ:  # a long line: the rest, up to the limit
+            data += os.pread(fd, MAX_LINE_BYTES + 1 - self.FIRST_READ, offset + self.FIRST_READ)
+            end = data.find(b"\n")
+        if end < 0:
+            if len(data) > MAX_LINE_BYTES:
+                raise LogError(path, f"the line at offset {offset} is longer than {MAX_LINE_BYTES} bytes")
+            return data
+        return data[:end]
+
+    def _gzip_line(self, path: str, offset: int) -> bytes:
+        opened = self._streams.get(path)
+        if opened is None:
+            raw = os.fdopen(_open(path), "rb")
+            opened = self._streams[path] = (raw, gzip.GzipFile(fileobj=raw, mode="rb"))
+        stream = opened[1]
+        try:
+            stream.seek(offset)  # forward: decompresses the gap; backward: from the start
+            data = stream.readline(MAX_LINE_BYTES + 1)
+        except (OSError, EOFError, zlib.error) as exc:
+            self._drop(path)
+            raise LogError(path, f"cannot read at offset {offset}: {_why(exc)}") from None
+        if data.endswith(b"\n"):
+            return data[:-1]
+        if len(data) > MAX_LINE_BYTES:
+            raise LogError(path, f"the line at offset {offset} is longer than {MAX_LINE_BYTES} bytes")
+        return data
+
+    def _drop(self, path: str) -> None:
+        opened = self._streams.pop(path, None)
+        if opened is not None:
+            opened[1].close()
+            opened[0].close()
+
+    def close(self) -> None:
+        for fd in self._plain.values():
+            os.close(fd)
+        self._plain.clear()
+        for path in list(self._streams):
+            self._drop(path)

@@ -25,7 +25,7 @@ from ..suites.reading import MAX_SUITE_BYTES
 from ..suites.writing import WriteError, write_files
 from .records import BadLine, RequestCache, decode_record
 
-__all__ = ["EXPORT_KIND", "ExportError", "export_suite", "suite_document"]
+__all__ = ["EXPORT_KIND", "ExportError", "export_suite", "record_note", "suite_document"]
 
 EXPORT_KIND = "triage-export"
 
@@ -61,6 +61,13 @@ def _raw_member(raw: str) -> dict[str, str]:
     return {"raw": raw}
 
 
+def record_note(file: str, line: int, offset: int, meta: dict[str, Any]) -> str:
+    """A record's place and metadata as its case's note (an export's, and the
+    inspector's drill-down into a group)."""
+    metadata = json.dumps(meta, ensure_ascii=False, sort_keys=True, default=str)
+    return f"from {file}:{line} (offset {offset}); metadata {metadata}"
+
+
 def suite_document(group: str, registry: Registry, collected: Iterable[tuple[str, int, int, bytes, str]],
                    logs: Iterable[str]) -> dict[str, Any]:
     """The suite of the collected lines (file, line, offset, line bytes, label)."""
@@ -74,9 +81,8 @@ def suite_document(group: str, registry: Registry, collected: Iterable[tuple[str
         case_id = _case_id(dict(record.meta), file, line, taken)
         taken.add(case_id)
         request = {key: value for key, value in msgspec.to_builtins(record.request).items() if value is not None}
-        meta = json.dumps(record.meta, ensure_ascii=False, sort_keys=True, default=str)
         cases.append({"id": case_id, **_raw_member(record.raw), "request": request, "expected": label,
-                      "note": f"from {file}:{line} (offset {offset}); metadata {meta}"})
+                      "note": record_note(file, line, offset, dict(record.meta))})
     return {
         "kind": EXPORT_KIND,
         "description": f"Records of the group {group} exported by inspector triage from {', '.join(logs)}; "

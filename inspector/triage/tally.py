@@ -93,9 +93,19 @@ class Counter(dict):  # type: ignore[type-arg]
 class Index:
     """Per line of the logs (records and bad lines, in order): its file, line
     number, byte offset and label code, in compact arrays (16 bytes a line, not
-    the records).  A drill-down rereads a record with ``read_record``."""
+    the records).  A drill-down rereads a record with ``read_record``.
 
-    __slots__ = ("code", "file", "files", "line", "offset")
+    And what every group of a record is decided by, dictionary-encoded (4 bytes
+    a line per column; id 0 is none: a bad line, or a rejection without a failing
+    claim): ``cell``, the record's count key (verdict key, scope, ``--by``
+    members: ``Tally.cells``), and ``claim`` (status, field, cited doc), each an
+    array of ids into its table of values (``keys``).  So which lines a group
+    holds is found from the index alone, for any group (the inspector's
+    drill-down), never by rereading the log."""
+
+    __slots__ = ("cell", "claim", "code", "file", "files", "keys", "line", "offset")
+
+    COLUMNS = ("cell", "claim")
 
     def __init__(self) -> None:
         self.files: list[str] = []
@@ -103,6 +113,10 @@ class Index:
         self.line = array("q")
         self.offset = array("q")
         self.code = array("B")
+        self.cell = array("I")
+        self.claim = array("I")
+        # Per column: its values, id -> value (id 0 is none), and value -> id.
+        self.keys: dict[str, tuple[list[Any], dict[Any, int]]] = {column: ([None], {}) for column in self.COLUMNS}
 
     def __len__(self) -> int:
         return len(self.code)
@@ -111,7 +125,34 @@ class Index:
         if not isinstance(other, Index):
             return NotImplemented
         return [self.files[i] for i in self.file] == [other.files[i] for i in other.file] and \
-            self.line == other.line and self.offset == other.offset and self.code == other.code
+            self.line == other.line and self.offset == other.offset and self.code == other.code and \
+            all(self.values(column) == other.values(column) for column in self.COLUMNS)
+
+    def column(self, name: str) -> array[int]:
+        """The ids of a column (``cell`` or ``claim``)."""
+        return self.cell if name == "cell" else self.claim
+
+    def values(self, name: str) -> list[Any]:
+        """A column decoded: each line's value (None for none)."""
+        table = self.keys[name][0]
+        return [table[i] for i in self.column(name)]
+
+    def _id(self, name: str, value: Any) -> int:
+        table, ids = self.keys[name]
+        found = ids.get(value)
+        if found is None:
+            found = ids[value] = len(table)
+            table.append(value)
+        return found
+
+    def describe(self, cell: Any, claim: Any) -> None:
+        """A record's group keys (after its file, line, offset and code)."""
+        self.cell.append(self._id("cell", cell))
+        self.claim.append(self._id("claim", claim) if claim is not None else 0)
+
+    def describe_bad(self) -> None:
+        self.cell.append(0)
+        self.claim.append(0)
 
     def file_number(self, path: str) -> int:
         """The number of ``path`` in ``files`` (a log is added when first seen)."""
@@ -142,6 +183,13 @@ class Index:
         self.line.extend(other.line)
         self.offset.extend(other.offset)
         self.code.extend(other.code)
+        for name, (table, _) in other.keys.items():
+            mine = [0, *(self._id(name, value) for value in table[1:])]
+            column = other.column(name)
+            if mine == list(range(len(table))):
+                self.column(name).extend(column)
+            else:
+                self.column(name).extend(map(mine.__getitem__, column))
 
 
 @dataclass(eq=True)
@@ -315,7 +363,7 @@ class _Counting:
                     continue
                 verdict = verify(raw, known.request, registry)
                 status = verdict.status
-                evidence = None
+                evidence = failing = None
                 if status == "ACCEPT":
                     key = _ACCEPTED
                 else:
@@ -335,8 +383,8 @@ class _Counting:
                         if len(assessed) < _SHAPES:
                             assessed[shape] = key
                     if claim is not None:
-                        failing = claims_of[claim]
-                        found = (status, failing.field, failing.doc)
+                        cited = claims_of[claim]
+                        found = failing = (status, cited.field, cited.doc)
                         claims[found] = claims.get(found, 0) + 1
                 if by:
                     get = members.get
@@ -358,6 +406,7 @@ class _Counting:
                     index_line.append(number)
                     index_offset.append(offset)
                     index_code.append(_CODES[label_of(status, verdict.reason)])
+                    index.describe(cell, failing)
                 if matcher is not None and matcher.matches(verdict, known, members, evidence):
                     tally.collected.append((file, number, offset, text, verdict.label))
             offset += len(text) + 1
@@ -375,6 +424,7 @@ class _Counting:
             tally.index.line.append(line)
             tally.index.offset.append(offset)
             tally.index.code.append(BAD_CODE)
+            tally.index.describe_bad()
 
 
 def tally_chunks(file: str, chunks: Iterable[Chunk], registry: Registry, options: Options,

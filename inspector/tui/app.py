@@ -14,8 +14,10 @@ from ..presentation.session import Session
 from ..suites.load import Suite
 from . import keys
 from .screens.main import MainScreen
+from ..presentation.triage import TriageRun
+from .screens.triage import TriageScreen
 
-__all__ = ["InspectorApp", "make_app"]
+__all__ = ["InspectorApp", "TriageApp", "make_app", "make_triage_app"]
 
 
 class InspectorApp(App[int]):
@@ -47,3 +49,20 @@ def make_app(suites: Iterable[Suite], *, freeze_gc: bool = False) -> InspectorAp
     generation (``gc.freeze``), for a process that runs only the app (the CLI);
     tests leave it off so that one app's objects do not outlive it."""
     return InspectorApp(Session(suites), freeze_gc=freeze_gc)
+
+
+class TriageApp(InspectorApp):
+    """The inspector opened on a triage's overview (``inspector triage``); a
+    group's records open in the main view over them."""
+
+    def __init__(self, run: TriageRun) -> None:
+        super().__init__(Session())
+        self.overview = TriageScreen(run)
+
+    def get_default_screen(self) -> TriageScreen:  # type: ignore[override]
+        return self.overview
+
+
+def make_triage_app(run: TriageRun) -> TriageApp:
+    """The inspector on a triage (the CLI, the tests and the benchmark start here)."""
+    return TriageApp(run)

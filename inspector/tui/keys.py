@@ -4,7 +4,10 @@ Each screen's ``BINDINGS`` (and so its footer), the help screen and the command
 palette's key commands are all derived from ``KEYS``: a key cannot be listed in
 one place and missing in another.  ``screen`` says where a key works: ``app``
 everywhere, ``main`` on the main view, ``summary`` on the suite summary,
-``mutation_report`` on the mutation report, ``help`` on the help screen.
+``mutation_report`` on the mutation report, ``edit_claim`` and ``raw_editor`` in
+the lab's two editors, ``triage`` on a triage's overview, ``records`` on a
+group's records (the main view's keys and these), ``bad`` on its bad lines,
+``help`` on the help screen.
 """
 
 from __future__ import annotations
@@ -38,12 +41,17 @@ class Key:
 SCREENS: dict[str, str] = {
     "main": "The main view",
     "summary": "The suite summary",
+    "edit_claim": "The claim edit form",
+    "raw_editor": "The raw answer editor",
     "mutation_report": "The mutation report",
     "mutations": "The mutation menu",
     "predict": "Predicting a verdict",
     "exercise": "The article's exercise",
     "repair": "The repair (x)",
     "save": "The save form (s)",
+    "triage": "The triage overview",
+    "records": "A triage group's records (the main view, and these)",
+    "bad": "A triage's bad lines",
     "help": "This help",
     "app": "Everywhere",
 }
@@ -57,6 +65,7 @@ GROUPS: dict[str, str] = {
     "menu": "Mutation menu",
     "predict": "Predict",
     "exercise": "Exercise",
+    "triage": "Triage",
     "help": "Help",
     "app": "Inspector",
 }
@@ -85,6 +94,7 @@ _FOOTER_GROUPS = {
     "next_claim": _CLAIM, "previous_claim": _CLAIM,
     "summary_down": _ROW, "summary_up": _ROW,
     "report_down": _ROW, "report_up": _ROW,
+    "triage_down": _ROW, "triage_up": _ROW, "bad_down": _ROW, "bad_up": _ROW,
 }
 
 KEYS: tuple[Key, ...] = (
@@ -203,6 +213,23 @@ KEYS: tuple[Key, ...] = (
         "Summarise every loaded suite, or only the current case's suite.", "summary", "a", screen="summary"),
     Key("summary_back", "escape,S,q", "dismiss", "back",
         "Back to the main view.", "summary", "Esc S q", screen="summary"),
+    Key("edit_apply", "enter", "apply", "apply",
+        "Write the members you changed into the answer (only those tokens) and verify it again; Tab and "
+        "⇧Tab move between the four fields.",
+        "lab", "⏎ Enter", screen="edit_claim"),
+    Key("edit_cancel", "escape", "cancel", "cancel",
+        "Close the form; the answer stays as it was.", "lab", "Esc", screen="edit_claim"),
+    Key("raw_apply", "ctrl+s", "apply", "apply",
+        "Apply the text as the case's answer (one change: u undoes it on the main view).", "lab", "^s",
+        screen="raw_editor"),
+    Key("raw_undo", "ctrl+z", "undo_text", "undo",
+        "Undo the last edit of the text (the editor's own history, without limit).", "lab", "^z",
+        screen="raw_editor"),
+    Key("raw_redo", "ctrl+y", "redo_text", "redo",
+        "Redo the edit undone last.", "lab", "^y", screen="raw_editor"),
+    Key("raw_cancel", "escape", "cancel", "close",
+        "Close the editor without applying; with unapplied edits the first Esc says so and the second "
+        "discards them.", "lab", "Esc", screen="raw_editor"),
     Key("report_down", "j,down", "cursor(1)", "down",
         "Move to the next row of the mutation report.", "report", "j ↓", screen="mutation_report"),
     Key("report_up", "k,up", "cursor(-1)", "up",
@@ -231,6 +258,28 @@ KEYS: tuple[Key, ...] = (
     Key("report_back", "escape,M,q", "back", "back",
         "Back: from a list of mutants to the report, from the report to the main view (a computation "
         "still running is stopped).", "report", "Esc M q", screen="mutation_report"),
+    Key("triage_down", "j,down", "cursor(1)", "down",
+        "Move to the next group.", "triage", "j ↓", screen="triage"),
+    Key("triage_up", "k,up", "cursor(-1)", "up",
+        "Move to the previous group.", "triage", "k ↑", screen="triage"),
+    Key("triage_open", "enter", "open_group", "open group",
+        "Open the group's records in the main view (registry, ladder, lab), j/k paging through them; the bad "
+        "lines' group lists each bad line's file, line and reason.", "triage", "⏎ Enter", screen="triage"),
+    Key("triage_sort", "o", "sort", "sort",
+        "Order the groups by kind (as the summary lists them), by count, or by name.", "triage", "o",
+        screen="triage"),
+    Key("triage_filter", "slash", "filter", "filter",
+        "Filter the groups by name (typing a letter starts the filter too); Enter goes back to the groups.",
+        "triage", "/", screen="triage"),
+    Key("triage_escape", "escape", "escape", "stop · clear",
+        "While verifying: stop, keeping what was counted so far (its groups open). Else: clear the group filter.",
+        "triage", "Esc", screen="triage"),
+    Key("records_back", "escape", "back", "overview",
+        "Back to the triage overview (a case filter, when set, is cleared first).", "triage", "Esc",
+        screen="records"),
+    Key("bad_down", "j,down", "cursor(1)", "down", "Move to the next bad line.", "triage", "j ↓", screen="bad"),
+    Key("bad_up", "k,up", "cursor(-1)", "up", "Move to the previous bad line.", "triage", "k ↑", screen="bad"),
+    Key("bad_back", "escape", "dismiss", "back", "Back to the triage overview.", "triage", "Esc", screen="bad"),
     Key("help_close", "escape,q,question_mark,f1", "dismiss", "close",
         "Close this help (the arrow and page keys scroll it).", "help", "Esc q ?", screen="help"),
     Key("help", "question_mark,f1", "help", "help",

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..suites.load import Suite
 
-__all__ = ["open_suites", "write_screenshots"]
+if TYPE_CHECKING:
+    from ..presentation.triage import TriageRun
+
+__all__ = ["open_suites", "open_triage", "write_screenshots"]
 
 
 def open_suites(suites: list[Suite]) -> int:
@@ -14,6 +18,15 @@ def open_suites(suites: list[Suite]) -> int:
     from .app import make_app
 
     app = make_app(suites, freeze_gc=True)
+    app.run()
+    return app.return_code or 0
+
+
+def open_triage(run: TriageRun) -> int:
+    """Run the inspector on a triage's overview until the person quits; the exit status."""
+    from .app import make_triage_app
+
+    app = make_triage_app(run)
     app.run()
     return app.return_code or 0
 

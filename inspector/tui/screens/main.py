@@ -30,6 +30,7 @@ from textual.widgets import Footer, Input
 
 from ...presentation.browse import Browse
 from ...presentation.case import CaseReport
+from ...presentation.editing import Change, claim_form, editable_text
 from ...presentation.mutation_menu import LabCase, Next
 from ...presentation.predict import PredictScore
 from ...presentation.selection import Selection, select
@@ -167,6 +168,7 @@ class MainScreen(Screen[None]):
         # The footer greys out keys that do not apply; recompute only when that can change.
         selection = self.selection
         state = (selection is not None and len(selection.claims) > 1,
+                 selection is not None and bool(selection.claims),
                  selection is not None and bool(selection.steps),
                  selection is not None and selection.first_failure is not None,
                  self.browse.filtered,
@@ -407,6 +409,36 @@ class MainScreen(Screen[None]):
             self.notify(f"back to the frozen case ({history.position} change{'s' if history.position != 1 else ''}"
                         " undone; ^r redoes them)", markup=False, timeout=3)
 
+    def action_edit_claim(self) -> None:
+        from .edit_claim import EditClaimScreen
+
+        selection = self.selection
+        form = claim_form(selection.report, selection.claim) if selection is not None else None
+        if form is None:
+            self.notify("this answer did not decode into claims: edit its text with E", severity="warning",
+                        markup=False, timeout=3)
+            return
+        self.app.push_screen(EditClaimScreen(form), self._edited)
+
+    def action_edit_raw(self) -> None:
+        from .raw_editor import RawEditorScreen
+
+        number = self.browse.current
+        if number is None or self.session.history(number) is None:
+            self.notify("no answer to edit: this case could not be loaded", severity="warning", timeout=3)
+            return
+        raw = editable_text(self.session.report(number))
+        if raw is None:
+            self.notify("this answer's bytes are not UTF-8: there is no text to edit (the raw view shows "
+                        "them as \\xNN)", severity="warning", markup=False, timeout=4)
+            return
+        self.app.push_screen(RawEditorScreen(self.session.frozen(number), raw), self._edited)
+
+    def _edited(self, change: Change | None) -> None:
+        """The edit form or the raw editor closed: apply its change, if it made one."""
+        if change is not None:
+            self.post_message(AnswerChanged(change))
+
     def _show_changed(self, report: CaseReport) -> None:
         """Show the case's answer as changed: its first failure, or the same claim when accepted."""
         claim = self.selection.claim if self.selection is not None else None
@@ -551,6 +583,10 @@ class MainScreen(Screen[None]):
             return (selection is not None and bool(selection.steps)) or None
         if action == "first_failure":
             return (selection is not None and selection.first_failure is not None) or None
+        if action == "edit_claim":  # claims were decoded: the answer is strict JSON of the claims shape
+            return (selection is not None and bool(selection.claims)) or None
+        if action == "edit_raw":
+            return (selection is not None and not selection.report.broken) or None
         if action in ("mutations", "mutate") or action.startswith("mutate("):
             return self._lab() is not None or None
         if action == "exercise":

@@ -1,0 +1,67 @@
+"""A triage group's records in the main view: ``RecordsScreen``.
+
+The main screen over a ``RecordSession`` (the group's records as the cases of
+an in-memory suite, read from the log as they are shown): the registry beside
+each claim, the ladder, the highlights, the lab's edits, mutations and save all
+work as on any case, ``j``/``k`` page through the group, the verdict panel's
+note says where the record is and its metadata.  Esc goes back to the overview
+(clearing a case filter first).
+"""
+
+from __future__ import annotations
+
+from textual.content import Content
+
+from ...presentation.session import Session
+from ...suites.load import Suite
+from ...presentation.triage import Group
+from .. import keys, safe
+from ..tones import TEXT, Tone
+from .main import MainScreen
+
+__all__ = ["RecordsScreen"]
+
+
+# The suite summary (S) verifies every case it summarises: beyond this many
+# records the overview's counts are the group's summary.
+SUMMARY_LIMIT = 5000
+
+
+class RecordsScreen(MainScreen):
+    # The main view's keys, Esc going back (a subclass's key replaces the main view's).
+    BINDINGS = keys.bindings("records")
+
+    def __init__(self, session: Session, group: Group, number: int = 0) -> None:
+        super().__init__(session)
+        self.group = group
+        self._start = number
+
+    def on_mount(self) -> None:
+        # Runs before the main screen's own on_mount opens the first record.
+        if self._start:
+            self.call_after_refresh(self.open_case, min(self._start, len(self.session) - 1))
+
+    def action_back(self) -> None:
+        if self.browse.filtered or self.query_one("#filter").has_class("-active"):
+            self.action_clear_filter()
+            return
+        self.dismiss(self.browse.current)
+
+    def _title(self, selector: str, content: Content) -> None:
+        # The case list's title names the group first (set only when it changes, like every title).
+        if selector == "#cases-panel":
+            content = Content.assemble(safe.content(self.group.name, "bold"), (" · ", TEXT[Tone.MUTED]), content)
+        super()._title(selector, content)
+
+    def action_summary(self) -> None:
+        if len(self.session) > SUMMARY_LIMIT:
+            self.notify(f"this group holds {len(self.session):,} records: the suite summary rereads and verifies "
+                        f"each (up to {SUMMARY_LIMIT:,}); the overview (Esc) has the group's counts",
+                        markup=False, timeout=4)
+            return
+        super().action_summary()
+
+    def _add_suite(self, suite: Suite, case_id: str | None = None) -> None:
+        # A saved counterexample file, or one chosen in the palette: another session's.
+        self.notify(f"{safe.display(str(suite.path))}: a triage group's records are not mixed with a suite; "
+                    "open it with inspector open", severity="warning", markup=False, timeout=4)

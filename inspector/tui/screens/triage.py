@@ -1,0 +1,457 @@
+"""The triage overview: a log's groups with counts and bars, filling in live.
+
+``inspector triage LOG... --registry G`` opens here.  The screen is on at once;
+verification runs in a thread worker that calls the engine (``presentation.triage.count``:
+``triage.triage``, itself counting in processes on every core), and every
+partial count the engine reports (``on_progress``, the counts merged so far) is
+summarised in that worker by ``triage.summary`` (the one place the groups are
+named and counted) and posted here, a newer snapshot replacing an older one not yet shown.  The
+screen only orders, filters and draws them: a progress bar (lines, lines per
+second), the groups with the summary's bars, the time histogram when records
+carry ``ts``.  Esc stops the count between two of the engine's tasks and keeps
+what was counted.  Enter opens a group's records in the main view
+(``RecordsScreen``), read from the log only as they are shown, or the bad
+lines (``BadLinesScreen``).
+"""
+
+from __future__ import annotations
+
+import threading
+
+from textual import events, on, work
+from textual.geometry import Size
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.content import Content
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import Footer, Input, Static
+
+from ...presentation.session import Session
+from ...presentation.triage import (
+    SORT_WORDS,
+    SORTS,
+    Group,
+    MAX_BUCKETS,
+    Histogram,
+    LineReader,
+    Snapshot,
+    TriageRun,
+    count,
+    iso,
+    open_group,
+    overview_groups,
+)
+from .. import keys, safe
+from ..tones import TABLE, TEXT, Tone, strong
+from ..widgets.table import Cell, Column, SafeTable
+from .summary import bar
+
+__all__ = ["Counted", "GroupTable", "TimeTable", "TriageScreen"]
+
+_MUTED = TEXT[Tone.MUTED]
+# How each kind of group is titled in the overview's first column.
+KIND_WORDS = {
+    "check": "verdict", "reason": "sub-reason", "claim": "claim", "scope": "scope", "by": "metadata",
+    "blame": "blame", "category": "category", "rung": "ladder", "false_accept": "false accept", "bad": "bad lines",
+}
+
+
+class Counted(Message):
+    """A snapshot of the counts, posted by the worker."""
+
+    def __init__(self, snapshot: Snapshot) -> None:
+        super().__init__()
+        self.snapshot = snapshot
+
+    def can_replace(self, message: Message) -> bool:
+        # A newer snapshot replaces an older one not yet shown; the last one stays.
+        return isinstance(message, Counted) and not message.snapshot.done
+
+
+class _GrowingTable(SafeTable):
+    """A table whose rows grow while the count runs: its scrollable height is
+    rounded up to ``reserve`` rows meanwhile (the rows past the last drawn
+    blank), so that a snapshot with one more group or one more bucket repaints
+    rows instead of laying the screen out again (tens of milliseconds, a key
+    press waiting behind it); exact again once the count is done."""
+
+    reserve = 1
+
+    def _update_virtual_size(self) -> None:
+        total = sum(self._widths) + self.gap * max(0, len(self._widths) - 1)
+        rows = -(-self.row_count // self.reserve) * self.reserve
+        self.virtual_size = Size(total, rows + (1 if self.show_header else 0))
+
+    def settle(self) -> None:
+        """The count is done: the exact height."""
+        self.reserve = 1
+        self._update_virtual_size()
+
+
+class GroupTable(_GrowingTable):
+    """The groups: kind, name, the summary's bar, records and their share."""
+
+    DEFAULT_CSS = """
+    GroupTable > .group-table--bar { color: $primary; }
+    """
+    COMPONENT_CLASSES = SafeTable.COMPONENT_CLASSES | {"group-table--bar"}
+    reserve = 64
+
+    COLUMNS = (
+        Column("kind", "", width=12),
+        Column("group", "group", min_width=16, weight=3),
+        Column("bar", "records", min_width=8, weight=1),
+        Column("records", "n", width=9, justify="right"),
+        Column("rate", "rate", width=6, justify="right"),
+        Column("rejected", "rejected", width=9, justify="right"),
+    )
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.groups: list[Group] = []
+        self.records = 0
+        self.lines = 0
+        self.by_kind = True
+        self.set_columns(self.COLUMNS)
+        self.empty_message = "counting…"
+
+    def set_groups(self, groups: list[Group], records: int, lines: int, by_kind: bool) -> None:
+        """Show these groups, the cursor staying on the same group when it is still there."""
+        current = self.groups[self.cursor].name if self.cursor is not None and self.cursor < len(self.groups) else None
+        self.groups, self.records, self.lines, self.by_kind = groups, records, lines, by_kind
+        cursor = next((row for row, group in enumerate(groups) if group.name == current), None)
+        self.cursor = cursor if cursor is not None else (0 if groups else None)
+        self.set_row_count(len(groups))
+
+    @property
+    def current(self) -> Group | None:
+        return self.groups[self.cursor] if self.cursor is not None and self.cursor < len(self.groups) else None
+
+    def cell(self, row: int, column: Column) -> Cell:
+        group = self.groups[row]
+        key = column.key
+        if key == "kind":
+            if self.by_kind and row > 0 and self.groups[row - 1].kind == group.kind:
+                return None
+            return (KIND_WORDS.get(group.kind, group.kind), TABLE[Tone.MUTED])
+        if key == "group":
+            return group.name  # untrusted: fields, sources, scopes and metadata come from the log
+        if key == "bar":
+            total = self.lines if group.kind == "bad" else self.records
+            width = self._widths[2] if len(self._widths) > 2 else 20
+            style = TABLE[Tone.BAD] if group.kind in ("bad", "false_accept") else \
+                TABLE[Tone.GOOD] if group.name in ("ACCEPT", "rung:contract") else "group-table--bar"
+            return (bar(group.records, total, width), style)
+        if key == "records":
+            return (f"{group.records:,}", None)
+        if key == "rate":
+            return (f"{100 * group.rate:.1f}%", TABLE[Tone.MUTED])
+        if group.rejected is None:
+            return None
+        return (f"✗ {group.rejected:,}", TABLE[Tone.BAD]) if group.rejected else ("·", TABLE[Tone.PENDING])
+
+    def on_safe_table_row_clicked(self, event: SafeTable.RowClicked) -> None:
+        event.stop()
+        self.move_cursor(event.row)
+
+
+class TimeTable(_GrowingTable):
+    """The time histogram: a row per bucket, its records as a bar, the rejected."""
+
+    DEFAULT_CSS = """
+    TimeTable > .time-table--bar { color: $primary; }
+    """
+    COMPONENT_CLASSES = SafeTable.COMPONENT_CLASSES | {"time-table--bar"}
+    reserve = MAX_BUCKETS
+
+    COLUMNS = (
+        Column("start", "from (UTC)", width=11),
+        Column("bar", "records", min_width=6),
+        Column("records", "n", width=8, justify="right"),
+        Column("rejected", "rejected", width=8, justify="right"),
+    )
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.histogram: Histogram | None = None
+        self.most = 0
+        self.set_columns(self.COLUMNS)
+
+    def set_histogram(self, histogram: Histogram | None) -> None:
+        self.histogram = histogram
+        self.most = max((b.records for b in histogram.bars), default=0) if histogram is not None else 0
+        self.set_row_count(len(histogram.bars) if histogram is not None else 0)
+
+    def cell(self, row: int, column: Column) -> Cell:
+        assert self.histogram is not None
+        found = self.histogram.bars[row]
+        key = column.key
+        if key == "start":
+            return (iso(found.start)[5:16].replace("T", " "), TABLE[Tone.MUTED])
+        if key == "bar":
+            width = self._widths[1] if len(self._widths) > 1 else 10
+            return (bar(found.records, self.most, width), "time-table--bar")
+        if key == "records":
+            return (f"{found.records:,}", None)
+        return (f"✗ {found.rejected:,}", TABLE[Tone.BAD]) if found.rejected else ("·", TABLE[Tone.PENDING])
+
+    def row_style(self, row: int) -> str | None:
+        return None
+
+
+class TriageScreen(Screen[None]):
+    """The overview of a triage (the app's first screen for ``inspector triage``)."""
+
+    DEFAULT_CSS = """
+    TriageScreen { layout: vertical; }
+    TriageScreen > #triage-panel {
+        border-top: solid $primary-muted;
+        border-title-color: $text-primary;
+        border-title-style: bold;
+        padding: 0 1;
+        height: 1fr;
+    }
+    TriageScreen #triage-head { height: 2; }
+    TriageScreen #triage-progress { height: 1; margin-bottom: 1; }
+    TriageScreen #triage-progress.-finished { visibility: hidden; }
+    TriageScreen #triage-filter { display: none; height: 1; border: none; padding: 0 1; margin-bottom: 1; }
+    TriageScreen #triage-filter.-active { display: block; }
+    TriageScreen #triage-body { height: 1fr; }
+    TriageScreen #groups-panel { width: 1fr; }
+    TriageScreen #time-panel { width: 42; margin-left: 2; display: none; }
+    TriageScreen #time-panel.-shown { display: block; }
+    TriageScreen .triage-title { height: 1; color: $text-muted; }
+    """
+
+    BINDINGS = keys.bindings("triage")
+    AUTO_FOCUS = ""
+
+    def __init__(self, run: TriageRun) -> None:
+        super().__init__()
+        self.run = run
+        self.cancel = threading.Event()
+        self.sort = SORTS[0]
+        self.filter_text = ""
+        self.counted: Snapshot | None = None
+        self.running = True
+        self.reader = LineReader()
+        self._sessions: dict[str, tuple[Session, int]] = {}  # a finished triage's opened groups, with their edits
+
+    # -- layout -------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="triage-panel"):
+            yield Static("", id="triage-head", markup=False)
+            yield Static("", id="triage-progress", markup=False)
+            yield Input(placeholder="filter the groups by name", id="triage-filter", select_on_focus=False)
+            with Horizontal(id="triage-body"):
+                with Vertical(id="groups-panel"):
+                    yield Static("", id="groups-title", classes="triage-title", markup=False)
+                    yield GroupTable(id="groups")
+                with Vertical(id="time-panel"):
+                    yield Static("", id="time-title", classes="triage-title", markup=False)
+                    yield TimeTable(id="time")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        names = ", ".join(self.run.logs)
+        self.query_one("#triage-panel").border_title = Content.assemble(
+            "triage · ", safe.content(names), (" · registry ", _MUTED), safe.content(self.run.registry_path))
+        self._show_head()
+        self._show_titles()
+        self._count()
+
+    def on_unmount(self) -> None:
+        self.cancel.set()  # the worker stops at the engine's next task
+        self.reader.close()
+
+    # -- the count, in a worker -----------------------------------------------------
+
+    @work(thread=True, exclusive=True, group="triage")
+    def _count(self) -> None:
+        count(self.run, lambda snapshot: self.post_message(Counted(snapshot)), self.cancel)
+
+    @on(Counted)
+    def _counted(self, posted: Counted) -> None:
+        if self.counted is not None and self.counted.done:
+            return  # nothing after the end (a late partial snapshot)
+        self.counted = snapshot = posted.snapshot
+        if snapshot.done:
+            self.running = False
+            for table in (self.query_one(GroupTable), self.query_one(TimeTable)):
+                table.settle()
+            self.query_one("#triage-progress").add_class("-finished")
+            self.refresh_bindings()
+            if snapshot.failed is not None:
+                self.notify(snapshot.failed, title="cannot read the log", severity="error", markup=False)
+        else:
+            self._show_progress(snapshot)
+        self._show_groups()
+        self._show_time(snapshot.summary.histogram)
+        self._show_head()
+
+    # -- drawing ---------------------------------------------------------------------
+
+    def _show_groups(self) -> None:
+        if self.counted is None:
+            return
+        summary = self.counted.summary
+        groups = overview_groups(summary, self.sort, self.filter_text)
+        table = self.query_one(GroupTable)
+        table.set_groups(groups, summary.records, summary.tally.lines if self.counted.done else self.counted.lines,
+                         self.sort == "kind")
+        table.empty_message = "no group matches the filter" if self.filter_text else \
+            "counting…" if self.running else "no records"
+        self._show_titles()
+
+    def _show_progress(self, snapshot: Snapshot) -> None:
+        """The share of the logs' bytes read, as the summary's bars draw it (no layout: a fixed height)."""
+        progress = self.query_one("#triage-progress", Static)
+        total, done = snapshot.total_bytes or 0, snapshot.bytes_done
+        share = f" {100 * done / total:3.0f}%" if total else ""
+        width = max(10, progress.size.width - len(share))
+        progress.update(Content.assemble((bar(done, total, width), "$primary"), (share, "bold")), layout=False)
+
+    def _show_time(self, histogram: Histogram | None) -> None:
+        panel = self.query_one("#time-panel")
+        panel.set_class(histogram is not None, "-shown")
+        self.query_one(TimeTable).set_histogram(histogram)
+        if histogram is not None:
+            self.query_one("#time-title", Static).update(Content.assemble(
+                "time", (f" · per {histogram.bucket} · {iso(histogram.first)[:10]} – {iso(histogram.last)[:10]}",
+                         _MUTED)), layout=False)
+
+    def _show_titles(self) -> None:
+        table = self.query_one(GroupTable)
+        shown = len(table.groups)
+        total = len(self.counted.summary.groups) if self.counted is not None else 0
+        parts: list[Content | tuple[str, str] | str] = [
+            "groups", (f" · {shown}/{total}" if shown != total else f" · {total}", _MUTED),
+            (f" · {SORT_WORDS[self.sort]} (o)", _MUTED)]
+        if self.filter_text:
+            parts += [(" · filter ", _MUTED), safe.content(self.filter_text, "bold")]
+        self.query_one("#groups-title", Static).update(Content.assemble(*parts), layout=False)
+
+    def _show_head(self) -> None:
+        counted = self.counted
+        head = self.query_one("#triage-head", Static)
+        bold = "bold"
+        if counted is None:
+            head.update(Content.assemble(("verifying ", _MUTED), (f"{len(self.run.logs)} log(s)", bold),
+                                         (" · Esc stops and keeps what is counted", _MUTED)), layout=False)
+            return
+        summary = counted.summary
+        rate = counted.records_per_second
+        lines = [Content.assemble(
+            (f"{counted.lines:,}", bold), (" lines · ", _MUTED), (f"{summary.records:,}", bold),
+            (" records · ", _MUTED), (f"{len(counted.bad):,}", strong(Tone.BAD) if counted.bad else bold),
+            (" bad lines · ", _MUTED), (f"{rate:,.0f}", bold), (" records/s · ", _MUTED),
+            (f"{counted.seconds:.1f} s", bold),
+            (" · verifying… Esc stops and keeps what is counted" if not counted.done
+             else " · stopped: the counts are the lines verified before Esc" if counted.cancelled
+             else " · done", strong(Tone.WARN) if counted.cancelled else _MUTED))]
+        if summary.records:
+            accepted = summary.by_check.get("ACCEPT", 0)
+            false_accepts = sum(group.records for group in summary.of_kind("false_accept"))
+            lines.append(Content.assemble(
+                ("ACCEPT ", _MUTED), (f"{accepted:,}", strong(Tone.GOOD)),
+                (f" ({100 * accepted / summary.records:.1f}%) · rejected ", _MUTED),
+                (f"{summary.records - accepted:,}", strong(Tone.BAD)),
+                (" · citation-only would have accepted ", _MUTED),
+                (f"{false_accepts:,}", strong(Tone.WARN) if false_accepts else bold), (" of those", _MUTED)))
+        head.update(Content("\n").join(lines), layout=False)  # a fixed height: no layout pass
+
+    # -- keys -------------------------------------------------------------------------
+
+    def action_cursor(self, step: int) -> None:
+        table = self.query_one(GroupTable)
+        if table.groups:
+            row = (table.cursor or 0) + step
+            table.move_cursor(max(0, min(row, len(table.groups) - 1)))
+
+    def action_sort(self) -> None:
+        self.sort = SORTS[(SORTS.index(self.sort) + 1) % len(SORTS)]
+        self._show_groups()
+
+    def action_filter(self) -> None:
+        field = self.query_one("#triage-filter", Input)
+        field.add_class("-active")
+        field.focus()
+
+    def action_escape(self) -> None:
+        field = self.query_one("#triage-filter", Input)
+        if self.running and not field.has_focus:
+            self.cancel.set()
+            self.query_one("#triage-head", Static).update(Content.styled(
+                "stopping after the tasks under way…", strong(Tone.WARN)), layout=False)
+            return
+        with field.prevent(Input.Changed):
+            field.value = ""
+        field.remove_class("-active")
+        self.set_focus(None)
+        if self.filter_text:
+            self.filter_text = ""
+            self._show_groups()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if self.app.screen is not self:
+            return False
+        if action == "escape":
+            return (self.running or bool(self.filter_text)
+                    or self.query_one("#triage-filter", Input).has_class("-active")) or None
+        return True
+
+    def on_key(self, event: events.Key) -> None:
+        # Typing a letter that is no key here starts the filter with it.
+        field = self.query_one("#triage-filter", Input)
+        character = event.character
+        if field.has_focus or character is None or not character.isprintable() or character.isspace():
+            return
+        if any(character == name or event.key == name for name in self._bound_keys()):
+            return
+        event.stop()
+        event.prevent_default()
+        self.action_filter()
+        field.value += character
+        field.cursor_position = len(field.value)
+
+    def _bound_keys(self) -> set[str]:
+        return {name for key in (*keys.keys_of("triage"), *keys.keys_of("app")) for name in key.keys.split(",")} | \
+            {"question_mark", "?", "/"}
+
+    @on(Input.Changed, "#triage-filter")
+    def _filter_changed(self, event: Input.Changed) -> None:
+        self.filter_text = event.value
+        self._show_groups()
+
+    @on(Input.Submitted, "#triage-filter")
+    def _filter_submitted(self, event: Input.Submitted) -> None:
+        self.set_focus(None)
+        if not self.filter_text:
+            self.query_one("#triage-filter", Input).remove_class("-active")
+
+    # -- opening a group ----------------------------------------------------------------
+
+    def action_open_group(self) -> None:
+        group = self.query_one(GroupTable).current
+        counted = self.counted
+        if group is None or counted is None:
+            return
+        if group.kind == "bad":
+            from .bad_lines import BadLinesScreen
+
+            self.app.push_screen(BadLinesScreen(counted.bad))
+            return
+        if not group.records:
+            self.notify("no record in this group", markup=False, timeout=2)
+            return
+        kept = self._sessions.get(group.name) if counted.done else None
+        session, number = kept if kept is not None else (open_group(group, counted, self.run, self.reader), 0)
+        from .records import RecordsScreen
+
+        def closed(current: int | None) -> None:
+            if counted.done:
+                self._sessions[group.name] = (session, current or 0)
+
+        self.app.push_screen(RecordsScreen(session, group, number), closed)
