@@ -115,7 +115,7 @@ KEYS: tuple[Key, ...] = (
         "Step forward through the trace; every highlight moves to what that step compares.", "trace", "n →"),
     Key("previous_step", "p,left", "previous_step", "previous step",
         "Step back through the trace.", "trace", "p ←"),
-    Key("first_failure", "f", "first_failure", "first failure",
+    Key("first_failure", "f", "first_failure", "first fail",
         "Jump to the step that rejected the answer.", "trace", "f"),
     Key("explore", "F", "explore", "explore",
         "Explore mode: also evaluate the checks after the first failure (shown greyed).", "trace", "F"),
@@ -124,7 +124,8 @@ KEYS: tuple[Key, ...] = (
     Key("previous_claim", "left_square_bracket", "previous_claim", "previous claim",
         "Select the previous claim.", "trace", "["),
     Key("toggle_pretty", "r", "toggle_pretty", "raw/pretty",
-        "Show the answer exactly as received, or re-indented (the same characters).", "view", "r"),
+        "Show the answer exactly as received, or re-indented (the same characters).", "view", "r",
+        footer=False),  # the answer panel's title says raw or pretty; the footer keeps room for help
     Key("scroll_verdict_down", "ctrl+d,pagedown", "scroll_verdict_down", "scroll verdict down",
         "Scroll the verdict panel down by half its height: a rejection's verdict can be longer than the panel.",
         "view", "^d PgDn", footer=False),
@@ -153,7 +154,8 @@ KEYS: tuple[Key, ...] = (
         "The mutation report of the loaded suites: kills per code, survivors, uncovered codes; Enter opens "
         "a mutant in the lab.", "lab", "M", footer=False),
     Key("undo", "u", "undo", "undo",
-        "Undo the last change of this case's answer (there is no limit).", "lab", "u"),
+        "Undo the last change of this case's answer (there is no limit).", "lab", "u",
+        footer=False),  # the verdict panel of an edited case says it
     Key("redo", "ctrl+r", "redo", "redo",
         "Redo the change undone last.", "lab", "^r", footer=False),
     Key("reset", "R", "reset", "frozen case",

@@ -91,6 +91,15 @@ SCENES: tuple[Scene, ...] = (
     Scene("hostile", "Hostile text shown literally: an OSC 52 quote, markup, bidi overrides.",
           ("hostile", "osc52-quote-not-found")),
     Scene("narrow", "Still usable at 80×24.", ("article", "prod-v1-claims"), size=(80, 24)),
+    # The counterexample lab: the article's exercise, a few keystrokes.
+    Scene("lab-quote-swap", "The lab: the quote replaced by another genuine line of the same source (o o): "
+          "citation-only still accepts, the contract now rejects.", ("article", "complete-answer"), ("o", "o")),
+    Scene("lab-menu", "The lab's mutation menu on the current claim, filtered by typing.",
+          ("article", "complete-answer"), ("m", *"value")),
+    Scene("lab-repair", "Repair (x): the smallest edits that make a rejected answer ACCEPT, as a diff.",
+          ("article", "real-quote-wrong-value"), ("x",)),
+    Scene("lab-raw-editor", "The raw editor (E): the answer's text, the decoding error marked as you type.",
+          ("article", "trailing-second-object"), ("E",)),
 )
 
 

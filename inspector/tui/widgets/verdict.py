@@ -248,6 +248,7 @@ def _comparison(comparison: Comparison, expected: str | None) -> list[Content]:
     if len(changes) > len(shown):
         words.append((f"… {len(changes) - len(shown)} earlier, ", _MUTED))
     words.extend(_listed(shown, ""))
+    words.append(("  (u undo, R frozen case)", _MUTED))
     lines.append(Content.assemble(*words))
     if expected is not None:
         lines.append(Content.assemble(("frozen label ", _MUTED), safe.content(expected, "bold"),
