@@ -29,12 +29,6 @@ class EditClaimScreen(ModalScreen[Change | None]):
     EditClaimScreen > #edit-form {
         width: 90%;
         max-width: 100;
-        height: auto;
-        border: round $primary;
-        border-title-color: $text-primary;
-        border-title-style: bold;
-        background: $surface;
-        padding: 0 1;
     }
     EditClaimScreen .edit-row { height: 1; margin-top: 1; }
     EditClaimScreen .edit-label { width: 7; color: $text-muted; }
@@ -51,7 +45,7 @@ class EditClaimScreen(ModalScreen[Change | None]):
 
     def compose(self) -> ComposeResult:
         values = self.form.values
-        with Vertical(id="edit-form"):
+        with Vertical(id="edit-form", classes="dialog"):
             for member in MEMBERS:
                 with Horizontal(classes="edit-row"):
                     yield Label(member, classes="edit-label")

@@ -54,12 +54,6 @@ class RepairScreen(ModalScreen[RepairView | None]):
     RepairScreen > #repair {
         width: 90%;
         max-width: 110;
-        height: auto;
-        border: round $primary;
-        border-title-color: $text-primary;
-        border-title-style: bold;
-        background: $surface;
-        padding: 0 1;
     }
     RepairScreen #repair-head { height: auto; margin-bottom: 1; }
     RepairScreen #repair-diff { height: auto; max-height: 70vh; }
@@ -74,7 +68,7 @@ class RepairScreen(ModalScreen[RepairView | None]):
 
     def compose(self) -> ComposeResult:
         head, body = repair_content(self.view)
-        with Vertical(id="repair"):
+        with Vertical(id="repair", classes="dialog"):
             yield Static(head, id="repair-head")
             with VerticalScroll(id="repair-diff"):
                 yield Static(body, id="repair-body")

@@ -49,12 +49,6 @@ class SaveScreen(ModalScreen[Saved | None]):
     SaveScreen > #save {
         width: 90%;
         max-width: 100;
-        height: auto;
-        border: round $primary;
-        border-title-color: $text-primary;
-        border-title-style: bold;
-        background: $surface;
-        padding: 0 1;
     }
     SaveScreen #save-head { height: auto; margin-bottom: 1; }
     SaveScreen .save-row { height: 1; }
@@ -77,7 +71,7 @@ class SaveScreen(ModalScreen[Saved | None]):
 
     def compose(self) -> ComposeResult:
         form = self.form
-        with Vertical(id="save"):
+        with Vertical(id="save", classes="dialog"):
             yield Static(Content.assemble(
                 safe.content(form.summary), ("\nverdict now ", _MUTED),
                 (form.verdict, strong(Tone.GOOD if form.report.verdict and form.report.verdict.ok else Tone.BAD))),
