@@ -11,7 +11,6 @@ figures; asserts nothing.
 from __future__ import annotations
 
 import argparse
-import json
 import statistics
 import sys
 import tempfile
@@ -20,11 +19,14 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from inspector.lab.history import History  # noqa: E402
 from inspector.lab.mutations import MUTATIONS_BY_NAME  # noqa: E402
 from inspector.presentation.mutation_menu import menu_rows, next_variant  # noqa: E402
 from inspector.suites.load import load_suite  # noqa: E402
+
+from bench_mutate import wide_suite  # noqa: E402  (the 8,001-source suite mutate's bench uses)
 
 
 def timed(function, runs: int) -> tuple[float, float]:
@@ -34,22 +36,6 @@ def timed(function, runs: int) -> tuple[float, float]:
         function()
         times.append(time.perf_counter() - start)
     return statistics.median(times) * 1000, max(times) * 1000
-
-
-def wide_suite(directory: Path) -> Path:
-    sources = [{"id": "prod-v2", "service": "payments", "environment": "prod", "revision": "v2",
-                "facts": {"a": "1", "b": "2"}, "text": "a=1\nb=2\n"}]
-    sources += [{"id": f"s{i}", "service": "payments", "environment": "prod", "revision": f"v{i % 5}",
-                 "facts": {"a": str(i), "b": str(i + 1)}, "text": f"# s{i}\na={i}\nb={i + 1}\n"}
-                for i in range(8000)]
-    request = {"service": "payments", "environment": "prod", "revision": "v2", "fields": ["a", "b"],
-               "supplied": ["prod-v2"]}
-    raw = json.dumps({"claims": [{"field": "a", "value": "1", "doc": "prod-v2", "quote": "a=1"},
-                                 {"field": "b", "value": "2", "doc": "prod-v2", "quote": "b=2"}]})
-    path = directory / "wide.json"
-    path.write_text(json.dumps({"sources": sources, "cases": [{"id": "c", "raw": raw, "request": request,
-                                                                "expected": "ACCEPT"}]}), "utf-8")
-    return path
 
 
 def measure(label: str, suite_path: Path, case_id: str, runs: int) -> None:
@@ -79,7 +65,7 @@ def main() -> None:
     print(f"{'case':<28} {'what':<42} {'median':>11} {'slowest':>11}")
     measure("article/complete-answer", ROOT / "fixtures" / "article.json", "complete-answer", args.runs)
     with tempfile.TemporaryDirectory() as directory:
-        measure("8,001 sources", wide_suite(Path(directory)), "c", max(3, args.runs // 3))
+        measure("8,001 sources", wide_suite(Path(directory)), "c0", max(3, args.runs // 3))
 
 
 if __name__ == "__main__":
