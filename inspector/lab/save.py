@@ -39,7 +39,7 @@ from ..suites.load import (
 from ..suites.reading import MAX_SUITE_BYTES
 from ..suites.writing import WriteError, write_files
 
-__all__ = ["COUNTEREXAMPLES", "SaveError", "parent_sha256", "save_case"]
+__all__ = ["COUNTEREXAMPLES", "SaveError", "parent_sha256", "save_case", "source_document"]
 
 COUNTEREXAMPLES = "counterexamples"  # the kind that marks a file inspector created
 
@@ -77,7 +77,7 @@ def save_case(path: str | Path, parent_suite: Suite, parent_case: Case, raw: str
         parse_label(expected)
     except ValueError as exc:
         raise SaveError(path, f"expected label: {exc}") from None
-    sources = [_source_document(source) for source in parent_suite.registry.sources]
+    sources = [source_document(source) for source in parent_suite.registry.sources]
     existing = _existing(path)
     if existing is None:
         document: dict[str, Any] = {
@@ -145,7 +145,7 @@ def _existing(path: Path) -> tuple[dict[str, Any], Suite] | None:
     return value, suite
 
 
-def _source_document(source: Any) -> dict[str, Any]:
+def source_document(source: Any) -> dict[str, Any]:
     """A source as a suite file writes it (absent metadata left out)."""
     return {key: value for key, value in msgspec.to_builtins(source).items() if value is not None}
 

@@ -46,6 +46,7 @@ __all__ = [
     "Provenance",
     "Suite",
     "bundled_suite_paths",
+    "collector_paused",
     "load_answer",
     "load_answer_stream",
     "load_registry",
@@ -432,7 +433,7 @@ def _registry(path: str | Path, sources: list[Source]) -> Registry:
 
 
 @contextmanager
-def _collector_paused() -> Iterator[None]:
+def collector_paused() -> Iterator[None]:
     """No cyclic garbage collection while a file becomes objects: a large suite is
     a million new objects that no cycle holds, and the collector's passes over
     them were a third of its load time."""
@@ -451,7 +452,7 @@ def load_suite(path: str | Path, strict: bool = True) -> Suite:
     With ``strict`` (the default) any broken case raises ``LoadError``; without it,
     broken cases are collected in ``Suite.broken`` and the others load.
     """
-    with _collector_paused():
+    with collector_paused():
         return _load_suite(Path(path), strict)
 
 
@@ -528,7 +529,7 @@ def _case(suite: str, index: int, item: Any, ids: dict[str, int]) -> Case:
 def load_sources(path: str | Path) -> list[Source]:
     """The sources of a registry (or suite) file, as written: ids not yet checked unique."""
     path = Path(path)
-    with _collector_paused():
+    with collector_paused():
         value = parse_json(path, read_bytes(path))
         if not isinstance(value, dict):
             raise LoadError(path, 'expected a JSON object {"sources": [...]}')

@@ -20,7 +20,7 @@ import msgspec
 
 from ..contract.models import Registry
 from ..contract.text import json_dumps
-from ..lab.save import _source_document  # one writing of a source into a suite file
+from ..lab.save import source_document  # one writing of a source into a suite file
 from ..suites.reading import MAX_SUITE_BYTES
 from ..suites.writing import WriteError, write_files
 from .records import BadLine, RequestCache, decode_record
@@ -87,7 +87,7 @@ def suite_document(group: str, registry: Registry, collected: Iterable[tuple[str
         "kind": EXPORT_KIND,
         "description": f"Records of the group {group} exported by inspector triage from {', '.join(logs)}; "
                        "expected labels are their verdicts when exported.",
-        "sources": [_source_document(source) for source in registry.sources],
+        "sources": [source_document(source) for source in registry.sources],
         "cases": cases,
     }
 

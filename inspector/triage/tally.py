@@ -30,7 +30,7 @@ from ..contract.checks import CHECKS, label_of
 from ..contract.evidence import Assessment
 from ..contract.models import Registry
 from ..contract.verify import verify
-from ..suites.load import _collector_paused as collector_paused  # one pause of the collector, as loading does
+from ..suites.load import collector_paused  # one pause of the collector, as loading does
 from .logs import Chunk, count_lines, range_chunks
 from .records import BAD_KINDS, RequestCache, parse_line
 from .timeline import parse_ts
