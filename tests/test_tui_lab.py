@@ -66,3 +66,16 @@ async def test_undo_is_greyed_until_there_is_a_change():
         await pilot.pause()
         assert main.applies("undo") is True and main.applies("redo") is None
         assert number_of(pilot.app, "complete-answer") == main.browse.current
+
+
+async def test_a_mutation_key_pressed_twice_at_once_walks_to_the_next_variant():
+    """Two presses that arrive together (a terminal delivers them in one read) must see
+    each other: the second is the next variant, not the first variant again on top."""
+    async with inspecting([load_suite(ARTICLE)], "complete-answer") as pilot:
+        main = pilot.app.main
+        main.action_mutate("quote.other_line")
+        main.action_mutate("quote.other_line")
+        await pilot.pause()
+        history = pilot.app.session.history(main.browse.current)
+        assert history.position == 1
+        assert "retry_enabled=false" in history.changes[0].what

@@ -281,19 +281,26 @@ class MainScreen(Screen[None]):
 
     @on(AnswerChanged)
     def _answer_changed(self, message: AnswerChanged) -> None:
+        self.apply_change(message.change, replaces=message.replaces)
+
+    def apply_change(self, change: Change, *, replaces: bool = False) -> None:
+        """Apply a change to the current case's answer now (``replaces``: in place of the
+        last change).  The screen's own keys call this directly rather than posting
+        ``AnswerChanged`` to themselves, so that a key pressed again before a message
+        would have been handled sees the change (a cycling mutation's next variant)."""
         number = self.browse.current
         history = self.session.history(number) if number is not None else None
         if number is None or history is None:
             self._said = None
             self.notify("no answer to change: this case could not be loaded", severity="warning", timeout=3)
             return
-        if message.replaces and history.can_undo:
+        if replaces and history.can_undo:
             self.session.undo(number)
-        report = self.session.change(number, message.change)
+        report = self.session.change(number, change)
         self._show_changed(report)
         if self._said is not None:
             said, self._said = self._said, None
-            self.predicting = self.predicting.scored(said, report.status, message.change.what)
+            self.predicting = self.predicting.scored(said, report.status, change.what)
 
     # -- the lab: mutations and predictions ---------------------------------------------
 
@@ -345,7 +352,7 @@ class MainScreen(Screen[None]):
         self._apply_mutant(step)
 
     def _apply_mutant(self, step: Next) -> None:
-        self.post_message(AnswerChanged(step.mutant.change(), replaces=step.replaces))
+        self.apply_change(step.mutant.change(), replaces=step.replaces)
         if step.count > 1:
             self.notify(f"{safe.display(step.mutant.name)} ({step.place})", markup=False, timeout=2)
 
@@ -437,7 +444,7 @@ class MainScreen(Screen[None]):
     def _edited(self, change: Change | None) -> None:
         """The edit form or the raw editor closed: apply its change, if it made one."""
         if change is not None:
-            self.post_message(AnswerChanged(change))
+            self.apply_change(change)
 
     def _show_changed(self, report: CaseReport) -> None:
         """Show the case's answer as changed: its first failure, or the same claim when accepted."""
@@ -462,7 +469,7 @@ class MainScreen(Screen[None]):
     def _repair_closed(self, view: RepairView | None) -> None:
         change = view.change() if view is not None else None
         if change is not None:
-            self.post_message(AnswerChanged(change))
+            self.apply_change(change)
 
     def action_save(self) -> None:
         """Save the case as shown into a counterexample file (the form remembers the last file)."""
