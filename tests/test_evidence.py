@@ -15,6 +15,7 @@ from inspector.contract.checks import CHECKS
 from inspector.contract.evidence import (
     CATEGORIES,
     Assessment,
+    assessment_key,
     Conflict,
     FieldRecall,
     Recall,
@@ -603,3 +604,38 @@ class TestConflictingEvidenceCategory:
         conflict = Conflict("s", "e", "r", "f", (("a", "1"), ("b", "2"), ("c", "3")))
         assert conflict.sources == ("a", "b", "c")
         assert conflict.describe() == "s/e/r f: a says 1, b says 2, c says 3"
+
+
+class TestAssessmentKey:
+    """``assessment_key``: what a triage keeps blame and category by, per request.
+    Two verdicts of one request with the same key must be assessed alike."""
+
+    def test_status_and_reason_decide_the_check(self):
+        # The key leaves the check out because the status (or its reason) names it.
+        checks = {}
+        for check in CHECKS:
+            for reason in check.reasons or (None,):
+                assert checks.setdefault((check.code, reason), check.id) == check.id
+
+    @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(st.data())
+    def test_same_key_same_blame_and_category(self, data):
+        registry = data.draw(registries())
+        request = data.draw(requests_for(registry))
+        seen: dict = {}
+        for raw in data.draw(st.lists(answers(registry), min_size=2, max_size=8)):
+            verdict = verify(raw, request, registry)
+            evidence = assess(verdict)
+            outcome = (evidence.blame, evidence.category)
+            assert seen.setdefault(assessment_key(verdict), outcome) == outcome
+
+    def test_the_key_tells_the_failing_claim_apart(self):
+        # One field conflicted (retry_enabled), one not: the same status on either claim differs.
+        request = request_of(fields=(TIMEOUT, RETRY), supplied=EVERYTHING)
+        timeout_wrong = claim(TIMEOUT, "1", "ops", quote="read_timeout_ms=5000")
+        retry_wrong = claim(RETRY, "true", "ops", quote="retry_enabled=false")
+        on_timeout = verify(answer(timeout_wrong, claim(RETRY, "false", "ops")), request, REGISTRY)
+        on_retry = verify(answer(retry_wrong, claim(TIMEOUT, "5000", "ops")), request, REGISTRY)
+        assert on_timeout.status == on_retry.status == "VALUE_MISMATCH"
+        assert assess(on_timeout).category != assess(on_retry).category
+        assert assessment_key(on_timeout) != assessment_key(on_retry)

@@ -16,6 +16,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 from .access import authorize
@@ -36,6 +37,7 @@ __all__ = [
     "FieldRecall",
     "Recall",
     "assess",
+    "assessment_key",
     "authorized_sources",
     "blame",
     "category_for",
@@ -366,6 +368,24 @@ class Assessment:
             elif verdict.check.id == "coverage":
                 about = set(verdict.request.fields) - {c.field for c in verdict.claims}
         return category_for(verdict.status, verdict.reason, bool(conflicted & about))
+
+
+_FIELD_DOC = attrgetter("field", "doc")
+
+
+def assessment_key(verdict: Verdict) -> tuple[Any, ...]:
+    """Everything ``Assessment.blame`` and ``Assessment.category`` read of a
+    verdict beside its request and registry: two verdicts of one request with
+    the same key have the same blame and category.  So a triage over a log
+    assesses each key of a request once; the rules stay here.
+
+    What they read: the status and reason; the failing claim's position (its
+    field says what the failure is about, its doc whether an unauthorized
+    document was supplied); and the (field, doc) of every claim, which decide
+    the conflicts the case touches and, for INCOMPLETE, the fields left
+    unclaimed.  The check is the status's (or the reason's), and the two
+    baselines follow from it."""
+    return (verdict.status, verdict.reason, verdict.claim, tuple(map(_FIELD_DOC, verdict.claims)))
 
 
 def assess(verdict: Verdict, recall: Recall | None = None) -> Assessment:

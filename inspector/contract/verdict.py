@@ -8,6 +8,8 @@ are derived from a verdict on demand, in objects of their own.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from operator import attrgetter
+from types import MappingProxyType
 
 import msgspec
 
@@ -16,6 +18,9 @@ from .decode import Decoded
 from .models import Claim, Registry, Request
 
 __all__ = ["Verdict"]
+
+_NOTHING_ACCEPTED: Mapping[str, str] = MappingProxyType({})
+_FIELD_VALUE = attrgetter("field", "value")
 
 
 class Verdict(msgspec.Struct, frozen=True, eq=False):
@@ -34,7 +39,6 @@ class Verdict(msgspec.Struct, frozen=True, eq=False):
     reason: str | None
     strict_json: bool
     citation_only: bool
-    accepted: Mapping[str, str]
     claims: tuple[Claim, ...]
     request: Request
     registry: Registry
@@ -45,6 +49,15 @@ class Verdict(msgspec.Struct, frozen=True, eq=False):
     @property
     def ok(self) -> bool:
         return self.status == "ACCEPT"
+
+    @property
+    def accepted(self) -> Mapping[str, str]:
+        """Field to value of an accepted answer, sorted by field, read-only (a
+        copy of the verified values); empty on any rejection.  Worked out when
+        read: a triage verifies a million answers and reads none of these."""
+        if self.status != "ACCEPT":
+            return _NOTHING_ACCEPTED
+        return MappingProxyType(dict(sorted(map(_FIELD_VALUE, self.claims))))
 
     @property
     def label(self) -> str:

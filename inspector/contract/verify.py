@@ -9,8 +9,6 @@ trace's job (``trace.explain``), done only when someone reads it.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from operator import attrgetter
-from types import MappingProxyType
 from typing import Any
 
 from .checks import CHECKS_BY_ID, Stage
@@ -21,8 +19,6 @@ from .verdict import Verdict
 
 __all__ = ["verify"]
 
-_NOTHING_ACCEPTED: Mapping[str, str] = MappingProxyType({})
-_FIELD_VALUE = attrgetter("field", "value")
 # For each rule check, in RULE_CHECKS order, what a rejection by it is:
 # (check, status, reason, citation_only).
 _REJECTIONS = tuple(
@@ -49,15 +45,13 @@ def verify(raw: str | bytes, request: Request | Mapping[str, Any], registry: Reg
     decoded = decode_answer(raw)
     problem = decoded.failure
     if problem is not None:
-        return Verdict("INVALID_JSON", problem.reason, False, False, _NOTHING_ACCEPTED, (),
+        return Verdict("INVALID_JSON", problem.reason, False, False, (),
                        request, registry, decoded, CHECKS_BY_ID[problem.check])
     claims = decoded.claims
     found = decide(claims, request, registry)
     if found is None:
-        # Only verified values, copied, sorted by field, read-only.
-        accepted = MappingProxyType(dict(sorted(map(_FIELD_VALUE, claims))))
-        return Verdict("ACCEPT", None, True, True, accepted, claims, request, registry, decoded)
+        return Verdict("ACCEPT", None, True, True, claims, request, registry, decoded)
     position, claim = found
     check, status, reason, citation_only = _REJECTIONS[position]
-    return Verdict(status, reason, True, citation_only, _NOTHING_ACCEPTED, claims, request, registry, decoded,
+    return Verdict(status, reason, True, citation_only, claims, request, registry, decoded,
                    check, claim)

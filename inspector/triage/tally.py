@@ -26,8 +26,10 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+import msgspec
+
 from ..contract.checks import CHECKS, label_of
-from ..contract.evidence import Assessment
+from ..contract.evidence import Assessment, assessment_key
 from ..contract.models import Registry
 from ..contract.verify import verify
 from ..suites.load import collector_paused  # one pause of the collector, as loading does
@@ -61,6 +63,12 @@ _CODES = {label: code for code, label in enumerate(VERDICT_LABELS)}
 _ACCEPTED = ("ACCEPT", None, True, True, None, None)  # the verdicts key of every accepted record
 # Shapes of rejection whose blame and category are kept per request (past this, assessed each time).
 _SHAPES = 4096
+# In a flat count key, the --by members' JSON texts are joined with NUL, which
+# no JSON text holds, and a member the record does not have is b"" (a member's
+# JSON text is never empty): one bytes object, cheaper to build and hash than a
+# tuple of them.
+_SEPARATOR = b"\x00"
+_MISSING = msgspec.Raw(b"")
 
 
 @dataclass(frozen=True, slots=True)
@@ -307,6 +315,7 @@ class _Counting:
         self.options = options
         self.requests = requests if requests is not None else RequestCache(registry)
         self.tally = Tally(by_keys=options.by, index=Index() if options.index else None)
+        self._cells: dict[tuple[Any, ...], tuple[Any, Any, tuple[bytes | None, ...]]] = {}
         if options.collect is not None:
             from .groups import GroupMatcher
 
@@ -324,99 +333,112 @@ class _Counting:
         lines = data.split(b"\n")
         if data.endswith(b"\n"):
             lines.pop()
-        options = self.options
-        by = options.by
-        cells, claims, minutes = tally.cells, tally.claims, tally.minutes
-        windowed, since, until = options.windowed, options.since, options.until
-        index, matcher = tally.index, self.matcher
-        file_number = index.file_number(file) if index is not None else 0
-        number = line
+        counts: dict[tuple[Any, ...], int] = {}
         with collector_paused():
-            offset, number = self._lines(lines, file, offset, number, by, cells, claims, minutes,
-                                         windowed, since, until, index, matcher,
-                                         file_number)
+            self._lines(lines, file, offset, line, counts)
+        self._fold(counts)
         tally.lines += len(lines)
         return len(lines)
 
-    def _lines(self, lines: list[bytes], file: str, offset: int, number: int, by: tuple[str, ...], cells: Counter,
-               claims: Counter, minutes: Counter, windowed: bool, since: float | None,
-               until: float | None, index: Index | None, matcher: Any, file_number: int) -> tuple[int, int]:
-        """The per-line loop (everything it touches passed in as locals)."""
+    def _fold(self, counts: dict[tuple[Any, ...], int]) -> None:
+        """Add a chunk's flat counts (verdict key, scope and, with ``--by``, the
+        members' bytes joined) to the tally's cells."""
+        cells = self.tally.cells
+        get = cells.get
+        for flat, count in counts.items():
+            cell = _cell(flat)
+            cells[cell] = get(cell, 0) + count
+
+    def _indexed_cell(self, flat: tuple[Any, ...]) -> tuple[Any, Any, tuple[bytes | None, ...]]:
+        """``_cell``, kept: an index asks for every record's."""
+        cell = self._cells.get(flat)
+        if cell is None:
+            cell = self._cells[flat] = _cell(flat)
+        return cell
+
+    def _lines(self, lines: list[bytes], file: str, offset: int, number: int,
+               counts: dict[tuple[Any, ...], int]) -> None:
+        """The per-line loop: everything it touches is a local.  A record is
+        counted under a flat key (verdict key, scope and, with ``--by``, the
+        members' bytes joined), cheaper to build and hash than the cell it
+        stands for (``_fold``)."""
         tally = self.tally
         registry = self.registry
         requests = self.requests
+        options = self.options
+        windowed, since, until = options.windowed, options.since, options.until
+        by = options.by
+        missing = (_MISSING,) * len(by)
+        join = _SEPARATOR.join
+        claims, minutes = tally.claims, tally.minutes
+        index, matcher = tally.index, self.matcher
         if index is not None:
+            file_number = index.file_number(file)
             index_file, index_line, index_offset, index_code = index.file, index.line, index.offset, index.code
-        records = 0
+        records = no_ts = bad_ts = 0
         for text in lines:
             parsed = parse_line(text, requests)
             if parsed.__class__ is str:
                 self._bad(file, number, offset, parsed)  # type: ignore[arg-type]
+                offset += len(text) + 1
+                number += 1
+                continue
+            raw, known, members = parsed  # type: ignore[misc]
+            ts_member = members.get("ts")
+            stamp = parse_ts(ts_member) if ts_member is not None else None
+            if windowed and (stamp is None or (since is not None and stamp < since)
+                             or (until is not None and stamp >= until)):
+                if stamp is None:
+                    tally.undated += 1
+                else:
+                    tally.outside += 1
+                offset += len(text) + 1
+                number += 1
+                continue
+            verdict = verify(raw, known.request, registry)
+            status = verdict.status
+            evidence = failing = None
+            if status == "ACCEPT":
+                key = _ACCEPTED
             else:
-                raw, known, members = parsed  # type: ignore[misc]
-                ts_member = members.get("ts")
-                stamp = parse_ts(ts_member) if ts_member is not None else None
-                if windowed and (stamp is None or (since is not None and stamp < since)
-                                 or (until is not None and stamp >= until)):
-                    if stamp is None:
-                        tally.undated += 1
-                    else:
-                        tally.outside += 1
-                    offset += len(text) + 1
-                    number += 1
-                    continue
-                verdict = verify(raw, known.request, registry)
-                status = verdict.status
-                evidence = failing = None
-                if status == "ACCEPT":
-                    key = _ACCEPTED
-                else:
-                    claims_of = verdict.claims
-                    claim = verdict.claim
-                    # Everything evidence.Assessment reads of this verdict beside the request.
-                    shape = (status, verdict.reason, verdict.strict_json, verdict.citation_only,
-                             verdict.check.id if verdict.check is not None else None, claim,
-                             tuple([(c.field, c.doc) for c in claims_of]))
-                    assessed = known.assessed
-                    key = assessed.get(shape)
-                    if key is None or matcher is not None:
-                        evidence = Assessment(verdict, known.recall)
-                        category = evidence.category
-                        key = (status, verdict.reason, verdict.strict_json, verdict.citation_only,
-                               evidence.blame, category.id if category is not None else None)
-                        if len(assessed) < _SHAPES:
-                            assessed[shape] = key
-                    if claim is not None:
-                        cited = claims_of[claim]
-                        found = failing = (status, cited.field, cited.doc)
-                        claims[found] = claims.get(found, 0) + 1
-                if by:
-                    get = members.get
-                    cell = (key, known.scope, tuple([None if (member := get(name)) is None else bytes(member)
-                                                     for name in by]))
-                else:
-                    cell = (key, known.scope, ())
-                cells[cell] = cells.get(cell, 0) + 1
-                if stamp is not None:
-                    found = (int(stamp // 60), status)
-                    minutes[found] = minutes.get(found, 0) + 1
-                else:
-                    tally.no_ts += 1
-                    if ts_member is not None:
-                        tally.bad_ts += 1
-                records += 1
-                if index is not None:
-                    index_file.append(file_number)
-                    index_line.append(number)
-                    index_offset.append(offset)
-                    index_code.append(_CODES[label_of(status, verdict.reason)])
-                    index.describe(cell, failing)
-                if matcher is not None and matcher.matches(verdict, known, members, evidence):
-                    tally.collected.append((file, number, offset, text, verdict.label))
+                shape = assessment_key(verdict)
+                assessed = known.assessed
+                key = assessed.get(shape)
+                if key is None or matcher is not None:
+                    evidence = Assessment(verdict, known.recall)
+                    category = evidence.category
+                    key = (status, verdict.reason, verdict.strict_json, verdict.citation_only,
+                           evidence.blame, category.id if category is not None else None)
+                    if len(assessed) < _SHAPES:
+                        assessed[shape] = key
+                claim = verdict.claim
+                if claim is not None:
+                    cited = verdict.claims[claim]
+                    failing = (status, cited.field, cited.doc)
+                    claims[failing] = claims.get(failing, 0) + 1
+            flat = (key, known.scope, join(map(members.get, by, missing))) if by else (key, known.scope)
+            counts[flat] = counts.get(flat, 0) + 1
+            if stamp is not None:
+                minute = (int(stamp // 60), status)
+                minutes[minute] = minutes.get(minute, 0) + 1
+            else:
+                no_ts += 1
+                if ts_member is not None:
+                    bad_ts += 1
+            records += 1
+            if index is not None:
+                index_file.append(file_number)
+                index_line.append(number)
+                index_offset.append(offset)
+                index_code.append(_CODES[label_of(status, verdict.reason)])
+                index.describe(self._indexed_cell(flat), failing)
+            if matcher is not None and matcher.matches(verdict, known, members, evidence):
+                tally.collected.append((file, number, offset, text, verdict.label))
             offset += len(text) + 1
             number += 1
         tally.records += records
-        return offset, number
+        tally.no_ts += no_ts
+        tally.bad_ts += bad_ts
 
     def _bad(self, file: str, line: int, offset: int, reason: str) -> None:
         tally = self.tally
@@ -429,6 +451,13 @@ class _Counting:
             tally.index.offset.append(offset)
             tally.index.code.append(BAD_CODE)
             tally.index.describe_bad()
+
+
+def _cell(flat: tuple[Any, ...]) -> tuple[Any, Any, tuple[bytes | None, ...]]:
+    """A flat count key as ``Tally.cells`` keys it: (verdict key, scope, metadata)."""
+    if len(flat) == 2:
+        return flat[0], flat[1], ()
+    return flat[0], flat[1], tuple([value or None for value in flat[2].split(_SEPARATOR)])
 
 
 def tally_chunks(file: str, chunks: Iterable[Chunk], registry: Registry, options: Options,
