@@ -68,14 +68,29 @@ class RequestCache:
 
     Bounded: a log of all-different requests would otherwise keep every one of
     them; past ``limit`` entries the cache starts afresh (a miss only costs a
-    validation)."""
+    validation).
 
-    __slots__ = ("known", "limit", "registry")
+    ``number`` gives a value the counting keys records by (a verdict key and a
+    scope) a small number, the same for the life of the cache, and ``values``
+    says what each number stands for: a number is cheaper to hash, once a
+    record, than the tuples it stands for."""
+
+    __slots__ = ("_numbers", "known", "limit", "registry", "values")
 
     def __init__(self, registry: Registry | None = None, limit: int = 65536) -> None:
         self.registry = registry
         self.limit = limit
         self.known: dict[bytes, KnownRequest | str] = {}
+        self.values: list[Any] = []
+        self._numbers: dict[Any, int] = {}
+
+    def number(self, value: Any) -> int:
+        """The number of ``value`` (hashable) in ``values``, added when first seen."""
+        found = self._numbers.get(value)
+        if found is None:
+            found = self._numbers[value] = len(self.values)
+            self.values.append(value)
+        return found
 
     def get(self, data: bytes) -> KnownRequest | str:
         """The request, or why it is unusable (one line)."""
@@ -151,25 +166,20 @@ def parse_line(line: bytes, requests: RequestCache) -> tuple[str, KnownRequest, 
     request_member = members.get("request")
     if request_member is None:
         return "request missing: the record has no request member"
-    request = requests.get(bytes(request_member))
+    key = bytes(request_member)
+    request = requests.known.get(key) or requests.get(key)
     if request.__class__ is str:
         return request  # type: ignore[return-value]
-    if _repeats_a_member(line, members):
+    # Whether the line's object repeats a top-level key (msgspec keeps the last).
+    # The quotes of a JSON text are those of its string tokens, so the line has
+    # two per key plus those inside the members' values when no key is repeated,
+    # and a repeated member brings at least its key's two more.  Only when the
+    # counts differ (a repeat, or a key written with an escaped quote) does the
+    # exact, slow look at the keys run.
+    if line.count(b'"') != 2 * len(members) + b"".join(members.values()).count(b'"') and \
+            _top_level_repeats(line):
         return "duplicate key: the record repeats a member (which one counts is ambiguous)"
     return raw, request, members  # type: ignore[return-value]
-
-
-def _repeats_a_member(line: bytes, members: dict[str, msgspec.Raw]) -> bool:
-    """Whether the line's object repeats a top-level key (msgspec keeps the last).
-
-    The quotes of a JSON text are those of its string tokens, so the line has two
-    per key plus those inside the members' values when no key is repeated, and a
-    repeated member brings at least its key's two more.  Only when the counts
-    differ (a repeat, or a key written with an escaped quote) does the exact,
-    slow look at the keys run."""
-    if line.count(b'"') == 2 * len(members) + b"".join(members.values()).count(b'"'):
-        return False
-    return _top_level_repeats(line)
 
 
 def _top_level_repeats(line: bytes) -> bool:

@@ -24,11 +24,12 @@ from __future__ import annotations
 from array import array
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from itertools import accumulate
 from typing import Any
 
 import msgspec
 
-from ..contract.checks import CHECKS, label_of
+from ..contract.checks import CHECKS, STATUSES, label_of
 from ..contract.evidence import Assessment, assessment_key
 from ..contract.models import Registry
 from ..contract.verify import verify
@@ -61,6 +62,9 @@ VERDICT_LABELS: tuple[str, ...] = (
 BAD_CODE = len(VERDICT_LABELS)
 _CODES = {label: code for code, label in enumerate(VERDICT_LABELS)}
 _ACCEPTED = ("ACCEPT", None, True, True, None, None)  # the verdicts key of every accepted record
+_ACCEPT_SHAPE = ("ACCEPT",)  # where a request keeps the number of its accepted records' cell
+_STATUS_CODES = {status: code for code, status in enumerate(STATUSES)}
+_STATUS_COUNT = len(STATUSES)
 # Shapes of rejection whose blame and category are kept per request (past this, assessed each time).
 _SHAPES = 4096
 # In a flat count key, the --by members' JSON texts are joined with NUL, which
@@ -315,7 +319,7 @@ class _Counting:
         self.options = options
         self.requests = requests if requests is not None else RequestCache(registry)
         self.tally = Tally(by_keys=options.by, index=Index() if options.index else None)
-        self._cells: dict[tuple[Any, ...], tuple[Any, Any, tuple[bytes | None, ...]]] = {}
+        self._cells: dict[Any, tuple[Any, Any, tuple[bytes | None, ...]]] = {}
         if options.collect is not None:
             from .groups import GroupMatcher
 
@@ -333,55 +337,77 @@ class _Counting:
         lines = data.split(b"\n")
         if data.endswith(b"\n"):
             lines.pop()
-        counts: dict[tuple[Any, ...], int] = {}
+        counts: dict[Any, int] = {}
+        minutes: dict[int, int] = {}
         with collector_paused():
-            self._lines(lines, file, offset, line, counts)
-        self._fold(counts)
+            self._lines(lines, file, offset, line, counts, minutes)
+        self._fold(counts, minutes)
         tally.lines += len(lines)
         return len(lines)
 
-    def _fold(self, counts: dict[tuple[Any, ...], int]) -> None:
-        """Add a chunk's flat counts (verdict key, scope and, with ``--by``, the
-        members' bytes joined) to the tally's cells."""
+    def _fold(self, counts: dict[Any, int], minutes: dict[int, int]) -> None:
+        """Add a chunk's counts under their flat keys (``_lines``) to the tally's
+        cells and minutes."""
         cells = self.tally.cells
         get = cells.get
         for flat, count in counts.items():
-            cell = _cell(flat)
+            cell = self._cell(flat)
             cells[cell] = get(cell, 0) + count
+        histogram = self.tally.minutes
+        get = histogram.get
+        for flat, count in minutes.items():
+            minute, status = divmod(flat, len(STATUSES))
+            key = (minute, STATUSES[status])
+            histogram[key] = get(key, 0) + count
 
-    def _indexed_cell(self, flat: tuple[Any, ...]) -> tuple[Any, Any, tuple[bytes | None, ...]]:
+    def _cell(self, flat: Any) -> tuple[Any, Any, tuple[bytes | None, ...]]:
+        """A flat count key as ``Tally.cells`` keys it: (verdict key, scope, metadata)."""
+        if flat.__class__ is int:
+            key, scope = self.requests.values[flat]
+            return key, scope, ()
+        number, joined = flat
+        key, scope = self.requests.values[number]
+        return key, scope, tuple([value or None for value in joined.split(_SEPARATOR)])
+
+    def _indexed_cell(self, flat: Any) -> tuple[Any, Any, tuple[bytes | None, ...]]:
         """``_cell``, kept: an index asks for every record's."""
         cell = self._cells.get(flat)
         if cell is None:
-            cell = self._cells[flat] = _cell(flat)
+            cell = self._cells[flat] = self._cell(flat)
         return cell
 
     def _lines(self, lines: list[bytes], file: str, offset: int, number: int,
-               counts: dict[tuple[Any, ...], int]) -> None:
-        """The per-line loop: everything it touches is a local.  A record is
-        counted under a flat key (verdict key, scope and, with ``--by``, the
-        members' bytes joined), cheaper to build and hash than the cell it
-        stands for (``_fold``)."""
+               counts: dict[Any, int], minutes: dict[int, int]) -> None:
+        """The per-line loop: everything it touches is a local.
+
+        A record is counted under a flat key: the number of its (verdict key,
+        scope), kept per request and shape of its verdict (``assessed``), and
+        with ``--by`` the members' JSON texts joined; its minute with its status
+        as one number.  Both are cheaper to build and hash, once a record, than
+        the tuples they stand for (``_fold``).  A line's byte offset is the
+        chunk's plus the lengths before it, summed once per chunk in C
+        (``starts``)."""
         tally = self.tally
         registry = self.registry
         requests = self.requests
+        number_of = requests.number
         options = self.options
         windowed, since, until = options.windowed, options.since, options.until
         by = options.by
         missing = (_MISSING,) * len(by)
         join = _SEPARATOR.join
-        claims, minutes = tally.claims, tally.minutes
+        claims = tally.claims
         index, matcher = tally.index, self.matcher
         if index is not None:
             file_number = index.file_number(file)
             index_file, index_line, index_offset, index_code = index.file, index.line, index.offset, index.code
+        # Where each line starts: offset + the lengths of the lines before it + one newline each.
+        starts = list(accumulate(map(len, lines), initial=offset))
         records = no_ts = bad_ts = 0
-        for text in lines:
+        for position, text in enumerate(lines):
             parsed = parse_line(text, requests)
             if parsed.__class__ is str:
-                self._bad(file, number, offset, parsed)  # type: ignore[arg-type]
-                offset += len(text) + 1
-                number += 1
+                self._bad(file, number + position, starts[position] + position, parsed)  # type: ignore[arg-type]
                 continue
             raw, known, members = parsed  # type: ignore[misc]
             ts_member = members.get("ts")
@@ -392,34 +418,35 @@ class _Counting:
                     tally.undated += 1
                 else:
                     tally.outside += 1
-                offset += len(text) + 1
-                number += 1
                 continue
             verdict = verify(raw, known.request, registry)
             status = verdict.status
+            assessed = known.assessed
             evidence = failing = None
             if status == "ACCEPT":
-                key = _ACCEPTED
+                prefix = assessed.get(_ACCEPT_SHAPE)
+                if prefix is None:
+                    prefix = assessed[_ACCEPT_SHAPE] = number_of((_ACCEPTED, known.scope))
             else:
                 shape = assessment_key(verdict)
-                assessed = known.assessed
-                key = assessed.get(shape)
-                if key is None or matcher is not None:
+                prefix = assessed.get(shape)
+                if prefix is None or matcher is not None:
                     evidence = Assessment(verdict, known.recall)
                     category = evidence.category
-                    key = (status, verdict.reason, verdict.strict_json, verdict.citation_only,
-                           evidence.blame, category.id if category is not None else None)
+                    prefix = number_of(((status, verdict.reason, verdict.strict_json, verdict.citation_only,
+                                         evidence.blame, category.id if category is not None else None),
+                                        known.scope))
                     if len(assessed) < _SHAPES:
-                        assessed[shape] = key
+                        assessed[shape] = prefix
                 claim = verdict.claim
                 if claim is not None:
                     cited = verdict.claims[claim]
                     failing = (status, cited.field, cited.doc)
                     claims[failing] = claims.get(failing, 0) + 1
-            flat = (key, known.scope, join(map(members.get, by, missing))) if by else (key, known.scope)
+            flat = (prefix, join(map(members.get, by, missing))) if by else prefix
             counts[flat] = counts.get(flat, 0) + 1
             if stamp is not None:
-                minute = (int(stamp // 60), status)
+                minute = int(stamp // 60) * _STATUS_COUNT + _STATUS_CODES[status]
                 minutes[minute] = minutes.get(minute, 0) + 1
             else:
                 no_ts += 1
@@ -428,14 +455,12 @@ class _Counting:
             records += 1
             if index is not None:
                 index_file.append(file_number)
-                index_line.append(number)
-                index_offset.append(offset)
+                index_line.append(number + position)
+                index_offset.append(starts[position] + position)
                 index_code.append(_CODES[label_of(status, verdict.reason)])
                 index.describe(self._indexed_cell(flat), failing)
             if matcher is not None and matcher.matches(verdict, known, members, evidence):
-                tally.collected.append((file, number, offset, text, verdict.label))
-            offset += len(text) + 1
-            number += 1
+                tally.collected.append((file, number + position, starts[position] + position, text, verdict.label))
         tally.records += records
         tally.no_ts += no_ts
         tally.bad_ts += bad_ts
@@ -451,13 +476,6 @@ class _Counting:
             tally.index.offset.append(offset)
             tally.index.code.append(BAD_CODE)
             tally.index.describe_bad()
-
-
-def _cell(flat: tuple[Any, ...]) -> tuple[Any, Any, tuple[bytes | None, ...]]:
-    """A flat count key as ``Tally.cells`` keys it: (verdict key, scope, metadata)."""
-    if len(flat) == 2:
-        return flat[0], flat[1], ()
-    return flat[0], flat[1], tuple([value or None for value in flat[2].split(_SEPARATOR)])
 
 
 def tally_chunks(file: str, chunks: Iterable[Chunk], registry: Registry, options: Options,
