@@ -481,3 +481,68 @@ class TestRecordSession:
         assert session.search("app.jsonl:") == list(range(len(session)))
         assert session.with_status("STALE_REVISION") == list(range(len(session)))
         assert session.find_id(ids[3]) == 3 and session.mismatched() == []
+
+
+class TestRecordFilters:
+    """A group's search and the palette's verdict and check filters read the
+    index's label codes in C; they must pick exactly the records a look at each
+    record's place and label picks, an edited record by its new label."""
+
+    @pytest.fixture
+    def session(self, made):
+        from inspector.presentation.triage import GroupMembers, RecordSession, record_suite
+        from inspector.triage import Options, triage
+        from inspector.triage.summary import summarize
+
+        folder, registry, _ = made
+        options = Options(index=True)
+        registry_doc = load_registry(registry)
+        tally = triage([str(folder / "app.jsonl")], registry_doc, options, workers=1)
+        group = summarize(tally, options).group("rung:strict_json")  # every verdict past stage 1
+        return RecordSession(record_suite(group, GroupMembers(group, tally.index, len(tally.index)),
+                                          [str(folder / "app.jsonl")], registry_doc))
+
+    @staticmethod
+    def one_by_one(session, test):
+        return [n for n in range(len(session)) if test(session.ids[n].casefold(), session._label(n))]
+
+    @pytest.mark.parametrize("text", ["value", "VALUE_MIS", "accept", "app.jsonl:1", ":2", "7", "jsonl", "x:y", "/"])
+    def test_search_is_a_look_at_every_record(self, session, text):
+        needle = text.casefold()
+        expected = self.one_by_one(session, lambda place, label: needle in place or needle in label.casefold())
+        assert session.search(text) == expected
+        among = list(range(0, len(session), 3))
+        assert session.search(text, among) == [n for n in expected if n in set(among)]
+
+    def test_verdict_and_check_filters(self, session):
+        from inspector.presentation.triage import _CHECK_OF_LABEL
+
+        statuses = {session._label(n).partition("/")[0] for n in range(len(session))}
+        assert {"ACCEPT", "VALUE_MISMATCH"} <= statuses
+        for status in statuses:
+            assert session.with_status(status) == self.one_by_one(
+                session, lambda place, label: label.partition("/")[0] == status)
+        for check in ("value", "revision", "doc_supplied", "coverage"):
+            found = session.failing_at(check)
+            assert found == self.one_by_one(session, lambda place, label: _CHECK_OF_LABEL.get(label) == check)
+            assert found
+
+    def test_an_edited_record_is_found_by_its_new_label(self, session):
+        from inspector.lab.history import text_change
+
+        accepted = session.with_status("ACCEPT")
+        number = accepted[0]
+        raw = session.history(number).raw
+        claims = json.loads(raw)["claims"]
+        edited = raw.replace(f'"value": "{claims[0]["value"]}"', '"value": "not-the-value"', 1)
+        assert session.change(number, text_change(raw, edited)).actual == "VALUE_MISMATCH"
+        assert number not in session.with_status("ACCEPT") and number in session.with_status("VALUE_MISMATCH")
+        assert number in session.failing_at("value") and number in session.search("value_mis")
+        assert session.with_status("ACCEPT") == accepted[1:]
+
+    def test_a_record_is_found_by_its_place(self, session):
+        for number in (0, 1, len(session) // 2, len(session) - 1):
+            assert session.find_id(session.ids[number]) == number
+        last_line = int(session.ids[len(session) - 1].rpartition(":")[2])
+        assert session.find_id(f"app.jsonl:{last_line + 10_000}") is None
+        assert session.find_id("other.jsonl:1") is None and session.find_id("app.jsonl:one") is None

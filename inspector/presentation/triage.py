@@ -21,6 +21,7 @@ import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import compress
 from pathlib import Path
 from typing import Any, overload
 
@@ -33,7 +34,7 @@ from ..triage.groups import claim_name, meta_name, scope_name, verdict_names
 from ..triage.logs import LogError
 from ..triage.records import BadLine, RequestCache, decode_record
 from ..triage.summary import Group, Summary, summarize
-from ..triage.tally import BAD_CODE, Index, Options, Tally
+from ..triage.tally import BAD_CODE, VERDICT_LABELS, Index, Options, Tally
 from ..triage.timeline import MAX_BUCKETS, Histogram, iso
 from .session import Session
 
@@ -236,8 +237,16 @@ class GroupMembers:
         return self.found[number] if number < len(self.found) else None
 
     def resolve_all(self) -> None:
-        """Find every member (a search over the whole group needs them)."""
-        self._advance(self.length)
+        """Find every member (a search over the whole group needs them): the
+        rest in one sweep over the marks, in C."""
+        if len(self.found) < self.count and self._scan < self.length:
+            self.found.extend(compress(range(self._scan, self.length),
+                                       memoryview(self._marks)[self._scan:self.length]))
+            self._scan = self.length
+
+    def codes(self) -> bytes:
+        """The label code of every member found (``resolve_all`` first for all of them)."""
+        return bytes(map(self.index.code.__getitem__, self.found))
 
     def _advance(self, wanted: int) -> None:
         find, scan, found = self._marks.find, self._scan, self.found
@@ -410,6 +419,8 @@ def record_suite(group: Group, members: GroupMembers, logs: Sequence[str], regis
 
 
 _CHECK_OF_LABEL = {label_of(check.code, reason): check.id for check in CHECKS for reason in (check.reasons or (None,))}
+# The label of each index code (a bad line's is BAD).
+_LABELS = (*VERDICT_LABELS, "BAD")
 
 
 class RecordSession(Session):
@@ -446,17 +457,44 @@ class RecordSession(Session):
         needle = text.casefold().strip()
         if not needle:
             return list(numbers)
-        self.cases.members.resolve_all()
-        ids = self.ids
-        return [n for n in numbers if needle in ids[n].casefold() or needle in self._label(n).casefold()]
+        members = self.cases.members
+        names = [f"{_name_of(file)}:".casefold() for file in members.index.files]
+        # Only a needle made of what a place is made of can be in one (else the labels decide alone).
+        place = set(needle) <= set("".join(names)) | set("0123456789")
+        lines, files, found = members.index.line, members.index.file, members.found
+
+        def at(number: int) -> bool:
+            position = found[number]
+            return needle in f"{names[files[position]]}{lines[position]}"
+
+        return self._matching(numbers, [needle in label.casefold() for label in _LABELS],
+                              lambda n: needle in self.ids[n].casefold() or needle in self._label(n).casefold(),
+                              at if place else None)
 
     def with_status(self, status: str) -> list[int]:
-        self.cases.members.resolve_all()
-        return [n for n in range(len(self)) if self._label(n).partition("/")[0] == status]
+        return self._matching(range(len(self)), [label.partition("/")[0] == status for label in _LABELS],
+                              lambda n: self._label(n).partition("/")[0] == status)
 
     def failing_at(self, check_id: str) -> list[int]:
-        self.cases.members.resolve_all()
-        return [n for n in range(len(self)) if _CHECK_OF_LABEL.get(self._label(n)) == check_id]
+        return self._matching(range(len(self)), [_CHECK_OF_LABEL.get(label) == check_id for label in _LABELS],
+                              lambda n: _CHECK_OF_LABEL.get(self._label(n)) == check_id)
+
+    def _matching(self, numbers: Iterable[int], by_code: list[bool], one: Callable[[int], bool],
+                  also: Callable[[int], bool] | None = None) -> list[int]:
+        """The ``numbers`` that hold, in order: decided by their label code
+        (``by_code``, over the index in C: a group can hold most of a million
+        lines), or for a record not decided by its code, by ``also`` (its place);
+        an edited record, or one past what was found, by ``one``."""
+        members = self.cases.members
+        members.resolve_all()
+        hits = members.codes().translate(bytes(by_code).ljust(256, b"\0"))
+        known = len(hits)
+        edited = self._edited
+        if also is None and not edited and numbers.__class__ is range and numbers.step == 1 \
+                and numbers.stop <= known:
+            return list(compress(numbers, memoryview(hits)[numbers.start:numbers.stop]))
+        return [n for n in numbers
+                if (one(n) if n in edited or n >= known else hits[n] or (also is not None and also(n)))]
 
     def mismatched(self) -> list[int]:
         # Every record's expected label is its verdict when counted: only an edit can differ.
@@ -466,6 +504,14 @@ class RecordSession(Session):
         return list(range(len(self))) if suite is self.suites[0] else []
 
     def find_id(self, case_id: str) -> int | None:
-        self.cases.members.resolve_all()
-        return next((n for n in range(len(self)) if self.ids[n] == case_id), None)
+        # An id is a place, name:line: looked for among the members' (file, line) in the index.
+        name, _, line = case_id.rpartition(":")
+        members = self.cases.members
+        files = {number for number, file in enumerate(members.index.files) if _name_of(file) == name}
+        if not files or not line.isdigit():
+            return None
+        members.resolve_all()
+        wanted, lines, file_of = int(line), members.index.line, members.index.file
+        return next((n for n, position in enumerate(members.found)
+                     if lines[position] == wanted and file_of[position] in files), None)
 
