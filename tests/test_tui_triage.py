@@ -546,3 +546,8 @@ class TestRecordFilters:
         last_line = int(session.ids[len(session) - 1].rpartition(":")[2])
         assert session.find_id(f"app.jsonl:{last_line + 10_000}") is None
         assert session.find_id("other.jsonl:1") is None and session.find_id("app.jsonl:one") is None
+
+    def test_ids_containing_is_a_look_at_every_id(self, session):
+        for text in ("app.jsonl:1", ":2", "7", "VALUE", "zz"):
+            expected = [n for n in range(len(session)) if text.casefold() in session.ids[n].casefold()]
+            assert list(session.ids_containing(text.casefold())) == expected

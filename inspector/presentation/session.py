@@ -12,7 +12,7 @@ undo or reset.  Moving to another case and back keeps each case's edits.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 
 from ..lab.history import Change, History
 from ..suites.load import Case, CaseError, Suite
@@ -165,6 +165,11 @@ class Session:
             return self.ids.index(case_id)
         except ValueError:
             return None
+
+    def ids_containing(self, text: str) -> Iterator[int]:
+        """The cases whose id contains ``text`` (case-insensitive), in order, as they are found."""
+        needle = text.casefold()
+        return (number for number, case_id in enumerate(self.ids) if needle in case_id.casefold())
 
     def _check(self, number: int):  # noqa: ANN202 - the failing Check, or None
         verdict = self.report(number).verdict

@@ -457,19 +457,34 @@ class RecordSession(Session):
         needle = text.casefold().strip()
         if not needle:
             return list(numbers)
+        return self._matching(numbers, [needle in label.casefold() for label in _LABELS],
+                              lambda n: needle in self.ids[n].casefold() or needle in self._label(n).casefold(),
+                              self._place_holds(needle))
+
+    def ids_containing(self, text: str) -> Iterator[int]:
+        needle = text.casefold()
+        holds = self._place_holds(needle)
+        if holds is None:
+            return iter(())
+        self.cases.members.resolve_all()
+        return (number for number in range(len(self))
+                if (holds(number) if number < len(self.cases.members.found) else needle in self.ids[number].casefold()))
+
+    def _place_holds(self, needle: str) -> Callable[[int], bool] | None:
+        """Whether a record's place (its id, name:line) contains ``needle``
+        (casefolded), from the index; None when no place can (the needle holds
+        something no file name, colon or digit does)."""
         members = self.cases.members
         names = [f"{_name_of(file)}:".casefold() for file in members.index.files]
-        # Only a needle made of what a place is made of can be in one (else the labels decide alone).
-        place = set(needle) <= set("".join(names)) | set("0123456789")
+        if not set(needle) <= set("".join(names)) | set("0123456789"):
+            return None
         lines, files, found = members.index.line, members.index.file, members.found
 
-        def at(number: int) -> bool:
+        def holds(number: int) -> bool:
             position = found[number]
             return needle in f"{names[files[position]]}{lines[position]}"
 
-        return self._matching(numbers, [needle in label.casefold() for label in _LABELS],
-                              lambda n: needle in self.ids[n].casefold() or needle in self._label(n).casefold(),
-                              at if place else None)
+        return holds
 
     def with_status(self, status: str) -> list[int]:
         return self._matching(range(len(self)), [label.partition("/")[0] == status for label in _LABELS],

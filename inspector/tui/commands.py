@@ -110,10 +110,9 @@ class CaseCommands(_InspectorProvider):
         session = self.main.session
         found = 0
         matcher = self.matcher(query)
-        for number, case_id in enumerate(session.ids):
+        for number in session.ids_containing(needle):
+            case_id = session.ids[number]
             at = case_id.casefold().find(needle)
-            if at < 0:
-                continue
             report = session.report(number)
             shown = safe.display(case_id)
             score = 1.0 if at == 0 else 0.8
