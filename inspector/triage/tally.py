@@ -22,6 +22,7 @@ the rules.
 from __future__ import annotations
 
 from array import array
+from collections import Counter as _Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import accumulate
@@ -337,28 +338,31 @@ class _Counting:
         lines = data.split(b"\n")
         if data.endswith(b"\n"):
             lines.pop()
-        counts: dict[Any, int] = {}
-        minutes: dict[int, int] = {}
+        cells: list[Any] = []
+        minutes: list[int] = []
+        failures: list[tuple[str, str, str]] = []
         with collector_paused():
-            self._lines(lines, file, offset, line, counts, minutes)
-        self._fold(counts, minutes)
+            self._lines(lines, file, offset, line, cells, minutes, failures)
+        self._fold(cells, minutes, failures)
         tally.lines += len(lines)
         return len(lines)
 
-    def _fold(self, counts: dict[Any, int], minutes: dict[int, int]) -> None:
-        """Add a chunk's counts under their flat keys (``_lines``) to the tally's
-        cells and minutes."""
-        cells = self.tally.cells
-        get = cells.get
-        for flat, count in counts.items():
+    def _fold(self, cells: list[Any], minutes: list[int], failures: list[tuple[str, str, str]]) -> None:
+        """Add a chunk's records, listed under their flat keys (``_lines``), to
+        the tally's cells, minutes and failing claims: counted here, in C."""
+        tally = self.tally
+        found = tally.cells
+        get = found.get
+        for flat, count in _Counter(cells).items():
             cell = self._cell(flat)
-            cells[cell] = get(cell, 0) + count
-        histogram = self.tally.minutes
+            found[cell] = get(cell, 0) + count
+        histogram = tally.minutes
         get = histogram.get
-        for flat, count in minutes.items():
+        for flat, count in _Counter(minutes).items():
             minute, status = divmod(flat, len(STATUSES))
             key = (minute, STATUSES[status])
             histogram[key] = get(key, 0) + count
+        tally.claims.add(_Counter(failures))
 
     def _cell(self, flat: Any) -> tuple[Any, Any, tuple[bytes | None, ...]]:
         """A flat count key as ``Tally.cells`` keys it: (verdict key, scope, metadata)."""
@@ -377,16 +381,17 @@ class _Counting:
         return cell
 
     def _lines(self, lines: list[bytes], file: str, offset: int, number: int,
-               counts: dict[Any, int], minutes: dict[int, int]) -> None:
+               cells: list[Any], minutes: list[int], failures: list[tuple[str, str, str]]) -> None:
         """The per-line loop: everything it touches is a local.
 
-        A record is counted under a flat key: the number of its (verdict key,
+        A record is listed under a flat key: the number of its (verdict key,
         scope), kept per request and shape of its verdict (``assessed``), and
         with ``--by`` the members' JSON texts joined; its minute with its status
-        as one number.  Both are cheaper to build and hash, once a record, than
-        the tuples they stand for (``_fold``).  A line's byte offset is the
-        chunk's plus the lengths before it, summed once per chunk in C
-        (``starts``)."""
+        as one number.  Both are cheaper to build and hash than the tuples they
+        stand for, and the lists are counted once a chunk, in C (``_fold``).  A
+        line's byte offset is the chunk's plus the lengths before it, summed
+        once per chunk in C (``starts``), when an index, an export or a bad line
+        asks for one."""
         tally = self.tally
         registry = self.registry
         requests = self.requests
@@ -396,17 +401,19 @@ class _Counting:
         by = options.by
         missing = (_MISSING,) * len(by)
         join = _SEPARATOR.join
-        claims = tally.claims
+        cell, minute_of, failure = cells.append, minutes.append, failures.append
         index, matcher = tally.index, self.matcher
         if index is not None:
             file_number = index.file_number(file)
             index_file, index_line, index_offset, index_code = index.file, index.line, index.offset, index.code
         # Where each line starts: offset + the lengths of the lines before it + one newline each.
-        starts = list(accumulate(map(len, lines), initial=offset))
+        starts = _starts(lines, offset) if index is not None or matcher is not None else None
         records = no_ts = bad_ts = 0
         for position, text in enumerate(lines):
             parsed = parse_line(text, requests)
             if parsed.__class__ is str:
+                if starts is None:
+                    starts = _starts(lines, offset)
                 self._bad(file, number + position, starts[position] + position, parsed)  # type: ignore[arg-type]
                 continue
             raw, known, members = parsed  # type: ignore[misc]
@@ -442,12 +449,11 @@ class _Counting:
                 if claim is not None:
                     cited = verdict.claims[claim]
                     failing = (status, cited.field, cited.doc)
-                    claims[failing] = claims.get(failing, 0) + 1
+                    failure(failing)
             flat = (prefix, join(map(members.get, by, missing))) if by else prefix
-            counts[flat] = counts.get(flat, 0) + 1
+            cell(flat)
             if stamp is not None:
-                minute = int(stamp // 60) * _STATUS_COUNT + _STATUS_CODES[status]
-                minutes[minute] = minutes.get(minute, 0) + 1
+                minute_of(int(stamp // 60) * _STATUS_COUNT + _STATUS_CODES[status])
             else:
                 no_ts += 1
                 if ts_member is not None:
@@ -456,11 +462,12 @@ class _Counting:
             if index is not None:
                 index_file.append(file_number)
                 index_line.append(number + position)
-                index_offset.append(starts[position] + position)
+                index_offset.append(starts[position] + position)  # type: ignore[index]
                 index_code.append(_CODES[label_of(status, verdict.reason)])
                 index.describe(self._indexed_cell(flat), failing)
             if matcher is not None and matcher.matches(verdict, known, members, evidence):
-                tally.collected.append((file, number + position, starts[position] + position, text, verdict.label))
+                tally.collected.append((file, number + position, starts[position] + position,  # type: ignore[index]
+                                        text, verdict.label))
         tally.records += records
         tally.no_ts += no_ts
         tally.bad_ts += bad_ts
@@ -476,6 +483,11 @@ class _Counting:
             tally.index.offset.append(offset)
             tally.index.code.append(BAD_CODE)
             tally.index.describe_bad()
+
+
+def _starts(lines: list[bytes], offset: int) -> list[int]:
+    """``offset`` plus the lengths of the lines before each (add its position for the newlines)."""
+    return list(accumulate(map(len, lines), initial=offset))
 
 
 def tally_chunks(file: str, chunks: Iterable[Chunk], registry: Registry, options: Options,
