@@ -401,7 +401,7 @@ class _Counting:
         by = options.by
         missing = (_MISSING,) * len(by)
         join = _SEPARATOR.join
-        cell, minute_of, failure = cells.append, minutes.append, failures.append
+        add_cell, add_minute, add_failure = cells.append, minutes.append, failures.append
         index, matcher = tally.index, self.matcher
         if index is not None:
             file_number = index.file_number(file)
@@ -449,11 +449,11 @@ class _Counting:
                 if claim is not None:
                     cited = verdict.claims[claim]
                     failing = (status, cited.field, cited.doc)
-                    failure(failing)
+                    add_failure(failing)
             flat = (prefix, join(map(members.get, by, missing))) if by else prefix
-            cell(flat)
+            add_cell(flat)
             if stamp is not None:
-                minute_of(int(stamp // 60) * _STATUS_COUNT + _STATUS_CODES[status])
+                add_minute(int(stamp // 60) * _STATUS_COUNT + _STATUS_CODES[status])
             else:
                 no_ts += 1
                 if ts_member is not None:
