@@ -551,3 +551,25 @@ class TestRecordFilters:
         for text in ("app.jsonl:1", ":2", "7", "VALUE", "zz"):
             expected = [n for n in range(len(session)) if text.casefold() in session.ids[n].casefold()]
             assert list(session.ids_containing(text.casefold())) == expected
+
+    def test_search_over_two_logs_tells_their_places_apart(self, made, tmp_path):
+        from inspector.presentation.triage import GroupMembers, RecordSession, record_suite
+        from inspector.triage import Options, triage
+        from inspector.triage.summary import summarize
+
+        folder, registry, _ = made
+        first, second = tmp_path / "app.jsonl", tmp_path / "other-2.jsonl"
+        lines = (folder / "app.jsonl").read_bytes().splitlines(keepends=True)
+        first.write_bytes(b"".join(lines[:150]))
+        second.write_bytes(b"".join(lines[150:260]))
+        options = Options(index=True)
+        registry_doc = load_registry(registry)
+        tally = triage([str(first), str(second)], registry_doc, options, workers=1)
+        group = summarize(tally, options).group("rung:strict_json")
+        session = RecordSession(record_suite(group, GroupMembers(group, tally.index, len(tally.index)),
+                                             [str(first), str(second)], registry_doc))
+        assert {session.ids[n].partition(":")[0] for n in range(len(session))} == {"app.jsonl", "other-2.jsonl"}
+        for text in ("other", "app.jsonl:1", "2.jsonl:1", ":1", "1", "2", "jsonl:", "-2"):
+            expected = [n for n in range(len(session))
+                        if text in session.ids[n].casefold() or text in session._label(n).casefold()]
+            assert session.search(text) == expected, text

@@ -20,6 +20,7 @@ from collections import OrderedDict
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+import operator
 from functools import lru_cache
 from itertools import compress
 from pathlib import Path
@@ -459,32 +460,52 @@ class RecordSession(Session):
             return list(numbers)
         return self._matching(numbers, [needle in label.casefold() for label in _LABELS],
                               lambda n: needle in self.ids[n].casefold() or needle in self._label(n).casefold(),
-                              self._place_holds(needle))
+                              self._places_holding(needle))
 
     def ids_containing(self, text: str) -> Iterator[int]:
         needle = text.casefold()
-        holds = self._place_holds(needle)
-        if holds is None:
+        marks = self._places_holding(needle)
+        if marks is None:
             return iter(())
-        self.cases.members.resolve_all()
         return (number for number in range(len(self))
-                if (holds(number) if number < len(self.cases.members.found) else needle in self.ids[number].casefold()))
+                if (marks[number] if number < len(marks) else needle in self.ids[number].casefold()))
 
-    def _place_holds(self, needle: str) -> Callable[[int], bool] | None:
-        """Whether a record's place (its id, name:line) contains ``needle``
-        (casefolded), from the index; None when no place can (the needle holds
-        something no file name, colon or digit does)."""
+    def _places_holding(self, needle: str) -> bytes | None:
+        """A byte per member found (1 where the record's place, its id
+        ``name:line``, contains ``needle``, casefolded), worked out per file
+        from what a place is made of rather than by writing every place: the
+        needle within ``name:`` holds for all the file's records; a tail of
+        ``name:`` then digits, for the lines whose digits start with them;
+        digits alone, for the lines whose digits hold them.  None when no place
+        can hold the needle."""
         members = self.cases.members
         names = [f"{_name_of(file)}:".casefold() for file in members.index.files]
-        if not set(needle) <= set("".join(names)) | set("0123456789"):
+        # Per file: (every record holds it, the line prefixes that do, the digits a line must hold).
+        rules: list[tuple[bool, tuple[str, ...], str | None]] = []
+        for name in names:
+            prefixes = tuple(needle[cut:] for cut in range(1, len(needle) + 1)
+                             if needle[cut - 1] == ":" and name.endswith(needle[:cut])
+                             and (needle[cut:].isdigit() or cut == len(needle)))
+            rules.append((needle in name, prefixes, needle if needle.isdigit() else None))
+        if not any(every or prefixes or digits for every, prefixes, digits in rules):
             return None
-        lines, files, found = members.index.line, members.index.file, members.found
-
-        def holds(number: int) -> bool:
-            position = found[number]
-            return needle in f"{names[files[position]]}{lines[position]}"
-
-        return holds
+        members.resolve_all()
+        found, index = members.found, members.index
+        lines = list(map(str, map(index.line.__getitem__, found)))
+        marks = bytearray(len(found))
+        files = list(map(index.file.__getitem__, found)) if len(names) > 1 else None  # one log: all its
+        for number, (every, prefixes, digits) in enumerate(rules):
+            if every:
+                held = b"\x01" * len(lines)
+            else:
+                held = bytes([line.startswith(prefixes) or (digits is not None and digits in line) for line in lines]) \
+                    if prefixes else bytes([digits in line for line in lines]) if digits is not None else None
+                if held is None:
+                    continue
+            if files is not None:  # only this file's records
+                held = bytes(map(operator.and_, held, map(number.__eq__, files)))
+            marks = bytearray(map(operator.or_, marks, held))
+        return bytes(marks)
 
     def with_status(self, status: str) -> list[int]:
         return self._matching(range(len(self)), [label.partition("/")[0] == status for label in _LABELS],
@@ -495,21 +516,21 @@ class RecordSession(Session):
                               lambda n: _CHECK_OF_LABEL.get(self._label(n)) == check_id)
 
     def _matching(self, numbers: Iterable[int], by_code: list[bool], one: Callable[[int], bool],
-                  also: Callable[[int], bool] | None = None) -> list[int]:
+                  also: bytes | None = None) -> list[int]:
         """The ``numbers`` that hold, in order: decided by their label code
         (``by_code``, over the index in C: a group can hold most of a million
-        lines), or for a record not decided by its code, by ``also`` (its place);
-        an edited record, or one past what was found, by ``one``."""
+        lines) or by ``also`` (a byte per member found: its place); an edited
+        record, or one past what was found, by ``one``."""
         members = self.cases.members
         members.resolve_all()
         hits = members.codes().translate(bytes(by_code).ljust(256, b"\0"))
+        if also is not None:
+            hits = bytes(map(operator.or_, hits, also))
         known = len(hits)
         edited = self._edited
-        if also is None and not edited and numbers.__class__ is range and numbers.step == 1 \
-                and numbers.stop <= known:
+        if not edited and numbers.__class__ is range and numbers.step == 1 and numbers.stop <= known:
             return list(compress(numbers, memoryview(hits)[numbers.start:numbers.stop]))
-        return [n for n in numbers
-                if (one(n) if n in edited or n >= known else hits[n] or (also is not None and also(n)))]
+        return [n for n in numbers if (one(n) if n in edited or n >= known else hits[n])]
 
     def mismatched(self) -> list[int]:
         # Every record's expected label is its verdict when counted: only an edit can differ.
