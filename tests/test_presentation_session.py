@@ -142,6 +142,58 @@ class TestSession:
         assert session.find_id("no-such-case") is None
 
 
+class TestOpeningAFileAgain:
+    """``Session.open_suite``: a file already open is found, grown or opened again, never
+    silently copied."""
+
+    @staticmethod
+    def suite_file(tmp_path: Path, cases: int) -> Path:
+        document = json.loads(ARTICLE.read_text("utf-8"))
+        document["cases"] = document["cases"][:cases]
+        path = tmp_path / "mine.json"
+        path.write_text(json.dumps(document), "utf-8")
+        return path
+
+    def test_a_new_file_is_opened(self, tmp_path):
+        session = Session([load_suite(ARTICLE)])
+        before = len(session)
+        how, numbers = session.open_suite(load_suite(self.suite_file(tmp_path, 3)))
+        assert how == "opened" and numbers == list(range(before, before + 3)) and len(session) == before + 3
+
+    def test_the_same_file_unchanged_adds_nothing(self, tmp_path):
+        path = self.suite_file(tmp_path, 3)
+        session = Session([load_suite(path)])
+        session.report(1)
+        how, numbers = session.open_suite(load_suite(path))
+        assert (how, numbers, len(session), len(session.suites)) == ("already open", [0, 1, 2], 3, 1)
+
+    def test_a_grown_file_adds_only_its_new_cases_and_keeps_the_edits(self, tmp_path):
+        from inspector.lab.history import text_change
+
+        path = self.suite_file(tmp_path, 3)
+        session = Session([load_suite(path)])
+        raw = session.history(1).raw
+        session.change(1, text_change(raw, raw.replace("claims", "claimz", 1)))
+        edited = session.report(1).actual
+        grown = self.suite_file(tmp_path, 5)
+        how, numbers = session.open_suite(load_suite(grown))
+        assert how == "grown" and numbers == [0, 1, 2, 3, 4] and len(session) == 5
+        assert len(session.suites) == 1 and session.suites[0].cases == load_suite(grown).cases
+        assert session.ids == [case.id for case in load_suite(grown).cases]
+        assert session.report(1).actual == edited and session.report(1).parent is not None  # the edit kept
+        assert session.report(4).id == session.ids[4] and session.suite_size(session.report(0).suite) == 5
+        assert session.numbers_of(session.suites[0]) == [0, 1, 2, 3, 4]
+
+    def test_a_file_changed_otherwise_is_opened_again(self, tmp_path):
+        path = self.suite_file(tmp_path, 3)
+        session = Session([load_suite(path)])
+        document = json.loads(path.read_text("utf-8"))
+        document["cases"][0]["note"] = "changed on disk"
+        path.write_text(json.dumps(document), "utf-8")
+        how, numbers = session.open_suite(load_suite(path))
+        assert how == "opened again" and numbers == [3, 4, 5] and len(session.suites) == 2
+
+
 class TestSelection:
     def test_opens_on_the_first_failure(self, article_session):
         selection = opened(article_session, "prod-v1-claims")

@@ -284,6 +284,30 @@ class TestSave:
             assert screen.value("path") == str(target)
             assert screen.value("id") == "real-quote-wrong-value.repair-2"
 
+    async def test_saving_twice_into_an_open_file_grows_it_instead_of_copying_it(self, tmp_path):
+        target = tmp_path / "mine.json"
+        async with inspecting([ARTICLE_SUITE], "real-quote-wrong-value") as pilot:
+            main, session = pilot.app.main, pilot.app.session
+            for case_id in ("real-quote-wrong-value", "omitted-field"):
+                open_id(pilot.app, case_id, "article")
+                await pilot.pause()
+                await mutate(pilot, "claim.duplicate")
+                screen = await open_form(pilot)
+                fill(screen, path=str(target))
+                await submit(pilot)
+                await submit(pilot)  # Enter again: open it
+                assert pilot.app.screen is main
+            ids = [session.ids[n] for n in range(len(session)) if session._rows[n][0].path == target]
+            assert ids == ["real-quote-wrong-value.claim.duplicate", "omitted-field.claim.duplicate"]
+            assert [suite.path for suite in session.suites].count(target) == 1
+            assert main.selection.report.id == "omitted-field.claim.duplicate"
+            assert session.suite_size(main.selection.report.suite) == 2
+            # Opening it once more finds it open.
+            before = len(session)
+            main._add_suite(load_suite(target))
+            await pilot.pause()
+            assert len(session) == before and main.selection.report.suite.path == target
+
     async def test_append_to_a_counterexample_file_keeps_its_cases(self, tmp_path):
         target = tmp_path / "mine.json"
         save_direct(target, "first")

@@ -58,6 +58,56 @@ class Session:
                 suite.name, case_id, case.expected if case else None, case.note if case else None))).casefold())
         return range(start, len(self._rows))
 
+    def open_suite(self, suite: Suite) -> tuple[str, list[int]]:
+        """Add a suite read from a file, minding a copy of that file already open:
+        (what happened, the numbers of its cases now in the session).
+
+        - ``"opened"``: the file was not open; its cases are added.
+        - ``"already open"``: it is, with the same cases and sources; nothing is added.
+        - ``"grown"``: it is, and the file holds the same cases and sources plus
+          more after them (a counterexample saved into it): the open copy
+          becomes this one and only the new cases are added, at the end.
+        - ``"opened again"``: it is, but the file changed otherwise; its cases are
+          added as a second copy (the first stays as it was read)."""
+        earlier = self._open_copy(suite)
+        if earlier is None:
+            return "opened", list(self.add_suite(suite))
+        known = len(earlier.cases)
+        if earlier.registry.sources != suite.registry.sources or earlier.broken != suite.broken \
+                or suite.cases[:known] != earlier.cases:
+            return "opened again", list(self.add_suite(suite))
+        numbers = self.numbers_of(earlier)
+        if len(suite.cases) == known:
+            return "already open", numbers
+        # The open copy becomes the file as it is now: same cases (reports rebuilt on demand,
+        # edits kept), then the new ones.
+        self.suites[self.suites.index(earlier)] = suite
+        fresh = {case.index: case for case in suite.cases}
+        for number in numbers:
+            _, case, error = self._rows[number]
+            self._rows[number] = (suite, fresh[case.index] if case is not None else None, error)
+            if number not in self._edited:
+                self._reports[number] = None
+        size = len(suite.cases) + len(suite.broken)
+        self._sizes[id(suite)] = self._sizes[id(earlier)] = size  # edited reports still name the earlier
+        start = len(self._rows)
+        for case in suite.cases[known:]:
+            self._rows.append((suite, case, None))
+            self._reports.append(None)
+            self.ids.append(case.id)
+            self._haystacks.append(" ".join(filter(None, (suite.name, case.id, case.expected, case.note))).casefold())
+        return "grown", [*numbers, *range(start, len(self._rows))]
+
+    def _open_copy(self, suite: Suite) -> Suite | None:
+        """The suite already open from the same file as ``suite`` (the last one), if any."""
+        for earlier in reversed(self.suites):
+            try:
+                if earlier.path.resolve() == suite.path.resolve():
+                    return earlier
+            except (OSError, RuntimeError, AttributeError):  # no path, or one that cannot be resolved
+                continue
+        return None
+
     def suite_size(self, suite: Suite) -> int:
         """How many cases the suite file holds, broken ones included."""
         return self._sizes[id(suite)]

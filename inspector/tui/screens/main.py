@@ -626,10 +626,21 @@ class MainScreen(Screen[None]):
         self.app.call_from_thread(self._add_suite, suite)
 
     def _add_suite(self, suite: Suite, case_id: str | None = None) -> None:
-        """Add a suite to the session and open its first case (or ``case_id``)."""
-        added = self.session.add_suite(suite)
+        """Add a suite to the session (or find it open) and open its first case,
+        its first new one when the file grew (a saved counterexample), or ``case_id``."""
+        before = len(self.session)
+        how, numbers = self.session.open_suite(suite)
         self.browse = self.browse.grown(self.session)
-        if len(added):
-            chosen = [n for n in added if self.session.ids[n] == case_id]
-            self.open_case(chosen[0] if chosen else added.start)
-        self.notify(f"opened {safe.display(suite.name)}: {len(added)} cases", markup=False, timeout=3)
+        added = [n for n in numbers if n >= before]
+        if numbers:
+            chosen = [n for n in numbers if self.session.ids[n] == case_id]
+            self.open_case(chosen[-1] if chosen else added[0] if how == "grown" else numbers[0])
+        name = safe.display(suite.name)
+        self.notify({
+            "opened": f"opened {name}: {len(numbers)} cases",
+            "already open": f"{name} is already open ({len(numbers)} cases)",
+            "grown": f"{name}: {len(added)} new case{'s' if len(added) != 1 else ''} added at the end "
+                     f"(the file holds {len(numbers)})",
+            "opened again": f"{name} changed since it was opened: opened again below "
+                            f"({len(numbers)} cases; the earlier copy stays as it was read)",
+        }[how], markup=False, timeout=4)
