@@ -32,6 +32,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_mutate.py
 	$(BIN)/python benchmarks/bench_mutation_report.py
 	$(BIN)/python benchmarks/bench_triage.py
+	$(BIN)/python benchmarks/bench_triage_stages.py
 	$(BIN)/python benchmarks/bench_triage_tui.py
 
 screenshots: $(STAMP)

@@ -15,7 +15,8 @@ how a key feels while the worker verifies.  Prints figures; asserts nothing.
    the worker was still counting are kept.
 3. A group opened (Enter to the records' first frame) once counted: the largest
    (ACCEPT, ~450,000 records) and a metadata group (model=llama-z), j in the
-   records view (each press a record reread from its offset), and G on each.
+   records view (each press a record reread from its offset), G on each, and
+   the case filter typed over the whole group (/ then each letter).
 4. Peak memory of the process (ru_maxrss; the engine's workers are apart).
 
 The log is made by ``inspector.triage.synth`` (the default mix, ~570 bytes a
@@ -199,6 +200,25 @@ async def keys(log: Path, registry: Path, presses: int) -> None:
             started = time.perf_counter()
             last = await press(pilot, "G")
             print(f"  G (the group's last record) {1000 * (last or time.perf_counter() - started):.0f} ms")
+            # The case filter over the whole group: each letter a search of every record (by label
+            # for "v", "va", ...; ":1" can be in a place, so each record's place is looked at too).
+            for typed in ((("a", "ac") if name == "ACCEPT" else ("v", "va", "val")), (":", ":1")):
+                await pilot.press("slash")
+                await pilot.pause(0.1)
+                for text in typed:
+                    frames.clear()
+                    started = time.perf_counter()
+                    await pilot.press(text[-1])
+                    while records.browse.text != text and time.perf_counter() < started + 10:
+                        await asyncio.sleep(0)
+                    searched = len(frames)  # frames drawn before the search's (the input's own)
+                    while len(frames) <= searched and time.perf_counter() < started + 10:
+                        await asyncio.sleep(0)
+                    print(f"  filter {text!r}: press to the filtered list drawn "
+                          f"{1000 * (frames[-1] - started + render_costs[-1]):.0f} ms, "
+                          f"{len(records.browse.visible):,} records shown")
+                await pilot.press("escape")  # the filter cleared
+                await pilot.pause(0.2)
             await pilot.press("escape")
             await pilot.pause(0.2)
     Screen._refresh_layout = refresh_layout
