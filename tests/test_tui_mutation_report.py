@@ -533,3 +533,13 @@ def test_snapshot_a_hostile_survivor(snap_compare):
         await go_to(pilot, screen, number)
 
     assert snap_compare(make_app([load_suite(HOSTILE, strict=False)]), terminal_size=SIZE, run_before=run_before)
+
+
+def test_the_reports_kept_are_the_scopes_last_shown():
+    # A report of 8,001 sources holds about 200 MB: only the last two scopes are kept.
+    from inspector.tui.screens.mutation_report import _Memory
+
+    memory = _Memory()
+    for key in ((1,), (2,), (1,), (3,)):
+        memory.keep(key, f"report {key}")  # type: ignore[arg-type]
+    assert list(memory.reports) == [(1,), (3,)]

@@ -86,6 +86,16 @@ class _Memory:
     reports: dict[tuple[int, ...], ReportRows] = field(default_factory=dict)
     places: dict[tuple[int, ...], _Place] = field(default_factory=dict)
 
+    # Reports kept: the scopes last computed (this suite and all of them, say).  A
+    # report of 8,001 sources holds about 200 MB, so an older scope is computed again.
+    KEPT = 2
+
+    def keep(self, key: tuple[int, ...], prepared: ReportRows) -> None:
+        self.reports.pop(key, None)
+        self.reports[key] = prepared
+        while len(self.reports) > self.KEPT:
+            del self.reports[next(iter(self.reports))]
+
 
 # The session's computed reports and places, dropped with the session.
 _MEMORY: weakref.WeakKeyDictionary[Session, _Memory] = weakref.WeakKeyDictionary()
@@ -291,6 +301,7 @@ class MutationReportScreen(Screen[MutantChosen | None]):
         self._refresh_title()
         prepared = self.memory.reports.get(self._key())
         if prepared is not None:
+            self.memory.keep(self._key(), prepared)  # the scope shown is the last one dropped
             self._show(prepared)
             return
         table = self.query_one(ReportTable)
@@ -338,7 +349,7 @@ class MutationReportScreen(Screen[MutantChosen | None]):
 
     @on(_Computed)
     def _computed(self, message: _Computed) -> None:
-        self.memory.reports[message.key] = message.prepared
+        self.memory.keep(message.key, message.prepared)
         if message.key == self._key():
             self._show(message.prepared)
 
