@@ -53,9 +53,11 @@ _ANY = msgspec.json.Decoder()
 class KnownRequest:
     """A validated request with what every record of it shares: its scope, as
     grouped by, its retrieval recall (which depends on the request only) and,
-    filled in by the counting, the blame and category of each shape of rejection
-    of it (``tally``: not a verdict; every record is verified and its shape read
-    off its verdict)."""
+    filled in by the counting, per shape of its verdicts (``assessment_key``),
+    the ``RequestCache.number`` of what a record of that shape is counted
+    under: its verdict key (blame and category included) and scope (``tally``:
+    not a verdict; every record is verified and its shape read off its
+    verdict)."""
 
     request: Request
     scope: tuple[str, str, str]

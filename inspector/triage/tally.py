@@ -14,9 +14,9 @@ What is counted per record is what the contract and the evidence say:
 category (with the request's recall, computed once per distinct request).
 Nothing is memoised per answer: every record is verified.  Blame and category
 are kept per request and shape of rejection (``KnownRequest.assessed``): the
-shape is all that ``Assessment`` reads of a verdict beside its request, so a
-shape seen before costs a lookup and ``Assessment`` stays the one place for
-the rules.
+shape, ``evidence.assessment_key``, is all that ``Assessment`` reads of a
+verdict beside its request, so a shape seen before costs a lookup and
+``Assessment`` stays the one place for the rules.
 """
 
 from __future__ import annotations
