@@ -181,7 +181,10 @@ class TestOpeningAFileAgain:
         assert len(session.suites) == 1 and session.suites[0].cases == load_suite(grown).cases
         assert session.ids == [case.id for case in load_suite(grown).cases]
         assert session.report(1).actual == edited and session.report(1).parent is not None  # the edit kept
-        assert session.report(4).id == session.ids[4] and session.suite_size(session.report(0).suite) == 5
+        # Every report is of the suite as it is now (the summary, the mutation report look it up).
+        assert all(session.report(n).suite is session.suites[0] for n in range(5))
+        assert session.report(1).parent.suite is session.suites[0]
+        assert session.report(4).id == session.ids[4] and session.suite_size(session.report(1).suite) == 5
         assert session.numbers_of(session.suites[0]) == [0, 1, 2, 3, 4]
 
     def test_a_file_changed_otherwise_is_opened_again(self, tmp_path):

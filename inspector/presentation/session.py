@@ -79,17 +79,17 @@ class Session:
         numbers = self.numbers_of(earlier)
         if len(suite.cases) == known:
             return "already open", numbers
-        # The open copy becomes the file as it is now: same cases (reports rebuilt on demand,
-        # edits kept), then the new ones.
+        # The open copy becomes the file as it is now: the same cases (their reports made
+        # again, of this suite, an edited one's too, its edits kept), then the new ones.
         self.suites[self.suites.index(earlier)] = suite
+        self._sizes[id(suite)] = len(suite.cases) + len(suite.broken)
         fresh = {case.index: case for case in suite.cases}
         for number in numbers:
             _, case, error = self._rows[number]
             self._rows[number] = (suite, fresh[case.index] if case is not None else None, error)
-            if number not in self._edited:
-                self._reports[number] = None
-        size = len(suite.cases) + len(suite.broken)
-        self._sizes[id(suite)] = self._sizes[id(earlier)] = size  # edited reports still name the earlier
+            self._reports[number] = None
+            if number in self._edited:
+                self._set_history(number, self._histories[number])
         start = len(self._rows)
         for case in suite.cases[known:]:
             self._rows.append((suite, case, None))
