@@ -125,6 +125,26 @@ class TestCycling:
         assert next_variant(history, MUTATIONS_BY_NAME["quote.other_line"], None, request, registry) is None
 
 
+    def test_kept_variants_are_the_ones_made_afresh(self, session):
+        # The variants of an answer are kept between presses and menus; what is kept
+        # must be what making them again gives, on every case and claim.
+        from inspector.presentation.mutation_menu import forget_variants
+
+        for number in range(len(session)):
+            report = session.report(number)
+            history = session.history(number)
+            if history is None or report.case is None:
+                continue
+            request, registry = report.case.request, report.suite.registry
+            for claim in (0, 1, None):
+                kept = (menu_rows(history, claim, request, registry),
+                        [variants_now(history, mutation, claim, request, registry) for mutation in MUTATIONS])
+                forget_variants()
+                made = (menu_rows(history, claim, request, registry),
+                        [variants_now(history, mutation, claim, request, registry) for mutation in MUTATIONS])
+                assert kept == made, (report.id, claim)
+
+
 class TestPredictions:
     def test_one_key_per_verdict_from_the_contracts_codes(self):
         assert sorted(status for _, status in PREDICTIONS) == sorted(STATUSES)

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ..contract.models import Registry, Request
 from ..lab.history import History
@@ -85,19 +86,51 @@ def _variants(answer: Answer | None, mutation: Mutation, claim: int | None) -> l
     return list(mutation.mutants(answer, _claim_of(mutation, claim)))
 
 
+# The variants of an answer's mutations, kept for the last (answer, mutation, claim)s:
+# a cycling press and the menu opened again on the same answer reuse them.  Over a
+# registry of 8,001 sources ``doc.other`` and ``quote.other_source`` have 8,000
+# variants each, 40 ms to make and a few megabytes; the other mutations a handful.
+# 64 entries hold the whole catalogue on two or three answers.
+@lru_cache(maxsize=8)
+def _answer_of(raw: str | bytes, request: Request, registry: Registry) -> Answer | None:
+    return answer_of(raw, request, registry)
+
+
+@lru_cache(maxsize=64)
+def _variants_of(raw: str | bytes, request: Request, registry: Registry, name: str,
+                 claim: int | None) -> tuple[Mutant, ...]:
+    return tuple(_variants(_answer_of(raw, request, registry), MUTATIONS_BY_NAME[name], claim))
+
+
+def forget_variants() -> None:
+    """Drop the variants kept (a benchmark timing their first making)."""
+    _answer_of.cache_clear()
+    _variants_of.cache_clear()
+    _places_of.cache_clear()
+
+
+@lru_cache(maxsize=8)
+def _places_of(raw: str | bytes, request: Request, registry: Registry, name: str,
+               claim: int | None) -> dict[str | bytes, int]:
+    """Each variant's text and its place among ``_variants_of``'s (the first, if two are alike)."""
+    places: dict[str | bytes, int] = {}
+    for index, mutant in enumerate(_variants_of(raw, request, registry, name, claim)):
+        places.setdefault(mutant.raw, index)
+    return places
+
+
 def _cycle(history: History, mutation: Mutation, claim: int | None, request: Request,
-           registry: Registry) -> tuple[list[Mutant], int] | None:
+           registry: Registry) -> tuple[tuple[Mutant, ...], int] | None:
     """The variants of the running cycle and the one applied last, when the case's
     latest change is a variant of ``mutation`` on this claim; else None."""
     latest = history.undone
     if latest is None or latest.records != (mutation.name,):
         return None
     base = history.undo().raw
-    variants = _variants(answer_of(base, request, registry), mutation, claim)
-    for index, mutant in enumerate(variants):
-        if mutant.raw == latest.raw:
-            return variants, index
-    return None
+    index = _places_of(base, request, registry, mutation.name, claim).get(latest.raw)
+    if index is None:
+        return None
+    return _variants_of(base, request, registry, mutation.name, claim), index
 
 
 def next_variant(history: History, mutation: Mutation, claim: int | None, request: Request,
@@ -108,7 +141,7 @@ def next_variant(history: History, mutation: Mutation, claim: int | None, reques
         variants, index = cycle
         index = (index + 1) % len(variants)
         return Next(variants[index], True, index, len(variants))
-    variants = _variants(answer_of(history.raw, request, registry), mutation, claim)
+    variants = _variants_of(history.raw, request, registry, mutation.name, claim)
     if not variants:
         return None
     return Next(variants[0], False, 0, len(variants))
@@ -117,7 +150,7 @@ def next_variant(history: History, mutation: Mutation, claim: int | None, reques
 def variants_now(history: History, mutation: Mutation, claim: int | None, request: Request,
                  registry: Registry) -> list[Mutant]:
     """Every variant of ``mutation`` on the answer as it stands (claim ``claim``)."""
-    return _variants(answer_of(history.raw, request, registry), mutation, claim)
+    return list(_variants_of(history.raw, request, registry, mutation.name, claim))
 
 
 def why_not(history: History, mutation: Mutation, claim: int | None, request: Request, registry: Registry) -> str:
@@ -143,7 +176,7 @@ def menu_rows(history: History, claim: int | None, request: Request, registry: R
             variants, index = cycle
             rows.append(MenuRow(mutation, len(variants), "", index))
             continue
-        count = len(_variants(answer, mutation, claim))
+        count = len(_variants_of(history.raw, request, registry, mutation.name, claim))
         rows.append(MenuRow(mutation, count, "" if count else why_none(answer, mutation, claim)))
     return tuple(rows)
 
