@@ -445,6 +445,21 @@ def test_snapshot_of_the_overview(snap_compare, made, monkeypatch):
     assert snap_compare(app, terminal_size=SIZE, run_before=settle)
 
 
+def test_snapshot_of_the_export_form(snap_compare, made, monkeypatch):
+    folder, registry, _ = made
+    monkeypatch.chdir(folder)
+
+    async def settle(pilot):
+        screen = await counted(pilot)
+        select_group(screen, "STALE_REVISION")
+        await pilot.pause()
+        await pilot.press("ctrl+e")
+        await pilot.pause()
+
+    app = app_for("app.jsonl", "registry.json", "model")
+    assert snap_compare(app, terminal_size=SIZE, run_before=settle)
+
+
 class TestIndex:
     def test_every_group_of_the_summary_is_found_from_the_index_alone(self, made):
         from inspector.presentation.triage import GroupMembers
@@ -573,3 +588,105 @@ class TestRecordFilters:
             expected = [n for n in range(len(session))
                         if text in session.ids[n].casefold() or text in session._label(n).casefold()]
             assert session.search(text) == expected, text
+
+
+class TestExport:
+    """ctrl+e on the overview writes a group's records as a suite, as --export does."""
+
+    @staticmethod
+    async def export(pilot, path: Path, limit: str | None = None) -> str:
+        from inspector.tui.screens.export import ExportScreen
+
+        await pilot.press("ctrl+e")
+        await pilot.pause()
+        form = pilot.app.screen
+        assert isinstance(form, ExportScreen)
+        form.query_one("#export-path").value = str(path)
+        if limit is not None:
+            form.query_one("#export-limit").value = limit
+        await pilot.press("enter")
+        for _ in range(500):
+            await pilot.pause(0.02)
+            if not form.busy:
+                break
+        return flowing(str(form.query_one("#export-status").render()))
+
+    async def test_a_group_becomes_a_suite_that_audits_with_its_verdicts(self, made, tmp_path):
+        from inspector.suites.audit import audit
+        from inspector.suites.load import load_suite
+
+        folder, registry, mix = made
+        app = app_for(folder / "app.jsonl", registry, "model")
+        async with app.run_test(size=SIZE) as pilot:
+            screen = await counted(pilot)
+            select_group(screen, "STALE_REVISION")
+            await pilot.pause()
+            from inspector.tui.screens.export import ExportScreen
+
+            await pilot.press("ctrl+e")
+            await pilot.pause()
+            form = pilot.app.screen
+            assert isinstance(form, ExportScreen)
+            assert form.value("path") == "STALE_REVISION.json"
+            assert form.value("limit") == str(mix.statuses["STALE_REVISION"])
+            await pilot.press("escape")
+            await pilot.pause()
+            out = tmp_path / "stale.json"
+            status = await self.export(pilot, out, limit="5")
+            assert status.startswith(f"wrote 5 cases into {out}") and "inspector open" in status
+            await pilot.press("escape")
+            await pilot.pause()
+            assert pilot.app.screen is screen
+        suite = load_suite(out)
+        assert len(suite.cases) == 5 and all(case.expected == "STALE_REVISION" for case in suite.cases)
+        assert all(case.note.startswith("from ") and "metadata" in case.note for case in suite.cases)
+        assert audit([suite]).mismatches == () and len(audit([suite]).results) == 5
+
+    async def test_an_existing_file_is_refused_and_kept(self, made, tmp_path):
+        folder, registry, _ = made
+        out = tmp_path / "taken.json"
+        out.write_text("mine\n")
+        app = app_for(folder / "app.jsonl", registry)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = await counted(pilot)
+            select_group(screen, "ACCEPT")
+            await pilot.pause()
+            status = await self.export(pilot, out)
+            assert status.startswith("✗") and "exists" in status and "nothing was written" in status
+            status = await self.export_again(pilot, "0")
+            assert "at least 1" in status
+        assert out.read_text() == "mine\n"
+
+    @staticmethod
+    async def export_again(pilot, limit: str) -> str:
+        form = pilot.app.screen
+        form.query_one("#export-limit").value = limit
+        await pilot.press("enter")
+        await pilot.pause()
+        return flowing(str(form.query_one("#export-status").render()))
+
+    async def test_the_bad_lines_are_not_a_suite(self, made):
+        folder, registry, _ = made
+        app = app_for(folder / "app.jsonl", registry)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = await counted(pilot)
+            select_group(screen, "bad")
+            await pilot.pause()
+            await pilot.press("ctrl+e")
+            await pilot.pause()
+            assert pilot.app.screen is screen
+
+
+def test_the_proposed_export_file_is_a_plain_name_in_the_current_directory():
+    from inspector.presentation.triage import export_path
+
+    def path_for(name: str) -> str:
+        return export_path(SimpleNamespace(name=name))  # type: ignore[arg-type]
+
+    assert path_for("claim:VALUE_MISMATCH/retry_enabled/payments-prod-v2") == \
+        "claim_VALUE_MISMATCH_retry_enabled_payments-prod-v2.json"
+    assert path_for('model="gpt-x"') == "model=_gpt-x.json"
+    for hostile in ("../../etc/passwd", "..", "/", f"a{ESC}[2Jb", f"{RLO}x", "", "." * 5):
+        found = path_for(hostile)
+        assert "/" not in found and not found.startswith(".") and found.isprintable() and found.endswith(".json")
+    assert len(path_for("x" * 500)) <= 85

@@ -15,12 +15,13 @@ exactly as on a suite's case.
 
 from __future__ import annotations
 
+import operator
+import re
+import threading
 from array import array
 from collections import OrderedDict
-import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-import operator
 from functools import lru_cache
 from itertools import compress
 from pathlib import Path
@@ -30,7 +31,7 @@ from ..contract.checks import CHECKS, label_of
 from ..contract.models import Registry, Request
 from ..suites.load import Case, CaseError, Suite
 from ..triage.drill import LineReader
-from ..triage.export import record_note
+from ..triage.export import ExportError, export_suite, record_note
 from ..triage.groups import claim_name, meta_name, scope_name, verdict_names
 from ..triage.logs import LogError
 from ..triage.records import BadLine, RequestCache, decode_record
@@ -40,8 +41,10 @@ from ..triage.timeline import MAX_BUCKETS, Histogram, iso
 from .session import Session
 
 __all__ = [
+    "EXPORT_LIMIT",
     "SORTS",
     "TASK_BYTES",
+    "ExportError",
     "Group",
     "GroupMembers",
     "Histogram",
@@ -53,6 +56,8 @@ __all__ = [
     "Summary",
     "TriageRun",
     "count",
+    "export_group",
+    "export_path",
     "iso",
     "open_group",
     "overview_groups",
@@ -163,6 +168,49 @@ def open_group(group: Group, snapshot: Snapshot, run: TriageRun, reader: LineRea
         raise ValueError("this triage kept no index")
     members = GroupMembers(group, index, snapshot.indexed, run.options.by, reader)
     return RecordSession(record_suite(group, members, run.logs, run.registry))
+
+
+# -- a group written as a suite ------------------------------------------------------------
+
+# How many records an export from the overview takes unless told: the first ones.
+EXPORT_LIMIT = 1000
+
+
+def export_path(group: Group) -> str:
+    """The file an export of the group proposes: its name, made a plain file name."""
+    stem = re.sub(r"[^A-Za-z0-9._=-]+", "_", group.name).strip("._")[:80] or "group"
+    return f"{stem}.json"
+
+
+def export_group(group: Group, snapshot: Snapshot, run: TriageRun, reader: LineReader, out: str | Path,
+                 limit: int = EXPORT_LIMIT) -> int:
+    """Write the group's first ``limit`` records, as counted in ``snapshot``, as a
+    new suite file at ``out`` (``triage.export``: the file the headless
+    ``--export GROUP --out SUITE --limit N`` writes); returns the cases written.
+    Raises ``ExportError`` with the one line to show: a group of bad lines, a
+    log that cannot be read again, a file already there, a full disk."""
+    if group.kind == "bad":
+        raise ExportError(out, "the bad lines cannot be exported as a suite: they are not records")
+    if limit < 1:
+        raise ExportError(out, "the number of records to export is at least 1")
+    index = snapshot.summary.tally.index
+    if index is None:  # pragma: no cover - the overview always counts with the index
+        raise ExportError(out, "this triage kept no index")
+    members = GroupMembers(group, index, snapshot.indexed, run.options.by, reader)
+    collected = []
+    for number in range(min(limit, len(members))):
+        position = members.position(number)
+        if position is None:
+            break
+        file, line, offset, label = index.entry(position)
+        try:
+            collected.append((file, line, offset, reader.line_at(file, offset), label))
+        except LogError as exc:
+            raise ExportError(out, f"{file}:{line} cannot be read again: {exc.problem}; nothing was written") \
+                from None
+    if not collected:
+        raise ExportError(out, "no record in this group")
+    return export_suite(out, group.name, run.registry, collected, run.logs)
 
 
 # -- which lines a group holds -----------------------------------------------------------

@@ -431,6 +431,24 @@ class TriageScreen(Screen[None]):
         if not self.filter_text:
             self.query_one("#triage-filter", Input).remove_class("-active")
 
+    # -- exporting a group ----------------------------------------------------------------
+
+    def action_export(self) -> None:
+        group = self.query_one(GroupTable).current
+        counted = self.counted
+        if group is None or counted is None:
+            return
+        if group.kind == "bad":
+            self.notify("the bad lines are not records: they cannot be a suite (Enter lists them)", markup=False,
+                        timeout=3)
+            return
+        if not group.records:
+            self.notify("no record in this group", markup=False, timeout=2)
+            return
+        from .export import ExportScreen
+
+        self.app.push_screen(ExportScreen(group, counted, self.run))
+
     # -- opening a group ----------------------------------------------------------------
 
     def action_open_group(self) -> None:
