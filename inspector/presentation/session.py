@@ -49,14 +49,18 @@ class Session:
         self.suites.append(suite)
         self._sizes[id(suite)] = len(rows)
         for _, case, error in rows:
-            self._rows.append((suite, case, error))
-            self._reports.append(None)
-            case_id = case.id if case is not None else (error.id if error and error.id is not None
-                                                        else f"cases[{error.index if error else 0}]")
-            self.ids.append(case_id)
-            self._haystacks.append(" ".join(filter(None, (
-                suite.name, case_id, case.expected if case else None, case.note if case else None))).casefold())
+            self._append(suite, case, error)
         return range(start, len(self._rows))
+
+    def _append(self, suite: Suite, case: Case | None, error: CaseError | None) -> None:
+        """One more row: a case of ``suite`` (or one that could not be loaded)."""
+        self._rows.append((suite, case, error))
+        self._reports.append(None)
+        case_id = case.id if case is not None else (error.id if error and error.id is not None
+                                                    else f"cases[{error.index if error else 0}]")
+        self.ids.append(case_id)
+        self._haystacks.append(" ".join(filter(None, (
+            suite.name, case_id, case.expected if case else None, case.note if case else None))).casefold())
 
     def open_suite(self, suite: Suite) -> tuple[str, list[int]]:
         """Add a suite read from a file, minding a copy of that file already open:
@@ -92,10 +96,7 @@ class Session:
                 self._set_history(number, self._histories[number])
         start = len(self._rows)
         for case in suite.cases[known:]:
-            self._rows.append((suite, case, None))
-            self._reports.append(None)
-            self.ids.append(case.id)
-            self._haystacks.append(" ".join(filter(None, (suite.name, case.id, case.expected, case.note))).casefold())
+            self._append(suite, case, None)
         return "grown", [*numbers, *range(start, len(self._rows))]
 
     def _open_copy(self, suite: Suite) -> Suite | None:
