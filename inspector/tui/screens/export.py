@@ -42,11 +42,6 @@ class ExportScreen(ModalScreen[None]):
     DEFAULT_CSS = """
     ExportScreen { align: center middle; }
     ExportScreen > #export { width: 90%; max-width: 100; }
-    ExportScreen #export-head { height: auto; margin-bottom: 1; }
-    ExportScreen .export-row { height: 1; }
-    ExportScreen .export-row > Label { width: 10; color: $text-muted; }
-    ExportScreen .export-row > Input { width: 1fr; background: $panel; }
-    ExportScreen #export-status { height: auto; min-height: 1; margin-top: 1; }
     """
 
     BINDINGS = keys.bindings("export")
@@ -66,15 +61,15 @@ class ExportScreen(ModalScreen[None]):
                 (f"{group.records:,} records", "bold"), (" in the group; the first ones are written as the "
                  "cases of a new suite (the registry, each record's request and raw answer, its verdict as the "
                  "expected label, its place and metadata in the note), which open, audit and the lab read.",
-                 _MUTED)), id="export-head")
+                 _MUTED)), id="export-head", classes="dialog-head")
             for field, label, value, placeholder in (
                     ("path", "file", export_path(group), "a new file (an existing one is never written over)"),
                     ("limit", "records", str(min(EXPORT_LIMIT, group.records)), "how many, the first ones")):
-                with Horizontal(classes="export-row"):
+                with Horizontal(classes="dialog-row"):
                     yield Label(label)
                     yield Input(value, placeholder=placeholder, id=f"export-{field}", compact=True,
                                 select_on_focus=False)
-            yield Static("", id="export-status")
+            yield Static("", id="export-status", classes="dialog-status")
         yield Footer()
 
     def on_mount(self) -> None:

@@ -50,12 +50,7 @@ class SaveScreen(ModalScreen[Saved | None]):
         width: 90%;
         max-width: 100;
     }
-    SaveScreen #save-head { height: auto; margin-bottom: 1; }
-    SaveScreen .save-row { height: 1; }
-    SaveScreen .save-row > Label { width: 10; color: $text-muted; }
-    SaveScreen .save-row > Input { width: 1fr; background: $panel; }
     SaveScreen #save-label-note { height: auto; margin: 0 0 0 10; }
-    SaveScreen #save-status { height: auto; min-height: 1; margin-top: 1; }
     """
 
     BINDINGS = keys.bindings("save")
@@ -75,19 +70,19 @@ class SaveScreen(ModalScreen[Saved | None]):
             yield Static(Content.assemble(
                 safe.content(form.summary), ("\nverdict now ", _MUTED),
                 (form.verdict, strong(Tone.GOOD if form.report.verdict and form.report.verdict.ok else Tone.BAD))),
-                id="save-head")
+                id="save-head", classes="dialog-head")
             for field, label, value, placeholder in (
                     ("path", "file", self.path, "a new file, or a counterexample file inspector created"),
                     ("id", "id", "", "unique in that file"),
                     ("expected", "expected", form.verdict, "ACCEPT or a rejection code"),
                     ("note", "note", "", "optional: why this case matters")):
-                with Horizontal(classes="save-row"):
+                with Horizontal(classes="dialog-row"):
                     yield Label(label)
                     yield Input(value, placeholder=placeholder, id=f"save-{field}", compact=True,
                                 select_on_focus=False)
                 if field == "expected":
                     yield Static("", id="save-label-note")
-            yield Static("", id="save-status")
+            yield Static("", id="save-status", classes="dialog-status")
         yield Footer()
 
     def on_mount(self) -> None:
