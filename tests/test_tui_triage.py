@@ -431,29 +431,26 @@ class TestCommandLine:
         one_line_error(decoded(proc)[1], "none.json")
 
 
+async def settled(pilot) -> TriageScreen:
+    """Everything counted, and the figures that depend on the machine fixed (for a snapshot)."""
+    screen = await counted(pilot)
+    screen.counted.seconds = 0.5
+    screen._show_head()
+    await pilot.pause()
+    return screen
+
+
 def test_snapshot_of_the_overview(snap_compare, made, monkeypatch):
-    folder, registry, _ = made
-    monkeypatch.chdir(folder)
-
-    async def settle(pilot):
-        screen = await counted(pilot)
-        screen.counted.seconds = 0.5  # the figures that depend on the machine, fixed
-        screen._show_head()
-        await pilot.pause()
-
+    monkeypatch.chdir(made[0])
     app = app_for("app.jsonl", "registry.json", "model")
-    assert snap_compare(app, terminal_size=SIZE, run_before=settle)
+    assert snap_compare(app, terminal_size=SIZE, run_before=settled)
 
 
 def test_snapshot_of_the_export_form(snap_compare, made, monkeypatch):
-    folder, registry, _ = made
-    monkeypatch.chdir(folder)
+    monkeypatch.chdir(made[0])
 
     async def settle(pilot):
-        screen = await counted(pilot)
-        screen.counted.seconds = 0.5  # the figures that depend on the machine, fixed
-        screen._show_head()
-        select_group(screen, "STALE_REVISION")
+        select_group(await settled(pilot), "STALE_REVISION")
         await pilot.pause()
         await pilot.press("ctrl+e")
         await pilot.pause()
