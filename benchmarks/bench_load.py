@@ -33,7 +33,7 @@ ROOT = Path(__file__).resolve().parent.parent
 _CHILD = r"""
 import sys, time
 sys.path.insert(0, {root!r})
-import inspector.suites.load, inspector.suites.lint, inspector.suites.audit
+import inspector.suites.load, inspector.suites.lint, inspector.reports.audit
 {setup}
 start, cpu = time.perf_counter(), time.process_time()
 try:
@@ -169,7 +169,7 @@ def main() -> None:
         report(f"registry lint, {args.fields:,} sources x {args.fields:,} fields",
                f"inspector.suites.lint.lint_registry({str(registry)!r})")
         report("audit of a suite over that registry",
-               f"inspector.suites.audit.audit([inspector.suites.load.load_suite({str(suite)!r})])")
+               f"inspector.reports.audit.audit([inspector.suites.load.load_suite({str(suite)!r})])")
         if not args.skip_tui:
             report("TUI: load that suite and paint the first frame",
                    f"asyncio.run(first_paint({str(suite)!r}))", setup=_PAINT)

@@ -228,7 +228,7 @@ async def edits(suites, presses: int, label: str, case_id: str) -> None:
     the value alternates so that every change changes the verdict's inputs.  Then a
     change that drops a claim, which resizes the claims panel: a layout pass, counted."""
     from inspector.lab.mutations import MUTATIONS_BY_NAME
-    from inspector.presentation.editing import claim_form
+    from inspector.presentation.editors import claim_form
     from inspector.tui.app import make_app
     from inspector.tui.messages import AnswerChanged
 

@@ -41,9 +41,9 @@ if TYPE_CHECKING:
     from rich.text import Text
 
     from .contract.verdict import Verdict
-    from .lab.mutate import MutantResult, MutateReport
-    from .presentation.case import Rung
-    from .suites.audit import Audit
+    from .lab.mutation_testing import MutantResult, MutateReport
+    from .reports.audit import Audit
+    from .reports.case import Rung
 
     # A table cell: a text, or a text and a tail kept when the text is shortened (a claim's index).
     Cell = Text | tuple[Text, Text]
@@ -323,7 +323,7 @@ def _check(args: argparse.Namespace) -> int:
         raw = load_answer(args.claims)
     verdict = verify(raw, request, registry)
     if args.format == "json":
-        from .presentation.case import verdict_document
+        from .reports.case import verdict_document
 
         print(json_dumps(verdict_document(verdict, trace=args.trace)))
     else:
@@ -336,7 +336,7 @@ def _print_verdict(verdict: Verdict, trace: bool) -> None:
     from rich.text import Text
 
     from .contract.trace import Outcome, explain
-    from .presentation.case import CITATION_CALLOUT, RUNGS
+    from .reports.case import CITATION_CALLOUT, RUNGS
 
     console = Console(highlight=False, soft_wrap=True)
     style = "bold green" if verdict.ok else "bold red"
@@ -375,7 +375,7 @@ def _print_verdict(verdict: Verdict, trace: bool) -> None:
 
 
 def _audit(args: argparse.Namespace) -> int:
-    from .suites.audit import audit
+    from .reports.audit import audit
     from .suites.manifest import RunError, verify_run, write_run
 
     if args.verify is not None:
@@ -578,7 +578,7 @@ def _hanging(lead: str, parts: Sequence[str], width: int, separator: str, indent
 def _baseline_rungs() -> tuple[Rung, ...]:
     """The rungs the audit table shows as columns: all but the contract's, which is the
     actual label itself."""
-    from .presentation.case import RUNGS
+    from .reports.case import RUNGS
 
     return tuple(rung for rung in RUNGS if rung.id != "contract")
 
@@ -713,7 +713,7 @@ def _print_audit(suites: list[Suite], result: Audit) -> None:
 
 
 def _mutate(args: argparse.Namespace) -> int:
-    from .lab.mutate import mutate
+    from .lab.mutation_testing import mutate
 
     paths = [Path(p) for p in args.suites] or bundled_suite_paths()
     if not paths:
@@ -744,7 +744,7 @@ COVERAGE_COLUMNS = (TableColumn("code"), TableColumn("cases"), TableColumn("firs
 def _print_mutate(report: MutateReport) -> None:
     from rich.text import Text
 
-    from .lab.mutate import REJECTIONS
+    from .lab.mutation_testing import REJECTIONS
     from .lab.mutations import MUTATIONS_BY_NAME
 
     console = _audit_console()

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from . import cli
-from .cli import EXIT_ACCEPT, EXIT_USAGE, TableColumn, _error, _fitted, _hanging
+from .cli import EXIT_ACCEPT, TableColumn, _error, _fitted, _hanging
 from .contract.text import json_dumps, visible
 from .suites.load import load_registry
 
@@ -114,8 +114,8 @@ def run(args: argparse.Namespace) -> int:
         return _error(str(exc))
     written = None
     if args.export is not None:
-        from .triage.groups import BAD
         from .triage.export import export_suite
+        from .triage.groups import BAD
 
         if args.export == BAD:
             return _error("the bad lines cannot be exported as a suite: they are not records (no usable "
@@ -168,8 +168,8 @@ def _inspect(args: argparse.Namespace, registry: Any, window: dict[str, float | 
     if not all(stream is not None and cli._isatty(stream) for stream in (sys.stdin, sys.stdout)):
         return _error("inspector triage needs a terminal (standard input and output) for the inspector; "
                       "add --summary (or --format json) for the headless report")
-    from .tui.launch import open_triage
     from .presentation.triage import triage_run
+    from .tui.launch import open_triage
 
     engine = {"workers": args.workers} if args.workers else {}
     return open_triage(triage_run(args.logs, registry, args.registry, args.by, window.get("since"),

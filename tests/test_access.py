@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from inspector import Outcome, Registry, Scope, Source, assess, explain, load_suite, verify
 from inspector.cli import main
 from inspector.contract.access import CONDITIONS, authorize
-from inspector.presentation.case import verdict_document
+from inspector.reports.case import verdict_document
 
 from access_builders import (
     LIVE,

@@ -1,4 +1,4 @@
-"""The audit beside the verdicts (inspector.suites.audit, the presentation layer's
+"""The audit beside the verdicts (inspector.reports.audit, the presentation layer's
 case and suite reports it gathers, and ``inspector audit``): abstention
 categories, blame, mean recall, conflicted cases, lens/contract agreement, and
 the frozen per-claim labels and policy of a case."""
@@ -13,10 +13,10 @@ import pytest
 
 from inspector import Registry, assess, load_suite, verify
 from inspector.cli import main
-from inspector.presentation.case import CaseReport
-from inspector.presentation.labels import LabelMatch, label_matches
-from inspector.presentation.suite import SuiteReport
-from inspector.suites.audit import audit
+from inspector.reports.case import CaseReport
+from inspector.reports.labels import LabelMatch, label_matches
+from inspector.reports.suite import SuiteReport
+from inspector.reports.audit import audit
 from inspector.suites.load import Case, Suite
 
 from access_builders import failing_conditions, request_of

@@ -21,7 +21,7 @@ from rich.cells import cell_len
 from inspector.cli import TableColumn, audit_columns, fit_columns, main, table_width
 from inspector.contract.checks import CHECKS
 from inspector.contract.text import visible
-from inspector.suites.audit import Audit, audit
+from inspector.reports.audit import Audit, audit
 from inspector.suites.load import Suite, bundled_suite_paths, load_suites
 
 from conftest import ARTICLE, GOOD, REQUEST_DICT, ROOT, SOURCES

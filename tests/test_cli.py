@@ -17,7 +17,7 @@ import pytest
 
 from inspector import load_registry, load_request, verify
 from inspector.cli import main
-from inspector.presentation.case import verdict_document
+from inspector.reports.case import verdict_document
 from inspector.suites.load import load_answer
 
 from conftest import (

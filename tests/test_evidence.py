@@ -40,7 +40,7 @@ from access_builders import (
     scope,
     source,
 )
-from inspector.presentation.case import verdict_document
+from inspector.reports.case import verdict_document
 
 from conftest import FIXTURES, RETRY, TIMEOUT, answer, claim
 

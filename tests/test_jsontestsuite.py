@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from inspector import Outcome, explain, verify
-from inspector.presentation.case import verdict_document
+from inspector.reports.case import verdict_document
 
 from conftest import REGISTRY, REQUEST, detail
 

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from inspector import __version__
 from inspector.cli import main
-from inspector.suites.audit import audit
+from inspector.reports.audit import audit
 from inspector.suites.load import load_suites
 from inspector.suites.manifest import RunError, verify_run
 

@@ -11,7 +11,7 @@ import pytest
 
 from inspector.cli import main
 from inspector.contract.text import line_col
-from inspector.lab.mutate import REJECTIONS
+from inspector.lab.mutation_testing import REJECTIONS
 from inspector.lab.mutations import MUTATIONS
 
 from conftest import ARTICLE, FIXTURES, decoded, one_line_error, run_cli
@@ -237,7 +237,7 @@ class TestHoles:
 
     @pytest.fixture
     def holed(self, monkeypatch):
-        import inspector.lab.mutate as lab
+        import inspector.lab.mutation_testing as lab
 
         real = lab.verify
 

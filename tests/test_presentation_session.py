@@ -13,12 +13,12 @@ import pytest
 from conftest import ARTICLE, FIXTURES
 from inspector.contract.checks import CHECKS, CHECKS_BY_ID
 from inspector.contract.trace import Outcome, SourceSpan
-from inspector.presentation import case as case_module
-from inspector.presentation.labels import LabelMatch
+from inspector.reports import case as case_module
+from inspector.reports.labels import LabelMatch
 from inspector.presentation.selection import select
 from inspector.presentation.session import Session
-from inspector.presentation.tones import Tone
-from inspector.suites.audit import audit
+from inspector.reports.tones import Tone
+from inspector.reports.audit import audit
 from inspector.suites.load import Suite, load_suite
 
 

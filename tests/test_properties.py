@@ -25,7 +25,7 @@ from inspector.contract.decode import (
     find_duplicate_key,
 )
 from inspector.contract.jsonscan import in_string, max_depth, scan
-from inspector.presentation.case import verdict_document
+from inspector.reports.case import verdict_document
 
 from conftest import REGISTRY, REQUEST, RETRY, TIMEOUT
 

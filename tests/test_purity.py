@@ -3,20 +3,23 @@
 - Importing any module of the package outside the TUI (in a fresh interpreter)
   loads neither textual nor rich; the list of modules is derived from the
   package, not written by hand.  The CLI's headless commands never load textual.
-- The import graph, read statically (every ``import`` of every module, those
-  inside functions included): the contract, the suites and the presentation
-  layer import no UI; the TUI's widgets and screens import nothing of the
-  contract's logic, only plain data types, the presentation layer and the TUI.
+- The floors (``[tool.importlinter]`` in pyproject.toml, docs/architecture.md):
+  import-linter reads every import of every module, those inside functions
+  included, and each floor imports only the floors below it; the core imports
+  no UI library; widgets and screens none of the contract's logic.  A copy of
+  the package with one import up a floor shows the check fails.
+- No module uses another module's private names (``_name``).
 """
 
 from __future__ import annotations
 
 import ast
 import json
+import os
 import pkgutil
+import shutil
 import subprocess
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -78,7 +81,7 @@ class TestImports:
         # The walk finds every layer, those the hand-written list used to miss included.
         for module in ("inspector", "inspector.contract.rules", "inspector.contract.trace", "inspector.suites.lint",
                        "inspector.presentation.session", "inspector.presentation.selection",
-                       "inspector.presentation.pretty", "inspector.lab.mutations", "inspector.lab.mutate"):
+                       "inspector.presentation.pretty", "inspector.lab.mutations", "inspector.lab.mutation_testing"):
             assert module in PURE_MODULES, module
         assert not [m for m in PURE_MODULES if m.startswith("inspector.tui")]
 
@@ -103,7 +106,7 @@ class TestImports:
             "verdicts = [inspector.verify(c.raw, c.request, suite.registry) for c in suite.cases]\n"
             "[step.explanation for v in verdicts for step in inspector.explain(v).explore()]\n"
             "[inspector.assess(v).category for v in verdicts]\n"
-            "from inspector.suites.audit import audit\n"
+            "from inspector.reports.audit import audit\n"
             "audit([suite]).to_dict('x')\n"
             "from inspector.presentation.session import Session\n"
             "from inspector.presentation.selection import select\n"
@@ -138,141 +141,83 @@ class TestImports:
         assert "textual" not in ui_modules_after(body)
 
 
-# -- the import graph --------------------------------------------------------------
+# -- the floors ----------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Import:
-    module: str  # the importing module
-    line: int
-    target: str  # the module imported (a name imported from a package resolves to where it is defined)
-    written: str  # the statement as written, for the failure message
-
-    def __str__(self) -> str:
-        path = source_of(self.module).relative_to(PACKAGE.parent)
-        return f"{path}:{self.line}: {self.module} imports {self.target} ({self.written})"
+def lint_imports(root: Path) -> subprocess.CompletedProcess[str]:
+    """import-linter's contracts of pyproject.toml, over the package found under ``root``."""
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    return subprocess.run([sys.executable, "-c", "from importlinter.cli import lint_imports_command; "
+                           "lint_imports_command()", "--config", str(ROOT / "pyproject.toml"), "--no-cache"],
+                          capture_output=True, text=True, cwd=root, env=env, timeout=120)
 
 
-FILES = module_files()
-# The graph is read from the files, so that it covers a module the walk would miss.
-MODULES = set(FILES)
+class TestFloors:
+    def test_every_contract_is_kept(self):
+        proc = lint_imports(ROOT)
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+        assert "0 broken" in proc.stdout
+
+    @pytest.mark.parametrize(("module", "line", "broken"), [
+        ("contract/text.py", "from ..reports import case", "The floors"),
+        ("lab/history.py", "from ..triage import timeline", "The floors"),
+        ("reports/tones.py", "import rich.text", "UI library"),
+        ("tui/widgets/ladder.py", "from ...contract import rules", "Widgets and screens"),
+    ], ids=["contract-up", "lab-to-triage", "core-rich", "widget-logic"])
+    def test_an_import_that_breaks_a_floor_is_caught(self, tmp_path, module, line, broken):
+        shutil.copytree(PACKAGE, tmp_path / "inspector", ignore=shutil.ignore_patterns("__pycache__"))
+        target = tmp_path / "inspector" / module
+        target.write_text(target.read_text("utf-8") + f"\n{line}\n", "utf-8")
+        proc = lint_imports(tmp_path)
+        assert proc.returncode != 0, proc.stdout
+        assert f"{broken}" in proc.stdout and "BROKEN" in proc.stdout, proc.stdout
 
 
-def source_of(module: str) -> Path:
-    package = PACKAGE.parent / module.replace(".", "/")
-    return FILES.get(module, package / "__init__.py" if package.is_dir() else package.with_suffix(".py"))
+def is_private(name: str) -> bool:
+    return name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
 
 
-def is_package(module: str) -> bool:
-    return source_of(module).name == "__init__.py" or (PACKAGE.parent / module.replace(".", "/")).is_dir()
-
-
-def absolute(module: str, level: int, name: str | None) -> str:
-    """The absolute name of a (possibly relative) ``from`` import in ``module``."""
-    if level == 0:
-        return name or ""
-    base = module if is_package(module) else module.rpartition(".")[0]
-    for _ in range(level - 1):
-        base = base.rpartition(".")[0]
-    return f"{base}.{name}" if name else base
-
-
-def raw_imports(module: str) -> list[tuple[int, str, str | None, str]]:
-    """(line, module, name imported from it or None, statement) for every import of
-    ``module``, wherever it is written (inside functions and TYPE_CHECKING too)."""
-    tree = ast.parse(source_of(module).read_text("utf-8"), str(source_of(module)))
+def private_uses(module: str, path: Path, modules: dict[str, Path]) -> list[str]:
+    """Where ``module`` uses another module's private name: ``from m import _x``,
+    or ``m._x`` with ``m`` an imported module of the package."""
+    tree = ast.parse(path.read_text("utf-8"), str(path))
+    where = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    aliases: dict[str, str] = {}
     found = []
     for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
+        if isinstance(node, ast.ImportFrom):
+            base = package
+            for _ in range(node.level - 1):
+                base = base.rpartition(".")[0]
+            origin = (f"{base}.{node.module}" if node.module else base) if node.level else (node.module or "")
+            if not is_under(origin, "inspector"):
+                continue
             for alias in node.names:
-                found.append((node.lineno, alias.name, None, f"import {alias.name}"))
-        elif isinstance(node, ast.ImportFrom):
-            origin = absolute(module, node.level, node.module)
-            written = f"from {'.' * node.level}{node.module or ''} import "
-            for alias in node.names:
-                found.append((node.lineno, origin, alias.name, written + alias.name))
+                if f"{origin}.{alias.name}" in modules:
+                    aliases[alias.asname or alias.name] = f"{origin}.{alias.name}"
+                elif is_private(alias.name) and origin != module:
+                    found.append(f"{where}:{node.lineno}: {alias.name} from {origin}")
+        elif isinstance(node, ast.Import):
+            aliases.update({alias.asname: alias.name for alias in node.names
+                            if alias.asname and is_under(alias.name, "inspector")})
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in aliases \
+                and is_private(node.attr):
+            found.append(f"{where}:{node.lineno}: {aliases[node.value.id]}.{node.attr}")
     return found
 
 
-def reexports(package: str) -> dict[str, str]:
-    """What a package's ``__init__`` imports from its modules: name -> defining module."""
-    names: dict[str, str] = {}
-    if package not in FILES:  # a namespace package re-exports nothing
-        return names
-    for _, origin, name, _ in raw_imports(package):
-        if name is not None and origin in MODULES:
-            names[name] = reexports(origin).get(name, origin) if is_package(origin) and origin != package \
-                else origin
-    return names
+class TestPrivateNames:
+    def test_the_reader_finds_a_private_use(self, tmp_path):
+        path = tmp_path / "probe.py"
+        path.write_text("from .logs import _open\nfrom . import cli\ncli._error('x')\n", "utf-8")
+        modules = {"inspector.triage.logs": path, "inspector.triage.cli": path}
+        found = private_uses("inspector.triage.probe", path, modules)
+        assert [line.split(": ", 1)[1] for line in found] == ["_open from inspector.triage.logs",
+                                                             "inspector.triage.cli._error"]
 
-
-def imports_of(module: str) -> list[Import]:
-    """Every import of ``module``, resolved: ``from pkg import mod`` is ``pkg.mod``,
-    ``from pkg import Name`` is the module of ``pkg`` that defines ``Name``."""
-    resolved = []
-    for line, origin, name, written in raw_imports(module):
-        target = origin
-        if name is not None and origin in MODULES:
-            if f"{origin}.{name}" in MODULES:
-                target = f"{origin}.{name}"
-            elif is_package(origin):
-                target = reexports(origin).get(name, origin)
-        resolved.append(Import(module, line, target, written))
-    return resolved
-
-
-def violations(packages: tuple[str, ...], forbidden: tuple[str, ...]) -> list[str]:
-    return [str(item) for module in sorted(MODULES) if any(is_under(module, p) for p in packages)
-            for item in imports_of(module) if any(is_under(item.target, f) for f in forbidden)]
-
-
-CORE = ("inspector.contract", "inspector.suites", "inspector.presentation", "inspector.lab", "inspector.triage")
-VIEWS = ("inspector.tui.widgets", "inspector.tui.screens")
-# The contract's logic: a view is handed titles, tones and targets by the
-# presentation layer instead.  Plain data types (contract.models, contract.text),
-# the presentation layer, suites.load's types and the TUI itself are fine.
-CONTRACT_LOGIC = (
-    *(f"inspector.contract.{name}" for name in
-      ("checks", "rules", "verify", "trace", "decode", "access", "evidence", "jsonscan")),
-    *(f"inspector.suites.{name}" for name in ("audit", "lint", "manifest")),
-    "inspector.cli",
-)
-
-
-class TestLayers:
-    def test_the_reader_resolves_imports(self):
-        # Relative, in a function, and names re-exported by a package.
-        found = {(item.target, item.written) for item in imports_of("inspector.presentation.case")}
-        assert ("inspector.contract.verify", "from ..contract.verify import verify") in found  # inside a method
-        assert ("inspector.contract.trace", "from ..contract.trace import Step") in found
-        assert reexports("inspector")["verify"] == "inspector.contract.verify"
-        assert reexports("inspector")["Claim"] == "inspector.contract.models"
-        assert reexports("inspector.contract")["Assessment"] == "inspector.contract.evidence"
-        views = {item.target for module in MODULES if is_under(module, "inspector.tui.widgets")
-                 for item in imports_of(module)}
-        assert "inspector.presentation.selection" in views and "textual" in {t.split(".")[0] for t in views}
-
-    def test_the_core_imports_no_ui(self):
-        found = violations(CORE, ("inspector.tui", "inspector.cli", *UI_PACKAGES))
-        assert not found, "the core imports the UI:\n" + "\n".join(found)
-
-    def test_the_contract_imports_nothing_above_it(self):
-        found = [str(item) for module in sorted(MODULES) if is_under(module, "inspector.contract")
-                 for item in imports_of(module)
-                 if is_under(item.target, "inspector") and not is_under(item.target, "inspector.contract")]
-        assert not found, "the contract imports a layer above it:\n" + "\n".join(found)
-
-    def test_views_import_none_of_the_contracts_logic(self):
-        found = violations(VIEWS, CONTRACT_LOGIC)
-        assert not found, "a widget or screen imports the contract's logic:\n" + "\n".join(found)
-
-    def test_views_import_only_from_their_rooms(self):
-        # The other side of the same rule: of the package, a view imports only plain
-        # data types (the verdict is one), the presentation layer, suites.load and
-        # the TUI; a module added to the contract later is not silently allowed.
-        allowed = ("inspector.contract.models", "inspector.contract.text", "inspector.contract.verdict",
-                   "inspector.presentation", "inspector.suites.load", "inspector.tui")
-        found = [str(item) for module in sorted(MODULES) if any(is_under(module, v) for v in VIEWS)
-                 for item in imports_of(module)
-                 if is_under(item.target, "inspector") and not any(is_under(item.target, a) for a in allowed)]
-        assert not found, "a widget or screen imports outside its rooms:\n" + "\n".join(found)
+    def test_no_module_uses_another_modules_private_names(self):
+        modules = module_files()
+        found = [use for module, path in modules.items() for use in private_uses(module, path, modules)]
+        assert not found, "private names used across modules:\n" + "\n".join(found)

@@ -1,4 +1,4 @@
-"""Reading inputs with bounds (inspector.suites.reading and its callers): only
+"""Reading inputs with bounds (inspector.io.reading and its callers): only
 regular files, never a blocking open, never more than a bound read.
 
 The tests that would hang or fill memory on a regression run the command in a
@@ -20,7 +20,7 @@ import pytest
 
 from inspector.cli import main
 from inspector.suites.load import LoadError, load_answer, load_registry, load_request, load_suite
-from inspector.suites.reading import (
+from inspector.io.reading import (
     ANSWER_READ_BYTES,
     MAX_REQUEST_BYTES,
     MAX_SUITE_BYTES,

@@ -1,5 +1,5 @@
 """Loading suites, registries and requests (inspector.suites.load) with located
-errors, and auditing them (inspector.suites.audit) the way the article reports."""
+errors, and auditing them (inspector.reports.audit) the way the article reports."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from inspector import LoadError, Registry, Request, load_registry, load_request, load_suite, verify
 from inspector.contract.jsonscan import path_text, scan
 from inspector.contract.text import line_col
-from inspector.suites.audit import audit
+from inspector.reports.audit import audit
 from inspector.suites.load import MAX_FILE_DEPTH, load_answer, parse_label
 
 from conftest import (

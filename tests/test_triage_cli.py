@@ -167,8 +167,8 @@ class TestExport:
             locked.chmod(stat.S_IRWXU)
 
     def test_a_full_disk_leaves_nothing(self, made, tmp_path, monkeypatch):
-        # The write goes through suites.writing: a failing write removes its temporary file.
-        from inspector.suites import writing
+        # The write goes through io.writing: a failing write removes its temporary file.
+        from inspector.io import writing
         from inspector.triage.export import ExportError, export_suite
         from inspector.suites.load import load_registry
 

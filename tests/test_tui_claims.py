@@ -3,7 +3,7 @@ the label lens's label of each claim (as a word, or a mark when narrow)."""
 
 from __future__ import annotations
 
-from inspector.presentation.tones import Tone
+from inspector.reports.tones import Tone
 from inspector.tui.messages import CheckChosen
 from inspector.tui.tones import TABLE_HIGHLIGHT
 from inspector.tui.widgets.claims import ClaimsTable

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from inspector.contract.checks import CHECKS
-from inspector.presentation.labels import LabelMatch
-from inspector.presentation.tones import Tone
+from inspector.reports.labels import LabelMatch
+from inspector.reports.tones import Tone
 from inspector.tui.scenes import FAILING
 from inspector.tui.tones import TABLE_HIGHLIGHT, TEXT_HIGHLIGHT
 from inspector.tui.widgets.claims import ClaimsTable

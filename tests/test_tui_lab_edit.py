@@ -17,8 +17,8 @@ from inspector.contract.decode import MEMBERS, decode_answer
 from inspector.contract.text import is_invisible
 from inspector.lab.edit import claim_edit, members_of
 from inspector.lab.mutations import answer_of, encode_string
-from inspector.presentation.editable import from_form, read_form, to_form
-from inspector.presentation.tones import Tone
+from inspector.presentation.raw_form import from_form, read_form, to_form
+from inspector.reports.tones import Tone
 from inspector.suites.load import load_suite
 from inspector.tui import keys
 from inspector.tui.screens.edit_claim import EditClaimScreen

@@ -8,7 +8,7 @@ from textual.command import CommandPalette
 from textual.widgets import Input
 
 from conftest import ARTICLE, FIXTURES
-from inspector.lab.mutate import mutate
+from inspector.lab.mutation_testing import mutate
 from inspector.lab.mutations import MUTATIONS, MUTATIONS_BY_NAME, answer_of
 from inspector.presentation.exercise import Phase
 from inspector.presentation.predict import PREDICTIONS

@@ -475,7 +475,7 @@ class TestSave:
         from inspector.lab.history import History
 
         case = case_of(ARTICLE_SUITE, "complete-answer")
-        from inspector.presentation.case import CaseReport
+        from inspector.reports.case import CaseReport
 
         form = SaveForm(CaseReport.of(0, ARTICLE_SUITE, case), History(case.raw))
         assert form.default_id() == "complete-answer.copy"
@@ -488,7 +488,7 @@ class TestViews:
 
     def test_every_repair_view_applies_an_accepted_change_or_says_why_not(self, bundled):
         from inspector import verify
-        from inspector.presentation.case import CaseReport
+        from inspector.reports.case import CaseReport
 
         for suite in bundled:
             for number, case in enumerate(suite.cases):
@@ -509,7 +509,7 @@ class TestViews:
     def test_an_unexpected_failure_is_one_line_not_a_traceback(self, tmp_path, monkeypatch):
         from inspector.lab.history import History
         from inspector.presentation import save_form
-        from inspector.presentation.case import CaseReport
+        from inspector.reports.case import CaseReport
 
         def broken(*args, **kwargs):
             raise RuntimeError("bad\nthing\x1b")

@@ -15,7 +15,7 @@ import pytest
 from textual.widgets import Input
 
 from conftest import ARTICLE, FIXTURES
-from inspector.presentation.tones import Tone
+from inspector.reports.tones import Tone
 from inspector.suites.load import Suite, load_suite
 from inspector.tui.messages import CasesChosen, CheckChosen, FileChosen
 from inspector.tui.widgets.case_list import CaseList

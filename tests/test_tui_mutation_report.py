@@ -18,7 +18,7 @@ from textual.content import Content
 from conftest import ARTICLE, FIXTURES
 from inspector.cli import main
 from inspector.contract.checks import CHECKS_BY_ID
-from inspector.lab.mutate import REJECTIONS, MutantResult, mutate
+from inspector.lab.mutation_testing import REJECTIONS, MutantResult, mutate
 from inspector.lab.mutations import MUTATIONS_BY_NAME, answer_of
 from inspector.suites.load import load_suite
 from inspector.tui import keys
@@ -165,7 +165,7 @@ class TestSameReportAsTheCommand:
 
     async def test_a_hole_in_the_contract_is_listed_first_among_the_mutants(self, article, monkeypatch):
         # As in test_mutate_cli: a contract that reads "5001" as "5000" lets value.perturb through.
-        import inspector.lab.mutate as lab
+        import inspector.lab.mutation_testing as lab
 
         real = lab.verify
         monkeypatch.setattr(lab, "verify", lambda raw, request, registry: real(

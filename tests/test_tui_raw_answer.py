@@ -3,7 +3,7 @@ the step points at marked."""
 
 from __future__ import annotations
 
-from inspector.presentation.tones import Tone
+from inspector.reports.tones import Tone
 from inspector.tui.tones import TEXT_HIGHLIGHT
 from tui_helpers import inspecting, marked, text_view
 

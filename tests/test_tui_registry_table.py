@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from inspector.presentation.tones import Tone
+from inspector.reports.tones import Tone
 from inspector.tui.tones import TABLE_HIGHLIGHT
 from inspector.tui.widgets.registry_table import RegistryTable
 from tui_helpers import many_conflicts_suite, cells_styled, cursor_check, inspecting, open_id, registry_highlight, request_highlight

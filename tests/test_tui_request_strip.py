@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from inspector.presentation.tones import Tone
+from inspector.reports.tones import Tone
 from inspector.tui.widgets.request_strip import RequestStrip
 from tui_helpers import inspecting, open_id, rendered, request_highlight
 

@@ -3,7 +3,7 @@ it, and a height that follows the suite's longest source, not each case."""
 
 from __future__ import annotations
 
-from inspector.presentation.tones import Tone
+from inspector.reports.tones import Tone
 from inspector.tui.tones import TEXT_HIGHLIGHT
 from inspector.tui.widgets.source_text import SourceText
 from tui_helpers import inspecting, marked, open_id, rendered, settled, text_view

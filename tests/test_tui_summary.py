@@ -14,7 +14,7 @@ from textual.content import Content
 
 from inspector.cli import main
 from inspector.contract.checks import CHECKS
-from inspector.presentation.case import LENS_CALLOUT
+from inspector.reports.case import LENS_CALLOUT
 from inspector.tui.messages import CasesChosen
 from inspector.tui.screens.summary import SummaryScreen, SummaryTable
 from tui_helpers import case_id, flowing, inspecting, open_id, panel_title, rendered, verdict_text, visible_ids

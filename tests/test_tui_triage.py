@@ -26,7 +26,7 @@ from inspector.tui.screens.records import RecordsScreen
 from inspector.presentation.triage import triage_run
 from inspector.tui.screens.triage import GroupTable, TimeTable, TriageScreen
 from inspector.tui.widgets.verdict import VerdictView
-from inspector.presentation.tones import Tone
+from inspector.reports.tones import Tone
 from tui_helpers import SIZE, flowing, registry_highlight, hidden_characters, row_text, screen_text_and_styles
 
 ESC, RLO = "\x1b", "\u202e"
@@ -611,7 +611,7 @@ class TestExport:
         return flowing(str(form.query_one("#export-status").render()))
 
     async def test_a_group_becomes_a_suite_that_audits_with_its_verdicts(self, made, tmp_path):
-        from inspector.suites.audit import audit
+        from inspector.reports.audit import audit
         from inspector.suites.load import load_suite
 
         folder, registry, mix = made

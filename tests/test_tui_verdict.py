@@ -11,8 +11,8 @@ import pytest
 from textual.widgets import Input
 
 from conftest import ARTICLE
-from inspector.presentation.case import CITATION_CALLOUT, LENS_CALLOUT
-from inspector.presentation.labels import LabelMatch
+from inspector.reports.case import CITATION_CALLOUT, LENS_CALLOUT
+from inspector.reports.labels import LabelMatch
 from inspector.suites.load import load_suite
 from inspector.tui.screens.summary import SummaryScreen
 from inspector.tui.widgets.case_list import CaseList

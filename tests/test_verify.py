@@ -13,7 +13,7 @@ import inspector
 from inspector import Outcome, Registry, Request, explain, verify
 from inspector.contract.checks import CHECKS, Stage
 from inspector.contract.trace import SourceSpan
-from inspector.presentation.case import verdict_document
+from inspector.reports.case import verdict_document
 
 from conftest import (
     GOOD,

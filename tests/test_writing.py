@@ -1,4 +1,4 @@
-"""Writing outputs whole or not at all (inspector.suites.writing, ``audit --out``,
+"""Writing outputs whole or not at all (inspector.io.writing, ``audit --out``,
 ``screenshots``): full disks, read-only directories, names already taken, modes.
 
 A full disk is simulated in process by making ``os.write`` or ``os.fsync`` fail
@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from inspector.cli import main
-from inspector.suites.writing import TargetExists, WriteError, check_free, write_files, write_new_directory
+from inspector.io.writing import TargetExists, WriteError, check_free, write_files, write_new_directory
 
 from conftest import ARTICLE, FIXTURES, decoded, one_line_error, run_bounded
 

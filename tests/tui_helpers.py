@@ -25,7 +25,7 @@ from textual.pilot import Pilot
 from textual.widget import Widget
 from textual.widgets import Static
 
-from inspector.presentation.tones import Tone
+from inspector.reports.tones import Tone
 from inspector.suites.load import Suite
 from inspector.tui.app import InspectorApp, make_app
 from inspector.tui.tones import HIGHLIGHT, TABLE_HIGHLIGHT

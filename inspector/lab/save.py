@@ -8,7 +8,7 @@ from in ``provenance`` (``suites.load.Provenance``).
 
 Nothing is ever written into a file inspector did not create: a suite of another
 kind, a bundled suite (or anything in the bundled suites' folder), something that
-is not a regular file.  The file is written through ``suites.writing`` (a
+is not a regular file.  The file is written through ``io.writing`` (a
 temporary file, fsync, then link or rename), so a full disk or a read-only
 directory leaves the original file byte for byte as it was.
 """
@@ -26,6 +26,9 @@ from typing import Any
 import msgspec
 
 from ..contract.text import escape_char, json_dumps, visible
+from ..io.reading import MAX_SUITE_BYTES
+from ..io.writing import WriteError, write_files
+from ..suites.document import source_document
 from ..suites.load import (
     Case,
     LoadError,
@@ -36,10 +39,8 @@ from ..suites.load import (
     parse_label,
     read_bytes,
 )
-from ..suites.reading import MAX_SUITE_BYTES
-from ..suites.writing import WriteError, write_files
 
-__all__ = ["COUNTEREXAMPLES", "SaveError", "parent_sha256", "save_case", "source_document"]
+__all__ = ["COUNTEREXAMPLES", "SaveError", "parent_sha256", "save_case"]
 
 COUNTEREXAMPLES = "counterexamples"  # the kind that marks a file inspector created
 
@@ -143,11 +144,6 @@ def _existing(path: Path) -> tuple[dict[str, Any], Suite] | None:
         raise SaveError(path, f"is a counterexample file that no longer loads ({exc.place or 'file'}: "
                               f"{exc.problem}); refusing to append to it") from None
     return value, suite
-
-
-def source_document(source: Any) -> dict[str, Any]:
-    """A source as a suite file writes it (absent metadata left out)."""
-    return {key: value for key, value in msgspec.to_builtins(source).items() if value is not None}
 
 
 def _edit_record(edit: Any) -> str | dict[str, Any]:

@@ -1,7 +1,9 @@
-"""What every front end shows, computed once, below the views (no textual, no rich).
+"""The view-models: what the TUI's screens show, computed below the views (no textual, no rich).
 
-``CaseReport`` and ``SuiteReport`` say what one case and a set of cases mean
-(label match, the article's rungs, call-outs, category, blame, agreement);
-``Selection`` what the inspector points at; ``Session`` and ``Browse`` the cases
-it shows.  ``inspector audit``, ``inspector check`` and the TUI only render them.
+``Selection`` is what the inspector points at; ``Session`` and ``Browse`` the
+cases it shows; the lab's view-models (the mutation menu, the editors, repair,
+save, predict, the exercise, the mutation report) and the triage's (a run, its
+overview, a group's records) hand the screens titles, tones and targets.  What
+a verdict means is ``inspector.reports``'; the engines are ``inspector.lab`` and
+``inspector.triage``.
 """

@@ -27,7 +27,7 @@ from pathlib import Path
 from ..contract.checks import CHECKS
 from ..contract.evidence import Category
 from ..lab.mutations import Mutant
-from .case import CaseReport
+from ..reports.case import CaseReport
 from .predict import KEY_OF
 
 __all__ = ["QUOTE_MUTATION", "VALUE_MUTATIONS", "Exercise", "ExerciseError", "LabelCheck", "Outcome", "Phase",

@@ -1,6 +1,6 @@
 """The mutation report as the inspector shows it: ``inspector mutate``'s report, in rows.
 
-``lab.mutate.mutate`` computes the report (the same one the command prints);
+``lab.mutation_testing.mutate`` computes the report (the same one the command prints);
 this reads it, once, into what the screen draws, never recomputing a figure:
 the head (mutants, score, holes, slipped, harmless, coverage, in the command's
 words), a row per rejection code (its kills, as a bar), per check that stopped
@@ -19,9 +19,9 @@ from dataclasses import dataclass, replace
 
 from ..contract.checks import CHECKS_BY_ID
 from ..contract.text import line_col, shorten
-from ..lab.mutate import REJECTIONS, MutantResult, MutateReport, Progress, mutate
+from ..lab.mutation_testing import REJECTIONS, MutantResult, MutateReport, Progress, mutate
+from ..reports.tones import Tone
 from ..suites.load import Suite
-from .tones import Tone
 
 __all__ = ["Item", "MutantResult", "Piece", "ReportRow", "ReportRows", "Words", "compute", "edit_span", "mutant_tone",
            "mutant_words", "prepare"]

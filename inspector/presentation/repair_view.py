@@ -16,8 +16,8 @@ from ..contract.evidence import recall_for
 from ..contract.text import visible
 from ..lab.history import Change
 from ..lab.repair import Repair, repair
-from .case import CaseReport
-from .tones import Tone
+from ..reports.case import CaseReport
+from ..reports.tones import Tone
 
 __all__ = ["MAX_LINE", "DiffLine", "RepairView"]
 

@@ -20,10 +20,10 @@ from .. import __version__
 from ..contract.text import visible
 from ..lab.history import History
 from ..lab.save import SaveError, save_case
+from ..reports.case import CaseReport
+from ..reports.labels import label_matches
+from ..reports.tones import Tone
 from ..suites.load import Case, LoadError, Suite, load_suite, parse_label
-from .case import CaseReport
-from .labels import label_matches
-from .tones import Tone
 
 __all__ = ["DEFAULT_PATH", "SaveForm", "SaveOutcome", "ids_in", "resolve_path", "saved_line"]
 

@@ -16,8 +16,8 @@ from ..contract.access import CONDITIONS
 from ..contract.checks import CHECKS_BY_ID, Check, Stage, checks_for
 from ..contract.models import Claim, Source
 from ..contract.trace import Outcome, SourceSpan, Span, Step
-from .case import CaseReport
-from .tones import Tone
+from ..reports.case import CaseReport
+from ..reports.tones import Tone
 
 __all__ = ["ACCESS_ATTRIBUTES", "MARKS", "STAGE_NAMES", "LadderRow", "Selection", "SourceCaption", "StepDetail", "select"]
 

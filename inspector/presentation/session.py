@@ -13,27 +13,48 @@ undo or reset.  Moving to another case and back keeps each case's edits.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
+from typing import Protocol
 
 from ..lab.history import Change, History
+from ..reports.case import CaseReport
+from ..reports.suite import SuiteReport
 from ..suites.load import Case, CaseError, Suite
-from .case import CaseReport
-from .suite import SuiteReport
 
-__all__ = ["Session"]
+__all__ = ["ReportCache", "Session"]
+
+
+class ReportCache(Protocol):
+    """Where a session keeps the reports it computed: a list, or a bounded cache."""
+
+    def __getitem__(self, number: int, /) -> CaseReport | None: ...
+    def __setitem__(self, number: int, report: CaseReport, /) -> None: ...
 
 
 class Session:
-    """Every case of the loaded suites, in file order, suite after suite."""
+    """Every case of the loaded suites, in file order, suite after suite.
 
-    def __init__(self, suites: Iterable[Suite] = ()) -> None:
+    A session over one suite too large to hold a row per case (a triage group's
+    records) is made with ``rows``, ``ids`` and ``reports``: sequences built as
+    they are read and a bounded report cache; such a session holds that suite alone."""
+
+    def __init__(self, suites: Iterable[Suite] = (), *,
+                 rows: Sequence[tuple[Suite, Case | None, CaseError | None]] | None = None,
+                 ids: Sequence[str] | None = None, reports: ReportCache | None = None) -> None:
         self.suites: list[Suite] = []
-        self._rows: list[tuple[Suite, Case | None, CaseError | None]] = []
-        self._reports: list[CaseReport | None] = []
+        self._rows: Sequence[tuple[Suite, Case | None, CaseError | None]] = [] if rows is None else rows
+        self._reports: ReportCache = [] if reports is None else reports
         self._haystacks: list[str] = []
-        self.ids: list[str] = []  # every case's id, by number
+        self.ids: Sequence[str] = [] if ids is None else ids  # every case's id, by number
         self._sizes: dict[int, int] = {}
         self._histories: dict[int, History] = {}
         self._edited: dict[int, CaseReport] = {}  # the report of each edited case's current answer
+        self._fixed = rows is not None
+        if self._fixed:
+            self.suites = list(suites)
+            if len(self.suites) != 1 or ids is None or reports is None:
+                raise ValueError("a session over built-as-read rows holds one suite, with its ids and reports")
+            self._sizes[id(self.suites[0])] = len(self._rows)
+            return
         for suite in suites:
             self.add_suite(suite)
 
@@ -42,6 +63,9 @@ class Session:
 
     def add_suite(self, suite: Suite) -> range:
         """Append a suite's cases (and its broken ones, in file order); returns their numbers."""
+        if self._fixed:
+            raise TypeError(f"{self.suites[0].name}: a triage group's records cannot be mixed with suites: "
+                            "open the suite on its own")
         start = len(self._rows)
         rows: list[tuple[int, Case | None, CaseError | None]] = [(c.index, c, None) for c in suite.cases]
         rows += [(e.index, None, e) for e in suite.broken]
@@ -54,6 +78,7 @@ class Session:
 
     def _append(self, suite: Suite, case: Case | None, error: CaseError | None) -> None:
         """One more row: a case of ``suite`` (or one that could not be loaded)."""
+        assert isinstance(self._rows, list) and isinstance(self._reports, list) and isinstance(self.ids, list)
         self._rows.append((suite, case, error))
         self._reports.append(None)
         case_id = case.id if case is not None else (error.id if error and error.id is not None
@@ -73,6 +98,8 @@ class Session:
           becomes this one and only the new cases are added, at the end.
         - ``"opened again"``: it is, but the file changed otherwise; its cases are
           added as a second copy (the first stays as it was read)."""
+        if self._fixed:
+            self.add_suite(suite)  # refused
         earlier = self._open_copy(suite)
         if earlier is None:
             return "opened", list(self.add_suite(suite))

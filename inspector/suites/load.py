@@ -29,7 +29,7 @@ from ..contract.jsonscan import DuplicateKey, max_depth, path_text, scan
 from ..contract.jsonscan import Path as JsonPath
 from ..contract.models import DuplicateSourceError, Registry, Request, Source
 from ..contract.text import line_col, visible
-from .reading import (
+from ..io.reading import (
     ANSWER_READ_BYTES,
     MAX_REQUEST_BYTES,
     MAX_SUITE_BYTES,
@@ -385,7 +385,7 @@ def _fits(number: str) -> bool:
 _STRING_OR_NUMBER = re.compile(_STRING_TO_END.pattern + r"|-?[0-9][0-9.eE+-]*", re.S)
 
 
-def _validation_place(exc: msgspec.ValidationError, prefix: str = "") -> tuple[str | None, str]:
+def validation_place(exc: msgspec.ValidationError, prefix: str = "") -> tuple[str | None, str]:
     message, _, where = str(exc).partition(" - at `")
     place = where.rstrip("`").removeprefix("$") if where else ""
     place = (prefix + place).lstrip(".") or None
@@ -464,7 +464,7 @@ def _load_suite(path: Path, strict: bool) -> Suite:
     try:
         suite_file = msgspec.convert({**value, "cases": []}, _SuiteFile)
     except msgspec.ValidationError as exc:
-        place, message = _validation_place(exc)
+        place, message = validation_place(exc)
         raise LoadError(path, message, place) from None
     if not isinstance(cases_value, list):
         raise LoadError(path, "expected an array", "cases")
@@ -496,7 +496,7 @@ def _case(suite: str, index: int, item: Any, ids: dict[str, int]) -> Case:
     try:
         case = msgspec.convert(item, _CaseFile)
     except msgspec.ValidationError as exc:
-        place, message = _validation_place(exc, here)
+        place, message = validation_place(exc, here)
         raise _CaseProblem(case_id, place or here, message) from None
     if case.id in ids:
         raise _CaseProblem(case.id, f"{here}.id", f"duplicate case id {case.id!r} (first at cases[{ids[case.id]}])")
@@ -536,7 +536,7 @@ def load_sources(path: str | Path) -> list[Source]:
         try:
             registry_file = msgspec.convert({**value, "cases": []}, _SuiteFile)
         except msgspec.ValidationError as exc:
-            place, message = _validation_place(exc)
+            place, message = validation_place(exc)
             raise LoadError(path, message, place) from None
     return registry_file.sources
 
@@ -559,7 +559,7 @@ def parse_request(path: str | Path, data: bytes) -> Request:
     try:
         request = msgspec.convert(value, Request)
     except msgspec.ValidationError as exc:
-        place, message = _validation_place(exc)
+        place, message = validation_place(exc)
         raise LoadError(path, message, place) from None
     problem = _check_request(request)
     if problem is not None:

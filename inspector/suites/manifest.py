@@ -22,9 +22,9 @@ from typing import Any, TypeVar
 
 import msgspec
 
-from .load import LoadError, _validation_place, parse_json
-from .reading import MAX_RUN_FILE_BYTES, MAX_SUITE_BYTES, ReadError, read_limited
-from .writing import WriteError, write_new_directory
+from ..io.reading import MAX_RUN_FILE_BYTES, MAX_SUITE_BYTES, ReadError, read_limited
+from ..io.writing import WriteError, write_new_directory
+from .load import LoadError, validation_place, parse_json
 
 __all__ = ["MANIFEST_SCHEMA", "RunError", "verify_run", "write_run"]
 
@@ -140,7 +140,7 @@ def _decode(path: Path, data: bytes, kind: type[_T]) -> _T:
     try:
         return msgspec.convert(value, kind)
     except msgspec.ValidationError as exc:
-        place, message = _validation_place(exc)
+        place, message = validation_place(exc)
         raise RunError(str(LoadError(path, message, place))) from None
 
 

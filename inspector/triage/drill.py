@@ -7,7 +7,7 @@ import os
 import zlib
 from typing import BinaryIO
 
-from .logs import STDIN, LogError, _open, _why, is_gzip, read_line_at
+from .logs import STDIN, LogError, is_gzip, open_log, read_problem, read_line_at
 from .records import MAX_LINE_BYTES, BadLine, LogRecord, RequestCache, decode_record
 
 __all__ = ["LineReader", "read_record"]
@@ -47,7 +47,7 @@ class LineReader:
     def _plain_line(self, path: str, offset: int) -> bytes:
         fd = self._plain.get(path)
         if fd is None:
-            fd = self._plain[path] = _open(path)
+            fd = self._plain[path] = open_log(path)
         data = os.pread(fd, self.FIRST_READ, offset)
         end = data.find(b"\n")
         if end < 0 and len(data) == self.FIRST_READ:  # a long line: the rest, up to the limit
@@ -62,7 +62,7 @@ class LineReader:
     def _gzip_line(self, path: str, offset: int) -> bytes:
         opened = self._streams.get(path)
         if opened is None:
-            raw = os.fdopen(_open(path), "rb")
+            raw = os.fdopen(open_log(path), "rb")
             opened = self._streams[path] = (raw, gzip.GzipFile(fileobj=raw, mode="rb"))
         stream = opened[1]
         try:
@@ -70,7 +70,7 @@ class LineReader:
             data = stream.readline(MAX_LINE_BYTES + 1)
         except (OSError, EOFError, zlib.error) as exc:
             self._drop(path)
-            raise LogError(path, f"cannot read at offset {offset}: {_why(exc)}") from None
+            raise LogError(path, f"cannot read at offset {offset}: {read_problem(exc)}") from None
         if data.endswith(b"\n"):
             return data[:-1]
         if len(data) > MAX_LINE_BYTES:

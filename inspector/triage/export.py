@@ -5,7 +5,7 @@ its request, its raw answer exactly, its current verdict as the expected label,
 and its place and metadata in the note, so that ``inspector open``, ``audit``
 and the lab read it like any suite (and ``audit`` finds every label matching
 until the contract changes).  The file is new: written whole or not at all,
-never over an existing file (``suites.writing``).
+never over an existing file (``io.writing``).
 """
 
 from __future__ import annotations
@@ -20,9 +20,9 @@ import msgspec
 
 from ..contract.models import Registry
 from ..contract.text import json_dumps
-from ..lab.save import source_document  # one writing of a source into a suite file
-from ..suites.reading import MAX_SUITE_BYTES
-from ..suites.writing import WriteError, write_files
+from ..io.reading import MAX_SUITE_BYTES
+from ..io.writing import WriteError, write_files
+from ..suites.document import source_document  # one writing of a source into a suite file
 from .records import BadLine, RequestCache, decode_record
 
 __all__ = ["EXPORT_KIND", "ExportError", "export_suite", "record_note", "suite_document"]

@@ -33,7 +33,7 @@ from typing import Any
 import msgspec
 
 from ..contract.text import visible
-from ..presentation.case import RUNGS, Rung
+from ..reports.case import RUNGS, Rung
 
 __all__ = [
     "BAD",
@@ -138,7 +138,7 @@ def verdict_names(status: str, reason: str | None, strict_json: bool, citation_o
     if category is not None:
         names.append(("category", category_name(category)))
     outcome = Outcome(strict_json, citation_only, status == "ACCEPT")
-    names += [("rung", rung_name(rung)) for rung in RUNGS if rung.passes(outcome)]  # type: ignore[arg-type]
+    names += [("rung", rung_name(rung)) for rung in RUNGS if rung.passes(outcome)]
     if citation_only and status != "ACCEPT":
         names.append(("false_accept", FALSE_ACCEPT))
     return names

@@ -1,6 +1,6 @@
 """Reading logs: plain JSON-lines files, ``.gz`` files and standard input.
 
-The rules of ``suites.reading`` hold here too: a log is a regular file (symbolic
+The rules of ``io.reading`` hold here too: a log is a regular file (symbolic
 links followed) or ``-`` for standard input; a FIFO, a device or a directory is
 refused before it is opened for reading, and opening never blocks.  A log may be
 far larger than memory, so it is read in chunks of complete lines, never whole,
@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from ..contract.text import visible
-from ..suites.reading import ReadError, open_regular
+from ..io.reading import ReadError, open_regular
 from .records import MAX_LINE_BYTES
 
 __all__ = [
@@ -65,10 +65,10 @@ def check_log(path: str) -> None:
     """LogError unless ``path`` is ``-`` or a regular file that can be opened."""
     if path == STDIN:
         return
-    os.close(_open(path))
+    os.close(open_log(path))
 
 
-def _open(path: str) -> int:
+def open_log(path: str) -> int:
     try:
         return open_regular(path)
     except ReadError as exc:
@@ -79,7 +79,7 @@ def is_gzip(path: str) -> bool:
     """Whether the regular file ``path`` starts with gzip's magic bytes."""
     if path == STDIN:
         return False
-    fd = _open(path)
+    fd = open_log(path)
     try:
         return os.pread(fd, 2, 0) == _GZIP_MAGIC
     finally:
@@ -87,7 +87,7 @@ def is_gzip(path: str) -> bool:
 
 
 def size_of(path: str) -> int:
-    fd = _open(path)
+    fd = open_log(path)
     try:
         return os.fstat(fd).st_size
     finally:
@@ -97,7 +97,7 @@ def size_of(path: str) -> int:
 def line_ranges(path: str, parts: int) -> list[tuple[int, int]]:
     """``parts`` byte ranges of about equal size covering the plain file ``path``,
     each starting at the beginning of a line (fewer for a small file)."""
-    fd = _open(path)
+    fd = open_log(path)
     try:
         size = os.fstat(fd).st_size
         cuts = [0]
@@ -130,7 +130,7 @@ def _next_line_start(fd: int, position: int) -> int | None:
 def count_lines(path: str, end: int) -> int:
     """How many lines begin before byte ``end`` of the plain file ``path``
     (newlines in ``[0, end)``, when ``end`` is a line start)."""
-    fd = _open(path)
+    fd = open_log(path)
     try:
         lines = 0
         position = 0
@@ -149,7 +149,7 @@ def range_chunks(path: str, start: int, end: int) -> Iterator[Chunk]:
     """The lines of the plain file ``path`` that begin in ``[start, end)``, in
     chunks of complete lines (the first line start at or after ``start``; the
     last owned line is read to its end, past ``end`` if need be)."""
-    fd = _open(path)
+    fd = open_log(path)
     try:
         first = _next_line_start(fd, start) if start > 0 else 0
         if first is None or first >= end:
@@ -175,7 +175,7 @@ def stream_chunks(path: str, stdin: BinaryIO | None = None, consumed: list[int] 
 
         yield from _split(read_stdin, 0, None)
         return
-    fd = _open(path)
+    fd = open_log(path)
     with os.fdopen(fd, "rb") as raw, gzip.GzipFile(fileobj=raw, mode="rb") as stream:
 
         def read_gzip(position: int) -> bytes:
@@ -190,10 +190,10 @@ def _read(stream: BinaryIO, path: str) -> bytes:
     try:
         return stream.read(CHUNK_BYTES) or b""
     except (OSError, EOFError, zlib.error) as exc:
-        raise LogError(path, f"cannot read further: {_why(exc)}") from None
+        raise LogError(path, f"cannot read further: {read_problem(exc)}") from None
 
 
-def _why(exc: BaseException) -> str:
+def read_problem(exc: BaseException) -> str:
     if isinstance(exc, EOFError):
         return "the compressed stream ends before its end marker (a truncated .gz)"
     if isinstance(exc, gzip.BadGzipFile):
@@ -252,15 +252,15 @@ def read_line_at(path: str, offset: int) -> bytes:
     if path == STDIN:
         raise LogError(path, "standard input cannot be read again; triage a file to drill down")
     if is_gzip(path):
-        fd = _open(path)
+        fd = open_log(path)
         with os.fdopen(fd, "rb") as raw, gzip.GzipFile(fileobj=raw, mode="rb") as stream:
             try:
                 stream.seek(offset)
                 data = stream.read(MAX_LINE_BYTES + 1)
             except (OSError, EOFError, zlib.error) as exc:
-                raise LogError(path, f"cannot read at offset {offset}: {_why(exc)}") from None
+                raise LogError(path, f"cannot read at offset {offset}: {read_problem(exc)}") from None
     else:
-        fd = _open(path)
+        fd = open_log(path)
         try:
             data = os.pread(fd, MAX_LINE_BYTES + 1, offset)
         finally:

@@ -15,7 +15,7 @@ from typing import Any
 
 from ..contract.checks import CHECKS, STATUSES, label_of
 from ..contract.evidence import CATEGORIES, GENERATION, RETRIEVAL
-from ..presentation.case import RUNGS
+from ..reports.case import RUNGS
 from .groups import (
     BAD,
     FALSE_ACCEPT,
@@ -156,7 +156,7 @@ def summarize(tally: Tally, options: Options = Options(), logs: Sequence[str] = 
             categories[category] = categories.get(category, 0) + count
         outcome = Outcome(strict_json, citation_only, status == "ACCEPT")
         for rung in RUNGS:
-            if rung.passes(outcome):  # type: ignore[arg-type]
+            if rung.passes(outcome):
                 rungs[rung.id] += count
         if citation_only and status != "ACCEPT":
             false_accepts += count

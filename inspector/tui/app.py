@@ -11,10 +11,10 @@ from collections.abc import Iterable
 from textual.app import App
 
 from ..presentation.session import Session
+from ..presentation.triage import TriageRun
 from ..suites.load import Suite
 from . import keys
 from .screens.main import MainScreen
-from ..presentation.triage import TriageRun
 from .screens.triage import TriageScreen
 
 __all__ = ["InspectorApp", "TriageApp", "make_app", "make_triage_app"]

@@ -19,11 +19,11 @@ from textual.command import DiscoveryHit, Hit, Hits, Matcher, Provider
 from textual.content import Content
 from textual.message import Message
 
+from ..io.reading import is_regular_file
 from ..presentation.browse import Browse
 from ..presentation.filters import CHECK_FILTERS, FILTERS, STATUS_FILTERS
 from ..presentation.session import Session
 from ..suites.load import bundled_suite_paths
-from ..suites.reading import is_regular_file
 from . import keys, safe
 from .messages import CaseChosen, CasesChosen, FileChosen
 

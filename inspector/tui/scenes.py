@@ -17,8 +17,8 @@ from textual.pilot import Pilot
 from textual.widgets import Input
 
 from ..contract.text import visible
+from ..io.writing import TargetExists, WriteError, check_free, write_files, write_new_directory
 from ..suites.load import Suite, bundled_suite_paths, load_suite
-from ..suites.writing import TargetExists, WriteError, check_free, write_files, write_new_directory
 from .app import InspectorApp, make_app
 
 __all__ = ["FAILING", "FAILING_SCENES", "SCENES", "Scene", "load_bundled", "prepare", "write_all"]

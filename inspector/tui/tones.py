@@ -1,6 +1,6 @@
 """The TUI's styles for the presentation layer's tones, in one table.
 
-A tone says what something means (``presentation.tones.Tone``); this module
+A tone says what something means (``reports.tones.Tone``); this module
 says how the terminal shows it: as text colour (``TEXT``), as the colour of a
 table cell (``TABLE``), and as the background of a highlight in the request
 strip (``HIGHLIGHT``), in a table (``TABLE_HIGHLIGHT``) or in a text view
@@ -9,7 +9,7 @@ strip (``HIGHLIGHT``), in a table (``TABLE_HIGHLIGHT``) or in a text view
 
 from __future__ import annotations
 
-from ..presentation.tones import Tone
+from ..reports.tones import Tone
 
 __all__ = ["HIGHLIGHT", "TABLE", "TABLE_HIGHLIGHT", "TEXT", "TEXT_HIGHLIGHT", "Tone", "strong"]
 

@@ -16,7 +16,7 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Input, Label, Static
 
-from ...presentation.editing import MEMBERS, Change, ClaimForm
+from ...presentation.editors import MEMBERS, Change, ClaimForm
 from .. import keys, safe
 from ..widgets.safe_input import SafeInput
 

@@ -17,8 +17,17 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from ...presentation.exercise import (QUOTE_MUTATION, STEPS, VALUE_MUTATIONS, Exercise, ExerciseError, Outcome,
-                                      Phase, file_digest, pick_quote_variant)
+from ...presentation.exercise import (
+    QUOTE_MUTATION,
+    STEPS,
+    VALUE_MUTATIONS,
+    Exercise,
+    ExerciseError,
+    Outcome,
+    Phase,
+    file_digest,
+    pick_quote_variant,
+)
 from ...presentation.mutation_menu import LabCase, Mutant
 from ...presentation.selection import Selection
 from .. import keys, safe

@@ -29,12 +29,12 @@ from textual.timer import Timer
 from textual.widgets import Footer, Input
 
 from ...presentation.browse import Browse
-from ...presentation.case import CaseReport
-from ...presentation.editing import Change, claim_form, editable_text
+from ...presentation.editors import Change, claim_form, editable_text
 from ...presentation.mutation_menu import LabCase, Next
 from ...presentation.predict import PredictScore
 from ...presentation.selection import Selection, select
 from ...presentation.session import Session
+from ...reports.case import CaseReport
 from ...suites.load import LoadError, Suite, load_suite
 from .. import keys, safe
 from ..commands import CaseCommands, ExerciseCommands, FilterCommands, KeyCommands, OpenCommands

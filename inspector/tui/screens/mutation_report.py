@@ -1,6 +1,6 @@
 """The mutation report: ``inspector mutate``'s report of the loaded suites, as a screen.
 
-The same ``MutateReport`` as the command (``lab.mutate.mutate``), rendered and
+The same ``MutateReport`` as the command (``lab.mutation_testing.mutate``), rendered and
 never recomputed: the mutants and the score; how many mutants each verdict code
 killed first, as bars (the summary's); the slipped mutants per check that stopped
 them, which is how the contract's order shows; each suite's uncovered rejection
@@ -39,8 +39,17 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 from textual.worker import get_current_worker
 
-from ...presentation.mutation_report import (Item, MutantResult, ReportRow, ReportRows, Words, compute, edit_span,
-                                             mutant_tone, mutant_words)
+from ...presentation.mutation_report import (
+    Item,
+    MutantResult,
+    ReportRow,
+    ReportRows,
+    Words,
+    compute,
+    edit_span,
+    mutant_tone,
+    mutant_words,
+)
 from ...presentation.session import Session
 from ...suites.load import Suite
 from .. import keys, safe

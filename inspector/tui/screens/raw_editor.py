@@ -1,6 +1,6 @@
 """The raw answer editor (``E``): the answer's text in a TextArea, verified as you type.
 
-The TextArea holds the answer's editable form (``presentation.editable``): the
+The TextArea holds the answer's editable form (``presentation.raw_form``): the
 answer itself, but for its control and invisible characters, written
 ``\\u{XXXX}``, so that nothing reaches the terminal raw and the text reads back
 to the very answer.  Every edit verifies the text again (the same ``verify``,
@@ -12,7 +12,7 @@ occurrences of a duplicate key) is marked in the text.
 The text is given to the TextArea once, when it is built, and changed only by
 editing it (typing, ``replace``, ``insert``): assigning ``text`` would drop the
 TextArea's own undo history (^z, ^y).  ^s dismisses the screen with the change
-(``presentation.editing.raw_edit``); Esc closes it without one (with unapplied edits,
+(``presentation.editors.raw_edit``); Esc closes it without one (with unapplied edits,
 the first Esc says so and the second discards them).
 """
 
@@ -32,9 +32,9 @@ from textual.widgets import Footer, TextArea
 from textual.widgets.text_area import Location
 
 from ...contract.text import line_col, shorten
-from ...presentation.case import CaseReport
-from ...presentation.editable import MARKER, EditableForm, read_form, to_form
-from ...presentation.editing import Change, raw_edit
+from ...presentation.editors import Change, raw_edit
+from ...presentation.raw_form import MARKER, EditableForm, read_form, to_form
+from ...reports.case import CaseReport
 from .. import keys, safe
 from ..tones import TEXT, Tone, strong
 

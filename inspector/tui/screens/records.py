@@ -13,8 +13,8 @@ from __future__ import annotations
 from textual.content import Content
 
 from ...presentation.session import Session
-from ...suites.load import Suite
 from ...presentation.triage import Group
+from ...suites.load import Suite
 from .. import keys, safe
 from ..tones import TEXT, Tone
 from .main import MainScreen

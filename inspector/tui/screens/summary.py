@@ -20,7 +20,7 @@ from textual.widgets import Footer, Static
 
 from ...presentation.selection import STAGE_NAMES
 from ...presentation.session import Session
-from ...presentation.suite import SuiteReport
+from ...reports.suite import SuiteReport
 from ...suites.load import Suite
 from .. import keys, safe
 from ..messages import CasesChosen

@@ -19,20 +19,20 @@ from __future__ import annotations
 import threading
 
 from textual import events, on, work
-from textual.geometry import Size
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
+from textual.geometry import Size
 from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Footer, Input, Static
 
 from ...presentation.session import Session
 from ...presentation.triage import (
+    MAX_BUCKETS,
     SORT_WORDS,
     SORTS,
     Group,
-    MAX_BUCKETS,
     Histogram,
     LineReader,
     Snapshot,

@@ -5,8 +5,8 @@ from __future__ import annotations
 from textual import events
 
 from ...presentation.browse import Browse
-from ...presentation.case import CaseReport
 from ...presentation.session import Session
+from ...reports.case import CaseReport
 from ..messages import CaseChosen
 from ..tones import TABLE, Tone
 from .table import Cell, Column, Piece, SafeTable, untrusted

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from textual import events
 
-from ...presentation.case import CLAIM_LABELS
 from ...presentation.selection import Selection
+from ...reports.case import CLAIM_LABELS
 from ..messages import ClaimChosen
 from ..tones import TABLE, TABLE_HIGHLIGHT, Tone
 from .table import Cell, Column, SafeTable

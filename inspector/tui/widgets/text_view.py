@@ -14,8 +14,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rich.cells import get_character_cell_size
-from rich.style import Style
 from rich.segment import Segment
+from rich.style import Style
 from textual import events
 from textual.cache import LRUCache
 from textual.geometry import Size

@@ -19,9 +19,9 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.visual import Visual
 
-from ...presentation.case import Baseline, Blame, CaseReport, Comparison, ConflictLine, Origin
-from ...presentation.labels import LabelMatch
 from ...presentation.selection import Selection
+from ...reports.case import Baseline, Blame, CaseReport, Comparison, ConflictLine, Origin
+from ...reports.labels import LabelMatch
 from .. import safe
 from ..tones import TEXT, Tone, strong
 from .text_view import set_scroll_extent

@@ -23,8 +23,8 @@ from ..contract.checks import CHECKS, CHECKS_BY_ID, STATUSES, Check, label_of
 from ..contract.text import line_col
 from ..contract.verdict import Verdict
 from ..contract.verify import verify
-from ..presentation.case import CaseReport
-from ..suites.audit import Audit
+from ..reports.audit import Audit
+from ..reports.case import CaseReport
 from ..suites.load import Suite
 from .mutations import MUTATIONS, Mutant, answer_of, mutants_of
 

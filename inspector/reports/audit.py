@@ -8,9 +8,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from ..presentation.case import CaseReport
-from ..presentation.suite import SuiteReport
-from .load import Suite
+from ..suites.load import Suite
+from .case import CaseReport
+from .suite import SuiteReport
 
 __all__ = ["AUDIT_SCHEMA", "Audit", "audit"]
 

@@ -11,7 +11,7 @@ render these values; none of them decides anything.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Protocol
 
 import msgspec
 
@@ -35,8 +35,20 @@ __all__ = [
     "Origin",
     "ConflictLine",
     "Rung",
+    "RungFlags",
     "verdict_document",
 ]
+
+
+class RungFlags(Protocol):
+    """What a rung reads: a ``Verdict``, or the flags a triage's count kept of one."""
+
+    @property
+    def strict_json(self) -> bool: ...
+    @property
+    def citation_only(self) -> bool: ...
+    @property
+    def ok(self) -> bool: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,8 +59,8 @@ class Rung:
     name: str
     description: str
 
-    def passes(self, verdict: Verdict) -> bool:
-        return getattr(verdict, _RUNG_FIELDS[self.id])
+    def passes(self, flags: RungFlags) -> bool:
+        return getattr(flags, _RUNG_FIELDS[self.id])
 
 
 RUNGS: tuple[Rung, ...] = (

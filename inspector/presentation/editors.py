@@ -14,7 +14,7 @@ from ..contract.decode import MEMBERS
 from ..lab.edit import claim_edit, members_of, quoted
 from ..lab.history import Change, text_change
 from ..lab.mutations import Answer, answer_of
-from .case import CaseReport
+from ..reports.case import CaseReport
 
 __all__ = ["MEMBERS", "Change", "ClaimForm", "claim_form", "editable_text", "raw_edit"]
 

@@ -1,0 +1,228 @@
+"""A triage group's records: which lines of the index it holds, reread from the
+log as they are asked for, and as the cases of an in-memory suite.
+
+``GroupMembers`` finds a group's lines among what was counted (a byte per line
+of the index, ``bytes.find`` over it) and rereads each from its offset;
+``RecordCases`` builds a record's ``Case`` when it is asked for (the last few
+kept); ``record_suite`` makes them a suite the inspector opens like a file's.
+"""
+
+from __future__ import annotations
+
+from array import array
+from collections import OrderedDict
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import compress
+from pathlib import Path
+from typing import Any, overload
+
+from ..contract.models import Registry, Request
+from ..suites.load import Case, CaseError, Suite
+from .drill import LineReader
+from .export import record_note
+from .groups import claim_name, meta_name, scope_name, verdict_names
+from .logs import LogError
+from .records import BadLine, RequestCache, decode_record
+from .summary import Group
+from .tally import BAD_CODE, Index
+
+__all__ = ["GroupMembers", "Record", "RecordCases", "case_id", "place_name", "record_suite"]
+
+
+def _column_of(group: Group, by: Sequence[str]) -> tuple[str, Callable[[Any], bool]]:
+    """The index column that decides a group, and whether one of its values is in
+    it, each value named as the summary names its groups (``triage.groups``): the
+    failing claim, or the record's count cell (verdict key, scope, ``--by`` members)."""
+    name = group.name
+    if group.kind == "claim":
+        return "claim", lambda claim: claim_name(*claim) == name
+    if group.kind == "scope":
+        return "cell", lambda cell: scope_name(cell[1]) == name
+    if group.kind == "by":
+        key = group.detail["key"]
+        at = list(by).index(key)
+        return "cell", lambda cell: meta_name(key, cell[2][at]) == name
+    # check, sub-reason, blame, category, rungs, false accepts: the verdict key decides
+    return "cell", lambda cell: any(found == name for _, found in verdict_names(*cell[0]))
+
+
+def _marks(group: Group, index: Index, length: int, by: Sequence[str]) -> bytes:
+    """A byte per line of the index's first ``length``: 1 where the line is in the group."""
+    if group.kind == "bad":
+        table = bytes(1 if code == BAD_CODE else 0 for code in range(256))
+        return bytes(index.code[:length]).translate(table)
+    column, holds = _column_of(group, by)
+    values = index.keys[column][0]
+    ids = frozenset(number for number, value in enumerate(values) if number and holds(value))
+    return bytes(map(ids.__contains__, index.column(column)[:length]))
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """One line of a group, reread: what its case is made of."""
+
+    file: str
+    line: int
+    offset: int
+    label: str  # its verdict when counted
+    raw: str | None = None
+    request: Request | None = None
+    meta: dict[str, Any] | None = None
+    problem: str | None = None  # why it could not be read again (the log changed or went away)
+
+
+class GroupMembers:
+    """The lines of one group among the first ``length`` lines of an index (what
+    was counted when the group was opened), found in order as they are asked for
+    (``bytes.find`` over a byte per line), and reread from their offsets.  ``by``:
+    the metadata keys the triage grouped by (the order of a count cell's members)."""
+
+    def __init__(self, group: Group, index: Index, length: int, by: Sequence[str] = (),
+                 reader: LineReader | None = None) -> None:
+        self.group = group
+        self.index = index
+        self.length = length
+        self.count = group.records
+        self._marks = _marks(group, index, length, by)
+        self._scan = 0
+        self.found = array("q")  # index positions of the members found so far
+        self.reader = reader if reader is not None else LineReader()
+        self.requests = RequestCache()
+
+    def __len__(self) -> int:
+        return self.count
+
+    def position(self, number: int) -> int | None:
+        """The index position of the group's ``number``-th line (None past what was counted)."""
+        if number >= len(self.found):
+            self._advance(number + 1 - len(self.found))
+        return self.found[number] if number < len(self.found) else None
+
+    def resolve_all(self) -> None:
+        """Find every member (a search over the whole group needs them): the
+        rest in one sweep over the marks, in C."""
+        if len(self.found) < self.count and self._scan < self.length:
+            self.found.extend(compress(range(self._scan, self.length),
+                                       memoryview(self._marks)[self._scan:self.length]))
+            self._scan = self.length
+
+    def codes(self) -> bytes:
+        """The label code of every member found (``resolve_all`` first for all of them)."""
+        return bytes(map(self.index.code.__getitem__, self.found))
+
+    def _advance(self, wanted: int) -> None:
+        find, scan, found = self._marks.find, self._scan, self.found
+        while wanted > 0:
+            position = find(1, scan)
+            if position < 0:
+                scan = self.length
+                break
+            found.append(position)
+            scan = position + 1
+            wanted -= 1
+        self._scan = scan
+
+    def record(self, number: int) -> Record | None:
+        """The group's ``number``-th line, reread (None past what was counted)."""
+        position = self.position(number)
+        if position is None:
+            return None
+        file, line, offset, label = self.index.entry(position)
+        try:
+            text = self.reader.line_at(file, offset)
+        except LogError as exc:
+            return Record(file, line, offset, label, problem=exc.problem)
+        found = decode_record(text, file, line, offset, self.requests)
+        if isinstance(found, BadLine):
+            return Record(file, line, offset, label, problem=f"the log changed since it was counted: {found.error}")
+        return Record(file, line, offset, label, found.raw, found.request, dict(found.meta))
+
+    def entry(self, number: int) -> tuple[str, int, int, str] | None:
+        """(file, line, offset, label) of the ``number``-th line, from the index alone."""
+        position = self.position(number)
+        return self.index.entry(position) if position is not None else None
+
+
+# -- the records as cases of a suite ----------------------------------------------------
+
+
+def case_id(file: str, line: int) -> str:
+    """A record's case id: where it is (its own ``id`` is metadata, and need not be unique)."""
+    return f"{place_name(file)}:{line}"
+
+
+@lru_cache(maxsize=64)
+def place_name(file: str) -> str:
+    return Path(file).name
+
+
+class RecordCases(Sequence[Case | CaseError]):
+    """The records of a group as cases, built as they are asked for, the last
+    ``KEEP`` kept.  A record that cannot be read again is a ``CaseError``."""
+
+    KEEP = 512
+
+    def __init__(self, suite_name: str, members: GroupMembers) -> None:
+        self.suite_name = suite_name
+        self.members = members
+        self._built: OrderedDict[int, Case | CaseError] = OrderedDict()
+
+    def __len__(self) -> int:
+        return len(self.members)
+
+    @overload
+    def __getitem__(self, number: int) -> Case | CaseError: ...
+    @overload
+    def __getitem__(self, number: slice) -> list[Case | CaseError]: ...
+
+    def __getitem__(self, number: int | slice) -> Any:
+        if isinstance(number, slice):
+            return [self[n] for n in range(*number.indices(len(self)))]
+        if number < 0:
+            number += len(self)
+        if not 0 <= number < len(self):
+            raise IndexError(number)
+        built = self._built.get(number)
+        if built is not None:
+            self._built.move_to_end(number)
+            return built
+        built = self._build(number)
+        self._built[number] = built
+        if len(self._built) > self.KEEP:
+            self._built.popitem(last=False)
+        return built
+
+    def __iter__(self) -> Iterator[Case | CaseError]:
+        return (self[n] for n in range(len(self)))
+
+    def _build(self, number: int) -> Case | CaseError:
+        record = self.members.record(number)
+        if record is None:
+            return CaseError(self.suite_name, number, None, f"record {number + 1}",
+                             "not found again in the log: it changed since it was counted")
+        if record.problem is not None or record.request is None or record.raw is None:
+            return CaseError(self.suite_name, number, case_id(record.file, record.line),
+                             f"{record.file}:{record.line}", record.problem or "unreadable")
+        return Case(self.suite_name, number, case_id(record.file, record.line), record.raw, record.request,
+                    record.label, record_note(record.file, record.line, record.offset, record.meta or {}))
+
+    def id_of(self, number: int) -> str:
+        """The case id of the ``number``-th record, from the index (no reread)."""
+        entry = self.members.entry(number)
+        return case_id(entry[0], entry[1]) if entry is not None else f"record {number + 1}"
+
+    def label_of(self, number: int) -> str:
+        entry = self.members.entry(number)
+        return entry[3] if entry is not None else "ERROR"
+
+
+
+
+def record_suite(group: Group, members: GroupMembers, logs: Sequence[str], registry: Registry) -> Suite:
+    """The group's records as an in-memory suite named after the log(s), against ``registry``."""
+    name = " + ".join(Path(log).name for log in logs) or "log"
+    cases = RecordCases(name, members)
+    return Suite(Path(logs[0]) if logs else Path(name), name, registry, cases,  # type: ignore[arg-type]
+                 kind="triage", description=f"the records of {group.name}")
