@@ -1,125 +1,16 @@
-"""Shared helpers: a small registry mirroring the article's table, claim and answer
-builders, trace look-ups and a subprocess runner for the ``inspector`` command.
-
-The registry here is the tests' own (not the fixtures'), so that spans and
-explanations can be asserted exactly; ``FIXTURES`` points at the fixture suites
-for the tests that audit them.
-"""
+"""The tests' fixtures; the helpers they share are the ``support`` package beside this file."""
 
 from __future__ import annotations
 
-import json
 import os
-import resource
 import subprocess
-import sys
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from inspector import Registry, Request, Step, Verdict, explain, verify
-from inspector.contract.models import coerce_request
-
-ROOT = Path(__file__).resolve().parent.parent
-FIXTURES = ROOT / "fixtures"
-ARTICLE = FIXTURES / "article.json"
-PAYMENTS = FIXTURES / "payments"
-PAYMENTS_REGISTRY = PAYMENTS / "registry.json"
-PAYMENTS_REQUEST = PAYMENTS / "request.json"
-ANSWERS = PAYMENTS / "answers"
-SUITE_FILES = sorted(FIXTURES.glob("*.json"))
-
-TIMEOUT, RETRY = "read_timeout_ms", "retry_enabled"
-
-# The article's registry: payments prod v2 (current), prod v1 (stale), dev v2
-# (other environment), billing v2 (other service); plus a source with an astral
-# value, for UTF-16 counting.
-SOURCES: list[dict[str, Any]] = [
-    {"id": "prod-v2", "service": "payments", "environment": "prod", "revision": "v2",
-     "facts": {TIMEOUT: "5000", RETRY: "false"},
-     "text": "# payments prod v2\nread_timeout_ms=5000\nretry_enabled=false\nmax_connections=50\n"},
-    {"id": "prod-v1", "service": "payments", "environment": "prod", "revision": "v1",
-     "facts": {TIMEOUT: "2000", RETRY: "true"},
-     "text": "# payments prod v1\nread_timeout_ms=2000\nretry_enabled=true\n"},
-    {"id": "dev-v2", "service": "payments", "environment": "dev", "revision": "v2",
-     "facts": {TIMEOUT: "12000", RETRY: "true"},
-     "text": "# payments dev v2\nread_timeout_ms=12000\nretry_enabled=true\n"},
-    {"id": "billing-v2", "service": "billing", "environment": "prod", "revision": "v2",
-     "facts": {TIMEOUT: "5000", RETRY: "false"},
-     "text": "# billing prod v2\nread_timeout_ms=5000\nretry_enabled=false\n"},
-    {"id": "emoji-v2", "service": "payments", "environment": "prod", "revision": "v2",
-     "facts": {"mood": "\U0001f600"},
-     "text": "mood=\U0001f600\n"},
-]
-REGISTRY_DICT: dict[str, Any] = {"sources": SOURCES}
-REQUEST_DICT: dict[str, Any] = {
-    "service": "payments", "environment": "prod", "revision": "v2",
-    "fields": [TIMEOUT, RETRY], "supplied": ["prod-v2", "prod-v1", "dev-v2", "emoji-v2"],
-}
-REGISTRY: Registry = Registry.coerce(REGISTRY_DICT)
-REQUEST: Request = coerce_request(REQUEST_DICT)
-
-
-def request_with(**changes: Any) -> Request:
-    return coerce_request({**REQUEST_DICT, **changes})
-
-
-def claim(field: str = TIMEOUT, value: Any = "5000", doc: str = "prod-v2", quote: str | None = None,
-          **extra: Any) -> dict[str, Any]:
-    """One claim; the quote defaults to the canonical line ``field=value``."""
-    return {"field": field, "value": value, "doc": doc,
-            "quote": f"{field}={value}" if quote is None else quote, **extra}
-
-
-TIMEOUT_CLAIM = claim()
-RETRY_CLAIM = claim(RETRY, "false")
-
-
-def answer(*claims: dict[str, Any], indent: int | None = None, ascii_only: bool = True, **extra: Any) -> str:
-    """The JSON text of an answer with these claims (and extra top-level members)."""
-    return json.dumps({"claims": list(claims), **extra}, indent=indent, ensure_ascii=ascii_only)
-
-
-GOOD = answer(TIMEOUT_CLAIM, RETRY_CLAIM)
-
-
-def run(raw: str | bytes, request: Any = None, registry: Any = None) -> Verdict:
-    return verify(raw, REQUEST if request is None else request, REGISTRY if registry is None else registry)
-
-
-def step(steps: tuple[Step, ...] | Verdict, check_id: str, claim: int | None = None) -> Step:
-    """The step of ``check_id`` (for ``claim``) in a trace."""
-    if isinstance(steps, Verdict):
-        steps = explain(steps).steps
-    found = [s for s in steps if s.check.id == check_id and s.claim == claim]
-    assert len(found) == 1, f"{check_id}[{claim}] occurs {len(found)} times in the trace"
-    return found[0]
-
-
-def detail(verdict: Verdict) -> str | None:
-    """What the first failure says (None when accepted)."""
-    failure = explain(verdict).first_failure
-    return failure.explanation if failure is not None else None
-
-
-def spanned(text: str, span: Any) -> str:
-    assert span is not None
-    return text[span.start:span.end]
-
-
-def run_cli(*args: str | os.PathLike[str], input: bytes | None = None, cwd: Path | None = None,
-            timeout: float = 60) -> subprocess.CompletedProcess[str]:
-    """``python -m inspector ARGS`` in a subprocess, text output captured."""
-    return subprocess.run(
-        [sys.executable, "-m", "inspector", *map(str, args)],
-        input=input, capture_output=True, cwd=cwd or ROOT, timeout=timeout,
-        env={**os.environ, "PYTHONIOENCODING": "utf-8", "COLUMNS": "200", "NO_COLOR": "1"},
-    )
-
-
-def decoded(proc: subprocess.CompletedProcess) -> tuple[str, str]:
-    return proc.stdout.decode("utf-8"), proc.stderr.decode("utf-8")
+from support import ARTICLE, FIXTURES, save_counterexample
+from support.disks import DiskFull, mount_tmpfs, umount
 
 
 @pytest.fixture
@@ -128,7 +19,7 @@ def fixture_bytes() -> dict[Path, bytes]:
     return {path: path.read_bytes() for path in sorted(FIXTURES.rglob("*")) if path.is_file()}
 
 
-# -- the inspector's Pilot tests (tests/test_tui_*.py; their helpers are in tui_helpers.py) --
+# -- the inspector's Pilot tests (tests/tui/; their helpers are support.tui) --
 
 @pytest.fixture(scope="session")
 def bundled() -> list:
@@ -146,31 +37,53 @@ def article() -> list:
     return [load_suite(ARTICLE)]
 
 
-def one_line_error(err: str, *names: str) -> str:
-    """The single ``inspector: error:`` line of ``err`` (no traceback), naming ``names``."""
-    lines = err.strip().splitlines()
-    assert len(lines) == 1, err
-    assert "Traceback" not in err
-    assert lines[0].startswith("inspector: error: ")
-    for name in names:
-        assert name in lines[0], lines[0]
-    return lines[0]
+# -- disks that fail (support.disks) --
 
 
-# What a hung or runaway command is given before the test calls it a failure.
-HANG_TIMEOUT = 30
-ADDRESS_SPACE = 1024 * 1024 * 1024
+@pytest.fixture
+def disk_full(monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
+    """``disk_full(allowed)``: from now on, at most ``allowed`` more bytes fit under tmp_path."""
+    def install(allowed: int = 0, on: str = "write") -> DiskFull:
+        fault = DiskFull(tmp_path, allowed)
+        monkeypatch.setattr(os, on, getattr(fault, on))
+        return fault
+    return install
 
 
-def _bounded() -> None:  # pragma: no cover - runs in the child
-    resource.setrlimit(resource.RLIMIT_AS, (ADDRESS_SPACE, ADDRESS_SPACE))
+@pytest.fixture
+def small_disk(tmp_path: Path) -> Iterator[Path]:
+    """A real 64 KiB file system."""
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    if not mount_tmpfs(disk, "size=64k"):
+        pytest.skip("mounting a tmpfs is not permitted here")
+    try:
+        yield disk
+    finally:
+        umount(disk)
 
 
-def run_bounded(*args: str | os.PathLike[str], stdin: int | None = None,
-                cwd: Path | None = None) -> subprocess.CompletedProcess[bytes]:
-    """``python -m inspector ARGS`` with a timeout and at most 1 GiB of address space."""
-    return subprocess.run(
-        [sys.executable, "-m", "inspector", *map(str, args)], stdin=stdin if stdin is not None else subprocess.DEVNULL,
-        capture_output=True, cwd=cwd or ROOT, timeout=HANG_TIMEOUT, preexec_fn=_bounded,
-        env={**os.environ, "PYTHONIOENCODING": "utf-8", "COLUMNS": "200", "NO_COLOR": "1"},
-    )
+@pytest.fixture
+def read_only_with_file(tmp_path: Path) -> Iterator[Path]:
+    """A counterexample file in a directory nobody can write into, whoever runs the
+    tests (root ignores permission bits: then a tmpfs remounted read-only)."""
+    directory = tmp_path / "ro"
+    directory.mkdir()
+    if os.geteuid() != 0:
+        save_counterexample(directory / "mine.json", "one")
+        directory.chmod(0o500)
+        try:
+            yield directory / "mine.json"
+        finally:
+            directory.chmod(0o700)
+        return
+    if not mount_tmpfs(directory, "size=256k"):
+        pytest.skip("running as root and mounting a tmpfs is not permitted")
+    try:
+        save_counterexample(directory / "mine.json", "one")
+        proc = subprocess.run(["mount", "-o", "remount,ro", str(directory)], capture_output=True)
+        if proc.returncode != 0:
+            pytest.skip("remounting the tmpfs read-only is not permitted")
+        yield directory / "mine.json"
+    finally:
+        umount(directory)

@@ -26,7 +26,7 @@ import pytest
 
 import inspector
 
-from conftest import ANSWERS, ARTICLE, PAYMENTS_REGISTRY, PAYMENTS_REQUEST, ROOT
+from support import ANSWERS, ARTICLE, PAYMENTS_REGISTRY, PAYMENTS_REQUEST, ROOT
 
 PACKAGE = Path(inspector.__file__).parent
 UI_PACKAGES = ("textual", "rich")

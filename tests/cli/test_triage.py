@@ -1,0 +1,226 @@
+"""``inspector triage``: the headless summary (text and JSON), exit statuses,
+--against, --export into a suite that load_suite and audit read, the refusals."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import subprocess
+import sys
+
+import pytest
+
+from inspector.contract.checks import STATUSES
+from inspector.suites.load import load_suite
+from inspector.triage.synth import write_log, write_registry
+
+from support import ANSWERS, PAYMENTS_REGISTRY, PAYMENTS_REQUEST, ROOT, decoded, one_line_error, run_cli
+
+
+@pytest.fixture(scope="module")
+def made(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("triage-cli")
+    registry = write_registry(folder / "registry.json")
+    mix = write_log(folder / "app.jsonl", 500, seed=7)
+    return folder, registry, mix
+
+
+def summary(*args, input: bytes | None = None) -> dict:
+    proc = run_cli("triage", *args, "--format", "json", input=input)
+    out, err = decoded(proc)
+    assert proc.returncode == 0, err
+    return json.loads(out)
+
+
+def record(answer: str, **meta) -> str:
+    return json.dumps({**meta, "raw": (ANSWERS / answer).read_text(), "request": json.loads(PAYMENTS_REQUEST.read_text())})
+
+
+class TestSummary:
+    def test_the_json_keeps_the_issue_names(self, made):
+        folder, registry, mix = made
+        document = summary(folder / "app.jsonl", "--registry", registry, "--by", "model")
+        assert document["schema"] == "inspector.triage/1"
+        assert document["records"] == mix.records and document["bad_lines"] == len(mix.bad)
+        assert [(bad["file"], bad["line"]) for bad in document["bad"]] == \
+            [(str(folder / "app.jsonl"), line) for line, _ in mix.bad]
+        assert set(document["by_check"]) == set(STATUSES)  # ACCEPT included, no sub-reasons
+        assert document["by_check"]["INVALID_JSON"] == mix.statuses["INVALID_JSON"]
+        assert document["by_reason"]["INVALID_JSON/SYNTAX"] == mix.labels["INVALID_JSON/SYNTAX"]
+        names = {group["group"] for group in document["groups"]}
+        assert {"ACCEPT", "reason:INVALID_JSON/SYNTAX", "model=gpt-x", "bad", "blame:retrieval",
+                "rung:citation_only", "false_accept:citation_only"} <= names
+        assert {"by_claim", "by_scope", "by", "by_blame", "by_category", "ladder", "timeline", "window",
+                "citation_only_false_accepts"} <= set(document)
+        assert sum(bar["records"] for bar in document["timeline"]["bars"]) == mix.records - mix.no_ts
+
+    def test_the_text_lists_group_names_and_fits_the_terminal(self, made):
+        folder, registry, _ = made
+        proc = subprocess.run([sys.executable, "-m", "inspector", "triage", str(folder / "app.jsonl"), "--registry",
+                               str(registry), "--summary", "--by", "model"], capture_output=True, cwd=ROOT,
+                              env={**os.environ, "COLUMNS": "80", "NO_COLOR": "1", "PYTHONIOENCODING": "utf-8"})
+        out, err = decoded(proc)
+        assert proc.returncode == 0 and err == ""  # no progress bar when standard error is piped
+        for name in ("ACCEPT", "reason:INVALID_JSON/SYNTAX", "model=gpt-x", "category:", "scope:", "claim:",
+                     "bad line"):
+            assert name in out
+        assert max(len(line) for line in out.splitlines()) <= 80
+
+    def test_hostile_metadata_is_shown_escaped(self, tmp_path):
+        log = tmp_path / "hostile.jsonl"
+        log.write_text(record("accept.json", model="gpt\x1b]52;c;x\x07\u202e") + "\n")
+        proc = run_cli("triage", log, "--registry", PAYMENTS_REGISTRY, "--summary", "--by", "model")
+        out, _ = decoded(proc)
+        assert "\x1b" not in out and "\u202e" not in out and "model=gpt\\u001b]52;c;x\\u0007\\u202e" in out
+
+    def test_empty_log(self, tmp_path):
+        log = tmp_path / "empty.jsonl"
+        log.write_bytes(b"")
+        document = summary(log, "--registry", PAYMENTS_REGISTRY)
+        assert (document["records"], document["bad_lines"], document["bad"]) == (0, 0, [])
+        assert run_cli("triage", log, "--registry", PAYMENTS_REGISTRY, "--summary").returncode == 0
+
+    def test_standard_input_and_several_logs(self, made):
+        folder, registry, mix = made
+        data = (folder / "app.jsonl").read_bytes()
+        document = summary("-", folder / "app.jsonl", "--registry", registry, input=data)
+        assert document["records"] == 2 * mix.records
+        assert {bad["file"] for bad in document["bad"]} == {"-", str(folder / "app.jsonl")}
+
+    def test_since_until(self, made):
+        folder, registry, mix = made
+        dated = sorted(s for s in mix.stamps if s is not None)
+        since = (dated[99] + dated[100]) / 2
+        document = summary(folder / "app.jsonl", "--registry", registry, "--since", str(since))
+        assert document["records"] == len(dated) - 100
+        assert document["window"]["undated"] == mix.no_ts
+
+
+class TestAgainst:
+    def test_groups_side_by_side_largest_change_first(self, tmp_path):
+        before, now = tmp_path / "before.jsonl", tmp_path / "now.jsonl"
+        before.write_text("\n".join([record("accept.json")] * 8 + [record("value-mismatch.json")] * 2) + "\n")
+        now.write_text("\n".join([record("accept.json")] * 4 + [record("value-mismatch.json")] * 2
+                                 + [record("stale-revision.json")] * 4) + "\n")
+        document = summary(now, "--registry", PAYMENTS_REGISTRY, "--against", before)
+        changes = document["against"]["changes"]
+        assert [abs(c["change"]) for c in changes] == sorted((abs(c["change"]) for c in changes), reverse=True)
+        top = {c["group"]: c for c in changes[:6]}
+        assert top["STALE_REVISION"]["change"] == 0.4 and top["STALE_REVISION"]["against_records"] == 0
+        assert top["ACCEPT"]["change"] == -0.4
+        unchanged = next(c for c in changes if c["group"] == "VALUE_MISMATCH")
+        assert (unchanged["records"], unchanged["against_records"], unchanged["change"]) == (2, 2, 0.0)
+        proc = run_cli("triage", now, "--registry", PAYMENTS_REGISTRY, "--summary", "--against", before)
+        out, _ = decoded(proc)
+        assert "largest change first" in out and "+40.0 pt" in out
+
+
+class TestExport:
+    def test_a_group_becomes_a_suite_that_audit_reads(self, made, tmp_path):
+        folder, registry, mix = made
+        out = tmp_path / "mismatch.json"
+        proc = run_cli("triage", folder / "app.jsonl", "--registry", registry, "--export", "VALUE_MISMATCH",
+                       "--out", out)
+        assert proc.returncode == 0, proc.stderr
+        suite = load_suite(out)
+        assert len(suite.cases) == mix.statuses["VALUE_MISMATCH"]
+        assert {case.expected for case in suite.cases} == {"VALUE_MISMATCH"}
+        assert all(case.id.startswith("7-") and "from " in case.note and '"model"' in case.note for case in suite.cases)
+        audit = run_cli("audit", out, "--format", "json")
+        assert audit.returncode == 0, audit.stdout  # every verdict is its frozen label
+        audited = json.loads(audit.stdout)["summary"]
+        assert (audited["cases"], audited["label_mismatches"]) == (len(suite.cases), 0)
+
+    @pytest.mark.parametrize("group", ["model=llama-z", "reason:NO_CITATION/QUOTE_NOT_FOUND", "blame:retrieval"])
+    def test_other_kinds_of_group(self, made, tmp_path, group):
+        folder, registry, _ = made
+        out = tmp_path / "group.json"
+        document = summary(folder / "app.jsonl", "--registry", registry, "--by", "model", "--export", group,
+                           "--out", out, "--limit", "5")
+        listed = next(g for g in document["groups"] if g["group"] == group)
+        assert document["export"]["cases"] == min(5, listed["records"]) == len(load_suite(out).cases)
+        assert run_cli("audit", out).returncode == 0
+
+    def test_never_over_an_existing_file(self, made, tmp_path):
+        folder, registry, _ = made
+        out = tmp_path / "taken.json"
+        out.write_text("mine")
+        proc = run_cli("triage", folder / "app.jsonl", "--registry", registry, "--export", "ACCEPT", "--out", out)
+        assert proc.returncode == 2 and "refusing to overwrite" in one_line_error(decoded(proc)[1])
+        assert out.read_text() == "mine"
+
+    def test_nothing_is_left_when_writing_fails(self, made, tmp_path):
+        folder, registry, _ = made
+        locked = tmp_path / "locked"
+        locked.mkdir()
+        locked.chmod(stat.S_IRUSR | stat.S_IXUSR)
+        try:
+            if os.access(locked, os.W_OK):
+                pytest.skip("running as a user who may write anyway")
+            proc = run_cli("triage", folder / "app.jsonl", "--registry", registry, "--export", "ACCEPT",
+                           "--out", locked / "x.json")
+            assert proc.returncode == 2 and "nothing was written" in one_line_error(decoded(proc)[1])
+            assert list(locked.iterdir()) == []
+        finally:
+            locked.chmod(stat.S_IRWXU)
+
+    def test_a_full_disk_leaves_nothing(self, made, tmp_path, monkeypatch):
+        # The write goes through io.writing: a failing write removes its temporary file.
+        from inspector.io import writing
+        from inspector.triage.export import ExportError, export_suite
+        from inspector.suites.load import load_registry
+
+        def full(fd, data):
+            raise OSError(28, "No space left on device")
+
+        monkeypatch.setattr(writing.os, "write", full)
+        with pytest.raises(ExportError, match="No space left"):
+            export_suite(tmp_path / "x.json", "ACCEPT", load_registry(PAYMENTS_REGISTRY),
+                         [("log", 1, 0, record("accept.json").encode(), "ACCEPT")], ["log"])
+        assert list(tmp_path.iterdir()) == []
+
+    @pytest.mark.parametrize("group, words", [("NOPE", "no group named 'NOPE'"),
+                                              ("VALUE_MISMATC", "did you mean VALUE_MISMATCH"),
+                                              ("bad", "cannot be exported")])
+    def test_unknown_and_bad_groups(self, made, tmp_path, group, words):
+        folder, registry, _ = made
+        proc = run_cli("triage", folder / "app.jsonl", "--registry", registry, "--export", group,
+                       "--out", tmp_path / "x.json")
+        assert proc.returncode == 2 and words in one_line_error(decoded(proc)[1])
+        assert not (tmp_path / "x.json").exists()
+
+
+class TestExitStatus:
+    @pytest.mark.parametrize("make", ["missing-log", "missing-registry", "directory", "fifo", "since"])
+    def test_unusable_input_is_one_line_and_2(self, made, tmp_path, make):
+        folder, registry, _ = made
+        log, extra = folder / "app.jsonl", []
+        if make == "missing-log":
+            log = tmp_path / "nope.jsonl"
+        elif make == "missing-registry":
+            registry = tmp_path / "nope.json"
+        elif make == "directory":
+            log = tmp_path
+        elif make == "fifo":
+            log = tmp_path / "fifo"
+            os.mkfifo(log)
+        else:
+            extra = ["--since", "last tuesday"]
+        proc = run_cli("triage", log, "--registry", registry, "--summary", *extra, timeout=30)
+        assert proc.returncode == 2
+        one_line_error(decoded(proc)[1])
+
+    def test_without_summary_the_inspector_needs_a_terminal(self, made):
+        folder, registry, _ = made
+        proc = run_cli("triage", folder / "app.jsonl", "--registry", registry)
+        assert proc.returncode == 2 and "needs a terminal" in one_line_error(decoded(proc)[1])
+
+    def test_the_headless_path_never_loads_textual(self, made):
+        folder, registry, _ = made
+        body = (f"import sys, contextlib, io\nfrom inspector.cli import main\n"
+                f"with contextlib.redirect_stdout(io.StringIO()):\n"
+                f"    main(['triage', {str(folder / 'app.jsonl')!r}, '--registry', {str(registry)!r}, '--format', 'json'])\n"
+                "print('textual' in {m.split('.')[0] for m in sys.modules})")
+        proc = subprocess.run([sys.executable, "-c", body], capture_output=True, text=True, cwd=ROOT)
+        assert proc.stdout.strip().splitlines()[-1] == "False", proc.stderr

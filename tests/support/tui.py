@@ -1,0 +1,285 @@
+"""What the inspector's Pilot tests share: the app on some suites with a case open,
+and ways to read what the screen shows.
+
+The tests assert on the main screen's state (``app.main.browse``,
+``app.main.selection``, both presentation values) and on what the widgets
+render (a table's drawn rows, a view's drawn lines, the screen's text), never
+on accessors that exist only for tests.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import unicodedata
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.style import Style
+from textual.app import App
+from textual.binding import Binding
+from textual.command import CommandPalette
+from textual.content import Content
+from textual.pilot import Pilot
+from textual.screen import ModalScreen, Screen
+from textual.widget import Widget
+from textual.widgets import Static
+
+from inspector.reports.tones import Tone
+from inspector.suites.load import Suite
+from inspector.tui import keys
+from inspector.tui.app import InspectorApp, make_app
+from inspector.tui.tones import HIGHLIGHT, TABLE_HIGHLIGHT
+from inspector.tui.widgets.ladder import LadderTable
+from inspector.tui.widgets.registry_table import RegistryTable
+from inspector.tui.widgets.request_strip import RequestStrip
+from inspector.tui.widgets.table import SafeTable
+from inspector.tui.widgets.text_view import SafeTextView
+from inspector.tui.widgets.verdict import VerdictView
+
+SIZE = (120, 36)
+# Characters that must never reach the terminal as themselves.
+HIDDEN = {"Cc", "Cf", "Cs", "Co", "Zl", "Zp"}
+
+
+# -- the app, a case open ---------------------------------------------------------
+
+def number_of(app: InspectorApp, case_id: str, suite: str | None = None) -> int:
+    """The session number of a case, by id (and suite name when ids repeat across suites)."""
+    session = app.session
+    for owner in session.suites:
+        if suite is not None and owner.name != suite:
+            continue
+        for number in session.numbers_of(owner):
+            if session.ids[number] == case_id:
+                return number
+    raise AssertionError(f"no case {case_id!r} in {suite or 'any suite'}")
+
+
+def open_id(app: InspectorApp, case_id: str, suite: str | None = None) -> None:
+    app.main.open_case(number_of(app, case_id, suite))
+
+
+@asynccontextmanager
+async def inspecting(suites: Sequence[Suite], case: str | None = None, suite: str | None = None, *,
+                     size: tuple[int, int] = SIZE, notifications: bool = False) -> AsyncIterator[Pilot]:
+    """The inspector on these suites at ``size``, mounted, with ``case`` (of ``suite``) open."""
+    app = make_app(suites)
+    async with app.run_test(size=size, notifications=notifications) as pilot:
+        await pilot.pause()
+        if case is not None:
+            open_id(app, case, suite)
+            await pilot.pause()
+        yield pilot
+
+
+def write_suite(path: Path, data: dict[str, Any]) -> Path:
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return path
+
+
+# -- the main screen's state --------------------------------------------------------
+
+
+def many_conflicts_suite(folder: Path) -> Suite:
+    """conflicts.json with six more current documents that each say another
+    retry_enabled: eight sources disagree on it."""
+    from support import FIXTURES
+    from inspector.suites.load import load_suite
+
+    data = json.loads((FIXTURES / "conflicts.json").read_text(encoding="utf-8"))
+    template = data["sources"][0]
+    data["sources"] += [
+        {**template, "id": f"copy-{n}", "facts": {**template["facts"], "retry_enabled": f"v{n}"},
+         "text": template["text"].replace("retry_enabled=false", f"retry_enabled=v{n}")}
+        for n in range(6)
+    ]
+    return load_suite(write_suite(folder / "many.json", data))
+
+def case_id(app: InspectorApp) -> str:
+    selection = app.main.selection
+    assert selection is not None
+    return selection.report.id
+
+
+def step_id(app: InspectorApp) -> tuple[str, int | None]:
+    selection = app.main.selection
+    assert selection is not None and selection.step is not None
+    return selection.step.check.id, selection.step.claim
+
+
+def visible_ids(app: InspectorApp) -> list[str]:
+    """The ids of the cases the list shows."""
+    return [app.session.ids[n] for n in app.main.browse.visible]
+
+
+# -- what is drawn --------------------------------------------------------------------
+
+def rendered(widget: Widget) -> str:
+    """The plain text a Static draws."""
+    assert isinstance(widget, Static)
+    return str(widget.render())
+
+
+def styled(widget: Widget, style: str) -> list[str]:
+    """The pieces of a Static's text drawn in ``style`` (the highlight of a request attribute)."""
+    content = widget.render()
+    assert isinstance(content, Content)
+    return [content.plain[span.start:span.end] for span in content.spans if span.style == style]
+
+
+def panel_title(app: InspectorApp, panel: str) -> str:
+    return Content.from_markup(app.main.query_one(panel).border_title).plain
+
+
+def row_text(table: SafeTable, row: int) -> str:
+    """A table row's text as drawn on screen (the row must be in view)."""
+    y = row - int(table.scroll_offset.y) + (1 if table.show_header else 0)
+    assert 0 <= y < table.size.height, f"row {row} is not in view"
+    return table.render_line(y).text
+
+
+def cells_styled(table: SafeTable, component: str) -> set[tuple[int, str]]:
+    """The cells (row, column key) drawn with a component style: a highlight or a shade."""
+    return {(row, column.key) for row in range(table.row_count) for column in table.columns
+            if table.cell_style(row, column) == component}
+
+
+def registry_highlight(app: InspectorApp) -> tuple[str | None, frozenset[str], Tone | None]:
+    """What the registry draws: the marked source (its row in the marked style), the
+    columns of its cells in a highlight style, and that highlight's tone."""
+    table = app.main.query_one(RegistryTable)
+    sources = app.main.selection.report.suite.registry.sources
+    marked = [row for row in range(table.row_count) if table.row_style(row) == "safe-table--marked"]
+    assert len(marked) <= 1, marked
+    lit = [(tone, cells) for tone, component in TABLE_HIGHLIGHT.items()
+           if (cells := cells_styled(table, component))]
+    assert len(lit) <= 1, lit  # one highlight tone at a time
+    if not lit:
+        return (sources[marked[0]].id if marked else None), frozenset(), None
+    tone, cells = lit[0]
+    assert {row for row, _ in cells} == set(marked), "the highlighted cells are on the marked row"
+    return sources[marked[0]].id, frozenset(key for _, key in cells), tone
+
+
+def request_highlight(app: InspectorApp) -> tuple[str | None, Tone | None]:
+    """The request attribute the strip draws highlighted (named by the label before
+    it), and the highlight's tone."""
+    strip = app.main.query_one(RequestStrip)
+    content = strip.render()
+    assert isinstance(content, Content)
+    items = app.main.selection.report.request_items
+    lit = [(tone, span) for span in content.spans for tone, style in HIGHLIGHT.items() if span.style == style]
+    if not lit:
+        return None, None
+    assert len(lit) == 1, lit
+    tone, span = lit[0]
+    before = content.plain[:span.start]
+    attribute, _, value = next(item for item in items if before.endswith(f"{item[1]} "))
+    assert content.plain[span.start:span.end] == value
+    return attribute, tone
+
+
+def cursor_check(app: InspectorApp) -> str | None:
+    """The check on the ladder's cursor row, as drawn (the row in the cursor style)."""
+    table = app.main.query_one(LadderTable)
+    if table.cursor is None:
+        return None
+    assert table.row_style(table.cursor) == "safe-table--cursor"
+    return table.rows[table.cursor].check.id
+
+
+def step_detail(app: InspectorApp) -> str:
+    """The text under the ladder: the selected step in words."""
+    return rendered(app.main.query_one("#step-detail"))
+
+
+def text_view(app: InspectorApp, selector: str) -> SafeTextView:
+    return app.main.query_one(selector, SafeTextView)
+
+
+def marked(view: SafeTextView, component: str | None = None) -> list[str]:
+    """The text under each mark of a text view (of one component style, if given)."""
+    return [view.text[m.start:m.end] for m in view.marks if component is None or m.component == component]
+
+
+def verdict_lines(app: InspectorApp) -> list[str]:
+    """Every line the verdict panel draws, wrapped as on screen, from its top
+    (whatever it is scrolled to)."""
+    view = app.main.query_one(VerdictView)
+    top = int(view.scroll_offset.y)
+    lines = [view.render_line(y).text.rstrip() for y in range(-top, view.virtual_size.height - top)]
+    while lines and not lines[-1]:
+        lines.pop()
+    return lines
+
+
+def verdict_text(app: InspectorApp) -> str:
+    return "\n".join(verdict_lines(app))
+
+
+def flowing(text: str) -> str:
+    """Text with its wrapping undone: every run of spaces and line ends one space."""
+    return " ".join(text.split())
+
+
+def hidden_characters(text: str) -> list[str]:
+    return [ch for ch in text.replace("\n", "") if unicodedata.category(ch) in HIDDEN]
+
+
+def screen_text_and_styles(app: InspectorApp) -> tuple[str, list[Style]]:
+    """The whole screen as the terminal gets it: its text and every segment's style."""
+    width, height = app.size
+    console = Console(width=width, height=height, file=io.StringIO(), force_terminal=True,
+                      color_system="truecolor", record=True, legacy_windows=False, safe_box=False)
+    console.print(app.screen._compositor.render_update(full=True, screen_stack=app._background_screens))
+    styles = [segment.style for segment in console._record_buffer if segment.style is not None]
+    return console.export_text(), styles
+
+
+# -- keys -------------------------------------------------------------------------------
+
+async def run_from_palette(pilot: Pilot, search: str) -> None:
+    """Open the command palette, type ``search`` and run the best match."""
+    await pilot.press("ctrl+p")
+    assert isinstance(pilot.app.screen, CommandPalette)
+    await pilot.press(*search)
+    await pilot.pause(0.3)
+    await pilot.press("enter")
+    await pilot.pause()
+
+
+async def settled(pilot: Pilot, widget: Widget) -> None:
+    """Pause until ``widget`` keeps its size over a few refreshes (layout is done)."""
+    size, steady = widget.size, 0
+    for _ in range(100):
+        await pilot.pause(0.02)
+        steady = steady + 1 if widget.size == size else 0
+        size = widget.size
+        if steady >= 5:
+            return
+    raise AssertionError(f"{widget!r} kept changing size")
+
+
+# -- key bindings ----------------------------------------------------------------
+
+# Textual's own keys (App, Screen, ModalScreen), which the declaration leaves to Textual.
+TEXTUAL_KEYS = frozenset(name for base in (App, Screen, ModalScreen) for binding in base.BINDINGS
+                         for name in (binding.key if isinstance(binding, Binding) else binding[0]).split(","))
+
+
+def bound(node) -> dict[str, set[str]]:  # noqa: ANN001 - an app or a screen
+    """Key name -> the actions a node's own bindings give it (Textual's own left out)."""
+    return {key: {binding.action for binding in found} for key, found in node._bindings.key_to_bindings.items()
+            if key not in TEXTUAL_KEYS}
+
+
+def declared(screen: str) -> dict[str, set[str]]:
+    result: dict[str, set[str]] = {}
+    for key in keys.keys_of(screen):
+        for name in key.keys.split(","):
+            result.setdefault(name, set()).add(key.action)
+    return result

@@ -1,0 +1,83 @@
+"""The claims table: the current claim, the member the step reads highlighted, and
+the label lens's label of each claim (as a word, or a mark when narrow)."""
+
+from __future__ import annotations
+
+from inspector.reports.tones import Tone
+from inspector.tui.messages import CheckChosen
+from inspector.tui.tones import TABLE_HIGHLIGHT
+from inspector.tui.widgets.claims import ClaimsTable
+from support.tui import cells_styled, inspecting, open_id, row_text, step_id
+
+
+def label_cell(claims: ClaimsTable, row: int):  # noqa: ANN201 - a table cell
+    return claims.cell(row, claims.columns[-1])
+
+
+async def test_the_next_claim_moves_the_highlight(article):
+    async with inspecting(article, "complete-answer") as pilot:
+        main = pilot.app.main
+        claims = main.query_one(ClaimsTable)
+        main.post_message(CheckChosen("value"))
+        await pilot.pause()
+        assert cells_styled(claims, TABLE_HIGHLIGHT[Tone.GOOD]) == {(0, "value")}
+        await pilot.press("right_square_bracket")
+        assert step_id(pilot.app) == ("value", 1)
+        assert claims.cursor == 1
+        assert (main.selection.claim, main.selection.claim_member, main.selection.tone) == (1, "value", Tone.GOOD)
+        assert cells_styled(claims, TABLE_HIGHLIGHT[Tone.GOOD]) == {(1, "value")}
+        await pilot.press("left_square_bracket")
+        assert claims.cursor == 0 and cells_styled(claims, TABLE_HIGHLIGHT[Tone.GOOD]) == {(0, "value")}
+
+
+async def test_a_step_about_the_whole_answer_highlights_no_member(article):
+    async with inspecting(article, "complete-answer") as pilot:
+        claims = pilot.app.main.query_one(ClaimsTable)
+        assert step_id(pilot.app) == ("coverage", None)
+        assert claims.cursor == 0
+        assert not any(cells_styled(claims, component) for component in TABLE_HIGHLIGHT.values())
+
+
+async def test_no_claims_says_why(article):
+    async with inspecting(article, "trailing-second-object") as pilot:
+        claims = pilot.app.main.query_one(ClaimsTable)
+        assert claims.row_count == 0
+        assert "no claims: the answer did not pass strict decoding" in row_text(claims, 0)
+
+
+async def test_labels_of_the_label_lens(bundled):
+    async with inspecting(bundled, "expired", "access") as pilot:
+        app = pilot.app
+        claims = app.main.query_one(ClaimsTable)
+        assert app.main.selection.report.claim_labels == ("INSUFFICIENT_EVIDENCE", "INSUFFICIENT_EVIDENCE")
+        assert row_text(claims, 0).rstrip().endswith("INSUFFICIENT")
+        assert row_text(claims, 1).rstrip().endswith("INSUFFICIENT")
+        open_id(app, "contradicting-value", "access")
+        await pilot.pause()
+        assert app.main.selection.report.claim_labels == ("CONTRADICTED", "SUPPORTED")
+        assert label_cell(claims, 0) == ("CONTRADICTED", "safe-table--bad")
+        assert label_cell(claims, 1) == ("SUPPORTED", "safe-table--good")
+        assert row_text(claims, 0).rstrip().endswith("CONTRADICTED")
+
+
+async def test_every_claim_supported_on_a_stale_revision(bundled):
+    async with inspecting(bundled, "stale-but-supported", "access") as pilot:
+        claims = pilot.app.main.query_one(ClaimsTable)
+        assert pilot.app.main.selection.report.claim_labels == ("SUPPORTED", "SUPPORTED")
+        assert [label_cell(claims, row) for row in (0, 1)] == [("SUPPORTED", "safe-table--good")] * 2
+
+
+async def test_a_conflict_side_is_contradicted(bundled):
+    async with inspecting(bundled, "conflict-wrong-side", "conflicts") as pilot:
+        claims = pilot.app.main.query_one(ClaimsTable)
+        assert pilot.app.main.selection.report.claim_labels == ("SUPPORTED", "CONTRADICTED")
+        assert [label_cell(claims, row)[0] for row in (0, 1)] == ["SUPPORTED", "CONTRADICTED"]
+
+
+async def test_a_narrow_table_shows_the_label_as_a_mark(bundled):
+    async with inspecting(bundled, "contradicting-value", "access", size=(80, 24)) as pilot:
+        claims = pilot.app.main.query_one(ClaimsTable)
+        assert claims.columns[-1].key == "mark"
+        assert label_cell(claims, 0) == ("✗", "safe-table--bad")
+        assert label_cell(claims, 1) == ("✓", "safe-table--good")
+        assert row_text(claims, 0).rstrip().endswith("✗")

@@ -1,0 +1,100 @@
+"""The help screen: every key of every screen (from ``keys.KEYS``), under the
+screen it works on, and each panel's help."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from textual.widgets import Markdown
+from textual.widgets.markdown import MarkdownBlock
+
+from inspector.tui import keys
+from inspector.tui.screens.help import PANELS, HelpScreen, help_markdown
+from support.tui import inspecting
+
+
+def sections() -> dict[str, str]:
+    """The help's text per screen, by the screen's title."""
+    text = help_markdown()
+    found = {}
+    for title in keys.SCREENS.values():
+        start = text.index(f"## Keys: {title.lower()}\n")
+        rest = text[start + 1:]
+        end = re.search(r"^## ", rest, re.MULTILINE)
+        found[title] = rest[:end.start()] if end else rest
+    return found
+
+
+def line(key: keys.Key) -> str:
+    return f"- `{key.display}` {key.help}\n"
+
+
+def test_every_screen_has_its_keys_section():
+    text = help_markdown()
+    titles = re.findall(r"^## Keys: (.+)$", text, re.MULTILINE)
+    assert titles == [title.lower() for title in keys.SCREENS.values()]
+    assert {key.screen for key in keys.KEYS} == set(keys.SCREENS)
+
+
+@pytest.mark.parametrize("key", keys.KEYS, ids=[key.id for key in keys.KEYS])
+def test_every_key_is_listed_under_its_screen(key):
+    by_screen = sections()
+    assert line(key) in by_screen[keys.SCREENS[key.screen]]
+    for screen, title in keys.SCREENS.items():
+        if screen != key.screen:
+            assert line(key) not in by_screen[title]
+
+
+def test_the_summary_screens_keys_are_listed():
+    summary = sections()["The suite summary"]
+    assert [key.id for key in keys.keys_of("summary")] == [
+        "summary_down", "summary_up", "summary_cases", "summary_scope", "summary_back"]
+    for key in keys.keys_of("summary"):
+        assert line(key) in summary
+
+
+def test_the_main_views_keys_are_grouped():
+    main = sections()["The main view"]
+    for group in ("Cases", "Trace", "View"):
+        assert f"### {group}\n" in main
+    assert main.index("### Cases") < main.index("`j ↓`") < main.index("### Trace") < main.index("`n →`")
+
+
+def test_the_scroll_keys_are_in_the_help():
+    text = help_markdown()
+    assert "`^d PgDn` Scroll the verdict panel down" in text and "`^u PgUp`" in text
+    assert "Scrolls with `^d` `^u`" in text
+
+
+def test_every_panel_is_described():
+    text = help_markdown()
+    for panel in PANELS:
+        assert f"- {panel.HELP}\n" in text
+
+
+@pytest.mark.parametrize("key", ["question_mark", "f1"])
+async def test_help_opens_and_closes(article, key):
+    async with inspecting(article) as pilot:
+        app = pilot.app
+        await pilot.press(key)
+        assert isinstance(app.screen, HelpScreen)
+        markdown = app.screen.query_one(Markdown)
+        assert markdown.source == help_markdown()
+        await pilot.pause()
+        shown = "".join(block.source or "" for block in markdown.query(MarkdownBlock))
+        for every in keys.KEYS:
+            assert every.help in shown
+        assert app.main.check_action("next_case", ()) is False  # the main keys rest under the help
+        await pilot.press("escape")
+        assert app.screen is app.main
+
+
+async def test_the_help_closes_with_each_of_its_keys(article):
+    async with inspecting(article) as pilot:
+        (close,) = [key for key in keys.keys_of("help") if key.action == "dismiss"]
+        for name in close.keys.split(","):
+            await pilot.press("question_mark")
+            assert isinstance(pilot.app.screen, HelpScreen), name
+            await pilot.press(name)
+            assert pilot.app.screen is pilot.app.main and pilot.app.is_running, name

@@ -1,0 +1,54 @@
+"""Every key is declared once (``keys.KEYS``) with its screen, and each screen
+binds exactly its own keys; the app-wide keys work from the main view."""
+
+from __future__ import annotations
+
+import pytest
+from textual.command import CommandPalette
+
+from inspector.tui import keys
+from inspector.tui.screens.help import HelpScreen
+from inspector.tui.screens.summary import SummaryScreen
+from support.tui import TEXTUAL_KEYS, bound, declared, inspecting
+
+
+# Textual's own bindings of apps and screens (^q, ^c, tab...), which no screen of ours rebinds.
+
+def test_key_ids_are_unique_and_every_screen_is_known():
+    assert len({key.id for key in keys.KEYS}) == len(keys.KEYS)
+    assert {key.screen for key in keys.KEYS} <= set(keys.SCREENS)
+    assert {key.group for key in keys.KEYS} <= set(keys.GROUPS)
+
+
+@pytest.mark.parametrize("screen", ["main", "summary", "help"])
+def test_no_key_is_bound_twice_on_a_screen(screen):
+    names = [name for key in keys.keys_of(screen) for name in key.keys.split(",")]
+    assert len(names) == len(set(names))
+
+
+async def test_each_screen_binds_its_declared_keys(article):
+    async with inspecting(article) as pilot:
+        app = pilot.app
+        assert TEXTUAL_KEYS.isdisjoint(name for screen in keys.SCREENS for name in declared(screen))
+        assert bound(app) == declared("app")
+        assert bound(app.main) == declared("main")
+        await pilot.press("S")
+        assert isinstance(app.screen, SummaryScreen)
+        assert bound(app.screen) == declared("summary")
+        await pilot.press("escape", "question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        assert bound(app.screen) == declared("help")
+
+
+async def test_the_palette_key_opens_the_palette(article):
+    async with inspecting(article) as pilot:
+        await pilot.press("ctrl+p")
+        assert isinstance(pilot.app.screen, CommandPalette)
+        await pilot.press("escape")
+        assert pilot.app.screen is pilot.app.main
+
+
+async def test_quit(article):
+    async with inspecting(article) as pilot:
+        await pilot.press("q")
+    assert pilot.app.return_code == 0

@@ -1,0 +1,691 @@
+"""The inspector on a triage: the overview of a log's groups (counts from the
+engine's summary, filling in live from a worker, sortable, filterable, the time
+histogram, the bad lines), and a group's records in the main view (j/k through
+them, the metadata shown, the lab working, Esc back)."""
+
+from __future__ import annotations
+
+import json
+import threading
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+from textual.content import Content
+
+from support import ANSWERS, PAYMENTS_REGISTRY, PAYMENTS_REQUEST, decoded, one_line_error, run_cli
+from inspector.lab.mutations import MUTATIONS_BY_NAME, answer_of
+from inspector.suites.load import load_registry
+from inspector.triage import run as engine_run
+from inspector.triage.synth import write_log, write_registry
+from inspector.tui import keys
+from inspector.tui.app import make_triage_app
+from inspector.tui.messages import AnswerChanged
+from inspector.tui.screens.bad_lines import BadLinesScreen, BadLinesTable
+from inspector.tui.screens.records import RecordsScreen
+from inspector.presentation.triage import triage_run
+from inspector.tui.screens.triage import GroupTable, TimeTable, TriageScreen
+from inspector.tui.widgets.verdict import VerdictView
+from inspector.reports.tones import Tone
+from support.tui import SIZE, flowing, registry_highlight, hidden_characters, row_text, screen_text_and_styles
+
+ESC, RLO = "\x1b", "\u202e"
+
+
+@pytest.fixture(scope="module")
+def made(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("triage-tui")
+    registry = write_registry(folder / "registry.json")
+    mix = write_log(folder / "app.jsonl", 600, seed=11)
+    return folder, registry, mix
+
+
+def record(answer: str, **meta) -> str:
+    return json.dumps({**meta, "raw": (ANSWERS / answer).read_text(),
+                       "request": json.loads(PAYMENTS_REQUEST.read_text())})
+
+
+def app_for(log: Path | str, registry: Path | str, *by: str, **engine):
+    return make_triage_app(triage_run([str(log)], load_registry(registry), str(registry), by, **engine))
+
+
+async def counted(pilot, timeout: float = 20.0) -> TriageScreen:
+    """Pause until the overview has counted everything."""
+    screen = pilot.app.overview
+    for _ in range(int(timeout / 0.02)):
+        if screen.counted is not None and screen.counted.done:
+            await pilot.pause()
+            return screen
+        await pilot.pause(0.02)
+    raise AssertionError("the triage did not finish")
+
+
+def select_group(screen: TriageScreen, name: str) -> None:
+    table = screen.query_one(GroupTable)
+    table.move_cursor(next(row for row, group in enumerate(table.groups) if group.name == name))
+
+
+def drawn_verdict(screen) -> str:
+    """The verdict panel's whole text as drawn (wrapping undone), whatever it is scrolled to."""
+    view = screen.query_one(VerdictView)
+    top = int(view.scroll_offset.y)
+    return flowing(" ".join(view.render_line(y).text for y in range(-top, view.virtual_size.height - top)))
+
+
+def drawn_groups(screen: TriageScreen) -> list[tuple[str, str]]:
+    """(name, count) of every row as the groups table draws its cells."""
+    table = screen.query_one(GroupTable)
+    columns = {column.key: column for column in table.columns}
+    return [(table.cell(row, columns["group"]), table.cell(row, columns["records"])[0])
+            for row in range(table.row_count)]
+
+
+class TestOverview:
+    async def test_its_counts_are_the_headless_summary(self, made):
+        folder, registry, mix = made
+        proc = run_cli("triage", folder / "app.jsonl", "--registry", registry, "--by", "model", "--format", "json")
+        out, err = decoded(proc)
+        assert proc.returncode == 0, err
+        document = json.loads(out)
+        app = app_for(folder / "app.jsonl", registry, "model")
+        async with app.run_test(size=SIZE) as pilot:
+            screen = await counted(pilot)
+            assert drawn_groups(screen) == [(group["group"], f"{group['records']:,}") for group in document["groups"]]
+            head = screen.query_one("#triage-head").render().plain
+            assert f"{document['lines']:,} lines" in head and f"{document['records']:,} records" in head
+            assert f"{document['bad_lines']:,} bad lines" in head and "done" in head
+            assert f"ACCEPT {document['by_check']['ACCEPT']:,}" in head
+            assert f"would have accepted {document['citation_only_false_accepts']:,}" in head
+            # every kind of group the issue names is there
+            kinds = {group.kind for group in screen.query_one(GroupTable).groups}
+            assert kinds == {"check", "reason", "claim", "scope", "by", "blame", "category", "rung",
+                             "false_accept", "bad"}
+            assert mix.records == document["records"]
+
+    async def test_sorted_by_kind_count_or_name_and_filtered_by_typing(self, made):
+        folder, registry, _ = made
+        async with app_for(folder / "app.jsonl", registry, "model").run_test(size=SIZE) as pilot:
+            screen = await counted(pilot)
+            table = screen.query_one(GroupTable)
+            by_kind = [group.name for group in table.groups]
+            assert by_kind[0] == "INVALID_JSON" and by_kind[-1] == "bad"
+            await pilot.press("o")
+            counts = [group.records for group in table.groups]
+            assert counts == sorted(counts, reverse=True)
+            assert "by count" in screen.query_one("#groups-title").render().plain
+            await pilot.press("o")
+            names = [group.name for group in table.groups]
+            assert names == sorted(names, key=str.casefold)
+            await pilot.press("o")
+            assert [group.name for group in table.groups] == by_kind
+            # typing a letter that is no key starts the filter
+            await pilot.press("m", "o", "d", "e", "l", "=")
+            assert [group.name for group in table.groups] == ["model=gpt-x", "model=claude-y", "model=llama-z"]
+            assert "filter model=" in screen.query_one("#groups-title").render().plain
+            await pilot.press("enter")  # back to the groups: j and k move again
+            await pilot.press("j")
+            assert table.current.name == "model=claude-y"
+            await pilot.press("escape")
+            assert [group.name for group in table.groups] == by_kind
+            await pilot.press("slash", "x", "y", "z", "q")
+            assert table.groups == [] and row_text(table, 0).strip().startswith("no group matches")
+
+    async def test_the_bad_lines_are_a_group_listing_file_line_and_reason(self, made):
+        folder, registry, mix = made
+        async with app_for(folder / "app.jsonl", registry).run_test(size=SIZE) as pilot:
+            screen = await counted(pilot)
+            bad = screen.query_one(GroupTable).groups[-1]
+            assert (bad.name, bad.records) == ("bad", len(mix.bad))
+            select_group(screen, "bad")
+            await pilot.press("enter")
+            assert isinstance(pilot.app.screen, BadLinesScreen)
+            table = pilot.app.screen.query_one(BadLinesTable)
+            assert [(file, line) for file, line, _ in table.bad] == [(str(folder / "app.jsonl"), line)
+                                                                    for line, _ in mix.bad]
+            first_line, first_kind = mix.bad[0]
+            drawn = row_text(table, 0)
+            assert "app.jsonl" in drawn and f"{first_line:,}" in drawn and first_kind in drawn
+            await pilot.press("escape")
+            assert pilot.app.screen is screen
+
+    async def test_the_time_histogram_with_timestamps_and_none_without(self, made, tmp_path):
+        folder, registry, mix = made
+        async with app_for(folder / "app.jsonl", registry).run_test(size=SIZE) as pilot:
+            screen = await counted(pilot)
+            assert screen.query_one("#time-panel").has_class("-shown")
+            bars = screen.query_one(TimeTable).histogram.bars
+            assert sum(b.records for b in bars) == mix.records - mix.no_ts
+            assert "per hour" in screen.query_one("#time-title").render().plain
+            assert row_text(screen.query_one(TimeTable), 0).startswith("12-01 00:00")
+        plain = tmp_path / "no-ts.jsonl"
+        plain.write_text(record("accept.json", id="a") + "\n" + record("value-mismatch.json") + "\n")
+        async with app_for(plain, PAYMENTS_REGISTRY).run_test(size=SIZE) as pilot:
+            screen = await counted(pilot)
+            assert screen.counted.summary.records == 2
+            assert not screen.query_one("#time-panel").has_class("-shown")
+            assert "from (UTC)" not in screen_text_and_styles(pilot.app)[0]
+
+    async def test_an_empty_log_is_zero_records(self, tmp_path):
+        empty = tmp_path / "empty.jsonl"
+        empty.write_bytes(b"")
+        async with app_for(empty, PAYMENTS_REGISTRY).run_test(size=SIZE) as pilot:
+            screen = await counted(pilot)
+            assert "0 lines" in screen.query_one("#triage-head").render().plain
+            assert all(group.records == 0 for group in screen.query_one(GroupTable).groups)
+            await pilot.press("enter")  # the first group (a rung) holds nothing: nothing opens
+            assert pilot.app.screen is screen
+
+
+class TestWorker:
+    async def test_progress_fills_in_and_esc_stops_keeping_what_was_counted(self, made, monkeypatch):
+        folder, registry, mix = made
+        gate = threading.Event()
+        tasks = [0]
+        work = engine_run._work
+
+        def gated(task):
+            tasks[0] += 1
+            if tasks[0] > 2:
+                gate.wait(10)  # the third task waits until the test has pressed Esc
+            return work(task)
+
+        monkeypatch.setattr(engine_run, "_work", gated)
+        app = app_for(folder / "app.jsonl", registry, workers=1, task_bytes=16 * 1024, progress_every=0)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = app.overview
+            for _ in range(500):
+                if screen.counted is not None:
+                    break
+                await pilot.pause(0.01)
+            partial = screen.counted
+            assert partial is not None and not partial.done and 0 < partial.lines < mix.lines
+            head = screen.query_one("#triage-head").render().plain
+            assert "verifying… Esc stops" in head and "records/s" in head
+            progress = screen.query_one("#triage-progress")
+            drawn = progress.render().plain
+            share = int(drawn.rstrip("%").split()[-1])
+            assert 0 < share < 100 and "█" in drawn and not progress.has_class("-finished")
+            # the groups are already there, with the partial counts
+            assert drawn_groups(screen)[0][0] == "INVALID_JSON"
+            # a key is answered while the worker runs
+            await pilot.press("o")
+            assert screen.sort == "count"
+            await pilot.press("escape")
+            gate.set()
+            final = (await counted(pilot)).counted
+            assert final.cancelled and final.lines < mix.lines
+            summary = final.summary
+            assert summary.records + len(final.bad) == final.lines  # every line counted is in the counts
+            assert summary.records == sum(summary.by_check.values()) > 0
+            assert "stopped" in screen.query_one("#triage-head").render().plain
+            assert progress.has_class("-finished")
+            # and its groups open
+            select_group(screen, "ACCEPT")
+            await pilot.press("enter")
+            assert isinstance(pilot.app.screen, RecordsScreen)
+            assert len(pilot.app.screen.session) == summary.by_check["ACCEPT"]
+
+
+class TestRecords:
+    async def test_enter_opens_the_groups_records_j_k_page_metadata_shown_esc_back(self, made):
+        folder, registry, mix = made
+        async with app_for(folder / "app.jsonl", registry, "model").run_test(size=SIZE) as pilot:
+            screen = await counted(pilot)
+            select_group(screen, "VALUE_MISMATCH")
+            await pilot.press("enter")
+            records = pilot.app.screen
+            assert isinstance(records, RecordsScreen)
+            assert len(records.session) == mix.statuses["VALUE_MISMATCH"]
+            assert records.session.suites[0].name == "app.jsonl"
+            first = records.selection.report
+            assert first.actual == first.expected == "VALUE_MISMATCH" and first.id.startswith("app.jsonl:")
+            # the usual view: the registry beside the claims, the ladder at the failing check
+            assert records.selection.step.check.id == "value"
+            claim = first.verdict.claims[records.selection.claim]
+            source, cells, tone = registry_highlight(SimpleNamespace(main=records))
+            assert source == claim.doc and f"facts.{claim.field}" in cells and tone is Tone.BAD
+            assert "from " in first.note and f"{first.id.split(':')[1]} (offset" in first.note
+            assert '"model": ' in first.note and '"ts": ' in first.note and '"id": ' in first.note
+            drawn = drawn_verdict(records)
+            assert "note from" in drawn and '"model": "' in drawn and '"ts": "' in drawn
+            assert f"app.jsonl:{first.id.split(':')[1]}(offset" in drawn.replace(" ", "")  # wrapped anywhere
+            cases_title = Content.from_markup(records.query_one("#cases-panel").border_title).plain
+            assert cases_title.startswith("VALUE_MISMATCH · cases")
+            await pilot.press("j")
+            second = records.selection.report
+            assert second.number == 1 and second.id != first.id and second.actual == "VALUE_MISMATCH"
+            assert int(second.id.split(":")[1]) > int(first.id.split(":")[1])  # in log order
+            await pilot.press("k")
+            assert records.selection.report.id == first.id
+            await pilot.press("G")
+            assert records.selection.report.number == len(records.session) - 1
+            await pilot.press("escape")
+            assert pilot.app.screen is screen
+
+    async def test_a_group_the_verdict_does_not_decide_holds_exactly_its_records(self, made):
+        folder, registry, mix = made
+        async with app_for(folder / "app.jsonl", registry, "model").run_test(size=SIZE) as pilot:
+            screen = await counted(pilot)
+            select_group(screen, "model=llama-z")
+            await pilot.press("enter")
+            records = pilot.app.screen
+            llama = sum(count for (model, _), count in mix.models.items() if model == "llama-z")
+            assert len(records.session) == llama
+            for _ in range(5):
+                assert '"model": "llama-z"' in records.selection.report.note
+                await pilot.press("j")
+            members = records.session.cases.members
+            members.resolve_all()
+            assert len(members.found) == llama
+
+    async def test_a_gz_log_s_records_are_read_forward_and_back(self, tmp_path):
+        registry = write_registry(tmp_path / "registry.json")
+        mix = write_log(tmp_path / "app.jsonl.gz", 400, seed=5)
+        async with app_for(tmp_path / "app.jsonl.gz", registry).run_test(size=SIZE) as pilot:
+            screen = await counted(pilot)
+            select_group(screen, "ACCEPT")
+            await pilot.press("enter")
+            records = pilot.app.screen
+            assert len(records.session) == mix.statuses["ACCEPT"]
+            seen = []
+            for key in ("j", "j", "G", "k", "g"):
+                await pilot.press(key)
+                report = records.selection.report
+                assert report.actual == "ACCEPT" and not report.broken
+                seen.append(int(report.id.split(":")[1]))
+            assert seen[0] < seen[1] < seen[3] < seen[2] and seen[4] < seen[0]
+            assert records.selection.report.id.startswith("app.jsonl.gz:")
+
+    async def test_a_log_changed_since_it_was_counted_shows_its_records_as_broken(self, tmp_path):
+        registry = write_registry(tmp_path / "registry.json")
+        log = tmp_path / "app.jsonl"
+        write_log(log, 200, seed=2)
+        async with app_for(log, registry).run_test(size=SIZE) as pilot:
+            screen = await counted(pilot)
+            log.write_bytes(b"")  # rotated away under the inspector
+            select_group(screen, "ACCEPT")
+            await pilot.press("enter")
+            report = pilot.app.screen.selection.report
+            assert report.broken and "the log changed since it was counted" in str(report.error)
+            await pilot.press("j")  # and the next one too, without a traceback
+            assert pilot.app.screen.selection.report.broken
+
+    async def test_the_lab_works_on_a_record(self, made):
+        folder, registry, _ = made
+        async with app_for(folder / "app.jsonl", registry).run_test(size=SIZE) as pilot:
+            screen = await counted(pilot)
+            select_group(screen, "ACCEPT")
+            await pilot.press("enter")
+            records = pilot.app.screen
+            frozen = records.selection.report
+            case = frozen.case
+            mutant = next(MUTATIONS_BY_NAME["value.perturb"].mutants(
+                answer_of(case.raw, case.request, frozen.suite.registry), 0))
+            records.post_message(AnswerChanged(mutant.change()))
+            await pilot.pause()
+            edited = records.selection.report
+            assert edited.parent is frozen and edited.actual.startswith("VALUE_MISMATCH")
+            assert edited.comparison.headline.startswith("was ACCEPT, now VALUE_MISMATCH")
+            assert records.session.mismatched() == [frozen.number]
+            await pilot.press("u")
+            assert records.selection.report is frozen
+
+    async def test_repair_and_save_work_on_a_record(self, made, tmp_path):
+        from textual.widgets import Input
+
+        from inspector.tui.screens.repair import RepairScreen
+        from inspector.tui.screens.save import SaveScreen
+
+        folder, registry, _ = made
+        target = tmp_path / "counterexamples.json"
+        async with app_for(folder / "app.jsonl", registry).run_test(size=SIZE) as pilot:
+            screen = await counted(pilot)
+            select_group(screen, "VALUE_MISMATCH")
+            await pilot.press("enter")
+            records = pilot.app.screen
+            frozen = records.selection.report
+            await pilot.press("x")
+            await pilot.app.workers.wait_for_complete()
+            await pilot.pause()
+            assert isinstance(pilot.app.screen, RepairScreen)
+            await pilot.press("enter")
+            await pilot.pause()
+            assert pilot.app.screen is records and records.selection.report.actual == "ACCEPT"
+            await pilot.press("s")
+            await pilot.app.workers.wait_for_complete()
+            await pilot.pause()
+            form = pilot.app.screen
+            assert isinstance(form, SaveScreen)
+            form.query_one("#save-path", Input).value = str(target)
+            await pilot.press("enter")
+            await pilot.app.workers.wait_for_complete()
+            await pilot.pause()
+        (case,) = json.loads(target.read_text("utf-8"))["cases"]
+        assert case["expected"] == "ACCEPT" and case["provenance"]["parent_suite"] == "app.jsonl"
+        assert case["provenance"]["parent_case"] == frozen.id
+
+    async def test_untrusted_metadata_is_shown_escaped(self, tmp_path):
+        log = tmp_path / "hostile.jsonl"
+        model = f"evil{ESC}[31m{RLO}x"
+        log.write_text(record("accept.json", model=model, id=f"r{ESC}]52;c;AAAA\x07") + "\n"
+                       + "{not json " + ESC + "[2J\n")
+        async with app_for(log, PAYMENTS_REGISTRY, "model").run_test(size=SIZE) as pilot:
+            screen = await counted(pilot)
+            names = [group.name for group in screen.query_one(GroupTable).groups]
+            assert "model=evil\\u001b[31m\\u202ex" in names  # the group's name, as --export takes it
+            text, _ = screen_text_and_styles(pilot.app)
+            assert "\\u001b" in text and "\\u202e" in text and hidden_characters(text) == []
+            select_group(screen, "bad")
+            await pilot.press("enter")
+            text, _ = screen_text_and_styles(pilot.app)
+            assert hidden_characters(text) == [] and "not JSON" in text
+            await pilot.press("escape")
+            select_group(screen, "model=evil\\u001b[31m\\u202ex")
+            await pilot.press("enter")
+            records = pilot.app.screen
+            assert ESC in records.selection.report.note or "\\u001b" in records.selection.report.note
+            await pilot.press("ctrl+d", "ctrl+d")
+            text, _ = screen_text_and_styles(pilot.app)
+            assert hidden_characters(text) == []
+
+
+class TestKeys:
+    async def test_the_triage_screens_bind_their_declared_keys_and_help_lists_them(self, made):
+        from inspector.tui.screens.help import help_markdown
+
+        folder, registry, _ = made
+        async with app_for(folder / "app.jsonl", registry).run_test(size=SIZE) as pilot:
+            screen = await counted(pilot)
+            bound = {binding.action for _, binding in screen._bindings}
+            assert {key.action for key in keys.keys_of("triage")} <= bound
+            select_group(screen, "ACCEPT")
+            await pilot.press("enter")
+            records = pilot.app.screen
+            escape = [binding.action for binding in records._bindings.key_to_bindings["escape"]]
+            assert escape == ["back"]
+        text = help_markdown()
+        assert "## Keys: the triage overview" in text and "Order the groups by kind" in text
+        assert "Back to the triage overview" in text
+
+
+class TestCommandLine:
+    def test_without_a_terminal_it_says_so_in_one_line(self, made):
+        folder, registry, _ = made
+        proc = run_cli("triage", folder / "app.jsonl", "--registry", registry)
+        assert proc.returncode == 2
+        one_line_error(decoded(proc)[1], "needs a terminal", "--summary")
+
+    def test_standard_input_is_for_the_headless_summary_only(self, made):
+        folder, registry, _ = made
+        proc = run_cli("triage", "-", "--registry", registry, input=b"")
+        assert proc.returncode == 2
+        one_line_error(decoded(proc)[1], "standard input (-)", "--summary")
+
+    def test_a_missing_log_or_registry_is_named_before_the_ui(self, made, tmp_path):
+        folder, registry, _ = made
+        proc = run_cli("triage", tmp_path / "nowhere.jsonl", "--registry", registry)
+        assert proc.returncode == 2
+        one_line_error(decoded(proc)[1], "nowhere.jsonl")
+        proc = run_cli("triage", folder / "app.jsonl", "--registry", tmp_path / "none.json")
+        assert proc.returncode == 2
+        one_line_error(decoded(proc)[1], "none.json")
+
+
+async def settled(pilot) -> TriageScreen:
+    """Everything counted, and the figures that depend on the machine fixed (for a snapshot)."""
+    screen = await counted(pilot)
+    screen.counted.seconds = 0.5
+    screen._show_head()
+    await pilot.pause()
+    return screen
+
+
+def test_snapshot_of_the_overview(snap_compare, made, monkeypatch):
+    monkeypatch.chdir(made[0])
+    app = app_for("app.jsonl", "registry.json", "model")
+    assert snap_compare(app, terminal_size=SIZE, run_before=settled)
+
+
+def test_snapshot_of_the_export_form(snap_compare, made, monkeypatch):
+    monkeypatch.chdir(made[0])
+
+    async def settle(pilot):
+        select_group(await settled(pilot), "STALE_REVISION")
+        await pilot.pause()
+        await pilot.press("ctrl+e")
+        await pilot.pause()
+
+    app = app_for("app.jsonl", "registry.json", "model")
+    assert snap_compare(app, terminal_size=SIZE, run_before=settle)
+
+
+class TestIndex:
+    def test_every_group_of_the_summary_is_found_from_the_index_alone(self, made):
+        from inspector.presentation.triage import GroupMembers
+        from inspector.triage import Options, triage
+        from inspector.triage.summary import summarize
+
+        folder, registry, _ = made
+        options = Options(by=("model", "prompt_version"), index=True)
+        tally = triage([str(folder / "app.jsonl")], load_registry(registry), options, workers=1,
+                       task_bytes=64 * 1024)  # merged from several pieces, as on every core
+        for group in summarize(tally, options).groups:
+            members = GroupMembers(group, tally.index, len(tally.index), options.by)
+            members.resolve_all()
+            assert len(members.found) == group.records, group.name
+
+
+class TestRecordSession:
+    def test_its_ids_and_rows_end_where_the_group_does(self, made):
+        from inspector.presentation.triage import GroupMembers, RecordSession, record_suite
+        from inspector.triage import Options, triage
+        from inspector.triage.summary import summarize
+
+        folder, registry, mix = made
+        options = Options(index=True)
+        registry_doc = load_registry(registry)
+        tally = triage([str(folder / "app.jsonl")], registry_doc, options, workers=1)
+        group = summarize(tally, options).group("STALE_REVISION")
+        session = RecordSession(record_suite(group, GroupMembers(group, tally.index, len(tally.index)),
+                                             [str(folder / "app.jsonl")], registry_doc))
+        ids = list(session.ids)  # iteration stops (the palette walks every id)
+        assert len(ids) == len(session) == mix.statuses["STALE_REVISION"] and len(set(ids)) == len(ids)
+        with pytest.raises(IndexError):
+            session.ids[len(session)]
+        assert session.search("app.jsonl:") == list(range(len(session)))
+        assert session.with_status("STALE_REVISION") == list(range(len(session)))
+        assert session.find_id(ids[3]) == 3 and session.mismatched() == []
+
+
+class TestRecordFilters:
+    """A group's search and the palette's verdict and check filters read the
+    index's label codes in C; they must pick exactly the records a look at each
+    record's place and label picks, an edited record by its new label."""
+
+    @pytest.fixture
+    def session(self, made):
+        from inspector.presentation.triage import GroupMembers, RecordSession, record_suite
+        from inspector.triage import Options, triage
+        from inspector.triage.summary import summarize
+
+        folder, registry, _ = made
+        options = Options(index=True)
+        registry_doc = load_registry(registry)
+        tally = triage([str(folder / "app.jsonl")], registry_doc, options, workers=1)
+        group = summarize(tally, options).group("rung:strict_json")  # every verdict past stage 1
+        return RecordSession(record_suite(group, GroupMembers(group, tally.index, len(tally.index)),
+                                          [str(folder / "app.jsonl")], registry_doc))
+
+    @staticmethod
+    def one_by_one(session, test):
+        return [n for n in range(len(session)) if test(session.ids[n].casefold(), session._label(n))]
+
+    @pytest.mark.parametrize("text", ["value", "VALUE_MIS", "accept", "app.jsonl:1", ":2", "7", "jsonl", "x:y", "/"])
+    def test_search_is_a_look_at_every_record(self, session, text):
+        needle = text.casefold()
+        expected = self.one_by_one(session, lambda place, label: needle in place or needle in label.casefold())
+        assert session.search(text) == expected
+        among = list(range(0, len(session), 3))
+        assert session.search(text, among) == [n for n in expected if n in set(among)]
+
+    def test_verdict_and_check_filters(self, session):
+        from inspector.presentation.triage import _CHECK_OF_LABEL
+
+        statuses = {session._label(n).partition("/")[0] for n in range(len(session))}
+        assert {"ACCEPT", "VALUE_MISMATCH"} <= statuses
+        for status in statuses:
+            assert session.with_status(status) == self.one_by_one(
+                session, lambda place, label: label.partition("/")[0] == status)
+        for check in ("value", "revision", "doc_supplied", "coverage"):
+            found = session.failing_at(check)
+            assert found == self.one_by_one(session, lambda place, label: _CHECK_OF_LABEL.get(label) == check)
+            assert found
+
+    def test_an_edited_record_is_found_by_its_new_label(self, session):
+        from inspector.lab.history import text_change
+
+        accepted = session.with_status("ACCEPT")
+        number = accepted[0]
+        raw = session.history(number).raw
+        claims = json.loads(raw)["claims"]
+        edited = raw.replace(f'"value": "{claims[0]["value"]}"', '"value": "not-the-value"', 1)
+        assert session.change(number, text_change(raw, edited)).actual == "VALUE_MISMATCH"
+        assert number not in session.with_status("ACCEPT") and number in session.with_status("VALUE_MISMATCH")
+        assert number in session.failing_at("value") and number in session.search("value_mis")
+        assert session.with_status("ACCEPT") == accepted[1:]
+
+    def test_a_record_is_found_by_its_place(self, session):
+        for number in (0, 1, len(session) // 2, len(session) - 1):
+            assert session.find_id(session.ids[number]) == number
+        last_line = int(session.ids[len(session) - 1].rpartition(":")[2])
+        assert session.find_id(f"app.jsonl:{last_line + 10_000}") is None
+        assert session.find_id("other.jsonl:1") is None and session.find_id("app.jsonl:one") is None
+
+    def test_ids_containing_is_a_look_at_every_id(self, session):
+        for text in ("app.jsonl:1", ":2", "7", "VALUE", "zz"):
+            expected = [n for n in range(len(session)) if text.casefold() in session.ids[n].casefold()]
+            assert list(session.ids_containing(text.casefold())) == expected
+
+    def test_search_over_two_logs_tells_their_places_apart(self, made, tmp_path):
+        from inspector.presentation.triage import GroupMembers, RecordSession, record_suite
+        from inspector.triage import Options, triage
+        from inspector.triage.summary import summarize
+
+        folder, registry, _ = made
+        first, second = tmp_path / "app.jsonl", tmp_path / "other-2.jsonl"
+        lines = (folder / "app.jsonl").read_bytes().splitlines(keepends=True)
+        first.write_bytes(b"".join(lines[:150]))
+        second.write_bytes(b"".join(lines[150:260]))
+        options = Options(index=True)
+        registry_doc = load_registry(registry)
+        tally = triage([str(first), str(second)], registry_doc, options, workers=1)
+        group = summarize(tally, options).group("rung:strict_json")
+        session = RecordSession(record_suite(group, GroupMembers(group, tally.index, len(tally.index)),
+                                             [str(first), str(second)], registry_doc))
+        assert {session.ids[n].partition(":")[0] for n in range(len(session))} == {"app.jsonl", "other-2.jsonl"}
+        for text in ("other", "app.jsonl:1", "2.jsonl:1", ":1", "1", "2", "jsonl:", "-2"):
+            expected = [n for n in range(len(session))
+                        if text in session.ids[n].casefold() or text in session._label(n).casefold()]
+            assert session.search(text) == expected, text
+
+
+class TestExport:
+    """ctrl+e on the overview writes a group's records as a suite, as --export does."""
+
+    @staticmethod
+    async def export(pilot, path: Path, limit: str | None = None) -> str:
+        from inspector.tui.screens.export import ExportScreen
+
+        await pilot.press("ctrl+e")
+        await pilot.pause()
+        form = pilot.app.screen
+        assert isinstance(form, ExportScreen)
+        form.query_one("#export-path").value = str(path)
+        if limit is not None:
+            form.query_one("#export-limit").value = limit
+        await pilot.press("enter")
+        for _ in range(500):
+            await pilot.pause(0.02)
+            if not form.busy:
+                break
+        return flowing(str(form.query_one("#export-status").render()))
+
+    async def test_a_group_becomes_a_suite_that_audits_with_its_verdicts(self, made, tmp_path):
+        from inspector.reports.audit import audit
+        from inspector.suites.load import load_suite
+
+        folder, registry, mix = made
+        app = app_for(folder / "app.jsonl", registry, "model")
+        async with app.run_test(size=SIZE) as pilot:
+            screen = await counted(pilot)
+            select_group(screen, "STALE_REVISION")
+            await pilot.pause()
+            from inspector.tui.screens.export import ExportScreen
+
+            await pilot.press("ctrl+e")
+            await pilot.pause()
+            form = pilot.app.screen
+            assert isinstance(form, ExportScreen)
+            assert form.value("path") == "STALE_REVISION.json"
+            assert form.value("limit") == str(mix.statuses["STALE_REVISION"])
+            await pilot.press("escape")
+            await pilot.pause()
+            out = tmp_path / "stale.json"
+            status = await self.export(pilot, out, limit="5")
+            assert status.startswith(f"wrote 5 cases into {out}") and "inspector open" in status
+            await pilot.press("escape")
+            await pilot.pause()
+            assert pilot.app.screen is screen
+        suite = load_suite(out)
+        assert len(suite.cases) == 5 and all(case.expected == "STALE_REVISION" for case in suite.cases)
+        assert all(case.note.startswith("from ") and "metadata" in case.note for case in suite.cases)
+        assert audit([suite]).mismatches == () and len(audit([suite]).results) == 5
+
+    async def test_an_existing_file_is_refused_and_kept(self, made, tmp_path):
+        folder, registry, _ = made
+        out = tmp_path / "taken.json"
+        out.write_text("mine\n")
+        app = app_for(folder / "app.jsonl", registry)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = await counted(pilot)
+            select_group(screen, "ACCEPT")
+            await pilot.pause()
+            status = await self.export(pilot, out)
+            assert status.startswith("✗") and "exists" in status and "nothing was written" in status
+            status = await self.export_again(pilot, "0")
+            assert "at least 1" in status
+        assert out.read_text() == "mine\n"
+
+    @staticmethod
+    async def export_again(pilot, limit: str) -> str:
+        form = pilot.app.screen
+        form.query_one("#export-limit").value = limit
+        await pilot.press("enter")
+        await pilot.pause()
+        return flowing(str(form.query_one("#export-status").render()))
+
+    async def test_the_bad_lines_are_not_a_suite(self, made):
+        folder, registry, _ = made
+        app = app_for(folder / "app.jsonl", registry)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = await counted(pilot)
+            select_group(screen, "bad")
+            await pilot.pause()
+            await pilot.press("ctrl+e")
+            await pilot.pause()
+            assert pilot.app.screen is screen
+
+
+def test_the_proposed_export_file_is_a_plain_name_in_the_current_directory():
+    from inspector.presentation.triage import export_path
+
+    def path_for(name: str) -> str:
+        return export_path(SimpleNamespace(name=name))  # type: ignore[arg-type]
+
+    assert path_for("claim:VALUE_MISMATCH/retry_enabled/payments-prod-v2") == \
+        "claim_VALUE_MISMATCH_retry_enabled_payments-prod-v2.json"
+    assert path_for('model="gpt-x"') == "model=_gpt-x.json"
+    for hostile in ("../../etc/passwd", "..", "/", f"a{ESC}[2Jb", f"{RLO}x", "", "." * 5):
+        found = path_for(hostile)
+        assert "/" not in found and not found.startswith(".") and found.isprintable() and found.endswith(".json")
+    assert len(path_for("x" * 500)) <= 85
