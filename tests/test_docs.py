@@ -24,6 +24,8 @@ states (``inspector check ... value-mismatch.json  # exit 1``).
 - A benchmark (``python benchmarks/bench_*.py ...``) takes minutes: the script
   must exist and compile, and every option the command gives must be one it
   declares.
+
+The ```python examples run too, in the same kind of directory.
 """
 
 from __future__ import annotations
@@ -214,6 +216,20 @@ def test_every_command_runs_as_written(document: Path, tmp_path: Path, monkeypat
     monkeypatch.chdir(tmp_path)
     for command in commands_of(document):
         run_command(command, tmp_path, monkeypatch)
+
+
+def python_blocks(path: Path) -> list[str]:
+    return re.findall(r"^```python\n(.*?)^```$", path.read_text("utf-8"), re.S | re.M)
+
+
+@pytest.mark.parametrize("document", [path for path in DOCUMENTS if python_blocks(path)],
+                         ids=lambda path: path.relative_to(ROOT).as_posix())
+def test_every_python_example_runs(document: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                   capsys: pytest.CaptureFixture[str]) -> None:
+    shutil.copytree(ROOT / "fixtures", tmp_path / "fixtures")
+    monkeypatch.chdir(tmp_path)
+    for block in python_blocks(document):
+        exec(compile(block, f"{document.name} (python example)", "exec"), {"__name__": "__example__"})
 
 
 def test_the_documents_have_commands() -> None:
