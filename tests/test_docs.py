@@ -14,9 +14,10 @@ states (``inspector check ... value-mismatch.json  # exit 1``).
 - The commands that open the terminal UI (``inspector``, ``inspector open ...``,
   ``inspector triage LOG`` without ``--summary``, ``--format`` or ``--export``)
   run through the real command line as if on a terminal, which checks their
-  arguments and loads every suite, answer, registry and log they name; the app
-  they would run is then built by the same factory and mounted headless
-  (``run_test``) instead of taking over the terminal.  ``inspector
+  arguments and loads every suite, answer, registry and log they name (a log is
+  checked, not counted); the app they would run is then built by the same
+  factory (``make_app``, ``make_triage_app``) instead of taking over the
+  terminal.  ``inspector
   screenshots`` (a minute of rendering) stops at the same point: its arguments
   parsed, the directory not written.
 - ``make TARGET`` is checked with ``make -n`` (the target exists); ``make run``
@@ -30,7 +31,6 @@ The ```python examples run too, in the same kind of directory.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import io
 import os
@@ -108,13 +108,10 @@ class FakeTerminal(io.StringIO):
         return True
 
 
-async def _mount(app) -> None:  # noqa: ANN001 - a Textual app
-    async with app.run_test(size=(120, 36)) as pilot:
-        await pilot.pause()
-
-
 class Launched:
-    """Stands in for ``inspector.tui.launch``: builds what would run, runs it headless."""
+    """Stands in for ``inspector.tui.launch``: builds the app that would run, with
+    the factory the real launch uses, and does not run it (the snapshot tests
+    look at the running app)."""
 
     def __init__(self) -> None:
         self.opened: list[str] = []
@@ -123,14 +120,16 @@ class Launched:
         from inspector.tui.app import make_app
 
         assert suites, "nothing to open"
-        asyncio.run(_mount(make_app(suites)))
+        app = make_app(suites)
+        assert len(app.session.ids) == sum(len(suite.cases) for suite in suites)
         self.opened.append("suites")
         return 0
 
     def open_triage(self, run) -> int:  # noqa: ANN001
         from inspector.tui.app import make_triage_app
 
-        asyncio.run(_mount(make_triage_app(run)))
+        assert run.logs, "no log to open"
+        make_triage_app(run)
         self.opened.append("triage")
         return 0
 
