@@ -15,9 +15,9 @@ states (``inspector check ... value-mismatch.json  # exit 1``).
   ``inspector triage LOG`` without ``--summary``, ``--format`` or ``--export``)
   run through the real command line as if on a terminal, which checks their
   arguments and loads every suite, answer, registry and log they name (a log is
-  checked, not counted); the app they would run is then built by the same
-  factory (``make_app``, ``make_triage_app``) instead of taking over the
-  terminal.  ``inspector
+  checked, not counted); the real launch then builds the app with the real
+  factory, and ``App.run`` is replaced by a stand-in that records the app
+  instead of taking over the terminal.  ``inspector
   screenshots`` (a minute of rendering) stops at the same point: its arguments
   parsed, the directory not written.
 - ``make TARGET`` is checked with ``make -n`` (the target exists); ``make run``
@@ -109,29 +109,15 @@ class FakeTerminal(io.StringIO):
 
 
 class Launched:
-    """Stands in for ``inspector.tui.launch``: builds the app that would run, with
-    the factory the real launch uses, and does not run it (the snapshot tests
-    look at the running app)."""
+    """Records the apps the command line would run, instead of running them: the
+    real launch builds the app with the real factory, and ``App.run`` stops there
+    (the snapshot tests look at the running app)."""
 
     def __init__(self) -> None:
         self.opened: list[str] = []
 
-    def open_suites(self, suites) -> int:  # noqa: ANN001
-        from inspector.tui.app import make_app
-
-        assert suites, "nothing to open"
-        app = make_app(suites)
-        assert len(app.session.ids) == sum(len(suite.cases) for suite in suites)
-        self.opened.append("suites")
-        return 0
-
-    def open_triage(self, run) -> int:  # noqa: ANN001
-        from inspector.tui.app import make_triage_app
-
-        assert run.logs, "no log to open"
-        make_triage_app(run)
-        self.opened.append("triage")
-        return 0
+    def run(self, app, *args, **kwargs) -> None:  # noqa: ANN001, ANN002, ANN003 - App.run's place
+        self.opened.append(type(app).__name__)
 
     def write_screenshots(self, out_dir: Path, overwrite: bool = False) -> int:
         self.opened.append("screenshots")
@@ -148,6 +134,8 @@ def opens_the_ui(argv: list[str]) -> bool:
 
 def run_inspector(argv: list[str], out: Path | None, monkeypatch: pytest.MonkeyPatch) -> tuple[int, str]:
     """``inspector ARGV`` in this process: the exit status and what it said on stderr."""
+    from textual.app import App
+
     from inspector import cli
     from inspector.tui import launch
 
@@ -155,8 +143,8 @@ def run_inspector(argv: list[str], out: Path | None, monkeypatch: pytest.MonkeyP
     ui = opens_the_ui(argv)
     stdout, stderr = (FakeTerminal() if ui else io.StringIO()), io.StringIO()
     with monkeypatch.context() as patch:
-        for name in ("open_suites", "open_triage", "write_screenshots"):
-            patch.setattr(launch, name, getattr(launched, name))
+        patch.setattr(App, "run", lambda app, *args, **kwargs: launched.run(app))
+        patch.setattr(launch, "write_screenshots", launched.write_screenshots)
         patch.setattr(sys, "stdin", FakeTerminal() if ui else io.StringIO())
         patch.setenv("COLUMNS", "120")
         with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
