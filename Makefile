@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PIP := $(BIN)/python -m pip --disable-pip-version-check -q
 
-.PHONY: run audit test bench screenshots clean
+.PHONY: run audit test bench screenshots docs clean
 
 $(STAMP): requirements.lock pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -37,6 +37,10 @@ bench: $(STAMP)
 
 screenshots: $(STAMP)
 	$(BIN)/inspector screenshots --overwrite
+
+# docs/keys.md is generated from the key declaration (tests/test_readme.py checks it).
+docs: $(STAMP)
+	$(BIN)/python -c "from inspector.tui.keys import keys_markdown; print(keys_markdown(), end='')" > docs/keys.md
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis

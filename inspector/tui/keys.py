@@ -20,7 +20,7 @@ from ..lab.mutations import MUTATIONS_BY_NAME
 from ..presentation.exercise import VALUE_MUTATIONS
 from ..presentation.predict import PREDICTIONS
 
-__all__ = ["GROUPS", "KEYS", "SCREENS", "Key", "bindings", "keys_of"]
+__all__ = ["GROUPS", "KEYS", "SCREENS", "Key", "bindings", "keys_markdown", "keys_of"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -323,3 +323,34 @@ def bindings(screen: str) -> list[Binding]:
         )
         for key in keys_of(screen)
     ]
+
+
+def _written(display: str) -> str:
+    """A key's display as the docs write it: each key in backticks, ``^d`` as ``ctrl+d``."""
+    return " ".join(f"`{token.replace('^', 'ctrl+')}`" for token in display.split())
+
+
+def keys_markdown() -> str:
+    """``docs/keys.md``: every key of ``KEYS``, a table per screen in ``SCREENS`` order,
+    the main view's rows in ``GROUPS`` order (the help screen's order)."""
+    parts = [
+        "<!-- Generated from inspector/tui/keys.py (KEYS, SCREENS, GROUPS) by keys_markdown(): "
+        "do not edit; run make docs. -->\n",
+        "# Keys\n\n",
+        "Every key of the inspector, declared once in `inspector/tui/keys.py`; the footer, the help "
+        "screen (`?`) and the command palette (`ctrl+p`) are built from the same declaration.\n",
+    ]
+    for screen, title in SCREENS.items():
+        declared = keys_of(screen)
+        if not declared:
+            continue
+        parts.append(f"\n## {title}\n")
+        for group, group_title in GROUPS.items():
+            rows = [key for key in declared if key.group == group]
+            if not rows:
+                continue
+            if screen == "main":
+                parts.append(f"\n### {group_title}\n")
+            parts.append("\n| keys | what they do |\n|---|---|\n")
+            parts.extend(f"| {_written(key.display)} | {key.help.replace('|', chr(92) + '|')} |\n" for key in rows)
+    return "".join(parts)

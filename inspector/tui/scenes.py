@@ -100,6 +100,8 @@ SCENES: tuple[Scene, ...] = (
           ("article", "real-quote-wrong-value"), ("x",)),
     Scene("lab-raw-editor", "The raw editor (E): the answer's text, the decoding error marked as you type.",
           ("article", "trailing-second-object"), ("E",)),
+    Scene("mutation-report", "The mutation report (M) of the bundled suites: the score, the mutants each "
+          "verdict code killed first, the slipped mutants per check.", ("article", "complete-answer"), ("M",)),
 )
 
 
@@ -133,6 +135,7 @@ async def prepare(scene: Scene, pilot: Pilot) -> None:
         await pilot.pause()
     for key in scene.keys:
         await pilot.press(key)
+        await app.workers.wait_for_complete()  # a screen computed in a worker (the mutation report) is shown
         await pilot.pause()
     # A blinking cursor would make two pictures of one state differ.
     for field in app.screen.query(Input):

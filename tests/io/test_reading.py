@@ -260,8 +260,8 @@ class TestFileLimits:
         assert main(["check", "--request", str(path), "--registry", str(PAYMENTS_REGISTRY), str(ARTICLE)]) == 2
         one_line_error(capsys.readouterr().err, str(path), "larger than the 1 MiB accepted for a request")
 
-    def test_limits_are_in_the_readme(self):
-        readme = (ROOT / "README.md").read_text("utf-8")
+    def test_limits_are_in_the_cli_docs(self):
+        readme = (ROOT / "docs" / "cli.md").read_text("utf-8")
         assert f"{MAX_SUITE_BYTES // MiB} MiB" in readme and f"{MAX_REQUEST_BYTES // MiB} MiB" in readme
 
 
