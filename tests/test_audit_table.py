@@ -18,7 +18,9 @@ from dataclasses import dataclass, field
 import pytest
 from rich.cells import cell_len
 
-from inspector.cli import TableColumn, audit_columns, fit_columns, main, table_width
+from inspector.cli import main
+from inspector.cli.audit import audit_columns
+from inspector.cli.table import TableColumn, fit_columns, table_width
 from inspector.contract.checks import CHECKS
 from inspector.contract.text import visible
 from inspector.reports.audit import Audit, audit
