@@ -174,6 +174,17 @@ class TestColumnsGiveWay:
             "case", "expected", "actual", "match", "strict JSON", "citation-only", "first failure", "lens",
             "category", "blame"]
 
+    def test_the_baselines_say_the_reports_words(self, monkeypatch, capsys):
+        # The same words as the inspector's verdict panel: the report's baselines, not yes/no.
+        table = next(tables(audit_output(240, monkeypatch, capsys, str(ARTICLE))))
+        suite = load_suites([ARTICLE])[0]
+        rows = {line[0]: line for line in table.lines}
+        for case in suite.cases:
+            baselines = {b.name: b.word for b in Audit([suite]).results[case.index].baselines}
+            line = rows[visible(case.id)]
+            for name in ("strict JSON", "citation-only"):
+                assert line[table.header.index(name)] == baselines[name] in ("accept", "reject")
+
     def test_piped_default_keeps_what_the_code_does_not_say(self, monkeypatch, capsys):
         # strict JSON and citation-only follow from the actual label; they go first.
         assert self.headers(180, monkeypatch, capsys) == [

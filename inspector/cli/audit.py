@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from .. import __version__
 from ..contract.text import json_dumps, visible
 from ..suites.load import Suite, bundled_suite_paths, load_suites
-from .output import EXIT_ACCEPT, EXIT_REJECT, error, report_console
+from .output import EXIT_ACCEPT, EXIT_REJECT, TONE_STYLES, error, report_console
 from .table import BAR_WIDTH, FACT_LABEL_WIDTH, TableColumn, fit_columns, fitted, hanging, natural_widths, render_table
 
 if TYPE_CHECKING:
@@ -98,7 +98,7 @@ def audit_columns(labels_differ: bool = False) -> tuple[TableColumn, ...]:
     first: the failing check and claim, then the expected label, the lens, the blame.
     When a label in the table differs from its verdict the expected label is what the
     reader looks for, so it comes before the first failure; when none does it repeats
-    the actual one. The rungs go first, the lowest first: strict JSON is "no" exactly
+    the actual one. The rungs go first, the lowest first: strict JSON rejects exactly
     when the label is INVALID_JSON, and citation-only and the category follow from the
     label's check in nearly every case.
     """
@@ -133,7 +133,6 @@ def print_audit(suites: list[Suite], result: Audit) -> None:
     from rich.text import Text
 
     console = report_console()
-    yes_no = {True: Text("yes", "green"), False: Text("no", "red"), None: Text("-", "dim")}
     summary = result.summary
     by_suite: dict[str, list] = {}
     for item in result.results:
@@ -142,13 +141,15 @@ def print_audit(suites: list[Suite], result: Audit) -> None:
         rows = []
         for item in by_suite.get(suite.name, []):
             verdict, step, evidence = item.verdict, item.first_failure, item.evidence
+            baselines = {baseline.name: baseline for baseline in item.baselines}
             rows.append({
                 "case": Text(visible(item.id)),
                 "expected": Text(visible(item.expected or "-")),
                 "actual": Text(verdict.label, "green" if verdict.ok else ""),
                 "match": Text("✓", "green") if item.match else Text("✗ differs", "bold red")
                 if item.match is False else Text("-"),
-                **{rung.name: yes_no[rung.passes(verdict)] for rung in _baseline_rungs()},
+                **{rung.name: Text(baseline.word, TONE_STYLES[baseline.tone])
+                   if (baseline := baselines.get(rung.name)) else Text("-", "dim") for rung in _baseline_rungs()},
                 "first failure": (Text(visible(step.check.title)),
                                   Text(f" [{step.claim}]" if step.claim is not None else ""))
                 if step else Text("-", "dim"),

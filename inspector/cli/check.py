@@ -7,14 +7,17 @@ import fcntl
 import io
 import os
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..contract.text import json_dumps, visible
+from ..reports.tones import Tone
 from ..suites.load import load_answer, load_answer_stream, load_registry, load_request
-from .output import EXIT_ACCEPT, EXIT_REJECT, error
+from .answer import answer_suite
+from .output import EXIT_ACCEPT, EXIT_REJECT, TONE_STYLES, error
 
 if TYPE_CHECKING:
-    from ..contract.verdict import Verdict
+    from ..reports.case import CaseReport
 
 __all__ = ["add_parser", "print_verdict", "run", "stream_problem"]
 
@@ -51,7 +54,7 @@ def stream_problem(args: argparse.Namespace) -> str | None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..contract.verify import verify
+    from ..reports.case import CaseReport
 
     registry = load_registry(args.registry)
     request = load_request(args.request)
@@ -61,40 +64,44 @@ def run(args: argparse.Namespace) -> int:
         raw: bytes = load_answer_stream(sys.stdin.buffer)
     else:
         raw = load_answer(args.claims)
-    verdict = verify(raw, request, registry)
+    suite = answer_suite(Path(args.claims), raw, request, registry)
+    report = CaseReport.of(0, suite, suite.cases[0])
+    verdict = report.verdict
+    assert verdict is not None
     if args.format == "json":
         from ..reports.case import verdict_document
 
         print(json_dumps(verdict_document(verdict, trace=args.trace)))
     else:
-        print_verdict(verdict, trace=args.trace)
+        print_verdict(report, trace=args.trace)
     return EXIT_ACCEPT if verdict.ok else EXIT_REJECT
 
 
-def print_verdict(verdict: Verdict, trace: bool) -> None:
+def print_verdict(report: CaseReport, trace: bool) -> None:
+    """The verdict as the inspector's verdict panel says it: the label, the first
+    failure, the baselines (the report's, in their words), the call-out, the accepted map."""
     from rich.console import Console
     from rich.text import Text
 
-    from ..contract.trace import Outcome, explain
-    from ..reports.case import CITATION_CALLOUT, RUNGS
+    from ..contract.trace import Outcome
 
+    verdict, explained = report.verdict, report.trace
+    assert verdict is not None and explained is not None
     console = Console(highlight=False, soft_wrap=True)
     style = "bold green" if verdict.ok else "bold red"
     console.print(Text.assemble(("verdict  ", "bold"), (visible(verdict.label), style)))
-    explained = explain(verdict)
     failure = explained.first_failure
     if failure is not None:
         where = f"claims[{failure.claim}]: " if failure.claim is not None else ""
         console.print(Text.assemble(("failed   ", "bold"), f"{failure.check.title} ({where.rstrip(': ') or 'answer'})"))
         console.print(Text.assemble(("why      ", "bold"), visible(where + failure.explanation)))
         console.print(Text.assemble(("fix      ", "bold"), visible(failure.hint)))
-    yes_no = {True: ("yes", "green"), False: ("no", "red")}
     baselines: list[str | tuple[str, str]] = [("baselines", "bold")]
-    for rung in RUNGS:
-        baselines += [f"  {rung.name} ", yes_no[rung.passes(verdict)]]
+    for baseline in report.baselines:
+        baselines += [f"  {baseline.name} ", (baseline.word, TONE_STYLES[baseline.tone])]
     console.print(Text.assemble(*baselines))
-    if verdict.citation_only and not verdict.ok:
-        console.print(Text("         " + CITATION_CALLOUT.removeprefix("⚠ "), style="yellow"))
+    if report.citation_callout is not None:
+        console.print(Text("         " + report.citation_callout.removeprefix("⚠ "), style=TONE_STYLES[Tone.WARN]))
     if verdict.ok:
         console.print(Text("accepted", style="bold"))
         for field, value in verdict.accepted.items():

@@ -8,7 +8,8 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from ..suites.load import Case, Suite, bundled_suite_paths, load_answer, load_registry, load_request, load_suites
+from ..suites.load import Suite, bundled_suite_paths, load_answer, load_registry, load_request, load_suites
+from .answer import answer_suite
 from .output import error, terminal_problem
 
 __all__ = ["add_parser", "run", "single_answer", "stream_problem"]
@@ -59,6 +60,4 @@ def single_answer(claims: Path, request_path: str, registry_path: str) -> Suite:
     """One answer file as a suite of one case, named after the file."""
     registry = load_registry(registry_path)
     request = load_request(request_path)
-    raw = load_answer(claims)
-    case = Case(claims.name, 0, claims.name, raw, request, None)
-    return Suite(claims, claims.name, registry, (case,))
+    return answer_suite(claims, load_answer(claims), request, registry)

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..contract.text import escape_char, shorten, visible
+from ..reports.tones import Tone
 from ..suites.load import LoadError
 
 if TYPE_CHECKING:
@@ -32,6 +33,7 @@ __all__ = [
     "EXIT_REJECT",
     "EXIT_USAGE",
     "PIPED_WIDTH",
+    "TONE_STYLES",
     "error",
     "guarded",
     "internal_error",
@@ -45,6 +47,10 @@ EXIT_ACCEPT, EXIT_REJECT, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 DEBUG_HELP = "print the traceback of an internal error"
 
 PIPED_WIDTH = 180  # piped with no COLUMNS: no terminal to fit, so wide rows rather than folded ones
+
+# The semantic palette (reports.tones) as the command line's Rich styles.
+TONE_STYLES: dict[Tone, str] = {Tone.GOOD: "green", Tone.BAD: "red", Tone.WARN: "yellow", Tone.PENDING: "dim",
+                                Tone.MUTED: "dim", Tone.PLAIN: ""}
 
 # What writing can fail with (a full disk, a quota, a closed pipe or descriptor, I/O).
 WRITE_ERRORS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, errno.EPIPE, errno.EBADF})

@@ -46,7 +46,7 @@ class TableColumn:
     Priority 0 columns are always shown; the others are added in rising priority, each
     one if it still fits beside those before it (they are never squeezed for it). A
     column with a ``min_width`` holds prose and may be shortened down to it with an
-    ellipsis; one without holds codes, ids or yes/no and is shown whole or not at all,
+    ellipsis; one without holds codes, ids or a baseline's word and is shown whole or not at all,
     since half a code reads as another code. ``under`` names the column whose cell this
     one moves into, on a second line, when the priority-0 columns do not fit side by
     side. ``width`` is the natural width of a column whose cells are drawn to fit it
