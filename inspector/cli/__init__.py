@@ -26,12 +26,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _command(args: argparse.Namespace) -> int:
-    # No command is open, whose arguments were then not parsed.
-    stream_problem = getattr(args, "stream_problem", open_command.stream_problem if args.command is None else None)
+    """The command's run, unless the standard streams cannot serve it."""
+    if args.command is None:  # ``inspector`` alone is ``inspector open`` (none of open's arguments parsed)
+        args.run, args.stream_problem = open_command.run, open_command.stream_problem
+    stream_problem = getattr(args, "stream_problem", None)
     problem = stream_problem(args) if stream_problem is not None else None
     if problem is not None:
         return error(problem)
-    return getattr(args, "run", open_command.run)(args)
+    return args.run(args)
 
 
 def run() -> None:  # pragma: no cover - console entry point
