@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from inspector.cli import checks_markdown
+from inspector.cli.checks import checks_markdown
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text("utf-8")

@@ -1,13 +1,15 @@
-"""Writing the tool's outputs (audit runs, screenshots): whole or not at all.
+"""Writing the tool's outputs (audit runs, screenshots, synthetic logs): whole or not at all.
 
 A full disk, a read-only directory or a name already taken must never leave half
 an output behind.  So every file is written to a temporary name first and
 fsynced, and only then put in place: a new directory is assembled as a hidden
 sibling and renamed into place in one step; files going into an existing
 directory are all written first, then linked (refusing any name that exists)
-or, when replacing was asked for, renamed over the old ones one by one.
-Whatever fails, the temporary files are removed and one ``WriteError`` says
-which path failed and why.
+or, when replacing was asked for, renamed over the old ones one by one;
+``create_files`` does the same for new files in several directories.  A file's
+contents are bytes or, for an output too big to hold (a log), a function that
+writes them into the open temporary file.  Whatever fails, the temporary files
+are removed and one ``WriteError`` says which path failed and why.
 
 Files are created as any file the person writes (mode 0666 less the umask), not
 0600 as ``tempfile.mkstemp`` would make them.
@@ -16,13 +18,19 @@ Files are created as any file the person writes (mode 0666 less the umask), not
 from __future__ import annotations
 
 import errno
+import io
 import os
 import secrets
 import stat
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
+from typing import BinaryIO
 
-__all__ = ["TargetExists", "WriteError", "check_free", "write_files", "write_new_directory"]
+__all__ = ["Contents", "TargetExists", "WriteError", "check_free", "create_files", "write_files",
+           "write_new_directory"]
+
+# What a file holds: its bytes, or a function that writes them into the (binary) file it is handed.
+Contents = bytes | Callable[[BinaryIO], object]
 
 _CREATE_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
 
@@ -51,15 +59,33 @@ def _temporary_name(directory: Path, name: str) -> Path:
     return directory / f".{name}.{secrets.token_hex(4)}.tmp"
 
 
-def _write_file(path: Path, data: bytes) -> None:
+class _Descriptor(io.RawIOBase):
+    """A file descriptor as a raw stream that writes with ``os.write``, as bytes are written."""
+
+    def __init__(self, fd: int) -> None:
+        super().__init__()
+        self.fd = fd
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data) -> int:  # noqa: ANN001 - bytes-like
+        return os.write(self.fd, data)
+
+
+def _write_file(path: Path, data: Contents) -> None:
     """Create ``path`` (which must not exist) holding ``data``, synced to disk;
     on failure it is removed again."""
     fd = os.open(path, _CREATE_FLAGS, 0o666)
     try:
-        view = memoryview(data)
-        while view:
-            written = os.write(fd, view)
-            view = view[written:]
+        if isinstance(data, bytes):
+            view = memoryview(data)
+            while view:
+                written = os.write(fd, view)
+                view = view[written:]
+        else:
+            with io.BufferedWriter(_Descriptor(fd), 1 << 16) as stream:
+                data(stream)  # type: ignore[arg-type]
         os.fsync(fd)
     except BaseException:
         os.close(fd)
@@ -193,7 +219,7 @@ def check_free(directory: Path, names: Iterable[str], *, overwrite: bool = False
             raise TargetExists(path)
 
 
-def write_files(directory: Path, files: Mapping[str, bytes], *, overwrite: bool = False) -> None:
+def write_files(directory: Path, files: Mapping[str, Contents], *, overwrite: bool = False) -> None:
     """Put ``files`` into the existing ``directory``: every one of them or none.
 
     A name that exists is refused unless ``overwrite``; even then only a regular
@@ -201,25 +227,61 @@ def write_files(directory: Path, files: Mapping[str, bytes], *, overwrite: bool 
     """
     directory = Path(directory)
     check_free(directory, files, overwrite=overwrite)
-    temporary: dict[str, Path] = {}
+    _place({directory / name: data for name, data in files.items()}, overwrite=overwrite)
+
+
+def create_files(files: Mapping[str | Path, Contents]) -> None:
+    """Create every path of ``files``, each in its existing directory: all of them or none.
+
+    No path may exist, as anything (a symbolic link, even a dangling one, included):
+    nothing is ever written into a file this did not create.  Each file is written
+    to a temporary name beside it and synced, and only then linked into place,
+    which also refuses a name taken meanwhile; a failure removes what was placed.
+    """
+    paths = [Path(path) for path in files]
+    for path in paths:
+        parent = path.parent
+        try:
+            mode = os.stat(parent).st_mode
+        except FileNotFoundError:
+            raise WriteError(path, f"no such directory: {parent}") from None
+        except OSError as exc:
+            raise WriteError(parent, _reason(exc)) from None
+        if not stat.S_ISDIR(mode):
+            raise WriteError(path, f"{parent} is not a directory")
+        try:
+            os.lstat(path)
+        except FileNotFoundError:
+            continue
+        except OSError as exc:
+            raise WriteError(path, _reason(exc)) from None
+        raise TargetExists(path)
+    _place(dict(zip(paths, files.values(), strict=True)), overwrite=False)
+
+
+def _place(files: Mapping[Path, Contents], *, overwrite: bool) -> None:
+    """Write every file to a temporary name in its directory, then put them all in place
+    (linked, or renamed over the old ones with ``overwrite``) and sync the directories."""
+    temporary: dict[Path, Path] = {}
     placed: list[Path] = []
-    current = directory
+    current = next(iter(files), Path("."))
     try:
-        for name, data in files.items():
-            current = directory / name
-            temp = _temporary_name(directory, name)
-            temporary[name] = temp
+        for path, data in files.items():
+            current = path
+            temp = _temporary_name(path.parent, path.name)
+            temporary[path] = temp
             _write_file(temp, data)
-        for name, temp in temporary.items():
-            current = directory / name
+        for path, temp in temporary.items():
+            current = path
             if overwrite:
-                os.replace(temp, current)
+                os.replace(temp, path)
             else:
                 # link() refuses a name that appeared meanwhile; nothing is replaced.
-                os.link(temp, current)
-                placed.append(current)
-        current = directory
-        _sync_directory(directory)
+                os.link(temp, path)
+                placed.append(path)
+        for directory in dict.fromkeys(path.parent for path in files):
+            current = directory
+            _sync_directory(directory)
     except FileExistsError:
         _remove(placed)
         raise TargetExists(current) from None

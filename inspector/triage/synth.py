@@ -1,7 +1,8 @@
 """Synthetic logs with a known mix, for the tests and the benchmarks.
 
 ``write_log(path, lines, seed)`` writes a JSON-lines log (``.gz`` when the name
-ends so) against the registry of ``registry_document()`` and returns the
+ends so; or into an open binary stream, for a caller that places the file
+itself) against the registry of ``registry_document()`` and returns the
 ``Mix``: what it meant every line to be (its label, blame, failing claim,
 scope, metadata, timestamp, or the kind of bad line).  The answers are built
 from the registry so that each one fails exactly where it is meant to, and the
@@ -19,15 +20,16 @@ every kind.  Deterministic for a seed.
 from __future__ import annotations
 
 import gzip
+import io
 import json
 import random
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
-__all__ = ["BAD_LINE_KINDS", "KINDS", "Mix", "registry_document", "write_log", "write_registry"]
+__all__ = ["BAD_LINE_KINDS", "KINDS", "Mix", "registry_document", "registry_json", "write_log", "write_registry"]
 
 SERVICES = ("payments", "billing", "search", "auth", "ledger", "notify")
 ENVIRONMENTS = ("prod", "staging", "dev")
@@ -82,9 +84,14 @@ def registry_document() -> dict[str, Any]:
     return {"sources": sources}
 
 
+def registry_json() -> str:
+    """The generator's registry as the text of a registry file."""
+    return json.dumps(registry_document(), indent=1) + "\n"
+
+
 def write_registry(path: str | Path) -> Path:
     path = Path(path)
-    path.write_text(json.dumps(registry_document(), indent=1) + "\n", encoding="utf-8")
+    path.write_text(registry_json(), encoding="utf-8")
     return path
 
 
@@ -333,16 +340,35 @@ def _parse_iso(text: str) -> float:
     return datetime.fromisoformat(text).timestamp()
 
 
-def write_log(path: str | Path, lines: int, seed: int = 0, *, bad_per_kind: int | None = None,
-              long_lines: int = 0, span_seconds: float = 86400.0) -> Mix:
-    """Write a log of ``lines`` lines to ``path`` (gzip when it ends in ``.gz``)
-    and return its mix.  ``bad_per_kind``: bad lines of each kind (default one per
-    5,000 lines, at least one); ``long_lines``: lines past the line limit (4 MiB
-    each); ``span_seconds``: how long the timestamps run."""
-    path = Path(path)
+def write_log(target: str | Path | BinaryIO, lines: int, seed: int = 0, *, gz: bool | None = None,
+              bad_per_kind: int | None = None, long_lines: int = 0, span_seconds: float = 86400.0) -> Mix:
+    """Write a log of ``lines`` lines to ``target`` and return its mix.
+
+    ``target`` is a path (gzip when it ends in ``.gz``) or a binary stream, written
+    into and left open (gzip when ``gz``, which also overrides a path's name).  The
+    gzip header carries no name and no time: the same seed gives the same bytes.
+    ``bad_per_kind``: bad lines of each kind (default one per 5,000 lines, at least
+    one); ``long_lines``: lines past the line limit (4 MiB each); ``span_seconds``:
+    how long the timestamps run."""
     mix = Mix()
-    opener = gzip.open if path.name.endswith(".gz") else open
-    with opener(path, "wt", encoding="utf-8", newline="\n") as out:  # type: ignore[operator]
-        for line in _lines(lines, seed, mix, bad_per_kind, long_lines, span_seconds):
-            out.write(line + "\n")
+    produced = _lines(lines, seed, mix, bad_per_kind, long_lines, span_seconds)
+    if isinstance(target, (str, Path)):
+        path = Path(target)
+        with open(path, "wb") as out:
+            _write(out, produced, path.name.endswith(".gz") if gz is None else gz)
+    else:
+        _write(target, produced, bool(gz))
     return mix
+
+
+def _write(out: BinaryIO, lines: Iterator[str], gz: bool) -> None:
+    packed = gzip.GzipFile(fileobj=out, mode="wb", filename="", mtime=0) if gz else None
+    text = io.TextIOWrapper(packed or out, encoding="utf-8", newline="\n")  # type: ignore[arg-type]
+    try:
+        for line in lines:
+            text.write(line + "\n")
+        text.flush()
+    finally:
+        text.detach()  # the stream stays open: it is the caller's
+        if packed is not None:
+            packed.close()  # the gzip trailer; a GzipFile never closes the file it was handed

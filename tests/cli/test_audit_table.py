@@ -18,7 +18,9 @@ from dataclasses import dataclass, field
 import pytest
 from rich.cells import cell_len
 
-from inspector.cli import TableColumn, audit_columns, fit_columns, main, table_width
+from inspector.cli import main
+from inspector.cli.audit import audit_columns
+from inspector.cli.table import TableColumn, fit_columns, table_width
 from inspector.contract.checks import CHECKS
 from inspector.contract.text import visible
 from inspector.reports.audit import Audit, audit
@@ -171,6 +173,17 @@ class TestColumnsGiveWay:
         assert self.headers(240, monkeypatch, capsys) == [
             "case", "expected", "actual", "match", "strict JSON", "citation-only", "first failure", "lens",
             "category", "blame"]
+
+    def test_the_baselines_say_the_reports_words(self, monkeypatch, capsys):
+        # The same words as the inspector's verdict panel: the report's baselines, not yes/no.
+        table = next(tables(audit_output(240, monkeypatch, capsys, str(ARTICLE))))
+        suite = load_suites([ARTICLE])[0]
+        rows = {line[0]: line for line in table.lines}
+        for case in suite.cases:
+            baselines = {b.name: b.word for b in Audit([suite]).results[case.index].baselines}
+            line = rows[visible(case.id)]
+            for name in ("strict JSON", "citation-only"):
+                assert line[table.header.index(name)] == baselines[name] in ("accept", "reject")
 
     def test_piped_default_keeps_what_the_code_does_not_say(self, monkeypatch, capsys):
         # strict JSON and citation-only follow from the actual label; they go first.

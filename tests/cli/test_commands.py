@@ -86,6 +86,23 @@ class TestCheck:
         assert "citation-only would have accepted this\n" in out
         assert "fix" in out
 
+    @pytest.mark.parametrize(("name", "baselines"), [
+        ("accept.json", "strict JSON accept  citation-only accept  label lens ANSWER  contract accept"),
+        ("value-mismatch.json", "strict JSON accept  citation-only accept  label lens ABSTAIN  contract reject"),
+        ("stale-revision.json", "strict JSON accept  citation-only accept  label lens ANSWER  contract reject"),
+    ])
+    def test_the_baselines_say_the_reports_words(self, capsys, name, baselines):
+        # The inspector's verdict panel's baselines (CaseReport.baselines), in their words: accept/reject,
+        # ANSWER/ABSTAIN for the label lens.
+        main([*CHECK, str(ANSWERS / name)])
+        assert f"baselines  {baselines}\n" in capsys.readouterr().out
+
+    def test_baselines_of_an_answer_that_is_not_json(self, capsys, monkeypatch):
+        feed_stdin(monkeypatch, b"not json")
+        main(CHECK)
+        assert "baselines  strict JSON reject  citation-only reject  label lens ABSTAIN  contract reject\n" \
+            in capsys.readouterr().out
+
     def test_trace(self, capsys):
         main([*CHECK, "--trace", str(ANSWERS / "stale-revision.json")])
         out = capsys.readouterr().out

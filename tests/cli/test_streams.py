@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from inspector import cli
 from inspector.cli import EXIT_INTERNAL, main
+from inspector.cli import audit as audit_command
+from inspector.cli import check as check_command
 from inspector.contract.text import INVISIBLE_CHARACTERS, is_invisible
 
 from support import ANSWERS, PAYMENTS_REGISTRY, PAYMENTS_REQUEST, ROOT, SOURCES, run_cli
@@ -177,8 +178,8 @@ class TestInternalErrors:
             raise ZeroDivisionError("division by zero")
 
         # A bug in presenting the verdict or the audit report.
-        monkeypatch.setattr(cli, "_print_verdict", fail)
-        monkeypatch.setattr(cli, "_print_audit", fail)
+        monkeypatch.setattr(check_command, "print_verdict", fail)
+        monkeypatch.setattr(audit_command, "print_audit", fail)
         monkeypatch.delenv("INSPECTOR_DEBUG", raising=False)
 
     def test_one_line_and_exit_3(self, broken, capsys):

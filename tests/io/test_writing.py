@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from inspector.cli import main
-from inspector.io.writing import TargetExists, WriteError, check_free, write_files, write_new_directory
+from inspector.io.writing import TargetExists, WriteError, check_free, create_files, write_files, write_new_directory
 
 from support import ARTICLE, FIXTURES, decoded, one_line_error, run_bounded
 from support.disks import mount_tmpfs, umount
@@ -185,6 +185,79 @@ class TestFilesIntoADirectory:
             check_free(tmp_path / "f", ["a.svg"])
         with pytest.raises(ValueError):
             check_free(tmp_path, ["../escape.svg"])
+
+
+class TestNewFiles:
+    """create_files: new files in any directories, bytes or streamed, all or none."""
+
+    def streamed(self, size: int):  # noqa: ANN201 - a writer
+        def write(out) -> None:  # noqa: ANN001 - a binary file
+            for _ in range(size // 1000):
+                out.write(b"x" * 1000)
+        return write
+
+    def test_bytes_and_a_stream_in_two_directories(self, tmp_path, umask):
+        (tmp_path / "logs").mkdir()
+        create_files({tmp_path / "logs" / "app.jsonl": self.streamed(300_000), tmp_path / "registry.json": b"{}"})
+        assert (tmp_path / "logs" / "app.jsonl").read_bytes() == b"x" * 300_000
+        assert (tmp_path / "registry.json").read_bytes() == b"{}"
+        assert listing(tmp_path) == ["logs", "logs/app.jsonl", "registry.json"]  # no temporary file left
+        assert stat.S_IMODE((tmp_path / "logs" / "app.jsonl").stat().st_mode) == 0o666 & ~umask
+
+    @pytest.mark.parametrize("taken", ["file", "directory", "symlink", "dangling symlink"])
+    def test_a_taken_name_is_refused_and_nothing_written(self, tmp_path, taken):
+        target, theirs = tmp_path / "b.json", tmp_path / "theirs"
+        if taken == "file":
+            target.write_bytes(b"old")
+        elif taken == "directory":
+            target.mkdir()
+        else:
+            if taken == "symlink":
+                theirs.write_bytes(b"theirs")
+            target.symlink_to(theirs)
+        before = listing(tmp_path)
+        with pytest.raises(TargetExists, match="b.json: already exists; refusing to overwrite"):
+            create_files({tmp_path / "a.json": b"a", target: self.streamed(1000)})
+        assert listing(tmp_path) == before
+        if taken == "file":
+            assert target.read_bytes() == b"old"
+        if taken == "symlink":
+            assert theirs.read_bytes() == b"theirs"
+        if taken == "dangling symlink":
+            assert not theirs.exists()  # never followed
+
+    def test_a_missing_directory(self, tmp_path):
+        with pytest.raises(WriteError, match="no such directory"):
+            create_files({tmp_path / "nope" / "a.json": b"a"})
+        assert listing(tmp_path) == []
+
+    def test_full_disk_while_streaming_leaves_nothing(self, tmp_path, disk_full):
+        disk_full(100_000)
+        with pytest.raises(WriteError, match="a.jsonl: No space left"):
+            create_files({tmp_path / "r.json": b"{}", tmp_path / "a.jsonl": self.streamed(300_000)})
+        assert listing(tmp_path) == []
+
+    def test_a_failing_writer_leaves_nothing(self, tmp_path):
+        def broken(out) -> None:  # noqa: ANN001
+            out.write(b"half")
+            raise ZeroDivisionError
+
+        with pytest.raises(ZeroDivisionError):
+            create_files({tmp_path / "r.json": b"{}", tmp_path / "a.jsonl": broken})
+        assert listing(tmp_path) == []
+
+    def test_a_name_that_appears_meanwhile_is_kept_and_the_others_removed(self, tmp_path, monkeypatch):
+        real_link = os.link
+
+        def racing_link(source, target, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003
+            if str(target).endswith("b.json"):
+                Path(target).write_bytes(b"theirs")
+            return real_link(source, target, *args, **kwargs)
+
+        monkeypatch.setattr(os, "link", racing_link)
+        with pytest.raises(TargetExists):
+            create_files({tmp_path / "a.json": b"a", tmp_path / "b.json": b"b"})
+        assert listing(tmp_path) == ["b.json"] and (tmp_path / "b.json").read_bytes() == b"theirs"
 
 
 def article_copy(tmp_path: Path) -> Path:

@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-import inspector.cli
+import inspector.cli.output
 import inspector.tui.launch
 from inspector.cli import main
 from inspector.suites.load import Suite, bundled_suite_paths, load_suite, load_suites
@@ -42,7 +42,7 @@ class TestTheDefaultSession:
             return 0
 
         monkeypatch.setattr(inspector.tui.launch, "open_suites", open_suites)
-        monkeypatch.setattr(inspector.cli, "_isatty", lambda stream: True)  # as on a terminal
+        monkeypatch.setattr(inspector.cli.output, "isatty", lambda stream: True)  # as on a terminal
         assert main([]) == 0
         return seen
 

@@ -2,7 +2,7 @@
 blame: sources with access metadata, scoped requests, and hypothesis strategies
 for whole registries, requests and answers.
 
-Kept apart from conftest.py (which other test modules own); the answer and claim
+Kept apart from the support package's core; the answer and claim
 builders there are reused.
 """
 

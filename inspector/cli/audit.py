@@ -1,0 +1,208 @@
+"""``inspector audit``: run suites against their frozen labels, print or write the report."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .. import __version__
+from ..contract.text import json_dumps, visible
+from ..suites.load import Suite, bundled_suite_paths, load_suites
+from .output import EXIT_ACCEPT, EXIT_REJECT, TONE_STYLES, error, report_console
+from .table import BAR_WIDTH, FACT_LABEL_WIDTH, TableColumn, fit_columns, fitted, hanging, natural_widths, render_table
+
+if TYPE_CHECKING:
+    from ..reports.audit import Audit
+    from ..reports.case import Rung
+    from .table import Cell
+
+__all__ = ["FIRST_FAILURE_COLUMNS", "LADDER_COLUMNS", "add_parser", "audit_columns", "print_audit", "run"]
+
+
+def add_parser(commands: Any) -> argparse.ArgumentParser:
+    parser = commands.add_parser(
+        "audit", help="run fixture suites and compare with their frozen labels",
+        description="Run every case of the suites and compare each verdict with its frozen label.",
+        epilog="exit status: 0 all labels match, 1 a label differs (or --verify found a difference), "
+               "2 unusable input, 3 internal error.",
+    )
+    parser.add_argument("suites", nargs="*", metavar="SUITE", help="suite files (default: the bundled suites)")
+    parser.add_argument("--format", choices=("text", "json"), default="text")
+    parser.add_argument("--out", metavar="DIR", type=Path,
+                        help="also write results.json and manifest.json into DIR (new or empty)")
+    parser.add_argument("--verify", metavar="DIR", type=Path,
+                        help="recompute a run written by --out and fail on any difference")
+    parser.set_defaults(run=run)
+    return parser
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..reports.audit import audit
+    from ..suites.manifest import RunError, verify_run, write_run
+
+    if args.verify is not None:
+        if args.suites or args.out:
+            return error("--verify DIR takes no suites and no --out: it rereads the run's own inputs")
+        try:
+            differences, notes = verify_run(
+                args.verify, lambda paths: audit(load_suites(paths)).to_dict(__version__), __version__)
+        except RunError as exc:
+            return error(str(exc))
+        for note in notes:
+            print(f"note: {visible(note)}")
+        for difference in differences:
+            print(f"differs: {visible(difference)}")
+        if differences:
+            print(f"{args.verify}: {len(differences)} difference(s)")
+            return EXIT_REJECT
+        print(f"{args.verify}: verified, inputs and results unchanged")
+        return EXIT_ACCEPT
+
+    paths = [Path(p) for p in args.suites] or bundled_suite_paths()
+    if not paths:
+        return error("no suite given and no bundled suites found")
+    suites = load_suites(paths)
+    result = audit(suites)
+    document = result.to_dict(__version__)
+    if args.out is not None:
+        try:
+            write_run(args.out, paths, document, __version__)
+        except RunError as exc:
+            return error(str(exc))
+    if args.format == "json":
+        print(json_dumps(document))
+    else:
+        print_audit(suites, result)
+        if args.out is not None:
+            print(f"wrote {args.out / 'results.json'} and {args.out / 'manifest.json'}")
+    return EXIT_REJECT if result.mismatches else EXIT_ACCEPT
+
+
+def _rate(value: float | None) -> str:
+    return "-" if value is None else f"{value:.0%}"
+
+
+def _baseline_rungs() -> tuple[Rung, ...]:
+    """The rungs the audit table shows as columns: all but the contract's, which is the
+    actual label itself."""
+    from ..reports.case import RUNGS
+
+    return tuple(rung for rung in RUNGS if rung.id != "contract")
+
+
+def audit_columns(labels_differ: bool = False) -> tuple[TableColumn, ...]:
+    """The audit's per-case table, in display order.
+
+    Beyond case, actual and match, the columns that say what the label does not come
+    first: the failing check and claim, then the expected label, the lens, the blame.
+    When a label in the table differs from its verdict the expected label is what the
+    reader looks for, so it comes before the first failure; when none does it repeats
+    the actual one. The rungs go first, the lowest first: strict JSON rejects exactly
+    when the label is INVALID_JSON, and citation-only and the category follow from the
+    label's check in nearly every case.
+    """
+    expected, first_failure = (1, 2) if labels_differ else (2, 1)
+    return (
+        TableColumn("case"),
+        TableColumn("expected", priority=expected),
+        TableColumn("actual", under="case"),
+        TableColumn("match"),
+        *(TableColumn(rung.name, priority=7 - number) for number, rung in enumerate(_baseline_rungs())),
+        TableColumn("first failure", priority=first_failure, min_width=18),
+        TableColumn("lens", priority=3),
+        TableColumn("category", priority=5, min_width=12),
+        TableColumn("blame", priority=4),
+    )
+
+
+LADDER_COLUMNS = (
+    TableColumn("check", priority=1, min_width=10),
+    TableColumn("code"),
+    TableColumn("passed"),
+    TableColumn("", priority=2, min_width=5, width=BAR_WIDTH),
+)
+FIRST_FAILURE_COLUMNS = (
+    TableColumn("check", priority=1, min_width=10),
+    TableColumn("code"),
+    TableColumn("cases"),
+)
+
+
+def print_audit(suites: list[Suite], result: Audit) -> None:
+    from rich.text import Text
+
+    console = report_console()
+    summary = result.summary
+    by_suite: dict[str, list] = {}
+    for item in result.results:
+        by_suite.setdefault(item.suite.name, []).append(item)
+    for suite in suites:
+        rows = []
+        for item in by_suite.get(suite.name, []):
+            verdict, step, evidence = item.verdict, item.first_failure, item.evidence
+            baselines = {baseline.name: baseline for baseline in item.baselines}
+            rows.append({
+                "case": Text(visible(item.id)),
+                "expected": Text(visible(item.expected or "-")),
+                "actual": Text(verdict.label, "green" if verdict.ok else ""),
+                "match": Text("✓", "green") if item.match else Text("✗ differs", "bold red")
+                if item.match is False else Text("-"),
+                **{rung.name: Text(baseline.word, TONE_STYLES[baseline.tone])
+                   if (baseline := baselines.get(rung.name)) else Text("-", "dim") for rung in _baseline_rungs()},
+                "first failure": (Text(visible(step.check.title)),
+                                  Text(f" [{step.claim}]" if step.claim is not None else ""))
+                if step else Text("-", "dim"),
+                "lens": Text(evidence.policy, "yellow" if evidence.lens_disagrees else ""),
+                "category": Text(category.title if (category := item.category) else "-"),
+                "blame": Text(evidence.blame or "-", "magenta" if evidence.blame == "retrieval" else ""),
+            })
+        title = Text(visible(f"{suite.name} ({suite.path})"))
+        labels_differ = any(item.match is False for item in by_suite.get(suite.name, []))
+        console.print(fitted(title, audit_columns(labels_differ), rows, console.width))
+
+    total = summary.total
+    ladder: list[dict[str, Cell]] = [
+        {"check": Text(row.check.title), "code": Text(row.check.code), "passed": Text(f"{row.passed}/{total}")}
+        for row in summary.checks]
+    layout = fit_columns(LADDER_COLUMNS, natural_widths(LADDER_COLUMNS, ladder), console.width)
+    bar = layout.widths.get("", 0)  # the bar is drawn to its column's width: full width, every case passed
+    for cells, row in zip(ladder, summary.checks):
+        cells[""] = Text("█" * (round(bar * row.passed / total) if total else 0), "cyan")
+    console.print(render_table("the ladder: cases past each check", LADDER_COLUMNS, layout, ladder))
+
+    if summary.first_failures:
+        rows = [{"check": Text(row.check.title), "code": Text(row.check.code), "cases": Text(str(row.failed))}
+                for row in summary.checks if row.failed]
+        console.print(fitted("first failures per check", FIRST_FAILURE_COLUMNS, rows, console.width))
+
+    recall = summary.mean_recall
+    facts = [
+        ("summary", " · ", [
+            f"{total} cases", *(f"{row.name} {row.count}/{total}" for row in summary.rungs),
+            f"citation-only false accepts {len(summary.citation_false_accepts)}"]),
+        ("lens", "; ", [
+            f"the label lens says ANSWER where the contract rejects in {summary.rung('lens_disagrees').count} "
+            f"case(s)",
+            f"agreement lens/contract {_rate(summary.lens_agreement)}",
+            f"verdict/frozen label {_rate(summary.verdict_agreement)}"]),
+        ("blame", "; ", [
+            f"rejections: {summary.blame['retrieval']} retrieval, {summary.blame['generation']} generation",
+            f"mean retrieval recall {'-' if recall is None else f'{recall:.2f}'}",
+            f"{summary.conflicted} case(s) touch conflicting evidence"]),
+        ("abstain", ", ", [f"{name.replace('_', ' ')} {count}" for name, count in sorted(summary.categories.items())]),
+    ]
+    for label, separator, parts in facts:
+        for line in hanging(label.ljust(FACT_LABEL_WIDTH), parts, console.width, separator) if parts else ():
+            console.print(line)
+    if summary.mismatched:
+        console.print(Text(f"{len(summary.mismatched)} case(s) differ from their frozen label:", "bold red"))
+        for item in summary.mismatched:
+            got = [f"{item.suite.name}/{item.id}: expected {item.expected}, got {item.actual}"]
+            if item.lens_match is False:
+                got.append(f"expected labels {item.case.expected_labels} policy {item.case.expected_policy}, "
+                           f"got {list(item.evidence.labels)} {item.evidence.policy}")
+            for line in hanging("  ", [visible(part) for part in got], console.width, "; ", "    ", ""):
+                console.print(line)
+    else:
+        console.print(Text("all verdicts match their frozen labels", "green"))

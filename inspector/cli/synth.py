@@ -1,0 +1,75 @@
+"""``inspector synth``: a synthetic log of answers with the known mix the tests and
+benchmarks use (``inspector.triage.synth``), and with ``--registry`` the registry
+it is written against.
+
+Nothing is ever replaced: LOG and G must not exist.  Both are written beside
+their final names, synced and linked into place together (``io.writing``), so
+a full disk or an interrupted run leaves neither behind, and a file put there
+meanwhile is never written through.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path
+from typing import Any, BinaryIO
+
+from ..contract.text import visible
+from ..io.writing import Contents, WriteError, create_files
+from .output import EXIT_ACCEPT, error
+
+__all__ = ["add_parser", "run"]
+
+
+def add_parser(commands: Any) -> argparse.ArgumentParser:
+    parser = commands.add_parser(
+        "synth", help="write a synthetic log of answers (the known mix the tests use)",
+        description="Write a JSON-lines log of N lines from the synthetic generator the tests and "
+                    "benchmarks use: about 80% of the answers strict JSON, every rejection code, one "
+                    "record in ten whose retrieval missed the current document, metadata (id, ts, model, "
+                    "prompt_version) and a few bad lines of every kind; the same seed gives the same "
+                    "log. With --registry, also the registry the log is written against, for "
+                    "inspector triage LOG --registry G.",
+        epilog="LOG and G must not exist: synth creates them, and never replaces or writes through a "
+               "file. exit status: 0 written, 2 unusable arguments (LOG or G exists, a missing or "
+               "unwritable directory, N below 1), 3 internal error.")
+    parser.add_argument("log", metavar="LOG", help="the log file to create (a name ending in .gz is gzipped)")
+    parser.add_argument("--lines", type=int, required=True, metavar="N",
+                        help="lines to write, records and bad lines together")
+    parser.add_argument("--seed", type=int, default=0, metavar="S", help="the generator's seed (default: 0)")
+    parser.add_argument("--registry", metavar="G", help="also create the generator's registry file G")
+    parser.add_argument("--gz", action="store_true", help="gzip the log, whatever its name")
+    parser.set_defaults(run=run)
+    return parser
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..triage.synth import registry_json, write_log
+
+    if args.lines < 1:
+        return error(f"--lines N takes a positive N, not {args.lines}")
+    if args.log == "-" or args.registry == "-":
+        return error("synth writes files, not standard output: give LOG (and G) a file name")
+    log = Path(args.log)
+    registry = Path(args.registry) if args.registry is not None else None
+    if registry is not None and os.path.abspath(log) == os.path.abspath(registry):
+        return error(f"{log}: LOG and --registry G name the same file")
+    gz = args.gz or log.name.endswith(".gz")
+    mixes = []
+
+    def write(out: BinaryIO) -> None:
+        mixes.append(write_log(out, args.lines, args.seed, gz=gz))
+
+    files: dict[Path, Contents] = {log: write}
+    if registry is not None:
+        files[registry] = registry_json().encode("utf-8")
+    try:
+        create_files(files)
+    except WriteError as exc:
+        return error(str(exc))
+    (mix,) = mixes
+    what = f"wrote {mix.lines:,} lines ({mix.records:,} records, {len(mix.bad):,} bad lines" \
+           f"{', gzipped' if gz else ''}, seed {args.seed}) to {log}"
+    print(visible(what + (f"; the registry to {registry}" if registry is not None else "")))
+    return EXIT_ACCEPT

@@ -1,0 +1,228 @@
+"""``inspector triage``: verify and group logs of answers; the headless summary with ``--summary``.
+
+The command's arguments and its run; the summary's text is ``triage_report``'s.
+The counting is ``inspector.triage``'s; this module only reads arguments and
+prints.  rich is imported lazily, for the progress bar on standard error (shown
+only when that is a terminal); the inspector (the terminal UI) only when it opens.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ..contract.text import json_dumps, visible
+from ..suites.load import load_registry
+from .output import EXIT_ACCEPT, error, isatty
+from .triage_report import print_summary
+
+if TYPE_CHECKING:
+    from ..triage.run import Progress
+    from ..triage.summary import Summary
+
+__all__ = ["add_parser", "run"]
+
+EPILOG = """\
+groups (copy a name into --export GROUP):
+  ACCEPT, VALUE_MISMATCH, ...           by verdict status
+  reason:INVALID_JSON/SYNTAX            by sub-reason
+  claim:CHECK/FIELD/DOC                 by the failing claim's field and cited source
+  scope:SERVICE/ENVIRONMENT/REVISION    by the request's scope
+  KEY=VALUE                             by a metadata member given with --by KEY
+  blame:retrieval, category:wrong_scope, rung:citation_only, false_accept:citation_only, bad
+
+--since/--until take ISO 8601 (2026-12-01T10:00:00Z; no zone is UTC) or epoch seconds;
+with either, records without a readable ts are left out too (counted as undated).
+
+Without --summary, --format or --export, the inspector opens on the overview of the groups
+(needs a terminal; a log file, not -): the counts fill in live, Enter opens a group's records.
+
+exit status: 0 summarised (bad lines are listed, not an error), 2 unusable input (a missing
+log or registry, a FIFO or directory, a bad option), 3 internal error."""
+
+
+def add_parser(commands: Any) -> argparse.ArgumentParser:
+    parser = commands.add_parser(
+        "triage", help="verify and group a log of answers (--summary: headless)",
+        description="Verify every record of JSON-lines logs ({\"raw\": ..., \"request\": {...}, ...} a line; "
+                    "plain, .gz, or - for standard input) and count them by check, sub-reason, failing claim, "
+                    "scope, metadata, blame, category, ladder rung and time.",
+        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("logs", nargs="+", metavar="LOG", help="log files (.gz read as such), - for standard input")
+    parser.add_argument("--registry", required=True, metavar="G", help="registry JSON file")
+    parser.add_argument("--summary", action="store_true", help="print the summary (headless)")
+    parser.add_argument("--format", choices=("text", "json"), default=None, help="json implies --summary")
+    parser.add_argument("--by", action="append", default=[], metavar="KEY",
+                        help="also group by this metadata member (repeatable)")
+    parser.add_argument("--since", metavar="T", help="count only records with ts >= T")
+    parser.add_argument("--until", metavar="T", help="count only records with ts < T")
+    parser.add_argument("--against", nargs="+", metavar="LOG", default=None,
+                        help="other logs: every group side by side, sorted by the largest change")
+    parser.add_argument("--export", metavar="GROUP", help="write the records of GROUP as a new suite (--out)")
+    parser.add_argument("--out", metavar="SUITE", type=Path, help="the suite file --export writes (must not exist)")
+    parser.add_argument("--limit", type=int, metavar="N", help="--export at most N records (the first ones)")
+    parser.add_argument("--workers", type=int, metavar="N", help="processes to count in (default: every core)")
+    parser.set_defaults(run=run)
+    return parser
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..triage import LogError, Options
+    from ..triage.export import ExportError
+    from ..triage.timeline import parse_time
+
+    headless = args.summary or args.format is not None or args.export is not None
+    if not headless and (problem := _inspector_problem(args)) is not None:
+        return error(problem)
+    if (args.export is None) != (args.out is None):
+        return error("--export GROUP and --out SUITE go together")
+    if args.limit is not None and (args.export is None or args.limit < 1):
+        return error("--limit N takes a positive N, with --export")
+    if args.workers is not None and args.workers < 1:
+        return error("--workers N takes a positive N")
+    window = {}
+    for name in ("since", "until"):
+        text = getattr(args, name)
+        if text is not None:
+            window[name] = parse_time(text)
+            if window[name] is None:
+                return error(f"--{name}: {text!r} is neither ISO 8601 (2026-12-01T10:00:00Z) nor epoch seconds")
+    if "-" in [*args.logs, *(args.against or ())]:
+        if sys.stdin is None or isatty(sys.stdin):
+            return error("- reads the log from standard input: pipe it in (cat app.jsonl | inspector triage - ...)")
+    if "-" in args.logs and args.against and "-" in args.against:
+        return error("standard input (-) can be read only once: give it as LOG or in --against, not both")
+    if args.out is not None and args.out.exists():
+        return error(f"{args.out}: already exists; refusing to overwrite (--out takes a new file)")
+    registry = load_registry(args.registry)
+    if not headless:
+        return _inspect(args, registry, window)
+    options = Options(by=tuple(dict.fromkeys(args.by)), since=window.get("since"), until=window.get("until"),
+                      collect=args.export)
+    try:
+        summary = _summarise(args.logs, args.registry, registry, options, args.workers, "")
+        baseline = None
+        if args.against:
+            plain = Options(by=options.by, since=options.since, until=options.until)
+            baseline = _summarise(args.against, args.registry, registry, plain, args.workers, "against: ")
+    except LogError as exc:
+        return error(str(exc))
+    written = None
+    if args.export is not None:
+        from ..triage.export import export_suite
+        from ..triage.groups import BAD
+
+        if args.export == BAD:
+            return error("the bad lines cannot be exported as a suite: they are not records (no usable "
+                          "raw or request); --format json lists every one with its file and line")
+        if summary.group(args.export) is None:
+            return error(_unknown_group(args.export, summary))
+        collected = summary.tally.collected[:args.limit] if args.limit else summary.tally.collected
+        try:
+            written = export_suite(args.out, args.export, registry, collected, args.logs)
+        except ExportError as exc:
+            return error(str(exc))
+    if args.format == "json":
+        document = summary.to_dict()
+        if baseline is not None:
+            from ..triage.summary import compare
+
+            document["against"] = {"logs": list(args.against), "lines": baseline.tally.lines,
+                                   "records": baseline.records, "bad_lines": baseline.tally.bad_lines,
+                                   "changes": [change.to_dict() for change in compare(summary, baseline)]}
+        if written is not None:
+            document["export"] = {"group": args.export, "out": str(args.out), "cases": written}
+        print(json_dumps(document))
+    else:
+        print_summary(summary, baseline, args.against or ())
+        if written is not None:
+            print(visible(f"wrote {written} case(s) of {args.export} to {args.out}"))
+    return EXIT_ACCEPT
+
+
+def _inspector_problem(args: argparse.Namespace) -> str | None:
+    """Why the inspector cannot open on these arguments (before anything is read)."""
+    if "-" in args.logs:
+        return ("standard input (-) is read by the headless summary only (add --summary or --format json); "
+                "the inspector rereads records from their file: give the log's path")
+    if args.against:
+        return "--against compares in the headless summary only: add --summary (or --format json)"
+    return None
+
+
+def _inspect(args: argparse.Namespace, registry: Any, window: dict[str, float | None]) -> int:
+    """The inspector on the triage's overview: the logs and the registry checked,
+    and a terminal, before the UI starts."""
+    from ..triage import LogError, check_log
+
+    try:
+        for path in args.logs:
+            check_log(path)
+    except LogError as exc:
+        return error(str(exc))
+    if not all(stream is not None and isatty(stream) for stream in (sys.stdin, sys.stdout)):
+        return error("inspector triage needs a terminal (standard input and output) for the inspector; "
+                      "add --summary (or --format json) for the headless report")
+    from ..presentation.triage import triage_run
+    from ..tui.launch import open_triage
+
+    engine = {"workers": args.workers} if args.workers else {}
+    return open_triage(triage_run(args.logs, registry, args.registry, args.by, window.get("since"),
+                                  window.get("until"), **engine))
+
+
+def _unknown_group(name: str, summary: Summary) -> str:
+    import difflib
+
+    names = [group.name for group in summary.groups]
+    close = difflib.get_close_matches(name, names, n=3, cutoff=0.5)
+    hint = f"; did you mean {', '.join(close)}?" if close else \
+        "; the summary lists every group's name (empty groups are not listed)"
+    return f"--export: no group named {name!r} in this triage{hint}"
+
+
+def _summarise(logs: Sequence[str], registry_path: str, registry: Any, options: Any, workers: int | None,
+               what: str) -> Summary:
+    from ..triage import triage
+    from ..triage.summary import summarize
+
+    with _progress_display(what) as on_progress:
+        tally = triage(logs, registry, options, workers=workers, on_progress=on_progress)
+    return summarize(tally, options, logs, registry_path)
+
+
+class _progress_display:
+    """A Rich progress bar on standard error, lines per second, while a triage
+    runs; nothing when standard error is not a terminal.  Refreshed from the
+    triage's callback (no refresh thread: workers are forked meanwhile)."""
+
+    def __init__(self, what: str) -> None:
+        self.what = what
+        self.progress: Any = None
+        self.task: Any = None
+
+    def __enter__(self) -> Callable[[Progress], None] | None:
+        if not isatty(sys.stderr):
+            return None
+        from rich.console import Console
+        from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeElapsedColumn
+
+        self.progress = Progress(
+            TextColumn(f"{self.what}triage"), BarColumn(), TaskProgressColumn(),
+            TextColumn("{task.fields[lines]:,} lines · {task.fields[rate]:,.0f} lines/s"), TimeElapsedColumn(),
+            console=Console(stderr=True), auto_refresh=False, transient=True)
+        self.task = self.progress.add_task("triage", total=None, lines=0, rate=0.0)
+        self.progress.start()
+        return self.update
+
+    def update(self, state: Progress) -> None:
+        self.progress.update(self.task, completed=state.bytes_done, total=state.total_bytes, lines=state.lines,
+                             rate=state.lines_per_second)
+        self.progress.refresh()
+
+    def __exit__(self, *exc: object) -> None:
+        if self.progress is not None:
+            self.progress.stop()

@@ -1,0 +1,182 @@
+"""The text of ``inspector triage --summary``: the facts, the group tables, the
+timeline, the bad lines and the comparison ``--against``, fitted to the terminal
+like ``audit``'s tables.  rich is imported when the summary is printed."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from ..contract.text import visible
+from .output import report_console
+from .table import BAR_WIDTH, FACT_LABEL_WIDTH, TableColumn, fitted, hanging
+
+if TYPE_CHECKING:
+    from ..triage.summary import Change, Group, Summary
+
+__all__ = ["SHOWN_BAD", "SHOWN_ROWS", "print_summary"]
+
+SHOWN_ROWS = 20  # rows of a text table beyond which "N more" is said (the JSON has them all)
+SHOWN_BAD = 20
+
+
+def _count(n: int) -> str:
+    return f"{n:,}"
+
+
+def _share(rate: float) -> str:
+    return f"{rate:.1%}"
+
+
+GROUP_COLUMNS = (
+    TableColumn("group", min_width=16),
+    TableColumn("records"),
+    TableColumn("rate"),
+    TableColumn("", priority=1, min_width=5, width=BAR_WIDTH),
+)
+SPLIT_COLUMNS = (
+    TableColumn("group", min_width=16),
+    TableColumn("records"),
+    TableColumn("rejected"),
+    TableColumn("rate"),
+    TableColumn("first checks", priority=1, min_width=12),
+)
+CHANGE_COLUMNS = (
+    TableColumn("group", min_width=16),
+    TableColumn("change"),
+    TableColumn("now"),
+    TableColumn("against", priority=1),
+    TableColumn("records now", priority=2),
+    TableColumn("records against", priority=3),
+)
+TIME_COLUMNS = (
+    TableColumn("from"),
+    TableColumn("records"),
+    TableColumn("rejected"),
+    TableColumn("", priority=1, min_width=5, width=BAR_WIDTH),
+)
+
+
+def print_summary(summary: Summary, baseline: Summary | None, against: Sequence[str]) -> None:
+    from rich.text import Text
+
+    console = report_console()
+    width = console.width
+    tally = summary.tally
+    records = summary.records
+    ladder = [f"{name} {passed:,}/{records:,}" for _, name, passed in summary.ladder]
+    false_accepts = summary.group("false_accept:citation_only")
+    facts = [
+        ("triage", " · ", [visible(", ".join(summary.logs)), f"{tally.lines:,} lines", f"{records:,} records",
+                           f"{tally.bad_lines:,} bad lines"]),
+        ("ladder", " · ", [*ladder, f"citation-only false accepts {false_accepts.records if false_accepts else 0:,}"]),
+        ("blame", "; ", [f"{group.detail['blame']} {group.records:,}" for group in summary.of_kind("blame")]
+         or ["no rejections"]),
+    ]
+    if summary.options.since is not None or summary.options.until is not None:
+        facts.append(("window", "; ", [f"{tally.outside:,} records outside the window left out",
+                                       f"{tally.undated:,} without a readable ts left out"]))
+    for label, separator, parts in facts:
+        for line in hanging(label.ljust(FACT_LABEL_WIDTH), parts, width, separator):
+            console.print(line)
+
+    for kind, title in (("check", "by check (verdict status)"), ("reason", "by sub-reason"),
+                        ("claim", "by failing claim: check, field, cited source"),
+                        ("category", "by abstention category")):
+        groups = summary.of_kind(kind)
+        if groups:
+            console.print(_group_table(title, groups, width))
+    scopes = summary.of_kind("scope")
+    if scopes:
+        console.print(_split_table("by request scope: service / environment / revision", scopes, width))
+    for key in summary.options.by:
+        groups = [group for group in summary.of_kind("by") if group.detail["key"] == key]
+        console.print(_split_table(visible(f"by {key}"), groups, width) if groups else
+                      Text(visible(f"by {key}: no records")))
+    if summary.histogram is not None:
+        console.print(_time_table(summary, width))
+    elif records:
+        console.print(Text("timeline: no record has a readable ts"))
+    if tally.bad:
+        console.print(Text(f"{tally.bad_lines:,} bad line(s), the group bad:", "bold red"))
+        for file, line, error in tally.bad[:SHOWN_BAD]:
+            console.print(Text(visible(f"  {file}:{line}: {error}")))
+        if tally.bad_lines > SHOWN_BAD:
+            console.print(Text(f"  … {tally.bad_lines - SHOWN_BAD:,} more (--format json lists every one)", "dim"))
+    if baseline is not None:
+        from ..triage.summary import compare
+
+        title = visible(f"against {', '.join(against)} ({baseline.records:,} records, "
+                        f"{baseline.tally.bad_lines:,} bad lines): largest change first")
+        console.print(_change_table(title, compare(summary, baseline), width))
+
+
+def _more(rows: list[dict[str, Any]], hidden: int, columns: Sequence[TableColumn]) -> None:
+    from rich.text import Text
+
+    if hidden > 0:
+        rows.append({columns[0].header: Text(f"… {hidden:,} more", "dim")})
+
+
+def _group_table(title: str, groups: list[Group], width: int) -> Any:
+    from rich.text import Text
+
+    top = max((group.records for group in groups), default=0)
+    rows: list[dict[str, Any]] = []
+    bar_width = min(BAR_WIDTH, max(5, width // 4))
+    for group in groups[:SHOWN_ROWS]:
+        rows.append({"group": Text(group.name, "green" if group.name == "ACCEPT" else ""),
+                     "records": Text(_count(group.records)), "rate": Text(_share(group.rate)),
+                     "": Text("█" * (round(bar_width * group.records / top) if top else 0), "cyan")})
+    _more(rows, len(groups) - SHOWN_ROWS, GROUP_COLUMNS)
+    return fitted(title, GROUP_COLUMNS, rows, width)
+
+
+def _split_table(title: str, groups: list[Group], width: int) -> Any:
+    from rich.text import Text
+
+    rows: list[dict[str, Any]] = []
+    for group in groups[:SHOWN_ROWS]:
+        checks = sorted(((n, s) for s, n in (group.by_check or {}).items() if s != "ACCEPT"), reverse=True)
+        rows.append({"group": Text(group.name), "records": Text(_count(group.records)),
+                     "rejected": Text(_count(group.rejected or 0)), "rate": Text(_share(group.rate)),
+                     "first checks": Text(", ".join(f"{s} {n:,}" for n, s in checks[:3]) or "-")})
+    _more(rows, len(groups) - SHOWN_ROWS, SPLIT_COLUMNS)
+    return fitted(title, SPLIT_COLUMNS, rows, width)
+
+
+def _change_table(title: str, changes: list[Change], width: int) -> Any:
+    from rich.text import Text
+
+    rows: list[dict[str, Any]] = []
+    for change in changes[:SHOWN_ROWS]:
+        worse = change.change > 0 and change.kind not in ("rung",) and change.name != "ACCEPT"
+        rows.append({"group": Text(change.name),
+                     "change": Text(f"{change.change * 100:+.1f} pt", "red" if worse and change.change else ""),
+                     "now": Text(_share(change.rate)), "against": Text(_share(change.before_rate)),
+                     "records now": Text(_count(change.records)),
+                     "records against": Text(_count(change.before_records))})
+    _more(rows, len(changes) - SHOWN_ROWS, CHANGE_COLUMNS)
+    return fitted(title, CHANGE_COLUMNS, rows, width)
+
+
+def _time_table(summary: Summary, width: int) -> Any:
+    from rich.text import Text
+
+    from ..triage.timeline import iso
+
+    histogram = summary.histogram
+    assert histogram is not None
+    tally = summary.tally
+    top = max((bar.records for bar in histogram.bars), default=0)
+    bar_width = min(BAR_WIDTH, max(5, width // 4))
+    rows: list[dict[str, Any]] = []
+    bars = histogram.bars
+    for bar in bars:
+        filled = round(bar_width * bar.records / top) if top else 0
+        bad = round(filled * bar.rejected / bar.records) if bar.records else 0
+        rows.append({"from": Text(iso(bar.start)), "records": Text(_count(bar.records)),
+                     "rejected": Text(_count(bar.rejected)),
+                     "": Text.assemble(("█" * (filled - bad), "cyan"), ("█" * bad, "red"))})
+    title = f"over time, per {histogram.bucket} (rejected in red); {tally.no_ts:,} record(s) without a readable ts"
+    return fitted(title, TIME_COLUMNS, rows, width)
