@@ -49,7 +49,7 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
         "triage", help="verify and group a log of answers (--summary: headless)",
         description="Verify every record of JSON-lines logs ({\"raw\": ..., \"request\": {...}, ...} a line; "
                     "plain, .gz, or - for standard input) and count them by check, sub-reason, failing claim, "
-                    "scope, metadata, blame, category, ladder rung and time.",
+                    "scope, metadata, blame, category, rung and time.",
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("logs", nargs="+", metavar="LOG", help="log files (.gz read as such), - for standard input")
     parser.add_argument("--registry", required=True, metavar="G", help="registry JSON file")

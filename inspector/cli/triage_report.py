@@ -64,12 +64,12 @@ def print_summary(summary: Summary, baseline: Summary | None, against: Sequence[
     width = console.width
     tally = summary.tally
     records = summary.records
-    ladder = [f"{name} {passed:,}/{records:,}" for _, name, passed in summary.ladder]
+    rungs = [f"{name} {passed:,}/{records:,}" for _, name, passed in summary.rungs]
     false_accepts = summary.group("false_accept:citation_only")
     facts = [
         ("triage", " · ", [visible(", ".join(summary.logs)), f"{tally.lines:,} lines", f"{records:,} records",
                            f"{tally.bad_lines:,} bad lines"]),
-        ("ladder", " · ", [*ladder, f"citation-only false accepts {false_accepts.records if false_accepts else 0:,}"]),
+        ("rungs", " · ", [*rungs, f"citation-only false accepts {false_accepts.records if false_accepts else 0:,}"]),
         ("blame", "; ", [f"{group.detail['blame']} {group.records:,}" for group in summary.of_kind("blame")]
          or ["no rejections"]),
     ]

@@ -11,7 +11,7 @@ from the summary into ``--export GROUP``:
 ``KEY=VALUE``                           by a metadata member (``--by KEY``)
 ``blame:retrieval``                     by whose failure a rejection is
 ``category:wrong_scope``                by abstention category
-``rung:citation_only``                  passing a rung of the ladder
+``rung:citation_only``                  passing one of the article's rungs
 ``false_accept:citation_only``          citation-only accepts, the contract rejects
 ``bad``                                 the bad lines
 ======================================  =============================================

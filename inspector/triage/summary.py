@@ -79,7 +79,7 @@ class Summary:
     groups: list[Group]
     by_check: dict[str, int]
     by_reason: dict[str, int]
-    ladder: list[tuple[str, str, int]]  # (rung id, name, records passing)
+    rungs: list[tuple[str, str, int]]  # (rung id, name, records passing)
     histogram: Histogram | None
 
     @property
@@ -115,8 +115,9 @@ class Summary:
             "bad_kinds": dict(sorted(tally.bad_kinds.items())),
             "by_check": self.by_check,
             "by_reason": self.by_reason,
+            # "ladder" is schema 1's key for the rungs (docs/glossary.md: a ladder counts checks)
             "ladder": [{"rung": rung, "name": name, "passed": passed, "rate": round(_rate(passed, records), 6)}
-                       for rung, name, passed in self.ladder],
+                       for rung, name, passed in self.rungs],
             "citation_only_false_accepts": sum(g.records for g in self.of_kind("false_accept")),
             "by_claim": [group.to_dict() for group in self.of_kind("claim")],
             "by_scope": [group.to_dict() for group in self.of_kind("scope")],

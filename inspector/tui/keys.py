@@ -283,7 +283,7 @@ KEYS: tuple[Key, ...] = (
     Key("triage_up", keys="k,up", action="cursor(-1)", description="up",
         help="Move to the previous group.", group="triage", display="k ↑", screen="triage"),
     Key("triage_open", keys="enter", action="open_group", description="open group",
-        help="Open the group's records in the main view (registry, ladder, lab), j/k paging through them; the bad "
+        help="Open the group's records in the main view (registry, checks, lab), j/k paging through them; the bad "
         "lines' group lists each bad line's file, line and reason.", group="triage", display="⏎ Enter",
         screen="triage"),
     Key("triage_sort", keys="o", action="sort", description="sort",

@@ -66,6 +66,10 @@ class TestSummary:
                      "bad line"):
             assert name in out
         assert max(len(line) for line in out.splitlines()) <= 80
+        # The article's rungs are called rungs (docs/glossary.md): a ladder counts checks.
+        rungs = next(line for line in out.splitlines() if line.startswith("rungs "))
+        assert "strict JSON " in rungs and "citation-only " in rungs and "contract " in rungs
+        assert not any(line.startswith("ladder") for line in out.splitlines())
 
     def test_hostile_metadata_is_shown_escaped(self, tmp_path):
         log = tmp_path / "hostile.jsonl"

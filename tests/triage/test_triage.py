@@ -97,7 +97,7 @@ class TestCountsAgainstTheGenerator:
         assert {g.detail["category"]: g.records for g in summary.of_kind("category")} == expected
         strict = mix.records - statuses["INVALID_JSON"]
         citation = strict - statuses["NO_CITATION"]
-        assert summary.ladder == [("strict_json", "strict JSON", strict), ("citation_only", "citation-only", citation),
+        assert summary.rungs == [("strict_json", "strict JSON", strict), ("citation_only", "citation-only", citation),
                                   ("contract", "contract", statuses["ACCEPT"])]
         assert summary.group("false_accept:citation_only").records == citation - statuses["ACCEPT"]
         assert summary.group("model=gpt-x").records == sum(n for (m, _), n in mix.models.items() if m == "gpt-x")
