@@ -17,8 +17,9 @@ from inspector.tui import keys
 from inspector.tui.app import make_app
 from inspector.tui.screens.exercise import ExerciseScreen
 from inspector.tui.screens.help import HelpScreen, help_markdown
-from inspector.tui.screens.mutations import MutationMenu, MutationTable
+from inspector.tui.screens.mutations import MutationMenu
 from inspector.tui.screens.predict import PredictScreen
+from inspector.tui.widgets.mutation_table import MutationTable
 from test_tui_keys import bound, declared
 from tui_helpers import SIZE, flowing, hidden_characters, inspecting, screen_text_and_styles, open_id, panel_title, rendered, row_text, run_from_palette, \
     verdict_text

@@ -16,7 +16,8 @@ from inspector.cli import main
 from inspector.contract.checks import CHECKS
 from inspector.reports.case import LENS_CALLOUT
 from inspector.tui.messages import CasesChosen
-from inspector.tui.screens.summary import SummaryScreen, SummaryTable
+from inspector.tui.screens.summary import SummaryScreen
+from inspector.tui.widgets.summary_table import SummaryTable
 from tui_helpers import case_id, flowing, inspecting, open_id, panel_title, rendered, verdict_text, visible_ids
 
 

@@ -22,56 +22,10 @@ from textual.widgets import Footer, Input, Static
 from ...presentation.mutation_menu import MenuRow, matching
 from .. import keys, safe
 from ..tones import TEXT, Tone
-from ..widgets.table import Cell, Column, SafeTable
+from ..widgets.mutation_table import MutationTable
+from ..widgets.table import SafeTable
 
-__all__ = ["MutationMenu", "MutationTable"]
-
-
-class MutationTable(SafeTable):
-    """The menu's rows; the ones with no variant here greyed."""
-
-    COLUMNS = (
-        Column("name", "mutation", width=20),
-        Column("title", "what it changes", min_width=12, weight=2),
-        Column("meant", "meant to trip", width=22),
-        Column("variants", "variants", width=8, justify="right"),
-    )
-
-    def __init__(self, *, id: str | None = None) -> None:
-        super().__init__(id=id)
-        self.rows: tuple[MenuRow, ...] = ()
-        self.set_columns(self.COLUMNS)
-        self.empty_message = "no mutation matches"
-
-    def set_menu_rows(self, rows: Sequence[MenuRow]) -> None:
-        self.rows = tuple(rows)
-        self.cursor = 0 if rows else None
-        self.set_row_count(len(rows))
-        self.refresh_all()
-        if rows:
-            self.scroll_to_row(0)
-
-    def cell(self, row: int, column: Column) -> Cell:
-        data = self.rows[row]
-        dim = None if data.applies else "safe-table--dim"
-        key = column.key
-        if key == "name":
-            return (data.name, dim)
-        if key == "title":
-            return (data.mutation.title, dim)
-        if key == "meant":
-            return (data.mutation.meant, dim or (None if data.mutation.check else "safe-table--note"))
-        return (data.count, dim)
-
-    def row_style(self, row: int) -> str | None:
-        if row == self.cursor:
-            return "safe-table--cursor"
-        return None
-
-    def on_safe_table_row_clicked(self, event: SafeTable.RowClicked) -> None:
-        event.stop()
-        self.move_cursor(event.row)
-        self.screen.action_apply()  # type: ignore[attr-defined]
+__all__ = ["MutationMenu"]
 
 
 class MutationMenu(ModalScreen[str | None]):
@@ -134,6 +88,12 @@ class MutationMenu(ModalScreen[str | None]):
             parts.append(Content.styled(f"\nvariant {row.count} applied last: Enter applies the next one",
                                         TEXT[Tone.MUTED]))
         help_view.update(Content.assemble(*parts))
+
+    @on(SafeTable.RowClicked, "#menu-table")
+    def _clicked(self, event: SafeTable.RowClicked) -> None:
+        event.stop()
+        self.table.move_cursor(event.row)
+        self.action_apply()
 
     @on(Input.Changed, "#menu-filter")
     def _filter(self, event: Input.Changed) -> None:
