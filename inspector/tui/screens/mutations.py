@@ -3,9 +3,9 @@
 A row per mutation, in catalogue order: its dotted name, title, what it is meant
 to trip and how many variants it has here (greyed, with why, when none).  Typing
 filters by dotted name, title or help; the arrows and Enter work over the filter
-(priority keys); Enter dismisses the screen with the chosen
-mutation's name, and the main screen applies it (asking for a prediction first in
-predict mode).  The rows are computed by ``presentation.mutation_menu``.
+(priority keys); Enter dismisses the screen with a ``MutationChosen`` (the chosen
+mutation's name) for the main screen, whose lab applies it (asking for a
+prediction first in predict mode).  The rows are computed by ``presentation.mutation_menu``.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from textual.widgets import Footer, Input, Static
 
 from ...presentation.mutation_menu import MenuRow, matching
 from .. import keys, safe
+from ..messages import MutationChosen
 from ..tones import TEXT, Tone
 from ..widgets.mutation_table import MutationTable
 from ..widgets.table import SafeTable
@@ -28,7 +29,7 @@ from ..widgets.table import SafeTable
 __all__ = ["MutationMenu"]
 
 
-class MutationMenu(ModalScreen[str | None]):
+class MutationMenu(ModalScreen[MutationChosen | None]):
     DEFAULT_CSS = """
     MutationMenu { align: center middle; }
     MutationMenu > #menu {
@@ -114,4 +115,4 @@ class MutationMenu(ModalScreen[str | None]):
         if not row.applies:
             self.notify(f"{row.name}: not applicable here: {row.why}", severity="warning", markup=False, timeout=3)
             return
-        self.dismiss(row.name)
+        self.dismiss(MutationChosen(row.name))
