@@ -21,17 +21,6 @@ __all__ = ["BadLinesScreen"]
 
 
 class BadLinesScreen(Screen[None]):
-    DEFAULT_CSS = """
-    BadLinesScreen { layout: vertical; }
-    BadLinesScreen > #bad-panel {
-        border-top: solid $primary-muted;
-        border-title-color: $text-primary;
-        border-title-style: bold;
-        padding: 0 1;
-        height: 1fr;
-    }
-    """
-
     BINDINGS = keys.bindings("bad")
 
     def __init__(self, bad: list[tuple[str, int, str]]) -> None:

@@ -62,26 +62,6 @@ def _holds(ok: bool) -> tuple[str, str]:
 
 
 class ExerciseScreen(ModalScreen[None]):
-    # Over the checks and the answer, leaving the verdict panel (as wide as the main
-    # view's, per breakpoint) and the evidence above in view.
-    DEFAULT_CSS = """
-    ExerciseScreen { align: left bottom; background: $background 0%; }
-    ExerciseScreen > #exercise {
-        width: 1fr;
-        height: auto;
-        border: round $accent;
-        border-title-color: $text-accent;
-        border-title-style: bold;
-        background: $surface;
-        padding: 0 1;
-        margin: 0 34 1 0;
-    }
-    ExerciseScreen #exercise-scroll { height: auto; max-height: 60vh; }
-    ExerciseScreen #exercise-keys { margin-top: 1; }
-    ExerciseScreen.-wide > #exercise { margin: 0 56 1 0; }
-    ExerciseScreen.-narrow > #exercise { margin: 0 28 1 0; }
-    """
-
     BINDINGS = keys.bindings("exercise")
 
     def __init__(self, session: Session, exercise: Exercise, view: MessagePump) -> None:

@@ -36,11 +36,6 @@ _MUTED = TEXT[Tone.MUTED]
 
 
 class ExportScreen(FormScreen[None]):
-    DEFAULT_CSS = """
-    ExportScreen { align: center middle; }
-    ExportScreen > #export { width: 90%; max-width: 100; }
-    """
-
     BINDINGS = keys.bindings("export")
     FORM = "export"
     REFUSALS = (ExportError,)

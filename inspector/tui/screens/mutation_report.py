@@ -147,26 +147,6 @@ class _Failed(Message):
 
 
 class MutationReportScreen(Screen[MutantChosen | None]):
-    DEFAULT_CSS = """
-    MutationReportScreen { layout: vertical; }
-    MutationReportScreen > #report-panel {
-        border-top: solid $primary-muted;
-        border-title-color: $text-primary;
-        border-title-style: bold;
-        padding: 0 1;
-        height: 1fr;
-    }
-    MutationReportScreen #report-head { height: auto; margin-bottom: 1; }
-    MutationReportScreen ReportTable { height: 2fr; }
-    MutationReportScreen #report-detail {
-        height: 1fr;
-        max-height: 12;
-        border-top: solid $primary-muted;
-    }
-    MutationReportScreen #report-words { height: auto; max-height: 5; }
-    MutationReportScreen #report-raw { height: 1fr; }
-    """
-
     BINDINGS = keys.bindings("mutation_report")
 
     def __init__(self, session: Session, suite: Suite | None) -> None:

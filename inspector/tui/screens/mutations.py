@@ -30,23 +30,6 @@ __all__ = ["MutationMenu"]
 
 
 class MutationMenu(ModalScreen[MutationChosen | None]):
-    DEFAULT_CSS = """
-    MutationMenu { align: center middle; }
-    MutationMenu > #menu {
-        width: 90%;
-        max-width: 110;
-        height: 80%;
-        border: round $primary;
-        border-title-color: $text-primary;
-        border-title-style: bold;
-        background: $surface;
-        padding: 0 1;
-    }
-    MutationMenu #menu-filter { margin-bottom: 1; }
-    MutationMenu MutationTable { height: 1fr; }
-    MutationMenu #menu-help { height: auto; max-height: 4; color: $text-muted; margin-top: 1; }
-    """
-
     BINDINGS = keys.bindings("mutations")
 
     def __init__(self, rows: Sequence[MenuRow], where: str) -> None:

@@ -49,16 +49,6 @@ WRAP_AT_MOST = 4_096
 
 
 class RawEditorScreen(Screen[Change | None]):
-    DEFAULT_CSS = """
-    RawEditorScreen { layout: vertical; }
-    RawEditorScreen > #raw-panel {
-        border-top: solid $primary-muted;
-        border-title-color: $text-primary;
-        border-title-style: bold;
-        height: 1fr;
-    }
-    """
-
     BINDINGS = keys.bindings("raw_editor")
     AUTO_FOCUS = "#raw-text"
 

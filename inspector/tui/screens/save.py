@@ -44,15 +44,6 @@ class Saved:
 
 
 class SaveScreen(FormScreen[Saved | None]):
-    DEFAULT_CSS = """
-    SaveScreen { align: center middle; }
-    SaveScreen > #save {
-        width: 90%;
-        max-width: 100;
-    }
-    SaveScreen #save-label-note { height: auto; margin: 0 0 0 10; }
-    """
-
     BINDINGS = keys.bindings("save")
     FORM = "save"
 

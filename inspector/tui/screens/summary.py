@@ -32,19 +32,6 @@ _MUTED = TEXT[Tone.MUTED]
 
 
 class SummaryScreen(Screen[CasesChosen | None]):
-    DEFAULT_CSS = """
-    SummaryScreen { layout: vertical; }
-    SummaryScreen > #summary-panel {
-        border-top: solid $primary-muted;
-        border-title-color: $text-primary;
-        border-title-style: bold;
-        padding: 0 1;
-        height: 1fr;
-    }
-    SummaryScreen #summary-head { height: auto; margin-bottom: 1; }
-    SummaryScreen SummaryTable { height: 1fr; }
-    """
-
     BINDINGS = keys.bindings("summary")
 
     def __init__(self, session: Session, suite: Suite | None) -> None:

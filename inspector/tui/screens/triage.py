@@ -65,27 +65,6 @@ class Counted(Message):
 class TriageScreen(Screen[None]):
     """The overview of a triage (the app's first screen for ``inspector triage``)."""
 
-    DEFAULT_CSS = """
-    TriageScreen { layout: vertical; }
-    TriageScreen > #triage-panel {
-        border-top: solid $primary-muted;
-        border-title-color: $text-primary;
-        border-title-style: bold;
-        padding: 0 1;
-        height: 1fr;
-    }
-    TriageScreen #triage-head { height: 2; }
-    TriageScreen #triage-progress { height: 1; margin-bottom: 1; }
-    TriageScreen #triage-progress.-finished { visibility: hidden; }
-    TriageScreen #triage-filter { display: none; height: 1; border: none; padding: 0 1; margin-bottom: 1; }
-    TriageScreen #triage-filter.-active { display: block; }
-    TriageScreen #triage-body { height: 1fr; }
-    TriageScreen #groups-panel { width: 1fr; }
-    TriageScreen #time-panel { width: 42; margin-left: 2; display: none; }
-    TriageScreen #time-panel.-shown { display: block; }
-    TriageScreen .triage-title { height: 1; color: $text-muted; }
-    """
-
     BINDINGS = keys.bindings("triage")
     AUTO_FOCUS = ""
 
