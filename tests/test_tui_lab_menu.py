@@ -140,6 +140,14 @@ class TestMenu:
                 assert not _history(pilot).edited
             assert families == {"quote", "doc", "value", "field", "claim", "raw"}
 
+    async def test_a_click_on_a_row_applies_its_mutation(self, suite):
+        async with inspecting([suite], "complete-answer") as pilot:
+            await _open_menu(pilot, "quote.other_line")
+            await pilot.click(MutationTable, offset=(4, 1))  # under the header: the one row left
+            await pilot.pause()
+            assert pilot.app.screen is pilot.app.main
+            assert pilot.app.main.selection.report.changes[-1].records == ("quote.other_line",)
+
     async def test_applying_the_same_mutation_again_walks_every_variant_then_wraps(self, suite):
         async with inspecting([suite], "complete-answer") as pilot:
             main = pilot.app.main
