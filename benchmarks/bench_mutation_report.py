@@ -103,7 +103,7 @@ def _running():  # noqa: ANN202 - a counter of computations under way
 
 
 async def measure(suites, label: str, presses: int) -> None:  # noqa: ANN001 - the suites
-    from inspector.tui.screens.mutation_report import ReportTable
+    from inspector.tui.widgets.report_table import ReportTable
 
     running = _running()
     # M, and the frames that follow: the loading line, then the report.

@@ -115,7 +115,7 @@ async def keys(log: Path, registry: Path, presses: int) -> None:
     from inspector.tui.app import make_triage_app
     from inspector.tui.screens.records import RecordsScreen
     from inspector.presentation.triage import triage_run
-    from inspector.tui.screens.triage import GroupTable
+    from inspector.tui.widgets.group_table import GroupTable
 
     app = make_triage_app(triage_run([str(log)], load_registry(registry), str(registry), ("model",)))
     frames: list[float] = []

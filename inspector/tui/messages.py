@@ -1,8 +1,10 @@
-"""Messages the views and the palette send to the main screen.
+"""Messages the views, the palette and the lab's screens send to the main screen.
 
 Nobody but the main screen changes what is shown: a click, a palette command or
 the summary's Enter asks with a message, the main screen decides and shows the
-new selection everywhere at once.
+new selection everywhere at once.  The lab's requests (a change, a mutation, an
+undo, a mutant of the report) are handed to its ``Lab``, which applies them to
+the case shown; no screen calls another screen's actions.
 """
 
 from __future__ import annotations
@@ -14,7 +16,8 @@ from textual.message import Message
 
 from ..lab.history import Change
 
-__all__ = ["AnswerChanged", "CaseChosen", "CasesChosen", "CheckChosen", "ClaimChosen", "FileChosen", "MutantChosen"]
+__all__ = ["AnswerChanged", "CaseChosen", "CasesChosen", "CheckChosen", "ClaimChosen", "FileChosen", "MutantChosen",
+           "MutationChosen", "UndoAsked"]
 
 
 @dataclass
@@ -70,3 +73,16 @@ class MutantChosen(Message):
 
     number: int
     change: Change
+
+
+@dataclass
+class MutationChosen(Message):
+    """Apply this mutation (its dotted name) to the current claim, again: its next variant
+    (the mutation menu's Enter; in predict mode the lab asks for a prediction first)."""
+
+    name: str
+
+
+@dataclass
+class UndoAsked(Message):
+    """Undo the latest change of the current case's answer (the exercise's restore step)."""

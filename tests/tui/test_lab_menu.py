@@ -15,10 +15,12 @@ from inspector.presentation.predict import PREDICTIONS
 from inspector.suites.load import load_suite
 from inspector.tui import keys
 from inspector.tui.app import make_app
+from inspector.tui.messages import MutationChosen
 from inspector.tui.screens.exercise import ExerciseScreen
 from inspector.tui.screens.help import HelpScreen, help_markdown
-from inspector.tui.screens.mutations import MutationMenu, MutationTable
+from inspector.tui.screens.mutations import MutationMenu
 from inspector.tui.screens.predict import PredictScreen
+from inspector.tui.widgets.mutation_table import MutationTable
 from support.tui import bound, declared, SIZE, flowing, hidden_characters, inspecting, screen_text_and_styles, open_id, panel_title, rendered, row_text, run_from_palette, \
     verdict_text
 
@@ -114,7 +116,7 @@ class TestMenu:
                     assert _shown(menu)[0] == mutation.name
                     await pilot.press("enter")
                 else:
-                    main._mutation_chosen(mutation.name)
+                    main.post_message(MutationChosen(mutation.name))
                 await pilot.pause()
                 frozen = main.session.frozen(main.browse.current)
                 answer = answer_of(frozen.case.raw, frozen.case.request, frozen.suite.registry)
@@ -136,6 +138,14 @@ class TestMenu:
                 main.action_reset()
                 assert not _history(pilot).edited
             assert families == {"quote", "doc", "value", "field", "claim", "raw"}
+
+    async def test_a_click_on_a_row_applies_its_mutation(self, suite):
+        async with inspecting([suite], "complete-answer") as pilot:
+            await _open_menu(pilot, "quote.other_line")
+            await pilot.click(MutationTable, offset=(4, 1))  # under the header: the one row left
+            await pilot.pause()
+            assert pilot.app.screen is pilot.app.main
+            assert pilot.app.main.selection.report.changes[-1].records == ("quote.other_line",)
 
     async def test_applying_the_same_mutation_again_walks_every_variant_then_wraps(self, suite):
         async with inspecting([suite], "complete-answer") as pilot:
@@ -211,25 +221,25 @@ class TestPredict:
             await pilot.press("s")  # QUOTE_NOT_SUPPORTING
             await pilot.pause()
             assert main.selection.report.actual == "QUOTE_NOT_SUPPORTING"
-            assert main.predicting.score == "1/1 right"
+            assert main.lab.predicting.score == "1/1 right"
             assert "predict 1/1 right" in panel_title(pilot.app, "#verdict-panel")
             subtitle = main.query_one("#verdict-panel").border_subtitle
             assert "you said QUOTE_NOT_SUPPORTING, it is QUOTE_NOT_SUPPORTING: right" in str(subtitle)
             await pilot.press("R", "v", "a")  # a near-miss value, predicted ACCEPT
             await pilot.pause()
-            assert main.selection.report.status == "VALUE_MISMATCH" and main.predicting.score == "1/2 right"
+            assert main.selection.report.status == "VALUE_MISMATCH" and main.lab.predicting.score == "1/2 right"
             assert "you said ACCEPT, it is VALUE_MISMATCH: wrong" in str(main.query_one("#verdict-panel").border_subtitle)
             # Esc at the question: nothing is applied, nothing is scored
             await pilot.press("R", "m", *"claim.drop", "enter")
             await pilot.pause()
             assert isinstance(pilot.app.screen, PredictScreen)
             await pilot.press("escape")
-            assert not _history(pilot).edited and main.predicting.total == 2
+            assert not _history(pilot).edited and main.lab.predicting.total == 2
             # off: mutations apply at once, the score is kept for the session
             await pilot.press("P", "c")
             await pilot.pause()
             assert pilot.app.screen is main and main.selection.report.status == "INCOMPLETE"
-            assert main.predicting.score == "1/2 right" and "predict" not in panel_title(pilot.app, "#verdict-panel")
+            assert main.lab.predicting.score == "1/2 right" and "predict" not in panel_title(pilot.app, "#verdict-panel")
 
 
 class TestExercise:
@@ -251,6 +261,7 @@ class TestExercise:
             await pilot.press("enter")
             assert "u undoes the step 1 change" in body()
             await pilot.press("u")  # restore the quote
+            await pilot.pause()  # the undo is asked of the lab by message
             assert main.selection.report is frozen and screen.exercise.phase is Phase.CHOOSE
             assert "1 value.perturb: next number: 5001" in body()
             await pilot.press("1", "y", "v")

@@ -302,7 +302,7 @@ class TestSave:
             assert session.suite_size(main.selection.report.suite) == 2
             # Opening it once more finds it open.
             before = len(session)
-            main._add_suite(load_suite(target))
+            main.add_suite(load_suite(target))
             await pilot.pause()
             assert len(session) == before and main.selection.report.suite.path == target
 

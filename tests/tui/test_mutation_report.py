@@ -27,7 +27,8 @@ from inspector.tui.messages import AnswerChanged
 from inspector.tui.screens.help import help_markdown
 from inspector.presentation import mutation_report as presentation
 from inspector.presentation.mutation_report import ReportRow as Row
-from inspector.tui.screens.mutation_report import MutationReportScreen, ReportTable
+from inspector.tui.screens.mutation_report import MutationReportScreen
+from inspector.tui.widgets.report_table import ReportTable
 from inspector.tui.widgets.text_view import SafeTextView
 from support.tui import (bound, declared, case_id, flowing, hidden_characters, inspecting, open_id, rendered, row_text,
                          run_from_palette, screen_text_and_styles, verdict_text, write_suite)

@@ -16,7 +16,8 @@ from inspector.cli import main
 from inspector.contract.checks import CHECKS
 from inspector.reports.case import LENS_CALLOUT
 from inspector.tui.messages import CasesChosen
-from inspector.tui.screens.summary import SummaryScreen, SummaryTable
+from inspector.tui.screens.summary import SummaryScreen
+from inspector.tui.widgets.summary_table import SummaryTable
 from support.tui import case_id, flowing, inspecting, open_id, panel_title, rendered, verdict_text, visible_ids
 
 
@@ -95,6 +96,16 @@ class TestRows:
             assert visible_ids(app) == ["prod-v1-claims"]
             assert app.main.browse.label == "first failure revision"
             assert case_id(app) == "prod-v1-claims"
+
+    async def test_a_click_on_a_row_lists_its_cases(self, article):
+        async with inspecting(article) as pilot:
+            app = pilot.app
+            await pilot.press("S")
+            table = await summary_rows(pilot)
+            await pilot.click(SummaryTable, offset=(12, 1))  # under the header: the first row, strict JSON
+            await pilot.pause()
+            assert app.screen is app.main
+            assert app.main.browse.label == table.rows[0].description
 
     async def test_escape_goes_back_unchanged(self, article):
         async with inspecting(article, "prod-v1-claims") as pilot:

@@ -21,10 +21,13 @@ from inspector.triage.synth import write_log, write_registry
 from inspector.tui import keys
 from inspector.tui.app import make_triage_app
 from inspector.tui.messages import AnswerChanged
-from inspector.tui.screens.bad_lines import BadLinesScreen, BadLinesTable
+from inspector.tui.screens.bad_lines import BadLinesScreen
 from inspector.tui.screens.records import RecordsScreen
 from inspector.presentation.triage import triage_run
-from inspector.tui.screens.triage import GroupTable, TimeTable, TriageScreen
+from inspector.tui.screens.triage import TriageScreen
+from inspector.tui.widgets.bad_lines_table import BadLinesTable
+from inspector.tui.widgets.group_table import GroupTable
+from inspector.tui.widgets.time_table import TimeTable
 from inspector.tui.widgets.verdict import VerdictView
 from inspector.reports.tones import Tone
 from support.tui import SIZE, flowing, registry_highlight, hidden_characters, row_text, screen_text_and_styles

@@ -8,8 +8,6 @@ quote the line: untrusted text, drawn through ``safe`` like every cell.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.content import Content
@@ -17,52 +15,12 @@ from textual.screen import Screen
 from textual.widgets import Footer
 
 from .. import keys, safe
-from ..tones import TABLE, Tone
-from ..widgets.table import Cell, Column, SafeTable
+from ..widgets.bad_lines_table import BadLinesTable
 
-__all__ = ["BadLinesScreen", "BadLinesTable"]
-
-
-class BadLinesTable(SafeTable):
-    COLUMNS = (
-        Column("file", "file", min_width=10, weight=1),
-        Column("line", "line", width=9, justify="right"),
-        Column("reason", "reason", min_width=20, weight=4),
-    )
-
-    def __init__(self, bad: list[tuple[str, int, str]], *, id: str | None = None) -> None:
-        super().__init__(id=id)
-        self.bad = bad
-        # A log's name, when that tells the logs apart (the title has their paths).
-        files = {file for file, _, _ in bad}
-        names = {file: Path(file).name for file in files}
-        self.shown = names if len(set(names.values())) == len(files) else {file: file for file in files}
-        self.set_columns(self.COLUMNS)
-        self.empty_message = "no bad line"
-        self.cursor = 0 if bad else None
-        self.set_row_count(len(bad))
-
-    def cell(self, row: int, column: Column) -> Cell:
-        file, line, reason = self.bad[row]
-        if column.key == "file":
-            return self.shown[file]
-        if column.key == "line":
-            return (f"{line:,}", TABLE[Tone.MUTED])
-        return reason
+__all__ = ["BadLinesScreen"]
 
 
 class BadLinesScreen(Screen[None]):
-    DEFAULT_CSS = """
-    BadLinesScreen { layout: vertical; }
-    BadLinesScreen > #bad-panel {
-        border-top: solid $primary-muted;
-        border-title-color: $text-primary;
-        border-title-style: bold;
-        padding: 0 1;
-        height: 1fr;
-    }
-    """
-
     BINDINGS = keys.bindings("bad")
 
     def __init__(self, bad: list[tuple[str, int, str]]) -> None:

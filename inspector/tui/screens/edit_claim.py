@@ -24,19 +24,6 @@ __all__ = ["EditClaimScreen"]
 
 
 class EditClaimScreen(ModalScreen[Change | None]):
-    DEFAULT_CSS = """
-    EditClaimScreen { align: center middle; }
-    EditClaimScreen > #edit-form {
-        width: 90%;
-        max-width: 100;
-    }
-    EditClaimScreen .edit-row { height: 1; margin-top: 1; }
-    EditClaimScreen .edit-label { width: 7; color: $text-muted; }
-    EditClaimScreen SafeInput { width: 1fr; background: $boost; }
-    EditClaimScreen SafeInput:focus { background: $primary 25%; }
-    EditClaimScreen #edit-hint { margin: 1 0 0 0; color: $text-muted; }
-    """
-
     BINDINGS = keys.bindings("edit_claim")
 
     def __init__(self, form: ClaimForm) -> None:

@@ -1,19 +1,19 @@
 """The article's exercise, step by step, in a small panel over the main view.
 
 The steps and what counts as right are ``presentation.exercise.Exercise``'s;
-this screen shows the current step with what to press, applies the step's
-change by posting ``AnswerChanged`` to the main screen (which re-verifies and
-redraws every panel, visible above this one), and feeds the report the main
-screen then shows back into the exercise.  Esc leaves at any point.
+this screen shows the current step with what to press and asks for the step's
+change by posting ``AnswerChanged`` (the restore step: ``UndoAsked``) to the
+view it runs over, the main screen: its lab applies it, the main view
+re-verifies and redraws every panel, visible above this one, and the lab shows
+the report back to the exercise (``show``).  Esc leaves at any point.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
+from textual.message_pump import MessagePump
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
@@ -29,14 +29,12 @@ from ...presentation.exercise import (
     pick_quote_variant,
 )
 from ...presentation.mutation_menu import LabCase, Mutant
-from ...presentation.selection import Selection
+from ...presentation.session import Session
+from ...reports.case import CaseReport
 from .. import keys, safe
-from ..messages import AnswerChanged
+from ..messages import AnswerChanged, UndoAsked
 from ..tones import TEXT, Tone, strong
 from .predict import verdict_keys
-
-if TYPE_CHECKING:
-    from .main import MainScreen
 
 __all__ = ["ExerciseScreen"]
 
@@ -64,34 +62,17 @@ def _holds(ok: bool) -> tuple[str, str]:
 
 
 class ExerciseScreen(ModalScreen[None]):
-    # Over the checks and the answer, leaving the verdict panel (as wide as the main
-    # view's, per breakpoint) and the evidence above in view.
-    DEFAULT_CSS = """
-    ExerciseScreen { align: left bottom; background: $background 0%; }
-    ExerciseScreen > #exercise {
-        width: 1fr;
-        height: auto;
-        border: round $accent;
-        border-title-color: $text-accent;
-        border-title-style: bold;
-        background: $surface;
-        padding: 0 1;
-        margin: 0 34 1 0;
-    }
-    ExerciseScreen #exercise-scroll { height: auto; max-height: 60vh; }
-    ExerciseScreen #exercise-keys { margin-top: 1; }
-    ExerciseScreen.-wide > #exercise { margin: 0 56 1 0; }
-    ExerciseScreen.-narrow > #exercise { margin: 0 28 1 0; }
-    """
-
     BINDINGS = keys.bindings("exercise")
 
-    def __init__(self, main: MainScreen, exercise: Exercise) -> None:
+    def __init__(self, session: Session, exercise: Exercise, view: MessagePump) -> None:
+        """The exercise on a case of ``session``, its changes asked of ``view`` (by message)."""
         super().__init__()
-        self.main = main
+        self.session = session
         self.exercise = exercise
+        self.view = view
         self._planned: Mutant | None = None  # the change the current step runs
         self._posted: Mutant | None = None  # posted, not shown yet
+        self._restoring = False  # the undo asked for, not shown yet
 
     def compose(self) -> ComposeResult:
         with Vertical(id="exercise"):
@@ -100,7 +81,6 @@ class ExerciseScreen(ModalScreen[None]):
             yield Static("", id="exercise-keys")  # what to press, always in view
 
     def on_mount(self) -> None:
-        self.watch(self.main, "selection", self._selection_changed, init=False)
         self._plan()
         self._show()
         self.query_one("#exercise-scroll").focus()  # so the arrow and page keys scroll a long step
@@ -112,7 +92,7 @@ class ExerciseScreen(ModalScreen[None]):
         if exercise.phase is Phase.PREDICT:
             self._plan()
         if exercise.phase is Phase.LABELS and exercise.labels is None:
-            frozen = self.main.session.frozen(exercise.number)
+            frozen = self.session.frozen(exercise.number)
             self.exercise = exercise = exercise.checked(frozen, file_digest(exercise.path))
         self._show()
         self.refresh_bindings()
@@ -121,7 +101,7 @@ class ExerciseScreen(ModalScreen[None]):
 
     def _variants(self, name: str) -> list[Mutant]:
         exercise = self.exercise
-        lab = LabCase.of(self.main.session, exercise.number, exercise.claim)
+        lab = LabCase.of(self.session, exercise.number, exercise.claim)
         return lab.variants(name) if lab is not None else []
 
     def _plan(self) -> None:
@@ -129,7 +109,7 @@ class ExerciseScreen(ModalScreen[None]):
         exercise = self.exercise
         variants = self._variants(exercise.mutation)
         if exercise.mutation == QUOTE_MUTATION:
-            report = self.main.session.report(exercise.number)
+            report = self.session.report(exercise.number)
             claim = report.verdict.claims[exercise.claim] if report.verdict and report.verdict.claims else None
             source = report.suite.registry.get(claim.doc) if claim is not None else None
             facts = dict(source.facts) if source is not None else {}
@@ -142,16 +122,22 @@ class ExerciseScreen(ModalScreen[None]):
         if mutant is None:
             return
         self._posted = mutant
-        self.main.post_message(AnswerChanged(mutant.change()))
+        self.view.post_message(AnswerChanged(mutant.change()))
 
-    def _selection_changed(self, selection: Selection | None) -> None:
-        running = self._posted
-        if running is None or selection is None:
+    def show(self, report: CaseReport) -> None:
+        """The case as the lab shows it now: the step's change applied, or the quote restored."""
+        if report.number != self.exercise.number:
             return
-        report = selection.report
-        if report.number == self.exercise.number and report.case is not None and report.case.raw == running.raw:
-            self._posted = None
-            self._set(self.exercise.ran(report, running.name))
+        running = self._posted
+        if running is not None:
+            if report.case is not None and report.case.raw == running.raw:
+                self._posted = None
+                self._set(self.exercise.ran(report, running.name))
+        elif self._restoring:
+            self._restoring = False
+            history = self.session.history(self.exercise.number)
+            if history is not None:
+                self._set(self.exercise.restored(history.raw))
 
     # -- keys ------------------------------------------------------------------------------
 
@@ -160,7 +146,7 @@ class ExerciseScreen(ModalScreen[None]):
         if action in ("citation", "say"):
             return (phase is Phase.PREDICT and self._planned is not None and self._posted is None) or None
         if action == "restore":
-            return phase is Phase.RESTORE or None
+            return (phase is Phase.RESTORE and not self._restoring) or None
         if action == "choose":
             return (phase is Phase.CHOOSE and bool(parameters) and bool(self._variants(str(parameters[0])))) or None
         if action == "next":
@@ -174,10 +160,8 @@ class ExerciseScreen(ModalScreen[None]):
         self._set(self.exercise.say(status))
 
     def action_restore(self) -> None:
-        self.main.action_undo()
-        history = self.main.session.history(self.exercise.number)
-        if history is not None:
-            self._set(self.exercise.restored(history.raw))
+        self._restoring = True
+        self.view.post_message(UndoAsked())
 
     def action_choose(self, name: str) -> None:
         self._set(self.exercise.choose(name))

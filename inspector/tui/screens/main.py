@@ -6,18 +6,18 @@ list shows, which one is open), ``selection`` (the case, step and claim shown),
 end in a new value of one of these; the watchers hand it to the views, and each
 view redraws only what changed for it.
 
-The lab's changes are one more way to a new selection: an ``AnswerChanged``
-(from the edit form, the raw editor, a mutation, a repair) is applied to the
-session's history of the case, and the edited answer's report is selected like
-any other case's.
+The lab's changes are one more way to a new selection: the screen's ``Lab``
+(``tui/lab.py``) owns the lab's keys, state and screens; the screen hands it the
+lab's keys and messages (``AnswerChanged``, ``MutationChosen``, ``UndoAsked``,
+``MutantChosen``), and the lab hands back the edited answer's report
+(``show_changed``), selected like any other case's.  Which keys apply now is a
+table (``presentation.key_state``), not code here.
 """
 
 from __future__ import annotations
 
 import gc
-from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -29,8 +29,7 @@ from textual.timer import Timer
 from textual.widgets import Footer, Input
 
 from ...presentation.browse import Browse
-from ...presentation.editors import Change, claim_form, editable_text
-from ...presentation.mutation_menu import LabCase, Next
+from ...presentation.key_state import KeyState
 from ...presentation.predict import PredictScore
 from ...presentation.selection import Selection, select
 from ...presentation.session import Session
@@ -38,7 +37,18 @@ from ...reports.case import CaseReport
 from ...suites.load import LoadError, Suite, load_suite
 from .. import keys, safe
 from ..commands import CaseCommands, ExerciseCommands, FilterCommands, KeyCommands, OpenCommands
-from ..messages import AnswerChanged, CaseChosen, CasesChosen, CheckChosen, ClaimChosen, FileChosen, MutantChosen
+from ..lab import Lab
+from ..messages import (
+    AnswerChanged,
+    CaseChosen,
+    CasesChosen,
+    CheckChosen,
+    ClaimChosen,
+    FileChosen,
+    MutantChosen,
+    MutationChosen,
+    UndoAsked,
+)
 from ..widgets.case_list import CaseList
 from ..widgets.claims import ClaimsTable
 from ..widgets.ladder import Ladder
@@ -47,10 +57,6 @@ from ..widgets.registry_table import RegistryTable
 from ..widgets.request_strip import RequestStrip
 from ..widgets.source_text import SourceText
 from ..widgets.verdict import VerdictView
-
-if TYPE_CHECKING:
-    from ...presentation.repair_view import RepairView
-    from .save import Saved
 
 __all__ = ["MainScreen"]
 
@@ -64,7 +70,6 @@ class MainScreen(Screen[None]):
     selection: var[Selection | None] = var(None)
     explore: var[bool] = var(False)
     pretty: var[bool] = var(False)
-    predicting: var[PredictScore] = var(PredictScore())  # predict mode and the session's score
 
     def __init__(self, session: Session, *, freeze_gc: bool = False) -> None:
         super().__init__()
@@ -72,11 +77,9 @@ class MainScreen(Screen[None]):
         self._freeze_gc = freeze_gc
         self._views: tuple | None = None
         self._titles: dict[str, Content] = {}
-        self._binding_state: tuple | None = None
+        self._binding_state: KeyState | None = None
         self._bindings_timer: Timer | None = None
-        self._said: str | None = None  # the verdict predicted for the change being applied
-        self._revealed: object = None  # the prediction revealed last (told once)
-        self._save_path: str | None = None  # the file the lab saved into last, proposed again
+        self.lab = Lab(self)  # the lab's keys, state and screens
         self.set_reactive(MainScreen.browse, Browse.of(session))
 
     # -- layout -------------------------------------------------------------------
@@ -114,8 +117,9 @@ class MainScreen(Screen[None]):
                        self.query_one(VerdictView))
         if len(self.session):
             self.open_case(0)
-        else:
-            self._update_titles()
+        # Also when a case was opened before the screen was mounted (the selection is then
+        # unchanged and its watcher does not run): the titles once the panels exist.
+        self._update_titles()
         if self._freeze_gc:
             # Everything built so far (Textual, the suites, the widgets) lives as long as
             # the app: keep it out of the collector's full passes, which otherwise stall
@@ -166,26 +170,13 @@ class MainScreen(Screen[None]):
 
     def _schedule_footer(self) -> None:
         # The footer greys out keys that do not apply; recompute only when that can change.
-        selection = self.selection
-        state = (selection is not None and len(selection.claims) > 1,
-                 selection is not None and bool(selection.claims),
-                 selection is not None and bool(selection.steps),
-                 selection is not None and selection.first_failure is not None,
-                 self.browse.filtered,
-                 self._history_state())
+        state = self.key_state()
         if state != self._binding_state:
             self._binding_state = state
             # Redrawing the footer costs more than a frame: do it once the keys settle.
             if self._bindings_timer is not None:
                 self._bindings_timer.stop()
             self._bindings_timer = self.set_timer(0.15, self._refresh_footer)
-
-    def _history_state(self) -> tuple[bool, bool, bool]:
-        number = self.browse.current
-        history = self.session.history(number) if number is not None else None
-        if history is None:
-            return (False, False, False)
-        return (history.can_undo, history.can_redo, history.edited)
 
     def _refresh_footer(self) -> None:
         if self.is_attached:
@@ -200,7 +191,7 @@ class MainScreen(Screen[None]):
         self._title("#answer-panel", Content("answer · pretty" if self.pretty else "answer · raw"))
         self._title("#checks-panel", Content.assemble("checks", (" · explore" if self.explore else "",
                                                                   "$text-muted")))
-        score = self.predicting
+        score = self.lab.predicting
         self._title("#verdict-panel", Content.assemble(
             "verdict", (f" · predict {score.score}" if score.on else "", "$text-warning")))
         selection = self.selection
@@ -277,176 +268,63 @@ class MainScreen(Screen[None]):
     def _case_chosen(self, message: CaseChosen) -> None:
         self.open_case(message.number)
 
-    # -- the lab: changes of the current case's answer -----------------------------------
+    # -- the lab: its keys and messages, handed to the lab ----------------------------
+
+    def action_mutations(self) -> None:
+        self.lab.mutations()
+
+    def action_mutate(self, name: str) -> None:
+        self.lab.mutate(name)
+
+    def action_predict(self) -> None:
+        self.lab.predict()
+
+    def action_exercise(self) -> None:
+        self.lab.exercise()
+
+    def action_undo(self) -> None:
+        self.lab.undo()
+
+    def action_redo(self) -> None:
+        self.lab.redo()
+
+    def action_reset(self) -> None:
+        self.lab.reset()
+
+    def action_edit_claim(self) -> None:
+        self.lab.edit_claim()
+
+    def action_edit_raw(self) -> None:
+        self.lab.edit_raw()
+
+    def action_repair(self) -> None:
+        self.lab.repair()
+
+    def action_save(self) -> None:
+        self.lab.save()
+
+    def action_mutation_report(self) -> None:
+        self.lab.mutation_report()
 
     @on(AnswerChanged)
     def _answer_changed(self, message: AnswerChanged) -> None:
-        self.apply_change(message.change, replaces=message.replaces)
+        self.lab.apply_change(message.change, replaces=message.replaces)
 
-    def apply_change(self, change: Change, *, replaces: bool = False) -> None:
-        """Apply a change to the current case's answer now (``replaces``: in place of the
-        last change).  The screen's own keys call this directly rather than posting
-        ``AnswerChanged`` to themselves, so that a key pressed again before a message
-        would have been handled sees the change (a cycling mutation's next variant)."""
-        number = self.browse.current
-        history = self.session.history(number) if number is not None else None
-        if number is None or history is None:
-            self._said = None
-            self.notify("no answer to change: this case could not be loaded", severity="warning", timeout=3)
-            return
-        if replaces and history.can_undo:
-            self.session.undo(number)
-        report = self.session.change(number, change)
-        self._show_changed(report)
-        if self._said is not None:
-            said, self._said = self._said, None
-            self.predicting = self.predicting.scored(said, report.status, change.what)
+    @on(MutationChosen)
+    def _mutation_chosen(self, message: MutationChosen) -> None:
+        self.lab.mutate(message.name)
 
-    # -- the lab: mutations and predictions ---------------------------------------------
+    @on(UndoAsked)
+    def _undo_asked(self, message: UndoAsked) -> None:
+        self.lab.undo_asked()
 
-    def _lab(self) -> LabCase | None:
-        """The current case as the lab mutates it (None when it has no answer to change)."""
-        number, selection = self.browse.current, self.selection
-        if number is None or selection is None:
-            return None
-        return LabCase.of(self.session, number, selection.claim)
+    @on(MutantChosen)
+    def _mutant_chosen(self, message: MutantChosen) -> None:
+        self.lab.open_mutant(message.number, message.change)
 
-    def action_mutations(self) -> None:
-        lab = self._lab()
-        if lab is None:
-            self.notify("no answer to mutate: this case could not be loaded", severity="warning", timeout=3)
-            return
-        report = self.selection.report  # type: ignore[union-attr]
-        where = f"claims[{lab.claim}] of {report.id}" if lab.claim is not None else report.id
-        from .mutations import MutationMenu
+    # -- what the lab asks of the view ----------------------------------------------------
 
-        self.app.push_screen(MutationMenu(lab.rows(), where), self._mutation_chosen)
-
-    def _mutation_chosen(self, name: str | None) -> None:
-        if name is not None:
-            self.action_mutate(name)
-
-    def action_mutate(self, name: str) -> None:
-        """Apply a mutation to the current claim (again: its next variant), predicting first in predict mode."""
-        lab = self._lab()
-        if lab is None:
-            return
-        step = lab.next(name)
-        if step is None:
-            self.notify(f"{name}: not applicable here: {lab.why_not(name)}", severity="warning", markup=False,
-                        timeout=3)
-            return
-        if self.predicting.on:
-            from .predict import PredictScreen
-
-            self.app.push_screen(PredictScreen(step.mutant.name, self.predicting.score),
-                                 partial(self._predicted, step))
-        else:
-            self._apply_mutant(step)
-
-    def _predicted(self, step: Next, said: str | None) -> None:
-        if said is None:
-            self.notify("no prediction: nothing applied", markup=False, timeout=2)
-            return
-        self._said = said
-        self._apply_mutant(step)
-
-    def _apply_mutant(self, step: Next) -> None:
-        self.apply_change(step.mutant.change(), replaces=step.replaces)
-        if step.count > 1:
-            self.notify(f"{safe.display(step.mutant.name)} ({step.place})", markup=False, timeout=2)
-
-    def action_predict(self) -> None:
-        self.predicting = self.predicting.toggled()
-        state = "on: each mutation asks for the verdict you expect" if self.predicting.on else "off"
-        self.notify(f"predict mode {state} ({self.predicting.score})", markup=False, timeout=3)
-
-    def watch_predicting(self, score: PredictScore) -> None:
-        self._update_titles()
-        if self._views is None:
-            return
-        last = score.last
-        panel = self.query_one("#verdict-panel")
-        if score.on and last is not None:
-            tone = "$text-success" if last.right else "$text-error"
-            panel.border_subtitle = Content.styled(last.words, f"bold {tone}")
-            if last is not self._revealed:
-                self._revealed = last
-                self.notify(last.words, severity="information" if last.right else "warning", markup=False,
-                            timeout=4)
-        else:
-            panel.border_subtitle = ""
-
-    def action_exercise(self) -> None:
-        """The article's exercise on the current accepted case (from the palette)."""
-        from ...presentation.exercise import Exercise
-        from .exercise import ExerciseScreen
-
-        selection = self.selection
-        if selection is None or self._lab() is None or selection.report.verdict is None \
-                or not selection.report.verdict.ok:
-            self.notify("the exercise starts from an accepted case", severity="warning", markup=False, timeout=3)
-            return
-        claim = selection.claim if selection.claim is not None else 0
-        self.app.push_screen(ExerciseScreen(self, Exercise.start(selection.report, claim)))
-
-    def action_undo(self) -> None:
-        self._history_step("undo")
-
-    def action_redo(self) -> None:
-        self._history_step("redo")
-
-    def action_reset(self) -> None:
-        self._history_step("reset")
-
-    def _history_step(self, step: str) -> None:
-        number = self.browse.current
-        history = self.session.history(number) if number is not None else None
-        if history is None:
-            return
-        undone, redone = history.undone, history.redone
-        if step == "undo" and undone is not None:
-            self._show_changed(self.session.undo(number))
-            self.notify(f"undone: {safe.display(undone.what)}", markup=False, timeout=2)
-        elif step == "redo" and redone is not None:
-            self._show_changed(self.session.redo(number))
-            self.notify(f"redone: {safe.display(redone.what)}", markup=False, timeout=2)
-        elif step == "reset" and history.edited:
-            self._show_changed(self.session.reset(number))
-            self.notify(f"back to the frozen case ({history.position} change{'s' if history.position != 1 else ''}"
-                        " undone; ^r redoes them)", markup=False, timeout=3)
-
-    def action_edit_claim(self) -> None:
-        from .edit_claim import EditClaimScreen
-
-        selection = self.selection
-        form = claim_form(selection.report, selection.claim) if selection is not None else None
-        if form is None:
-            self.notify("this answer did not decode into claims: edit its text with E", severity="warning",
-                        markup=False, timeout=3)
-            return
-        self.app.push_screen(EditClaimScreen(form), self._edited)
-
-    def action_edit_raw(self) -> None:
-        from .raw_editor import RawEditorScreen
-
-        number = self.browse.current
-        if number is None or self.session.history(number) is None:
-            self.notify("no answer to edit: this case could not be loaded", severity="warning", timeout=3)
-            return
-        raw = editable_text(self.session.report(number))
-        if raw is None:
-            self.notify("this answer's bytes are not UTF-8: there is no text to edit (the raw view shows "
-                        "them as \\xNN)", severity="warning", markup=False, timeout=4)
-            return
-        self.app.push_screen(RawEditorScreen(self.session.frozen(number), raw), self._edited)
-
-    def _edited(self, change: Change | None) -> None:
-        """The edit form or the raw editor closed: apply its change, if it made one."""
-        if change is not None:
-            self.apply_change(change)
-
-    def _show_changed(self, report: CaseReport) -> None:
+    def show_changed(self, report: CaseReport) -> None:
         """Show the case's answer as changed: its first failure, or the same claim when accepted."""
         claim = self.selection.claim if self.selection is not None else None
         selection = select(report, self.explore)
@@ -455,40 +333,18 @@ class MainScreen(Screen[None]):
         self.selection = selection
         self.case_list.refresh_rows([self.browse.row_of(report.number)])
 
-    def action_repair(self) -> None:
-        """The smallest edits that make the case as shown ACCEPT (greyed when it is)."""
-        from ...presentation.repair_view import RepairView
-        from .repair import RepairScreen
-
-        number = self.browse.current
-        report = self.session.report(number) if number is not None else None
-        if report is None or report.verdict is None or report.verdict.ok:
+    def show_score(self, score: PredictScore) -> None:
+        """The lab's predict score in the verdict panel's title, the last prediction under it."""
+        self._update_titles()
+        if self._views is None:
             return
-        self.app.push_screen(RepairScreen(RepairView.of(report)), self._repair_closed)
-
-    def _repair_closed(self, view: RepairView | None) -> None:
-        change = view.change() if view is not None else None
-        if change is not None:
-            self.apply_change(change)
-
-    def action_save(self) -> None:
-        """Save the case as shown into a counterexample file (the form remembers the last file)."""
-        from ...presentation.save_form import SaveForm
-        from .save import SaveScreen
-
-        number = self.browse.current
-        history = self.session.history(number) if number is not None else None
-        if history is None:
-            return
-        form = SaveForm(self.session.report(number), history)
-        self.app.push_screen(SaveScreen(form, self._save_path), self._save_closed)
-
-    def _save_closed(self, saved: Saved | None) -> None:
-        if saved is None:
-            return
-        self._save_path = str(saved.path)
-        if saved.open:
-            self._add_suite(saved.suite, saved.case_id)
+        last = score.last
+        panel = self.query_one("#verdict-panel")
+        if score.on and last is not None:
+            tone = "$text-success" if last.right else "$text-error"
+            panel.border_subtitle = Content.styled(last.words, f"bold {tone}")
+        else:
+            panel.border_subtitle = ""
 
     # -- actions: the trace ------------------------------------------------------------
 
@@ -548,66 +404,21 @@ class MainScreen(Screen[None]):
         if chosen is not None:
             self.post_message(chosen)
 
-    def action_mutation_report(self) -> None:
-        from .mutation_report import MutationReportScreen
-
-        suite = self.selection.report.suite if self.selection is not None else None
-        self.app.push_screen(MutationReportScreen(self.session, suite), self._mutation_report_closed)
-
-    def _mutation_report_closed(self, chosen: MutantChosen | None) -> None:
-        if chosen is not None:
-            self.post_message(chosen)
-
-    @on(MutantChosen)
-    def _mutant_chosen(self, message: MutantChosen) -> None:
-        """Open a mutant of the mutation report in the lab: its case, the mutant applied.
-        A report's mutant is an edit of the frozen answer, so the case's own changes are
-        set aside first (else a saved counterexample would record edits its text lacks)."""
-        number = message.number
-        history = self.session.history(number)
-        if history is None:
-            return
-        self.open_case(number)
-        if history.edited:
-            self.session.reset(number)
-            self.notify(f"{history.position} earlier change{'s' if history.position != 1 else ''} of this case "
-                        "replaced by the mutant (it is an edit of the frozen case)", markup=False, timeout=4)
-        self._show_changed(self.session.change(number, message.change))
-
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if self.app.screen is not self:
             return False  # under the palette the main view's keys do nothing: the footer says so
         return self.applies(action)
 
     def applies(self, action: str) -> bool | None:
-        """Whether a key's action does anything now: True, or None (shown greyed)."""
-        selection = self.selection
-        if action == "clear_filter":
-            return self.browse.filtered or self.query_one("#filter", Input).has_class("-active")
-        if action in ("next_claim", "previous_claim"):
-            return (selection is not None and len(selection.claims) > 1) or None
-        if action in ("next_step", "previous_step", "explore"):
-            return (selection is not None and bool(selection.steps)) or None
-        if action == "first_failure":
-            return (selection is not None and selection.first_failure is not None) or None
-        if action == "edit_claim":  # claims were decoded: the answer is strict JSON of the claims shape
-            return (selection is not None and bool(selection.claims)) or None
-        if action == "edit_raw":
-            return (selection is not None and not selection.report.broken) or None
-        if action in ("mutations", "mutate") or action.startswith("mutate("):
-            return self._lab() is not None or None
-        if action == "exercise":
-            return (self._lab() is not None and selection is not None and selection.report.verdict is not None
-                    and selection.report.verdict.ok) or None
-        if action == "repair":  # a rejected answer, edited or frozen
-            return (selection is not None and selection.report.verdict is not None
-                    and not selection.report.verdict.ok) or None
-        if action == "save":
-            return (selection is not None and not selection.report.broken) or None
-        if action in ("undo", "redo", "reset"):
-            can_undo, can_redo, edited = self._history_state()
-            return (can_undo if action == "undo" else can_redo if action == "redo" else edited) or None
-        return True
+        """Whether a key's action does anything now: True, or None (shown greyed), or False (not shown)."""
+        return self.key_state().applies(action)
+
+    def key_state(self) -> KeyState:
+        """What the keys depend on now (``presentation.key_state``: the table of what each needs)."""
+        number = self.browse.current
+        history = self.session.history(number) if number is not None else None
+        filtering = self._views is not None and self.query_one("#filter", Input).has_class("-active")
+        return KeyState.of(self.selection, history, filtered=self.browse.filtered or filtering)
 
     # -- opening files ------------------------------------------------------------------
 
@@ -623,9 +434,9 @@ class MainScreen(Screen[None]):
             self.app.call_from_thread(self.notify, safe.display(str(error)), title="cannot open",
                                       severity="error", markup=False)
             return
-        self.app.call_from_thread(self._add_suite, suite)
+        self.app.call_from_thread(self.add_suite, suite)
 
-    def _add_suite(self, suite: Suite, case_id: str | None = None) -> None:
+    def add_suite(self, suite: Suite, case_id: str | None = None) -> None:
         """Add a suite to the session (or find it open) and open its first case,
         its first new one when the file grew (a saved counterexample), or ``case_id``."""
         before = len(self.session)

@@ -47,19 +47,18 @@ from ...presentation.mutation_report import (
     Words,
     compute,
     edit_span,
-    mutant_tone,
     mutant_words,
 )
 from ...presentation.session import Session
 from ...suites.load import Suite
 from .. import keys, safe
 from ..messages import MutantChosen
-from ..tones import TABLE, TEXT, Tone, strong
-from ..widgets.table import Cell, Column, SafeTable
+from ..tones import TEXT, Tone, strong
+from ..widgets.report_table import ReportTable
+from ..widgets.table import SafeTable
 from ..widgets.text_view import Mark, SafeTextView
-from .summary import bar
 
-__all__ = ["MutationReportScreen", "ReportTable"]
+__all__ = ["MutationReportScreen"]
 
 _MUTED = TEXT[Tone.MUTED]
 _BOLD = "bold"
@@ -144,114 +143,10 @@ class _Failed(Message):
     error: str
 
 
-# -- the views -----------------------------------------------------------------------------
-
-
-class ReportTable(SafeTable):
-    """The report's rows, or one row's list of mutants."""
-
-    DEFAULT_CSS = """
-    ReportTable > .report-table--bar { color: $primary; }
-    """
-    COMPONENT_CLASSES = SafeTable.COMPONENT_CLASSES | {"report-table--bar"}
-
-    REPORT_COLUMNS = (
-        Column("section", "", width=9),
-        Column("label", "", width=28),
-        Column("what", "", min_width=12),
-        Column("count", "mutants", width=8, justify="right"),
-        Column("note", "", width=26),
-    )
-    # A list of mutants: the claim each changed where the report's rows have their count.
-    LIST_COLUMNS = (
-        Column("section", "", width=9),
-        Column("label", "case", width=28),
-        Column("what", "mutation", min_width=12),
-        Column("count", "claim", width=8, justify="right"),
-        Column("note", "verdict", width=26),
-    )
-
-    def __init__(self, *, id: str | None = None) -> None:
-        super().__init__(id=id)
-        self.items: Sequence[Item] = ()  # the report's rows, or a row's mutants
-        self.sections: dict[int, str] = {}
-        self.set_columns(self.REPORT_COLUMNS)
-        self.empty_message = "computing the mutation report…"
-
-    def set_items(self, items: Sequence[Item], sections: dict[int, str], cursor: int | None, *,
-                  listing: bool) -> None:
-        self.items, self.sections = items, sections
-        columns = self.LIST_COLUMNS if listing else self.REPORT_COLUMNS
-        if self.columns != columns:
-            self.set_columns(columns)
-        self.cursor = None
-        self.set_row_count(len(items))
-        self.refresh_all()
-        if items:
-            self.move_cursor(max(0, min(cursor or 0, len(items) - 1)))
-            self.scroll_to_row(self.cursor or 0, center=True)
-
-    def cell(self, row: int, column: Column) -> Cell:
-        item = self.items[row]
-        key = column.key
-        if key == "section":
-            return (self.sections.get(row, ""), TABLE[Tone.MUTED])
-        if isinstance(item, ReportRow):
-            return self._row_cell(item, key)
-        if key == "label":
-            return item.case
-        if key == "what":
-            return item.mutant.name
-        if key == "count":
-            claim = item.mutant.claim
-            return (f"[{claim}]", TABLE[Tone.MUTED]) if claim is not None and self.columns is self.LIST_COLUMNS \
-                else None
-        return (item.outcome, TABLE[mutant_tone(item)])
-
-    def _row_cell(self, item: ReportRow, key: str) -> Cell:
-        if key == "label":
-            return item.label
-        if key == "what":
-            if item.what:
-                return (item.what, TABLE[Tone.BAD])
-            width = self._widths[2] if len(self._widths) > 2 else 20
-            return (bar(item.count, item.total, width), "report-table--bar")
-        if key == "count":
-            return (str(item.count), None) if item.count else ("·", TABLE[Tone.PENDING])
-        return (item.note, TABLE[Tone.WARN]) if item.note else None
-
-    def on_safe_table_row_clicked(self, event: SafeTable.RowClicked) -> None:
-        """A click selects a row; a click on the selected row opens it, as Enter does."""
-        event.stop()
-        screen = self.screen
-        assert isinstance(screen, MutationReportScreen)
-        if event.row == self.cursor:
-            screen.action_open_row()
-        else:
-            screen.action_cursor(event.row - (self.cursor or 0))
+# -- the screen ----------------------------------------------------------------------------
 
 
 class MutationReportScreen(Screen[MutantChosen | None]):
-    DEFAULT_CSS = """
-    MutationReportScreen { layout: vertical; }
-    MutationReportScreen > #report-panel {
-        border-top: solid $primary-muted;
-        border-title-color: $text-primary;
-        border-title-style: bold;
-        padding: 0 1;
-        height: 1fr;
-    }
-    MutationReportScreen #report-head { height: auto; margin-bottom: 1; }
-    MutationReportScreen ReportTable { height: 2fr; }
-    MutationReportScreen #report-detail {
-        height: 1fr;
-        max-height: 12;
-        border-top: solid $primary-muted;
-    }
-    MutationReportScreen #report-words { height: auto; max-height: 5; }
-    MutationReportScreen #report-raw { height: 1fr; }
-    """
-
     BINDINGS = keys.bindings("mutation_report")
 
     def __init__(self, session: Session, suite: Suite | None) -> None:
@@ -441,6 +336,16 @@ class MutationReportScreen(Screen[MutantChosen | None]):
             place.listed, place.listed_cursor = self.listed_at, cursor
 
     # -- actions ------------------------------------------------------------------------
+
+    @on(SafeTable.RowClicked, "#report-table")
+    def _clicked(self, event: SafeTable.RowClicked) -> None:
+        """A click selects a row; a click on the selected row opens it, as Enter does."""
+        event.stop()
+        table = self.query_one(ReportTable)
+        if event.row == table.cursor:
+            self.action_open_row()
+        else:
+            self.action_cursor(event.row - (table.cursor or 0))
 
     def action_cursor(self, step: int) -> None:
         table = self.query_one(ReportTable)

@@ -30,20 +30,6 @@ def verdict_keys() -> Content:
 
 
 class PredictScreen(ModalScreen[str | None]):
-    DEFAULT_CSS = """
-    PredictScreen { align: center bottom; background: $background 20%; }
-    PredictScreen > #predict {
-        width: 100%;
-        height: auto;
-        border: round $warning;
-        border-title-color: $text-warning;
-        border-title-style: bold;
-        background: $surface;
-        padding: 0 1;
-        margin-bottom: 1;
-    }
-    """
-
     BINDINGS = keys.bindings("predict")
 
     def __init__(self, what: str, score: str) -> None:

@@ -18,31 +18,25 @@ the first Esc says so and the second discards them).
 
 from __future__ import annotations
 
-from itertools import islice
-
-from rich.style import Style
-from rich.text import Span, Text
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.content import Content
 from textual.screen import Screen
-from textual.widget import Widget
 from textual.widgets import Footer, TextArea
 from textual.widgets.text_area import Location
 
 from ...contract.text import line_col, shorten
 from ...presentation.editors import Change, raw_edit
-from ...presentation.raw_form import MARKER, EditableForm, read_form, to_form
+from ...presentation.raw_form import EditableForm, read_form, to_form
 from ...reports.case import CaseReport
 from .. import keys, safe
 from ..tones import TEXT, Tone, strong
+from ..widgets.editor_status import EditorStatus
+from ..widgets.raw_text_area import RawTextArea
 
-__all__ = ["RawEditorScreen", "RawTextArea"]
+__all__ = ["RawEditorScreen"]
 
-# A line with more markers than this draws them unstyled (still as text): styling
-# fifty thousand spans on every drawn row would stall the editor.
-MAX_STYLED_MARKERS = 500
 # Measured (benchmarks/bench_tui.py, "raw editor"): verifying an answer of normal
 # size takes well under a millisecond, so it happens on the keystroke; a form
 # longer than this (thousands of escapes: 15-30 ms at 8,000, 60-115 ms at 50,000) is
@@ -54,76 +48,7 @@ VERIFY_AT_ONCE = 32_768
 WRAP_AT_MOST = 4_096
 
 
-class RawTextArea(TextArea):
-    """A TextArea that draws the editable form's markers as escapes and marks the
-    spans it is given (the first failure's place), each a (start, end) location."""
-
-    DEFAULT_CSS = """
-    RawTextArea { height: 1fr; }
-    RawTextArea > .raw-text--escape { color: $text-warning; background: $warning-muted; text-style: bold; }
-    RawTextArea > .raw-text--failed { background: $error 60%; text-style: bold; }
-    """
-    COMPONENT_CLASSES = TextArea.COMPONENT_CLASSES | {"raw-text--escape", "raw-text--failed"}
-
-    marks: tuple[tuple[Location, Location], ...] = ()
-
-    def set_marks(self, marks: tuple[tuple[Location, Location], ...]) -> None:
-        if marks != self.marks:
-            self.marks = marks
-            self._line_cache.clear()  # TextArea keys its drawn lines by its own state only
-            self.refresh()
-
-    def get_line(self, line_index: int) -> Text:
-        line = super().get_line(line_index)
-        plain = line.plain
-        if "\\u{" in plain:
-            escape = self.get_component_rich_style("raw-text--escape")
-            line.spans.extend(Span(match.start(), match.end(), escape)
-                              for match in islice(MARKER.finditer(plain), MAX_STYLED_MARKERS))
-        if self.marks:
-            failed: Style = self.get_component_rich_style("raw-text--failed")
-            length = len(plain)
-            for (start_row, start_column), (end_row, end_column) in self.marks:
-                if not start_row <= line_index <= end_row:
-                    continue
-                start = start_column if line_index == start_row else 0
-                end = end_column if line_index == end_row else length
-                if start >= length:  # at the end of the line (a text cut short): its last character
-                    start, end = max(0, length - 1), length
-                line.stylize(failed, start, max(end, start + 1))
-        return line
-
-
-class EditorStatus(Widget):
-    """The verdict of the text as it stands, where it failed, and what Esc would do.
-    Of fixed height, so that a keystroke's new status is a repaint, not a layout pass."""
-
-    DEFAULT_CSS = """
-    EditorStatus { height: 3; padding: 0 1; }
-    """
-
-    content: Content = Content()
-
-    def show(self, content: Content) -> None:
-        if content != self.content:
-            self.content = content
-            self.refresh()
-
-    def render(self) -> Content:
-        return self.content
-
-
 class RawEditorScreen(Screen[Change | None]):
-    DEFAULT_CSS = """
-    RawEditorScreen { layout: vertical; }
-    RawEditorScreen > #raw-panel {
-        border-top: solid $primary-muted;
-        border-title-color: $text-primary;
-        border-title-style: bold;
-        height: 1fr;
-    }
-    """
-
     BINDINGS = keys.bindings("raw_editor")
     AUTO_FOCUS = "#raw-text"
 

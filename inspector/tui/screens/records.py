@@ -61,7 +61,7 @@ class RecordsScreen(MainScreen):
             return
         super().action_summary()
 
-    def _add_suite(self, suite: Suite, case_id: str | None = None) -> None:
+    def add_suite(self, suite: Suite, case_id: str | None = None) -> None:
         # A saved counterexample file, or one chosen in the palette: another session's.
         self.notify(f"{safe.display(str(suite.path))}: a triage group's records are not mixed with a suite; "
                     "open it with inspector open", severity="warning", markup=False, timeout=4)

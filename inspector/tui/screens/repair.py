@@ -49,17 +49,6 @@ def repair_content(view: RepairView) -> tuple[Content, Content]:
 
 
 class RepairScreen(ModalScreen[RepairView | None]):
-    DEFAULT_CSS = """
-    RepairScreen { align: center middle; }
-    RepairScreen > #repair {
-        width: 90%;
-        max-width: 110;
-    }
-    RepairScreen #repair-head { height: auto; margin-bottom: 1; }
-    RepairScreen #repair-diff { height: auto; max-height: 70vh; }
-    RepairScreen #repair-diff > Static { height: auto; }
-    """
-
     BINDINGS = keys.bindings("repair")
 
     def __init__(self, view: RepairView) -> None:

@@ -6,7 +6,8 @@ thread worker (writing can block on a slow or full disk).  A refusal (a bundled
 or foreign suite, an id already there, a full disk, a read-only directory) is
 the ``SaveError``'s one line, shown in the form so that the id or the path can be
 fixed without typing the rest again; the file is as it was.  Once saved, Enter
-opens the saved case in the inspector; Esc closes the form.
+opens the saved case in the inspector; Esc closes the form.  The form's parts
+(fields, status, the worker) are ``FormScreen``'s.
 """
 
 from __future__ import annotations
@@ -16,15 +17,14 @@ from pathlib import Path
 
 from textual import on, work
 from textual.app import ComposeResult
-from textual.containers import Horizontal, Vertical
 from textual.content import Content
-from textual.screen import ModalScreen
-from textual.widgets import Footer, Input, Label, Static
+from textual.widgets import Input, Static
 
 from ...presentation.save_form import DEFAULT_PATH, SaveForm, SaveOutcome, ids_in, resolve_path
 from ...suites.load import Suite
 from .. import keys, safe
 from ..tones import TEXT, Tone, strong
+from .form import Field, FormScreen
 
 __all__ = ["SaveScreen", "Saved"]
 
@@ -43,59 +43,42 @@ class Saved:
     open: bool = False
 
 
-class SaveScreen(ModalScreen[Saved | None]):
-    DEFAULT_CSS = """
-    SaveScreen { align: center middle; }
-    SaveScreen > #save {
-        width: 90%;
-        max-width: 100;
-    }
-    SaveScreen #save-label-note { height: auto; margin: 0 0 0 10; }
-    """
-
+class SaveScreen(FormScreen[Saved | None]):
     BINDINGS = keys.bindings("save")
+    FORM = "save"
 
     def __init__(self, form: SaveForm, path: str | None = None) -> None:
         super().__init__()
         self.form = form
         self.path = path or DEFAULT_PATH
         self.saved: Saved | None = None  # the last save of this form
-        self.busy = False
         self._suggested: str | None = None  # the id proposed for the path, until the user types another
         self._saved_fields: tuple[str, ...] = ()  # the fields as they were when saved
 
-    def compose(self) -> ComposeResult:
+    def head(self) -> Content:
         form = self.form
-        with Vertical(id="save", classes="dialog"):
-            yield Static(Content.assemble(
-                safe.content(form.summary), ("\nverdict now ", _MUTED),
-                (form.verdict, strong(Tone.GOOD if form.report.verdict and form.report.verdict.ok else Tone.BAD))),
-                id="save-head", classes="dialog-head")
-            for field, label, value, placeholder in (
-                    ("path", "file", self.path, "a new file, or a counterexample file inspector created"),
-                    ("id", "id", "", "unique in that file"),
-                    ("expected", "expected", form.verdict, "ACCEPT or a rejection code"),
-                    ("note", "note", "", "optional: why this case matters")):
-                with Horizontal(classes="dialog-row"):
-                    yield Label(label)
-                    yield Input(value, placeholder=placeholder, id=f"save-{field}", compact=True,
-                                select_on_focus=False)
-                if field == "expected":
-                    yield Static("", id="save-label-note")
-            yield Static("", id="save-status", classes="dialog-status")
-        yield Footer()
+        return Content.assemble(
+            safe.content(form.summary), ("\nverdict now ", _MUTED),
+            (form.verdict, strong(Tone.GOOD if form.report.verdict and form.report.verdict.ok else Tone.BAD)))
+
+    def fields(self) -> tuple[Field, ...]:
+        return (Field("path", "file", self.path, "a new file, or a counterexample file inspector created"),
+                Field("id", "id", "", "unique in that file"),
+                Field("expected", "expected", self.form.verdict, "ACCEPT or a rejection code"),
+                Field("note", "note", "", "optional: why this case matters"))
+
+    def after(self, field: str) -> ComposeResult:
+        if field == "expected":
+            yield Static("", id="save-label-note")
 
     def on_mount(self) -> None:
         self.query_one("#save").border_title = Content.assemble(
             f"{self.form.title} · ", safe.content(self.form.report.id))
         self._show_label_note()
         self._suggest_id(self.path)
-        self.query_one("#save-id", Input).focus()
+        self.input("id").focus()
 
     # -- the fields ----------------------------------------------------------------------
-
-    def value(self, field: str) -> str:
-        return self.query_one(f"#save-{field}", Input).value
 
     @work(thread=True, exclusive=True, group="save-suggest")
     def _suggest_id(self, path: str) -> None:
@@ -104,7 +87,7 @@ class SaveScreen(ModalScreen[Saved | None]):
         self.app.call_from_thread(self._set_suggestion, self.form.default_id(taken))
 
     def _set_suggestion(self, suggestion: str) -> None:
-        field = self.query_one("#save-id", Input)
+        field = self.input("id")
         if field.value == (self._suggested or ""):  # the user has not typed an id of their own
             with field.prevent(Input.Changed):
                 field.value = suggestion
@@ -118,7 +101,7 @@ class SaveScreen(ModalScreen[Saved | None]):
         elif event.input.id == "save-path":
             self._suggest_id(event.value)
         if self.saved is not None:  # a field changed: Enter saves again
-            self._status(Content.styled("Enter saves with these fields.", _MUTED))
+            self.status(Content.styled("Enter saves with these fields.", _MUTED))
 
     def _show_label_note(self) -> None:
         note = self.form.label_note(self.value("expected"))
@@ -126,48 +109,30 @@ class SaveScreen(ModalScreen[Saved | None]):
         widget.update(Content.styled(note[0], TEXT[note[1]]) if note is not None else Content(""))
         widget.display = note is not None
 
-    def _status(self, content: Content) -> None:
-        self.query_one("#save-status", Static).update(content)
-
     # -- saving -----------------------------------------------------------------------------
 
-    @on(Input.Submitted)
-    def _submitted(self, event: Input.Submitted) -> None:
-        event.stop()
-        self.action_submit()
-
-    def action_submit(self) -> None:
-        if self.busy:
-            return
+    def submit(self) -> None:
         if self.saved is not None and self._unchanged_since_saved():
             self.dismiss(Saved(self.saved.path, self.saved.suite, self.saved.case_id, open=True))
             return
         path = self.value("path")
         if not path.strip():
-            self._status(Content.styled("a file is needed: type the path of the counterexample file",
-                                        strong(Tone.BAD)))
-            self.query_one("#save-path", Input).focus()
+            self.missing("a file is needed: type the path of the counterexample file", "path")
             return
-        self.busy = True
-        self._status(Content.styled("saving…", _MUTED))
-        self._save(path, self.value("id"), self.value("expected"), self.value("note"))
+        case_id, expected, note = self.value("id"), self.value("expected"), self.value("note")
+        self.start("saving…", lambda: self.form.save(path, case_id, expected, note), self._saved_as)
 
     def _unchanged_since_saved(self) -> bool:
         return self._saved_fields == tuple(self.value(field) for field in _FIELDS)
 
-    @work(thread=True, exclusive=True, group="save")
-    def _save(self, path: str, case_id: str, expected: str, note: str) -> None:
-        self.app.call_from_thread(self._saved_as, self.form.save(path, case_id, expected, note))
-
     def _saved_as(self, outcome: SaveOutcome) -> None:
-        self.busy = False
         if outcome.suite is None:
-            self._status(Content.assemble(("✗ ", strong(Tone.BAD)), safe.content(outcome.message, TEXT[Tone.BAD])))
+            self.refuse(outcome.message)
             return
         self.saved = Saved(outcome.path, outcome.suite, outcome.case_id)
         self._saved_fields = tuple(self.value(field) for field in _FIELDS)
-        self._status(Content.assemble(safe.content(outcome.message, strong(Tone.GOOD)),
-                                      ("\nEnter opens it in the inspector · Esc closes", _MUTED)))
+        self.status(Content.assemble(safe.content(outcome.message, strong(Tone.GOOD)),
+                                     ("\nEnter opens it in the inspector · Esc closes", _MUTED)))
 
     def action_close(self) -> None:
         """Close the form, handing back what was saved (the main screen remembers the file)."""

@@ -9,9 +9,7 @@ Enter on a row lists those cases.  Verdicts are computed in a worker, once.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from textual import work
+from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.content import Content
@@ -24,100 +22,16 @@ from ...reports.suite import SuiteReport
 from ...suites.load import Suite
 from .. import keys, safe
 from ..messages import CasesChosen
-from ..tones import TABLE, TEXT, Tone, strong
-from ..widgets.table import Cell, Column, SafeTable
+from ..tones import TEXT, Tone, strong
+from ..widgets.summary_table import Row, SummaryTable
+from ..widgets.table import SafeTable
 
-__all__ = ["SummaryScreen", "bar"]
+__all__ = ["SummaryScreen"]
 
-_EIGHTHS = " ▏▎▍▌▋▊▉"
 _MUTED = TEXT[Tone.MUTED]
 
 
-def bar(value: int, total: int, width: int) -> str:
-    """A horizontal bar of ``width`` cells filled value/total, to an eighth of a cell."""
-    if total <= 0 or width <= 0:
-        return " " * max(width, 0)
-    eighths = round(8 * width * value / total)
-    full, part = divmod(eighths, 8)
-    text = "█" * full + (_EIGHTHS[part] if part else "")
-    return text.ljust(width)
-
-
-@dataclass(frozen=True, slots=True)
-class Row:
-    stage: str
-    label: str
-    passed: int
-    total: int
-    failed: int | None  # first failures at this check (None for the baselines)
-    cases: tuple[int, ...]  # the cases Enter lists
-    description: str
-    danger: bool = False  # a count that should be zero: its bar in the error colour
-
-
-class SummaryTable(SafeTable):
-    DEFAULT_CSS = """
-    SummaryTable > .summary-table--bar { color: $primary; }
-    """
-    COMPONENT_CLASSES = SafeTable.COMPONENT_CLASSES | {"summary-table--bar"}
-
-    COLUMNS = (
-        Column("stage", "", width=8),
-        Column("label", "rung", width=24),
-        Column("bar", "passed", min_width=10),
-        Column("count", "n/N", width=9, justify="right"),
-        Column("failed", "first fail", width=10, justify="right"),
-    )
-
-    def __init__(self, *, id: str | None = None) -> None:
-        super().__init__(id=id)
-        self.rows: list[Row] = []
-        self.set_columns(self.COLUMNS)
-        self.empty_message = "computing verdicts…"
-
-    def set_summary_rows(self, rows: list[Row]) -> None:
-        self.rows = rows
-        self.cursor = 0 if rows else None
-        self.set_row_count(len(rows))
-
-    def cell(self, row: int, column: Column) -> Cell:
-        data = self.rows[row]
-        key = column.key
-        if key == "stage":
-            return (data.stage, TABLE[Tone.MUTED])
-        if key == "label":
-            return (data.label, None)
-        if key == "bar":
-            width = self._widths[2] if len(self._widths) > 2 else 20
-            style = (TABLE[Tone.BAD] if data.danger
-                     else TABLE[Tone.GOOD] if data.failed is None else "summary-table--bar")
-            return (bar(data.passed, data.total, width), style)
-        if key == "count":
-            return (f"{data.passed}/{data.total}", None)
-        if data.failed is None:
-            return None
-        return (f"✗ {data.failed}", TABLE[Tone.BAD]) if data.failed else ("·", TABLE[Tone.PENDING])
-
-    def on_safe_table_row_clicked(self, event: SafeTable.RowClicked) -> None:
-        event.stop()
-        self.move_cursor(event.row)
-        self.screen.action_show_cases()  # type: ignore[attr-defined]
-
-
 class SummaryScreen(Screen[CasesChosen | None]):
-    DEFAULT_CSS = """
-    SummaryScreen { layout: vertical; }
-    SummaryScreen > #summary-panel {
-        border-top: solid $primary-muted;
-        border-title-color: $text-primary;
-        border-title-style: bold;
-        padding: 0 1;
-        height: 1fr;
-    }
-    SummaryScreen #summary-head { height: auto; margin-bottom: 1; }
-    SummaryScreen SummaryTable { height: 1fr; }
-    """
-
     BINDINGS = keys.bindings("summary")
 
     def __init__(self, session: Session, suite: Suite | None) -> None:
@@ -201,6 +115,12 @@ class SummaryScreen(Screen[CasesChosen | None]):
         if summary.broken:
             head.append(Content.styled(f"{len(summary.broken)} cases could not be loaded", strong(Tone.BAD)))
         self.query_one("#summary-head", Static).update(Content("\n").join(head))
+
+    @on(SafeTable.RowClicked, "#summary-table")
+    def _clicked(self, event: SafeTable.RowClicked) -> None:
+        event.stop()
+        self.query_one(SummaryTable).move_cursor(event.row)
+        self.action_show_cases()
 
     def action_cursor(self, step: int) -> None:
         table = self.query_one(SummaryTable)

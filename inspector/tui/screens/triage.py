@@ -22,17 +22,15 @@ from textual import events, on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
-from textual.geometry import Size
 from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Footer, Input, Static
 
+from ...presentation.bars import bar
 from ...presentation.session import Session
 from ...presentation.triage import (
-    MAX_BUCKETS,
     SORT_WORDS,
     SORTS,
-    Group,
     Histogram,
     LineReader,
     Snapshot,
@@ -43,18 +41,13 @@ from ...presentation.triage import (
     overview_groups,
 )
 from .. import keys, safe
-from ..tones import TABLE, TEXT, Tone, strong
-from ..widgets.table import Cell, Column, SafeTable
-from .summary import bar
+from ..tones import TEXT, Tone, strong
+from ..widgets.group_table import GroupTable
+from ..widgets.time_table import TimeTable
 
-__all__ = ["Counted", "GroupTable", "TimeTable", "TriageScreen"]
+__all__ = ["Counted", "TriageScreen"]
 
 _MUTED = TEXT[Tone.MUTED]
-# How each kind of group is titled in the overview's first column.
-KIND_WORDS = {
-    "check": "verdict", "reason": "sub-reason", "claim": "claim", "scope": "scope", "by": "metadata",
-    "blame": "blame", "category": "category", "rung": "ladder", "false_accept": "false accept", "bad": "bad lines",
-}
 
 
 class Counted(Message):
@@ -69,160 +62,8 @@ class Counted(Message):
         return isinstance(message, Counted) and not message.snapshot.done
 
 
-class _GrowingTable(SafeTable):
-    """A table whose rows grow while the count runs: its scrollable height is
-    rounded up to ``reserve`` rows meanwhile (the rows past the last drawn
-    blank), so that a snapshot with one more group or one more bucket repaints
-    rows instead of laying the screen out again (tens of milliseconds, a key
-    press waiting behind it); exact again once the count is done."""
-
-    reserve = 1
-
-    def _update_virtual_size(self) -> None:
-        total = sum(self._widths) + self.gap * max(0, len(self._widths) - 1)
-        rows = -(-self.row_count // self.reserve) * self.reserve
-        self.virtual_size = Size(total, rows + (1 if self.show_header else 0))
-
-    def settle(self) -> None:
-        """The count is done: the exact height."""
-        self.reserve = 1
-        self._update_virtual_size()
-
-
-class GroupTable(_GrowingTable):
-    """The groups: kind, name, the summary's bar, records and their share."""
-
-    DEFAULT_CSS = """
-    GroupTable > .group-table--bar { color: $primary; }
-    """
-    COMPONENT_CLASSES = SafeTable.COMPONENT_CLASSES | {"group-table--bar"}
-    reserve = 64
-
-    COLUMNS = (
-        Column("kind", "", width=12),
-        Column("group", "group", min_width=16, weight=3),
-        Column("bar", "records", min_width=8, weight=1),
-        Column("records", "n", width=9, justify="right"),
-        Column("rate", "rate", width=6, justify="right"),
-        Column("rejected", "rejected", width=9, justify="right"),
-    )
-
-    def __init__(self, *, id: str | None = None) -> None:
-        super().__init__(id=id)
-        self.groups: list[Group] = []
-        self.records = 0
-        self.lines = 0
-        self.by_kind = True
-        self.set_columns(self.COLUMNS)
-        self.empty_message = "counting…"
-
-    def set_groups(self, groups: list[Group], records: int, lines: int, by_kind: bool) -> None:
-        """Show these groups, the cursor staying on the same group when it is still there."""
-        current = self.groups[self.cursor].name if self.cursor is not None and self.cursor < len(self.groups) else None
-        self.groups, self.records, self.lines, self.by_kind = groups, records, lines, by_kind
-        cursor = next((row for row, group in enumerate(groups) if group.name == current), None)
-        self.cursor = cursor if cursor is not None else (0 if groups else None)
-        self.set_row_count(len(groups))
-
-    @property
-    def current(self) -> Group | None:
-        return self.groups[self.cursor] if self.cursor is not None and self.cursor < len(self.groups) else None
-
-    def cell(self, row: int, column: Column) -> Cell:
-        group = self.groups[row]
-        key = column.key
-        if key == "kind":
-            if self.by_kind and row > 0 and self.groups[row - 1].kind == group.kind:
-                return None
-            return (KIND_WORDS.get(group.kind, group.kind), TABLE[Tone.MUTED])
-        if key == "group":
-            return group.name  # untrusted: fields, sources, scopes and metadata come from the log
-        if key == "bar":
-            total = self.lines if group.kind == "bad" else self.records
-            width = self._widths[2] if len(self._widths) > 2 else 20
-            style = TABLE[Tone.BAD] if group.kind in ("bad", "false_accept") else \
-                TABLE[Tone.GOOD] if group.name in ("ACCEPT", "rung:contract") else "group-table--bar"
-            return (bar(group.records, total, width), style)
-        if key == "records":
-            return (f"{group.records:,}", None)
-        if key == "rate":
-            return (f"{100 * group.rate:.1f}%", TABLE[Tone.MUTED])
-        if group.rejected is None:
-            return None
-        return (f"✗ {group.rejected:,}", TABLE[Tone.BAD]) if group.rejected else ("·", TABLE[Tone.PENDING])
-
-    def on_safe_table_row_clicked(self, event: SafeTable.RowClicked) -> None:
-        event.stop()
-        self.move_cursor(event.row)
-
-
-class TimeTable(_GrowingTable):
-    """The time histogram: a row per bucket, its records as a bar, the rejected."""
-
-    DEFAULT_CSS = """
-    TimeTable > .time-table--bar { color: $primary; }
-    """
-    COMPONENT_CLASSES = SafeTable.COMPONENT_CLASSES | {"time-table--bar"}
-    reserve = MAX_BUCKETS
-
-    COLUMNS = (
-        Column("start", "from (UTC)", width=11),
-        Column("bar", "records", min_width=6),
-        Column("records", "n", width=8, justify="right"),
-        Column("rejected", "rejected", width=8, justify="right"),
-    )
-
-    def __init__(self, *, id: str | None = None) -> None:
-        super().__init__(id=id)
-        self.histogram: Histogram | None = None
-        self.most = 0
-        self.set_columns(self.COLUMNS)
-
-    def set_histogram(self, histogram: Histogram | None) -> None:
-        self.histogram = histogram
-        self.most = max((b.records for b in histogram.bars), default=0) if histogram is not None else 0
-        self.set_row_count(len(histogram.bars) if histogram is not None else 0)
-
-    def cell(self, row: int, column: Column) -> Cell:
-        assert self.histogram is not None
-        found = self.histogram.bars[row]
-        key = column.key
-        if key == "start":
-            return (iso(found.start)[5:16].replace("T", " "), TABLE[Tone.MUTED])
-        if key == "bar":
-            width = self._widths[1] if len(self._widths) > 1 else 10
-            return (bar(found.records, self.most, width), "time-table--bar")
-        if key == "records":
-            return (f"{found.records:,}", None)
-        return (f"✗ {found.rejected:,}", TABLE[Tone.BAD]) if found.rejected else ("·", TABLE[Tone.PENDING])
-
-    def row_style(self, row: int) -> str | None:
-        return None
-
-
 class TriageScreen(Screen[None]):
     """The overview of a triage (the app's first screen for ``inspector triage``)."""
-
-    DEFAULT_CSS = """
-    TriageScreen { layout: vertical; }
-    TriageScreen > #triage-panel {
-        border-top: solid $primary-muted;
-        border-title-color: $text-primary;
-        border-title-style: bold;
-        padding: 0 1;
-        height: 1fr;
-    }
-    TriageScreen #triage-head { height: 2; }
-    TriageScreen #triage-progress { height: 1; margin-bottom: 1; }
-    TriageScreen #triage-progress.-finished { visibility: hidden; }
-    TriageScreen #triage-filter { display: none; height: 1; border: none; padding: 0 1; margin-bottom: 1; }
-    TriageScreen #triage-filter.-active { display: block; }
-    TriageScreen #triage-body { height: 1fr; }
-    TriageScreen #groups-panel { width: 1fr; }
-    TriageScreen #time-panel { width: 42; margin-left: 2; display: none; }
-    TriageScreen #time-panel.-shown { display: block; }
-    TriageScreen .triage-title { height: 1; color: $text-muted; }
-    """
 
     BINDINGS = keys.bindings("triage")
     AUTO_FOCUS = ""

@@ -1,0 +1,86 @@
+"""The triage overview's groups (``GroupTable``): kind, name, the summary's bar,
+records and their share.  Group names come from the log: untrusted, drawn
+through ``safe`` like every cell."""
+
+from __future__ import annotations
+
+from ...presentation.bars import bar
+from ...presentation.triage import Group
+from ..tones import TABLE, Tone
+from .growing_table import GrowingTable
+from .table import Cell, Column, SafeTable
+
+__all__ = ["KIND_WORDS", "GroupTable"]
+
+# How each kind of group is titled in the overview's first column.
+KIND_WORDS = {
+    "check": "verdict", "reason": "sub-reason", "claim": "claim", "scope": "scope", "by": "metadata",
+    "blame": "blame", "category": "category", "rung": "ladder", "false_accept": "false accept", "bad": "bad lines",
+}
+
+
+class GroupTable(GrowingTable):
+    """The groups: kind, name, the summary's bar, records and their share."""
+
+    DEFAULT_CSS = """
+    GroupTable > .group-table--bar { color: $primary; }
+    """
+    COMPONENT_CLASSES = SafeTable.COMPONENT_CLASSES | {"group-table--bar"}
+    reserve = 64
+
+    COLUMNS = (
+        Column("kind", "", width=12),
+        Column("group", "group", min_width=16, weight=3),
+        Column("bar", "records", min_width=8, weight=1),
+        Column("records", "n", width=9, justify="right"),
+        Column("rate", "rate", width=6, justify="right"),
+        Column("rejected", "rejected", width=9, justify="right"),
+    )
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.groups: list[Group] = []
+        self.records = 0
+        self.lines = 0
+        self.by_kind = True
+        self.set_columns(self.COLUMNS)
+        self.empty_message = "counting…"
+
+    def set_groups(self, groups: list[Group], records: int, lines: int, by_kind: bool) -> None:
+        """Show these groups, the cursor staying on the same group when it is still there."""
+        current = self.groups[self.cursor].name if self.cursor is not None and self.cursor < len(self.groups) else None
+        self.groups, self.records, self.lines, self.by_kind = groups, records, lines, by_kind
+        cursor = next((row for row, group in enumerate(groups) if group.name == current), None)
+        self.cursor = cursor if cursor is not None else (0 if groups else None)
+        self.set_row_count(len(groups))
+
+    @property
+    def current(self) -> Group | None:
+        return self.groups[self.cursor] if self.cursor is not None and self.cursor < len(self.groups) else None
+
+    def cell(self, row: int, column: Column) -> Cell:
+        group = self.groups[row]
+        key = column.key
+        if key == "kind":
+            if self.by_kind and row > 0 and self.groups[row - 1].kind == group.kind:
+                return None
+            return (KIND_WORDS.get(group.kind, group.kind), TABLE[Tone.MUTED])
+        if key == "group":
+            return group.name  # untrusted: fields, sources, scopes and metadata come from the log
+        if key == "bar":
+            total = self.lines if group.kind == "bad" else self.records
+            width = self._widths[2] if len(self._widths) > 2 else 20
+            style = TABLE[Tone.BAD] if group.kind in ("bad", "false_accept") else \
+                TABLE[Tone.GOOD] if group.name in ("ACCEPT", "rung:contract") else "group-table--bar"
+            return (bar(group.records, total, width), style)
+        if key == "records":
+            return (f"{group.records:,}", None)
+        if key == "rate":
+            return (f"{100 * group.rate:.1f}%", TABLE[Tone.MUTED])
+        if group.rejected is None:
+            return None
+        return (f"✗ {group.rejected:,}", TABLE[Tone.BAD]) if group.rejected else ("·", TABLE[Tone.PENDING])
+
+    def on_safe_table_row_clicked(self, event: SafeTable.RowClicked) -> None:
+        event.stop()
+        self.move_cursor(event.row)

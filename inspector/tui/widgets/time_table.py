@@ -1,0 +1,56 @@
+"""The triage overview's time histogram (``TimeTable``): a row per bucket, its
+records as a bar, the rejected."""
+
+from __future__ import annotations
+
+from ...presentation.bars import bar
+from ...presentation.triage import MAX_BUCKETS, Histogram, iso
+from ..tones import TABLE, Tone
+from .growing_table import GrowingTable
+from .table import Cell, Column, SafeTable
+
+__all__ = ["TimeTable"]
+
+
+class TimeTable(GrowingTable):
+    """The time histogram: a row per bucket, its records as a bar, the rejected."""
+
+    DEFAULT_CSS = """
+    TimeTable > .time-table--bar { color: $primary; }
+    """
+    COMPONENT_CLASSES = SafeTable.COMPONENT_CLASSES | {"time-table--bar"}
+    reserve = MAX_BUCKETS
+
+    COLUMNS = (
+        Column("start", "from (UTC)", width=11),
+        Column("bar", "records", min_width=6),
+        Column("records", "n", width=8, justify="right"),
+        Column("rejected", "rejected", width=8, justify="right"),
+    )
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.histogram: Histogram | None = None
+        self.most = 0
+        self.set_columns(self.COLUMNS)
+
+    def set_histogram(self, histogram: Histogram | None) -> None:
+        self.histogram = histogram
+        self.most = max((b.records for b in histogram.bars), default=0) if histogram is not None else 0
+        self.set_row_count(len(histogram.bars) if histogram is not None else 0)
+
+    def cell(self, row: int, column: Column) -> Cell:
+        assert self.histogram is not None
+        found = self.histogram.bars[row]
+        key = column.key
+        if key == "start":
+            return (iso(found.start)[5:16].replace("T", " "), TABLE[Tone.MUTED])
+        if key == "bar":
+            width = self._widths[1] if len(self._widths) > 1 else 10
+            return (bar(found.records, self.most, width), "time-table--bar")
+        if key == "records":
+            return (f"{found.records:,}", None)
+        return (f"✗ {found.rejected:,}", TABLE[Tone.BAD]) if found.rejected else ("·", TABLE[Tone.PENDING])
+
+    def row_style(self, row: int) -> str | None:
+        return None
