@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from .. import __version__
 from ..contract.text import json_dumps, visible
+from ..presentation.bars import bar
 from ..suites.load import Suite, bundled_suite_paths, load_suites
 from .output import EXIT_ACCEPT, EXIT_REJECT, TONE_STYLES, error, report_console
 from .table import BAR_WIDTH, FACT_LABEL_WIDTH, TableColumn, fit_columns, fitted, hanging, natural_widths, render_table
@@ -166,9 +167,9 @@ def print_audit(suites: list[Suite], result: Audit) -> None:
         {"check": Text(row.check.title), "code": Text(row.check.code), "passed": Text(f"{row.passed}/{total}")}
         for row in summary.checks]
     layout = fit_columns(LADDER_COLUMNS, natural_widths(LADDER_COLUMNS, ladder), console.width)
-    bar = layout.widths.get("", 0)  # the bar is drawn to its column's width: full width, every case passed
+    width = layout.widths.get("", 0)  # the bar is drawn to its column's width: full width, every case passed
     for cells, row in zip(ladder, summary.checks):
-        cells[""] = Text("█" * (round(bar * row.passed / total) if total else 0), "cyan")
+        cells[""] = Text(bar(row.passed, total, width).rstrip(), "cyan")
     console.print(render_table("the ladder: cases past each check", LADDER_COLUMNS, layout, ladder))
 
     if summary.first_failures:

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..contract.text import visible
+from ..presentation.bars import bar
 from .output import report_console
 from .table import BAR_WIDTH, FACT_LABEL_WIDTH, TableColumn, fitted, hanging
 
@@ -127,7 +128,7 @@ def _group_table(title: str, groups: list[Group], width: int) -> Any:
     for group in groups[:SHOWN_ROWS]:
         rows.append({"group": Text(group.name, "green" if group.name == "ACCEPT" else ""),
                      "records": Text(_count(group.records)), "rate": Text(_share(group.rate)),
-                     "": Text("█" * (round(bar_width * group.records / top) if top else 0), "cyan")})
+                     "": Text(bar(group.records, top, bar_width).rstrip(), "cyan")})
     _more(rows, len(groups) - SHOWN_ROWS, GROUP_COLUMNS)
     return fitted(title, GROUP_COLUMNS, rows, width)
 
@@ -168,15 +169,15 @@ def _time_table(summary: Summary, width: int) -> Any:
     histogram = summary.histogram
     assert histogram is not None
     tally = summary.tally
-    top = max((bar.records for bar in histogram.bars), default=0)
+    top = max((bucket.records for bucket in histogram.bars), default=0)
     bar_width = min(BAR_WIDTH, max(5, width // 4))
     rows: list[dict[str, Any]] = []
     bars = histogram.bars
-    for bar in bars:
-        filled = round(bar_width * bar.records / top) if top else 0
-        bad = round(filled * bar.rejected / bar.records) if bar.records else 0
-        rows.append({"from": Text(iso(bar.start)), "records": Text(_count(bar.records)),
-                     "rejected": Text(_count(bar.rejected)),
-                     "": Text.assemble(("█" * (filled - bad), "cyan"), ("█" * bad, "red"))})
+    for bucket in bars:
+        drawn = bar(bucket.records, top, bar_width).rstrip()
+        bad = round(len(drawn) * bucket.rejected / bucket.records) if bucket.records else 0
+        rows.append({"from": Text(iso(bucket.start)), "records": Text(_count(bucket.records)),
+                     "rejected": Text(_count(bucket.rejected)),
+                     "": Text.assemble((drawn[:len(drawn) - bad], "cyan"), (drawn[len(drawn) - bad:], "red"))})
     title = f"over time, per {histogram.bucket} (rejected in red); {tally.no_ts:,} record(s) without a readable ts"
     return fitted(title, TIME_COLUMNS, rows, width)
