@@ -111,7 +111,7 @@ class TestImports:
             "from inspector.presentation.session import Session\n"
             "from inspector.presentation.selection import select\n"
             "session = Session([suite])\n"
-            "[select(session.report(n), explore=True).ladder() for n in range(len(session))]\n"
+            "[select(session.report(n), explore=True).check_rows() for n in range(len(session))]\n"
             "session.summary().to_dict()\n"
         )
         assert ui_modules_after(body) == []
@@ -165,7 +165,7 @@ class TestFloors:
         ("contract/text.py", "from ..reports import case", "The floors"),
         ("lab/history.py", "from ..triage import timeline", "The floors"),
         ("reports/tones.py", "import rich.text", "UI library"),
-        ("tui/widgets/ladder.py", "from ...contract import rules", "Widgets and screens"),
+        ("tui/widgets/checks_panel.py", "from ...contract import rules", "Widgets and screens"),
     ], ids=["contract-up", "lab-to-triage", "core-rich", "widget-logic"])
     def test_an_import_that_breaks_a_floor_is_caught(self, tmp_path, module, line, broken):
         shutil.copytree(PACKAGE, tmp_path / "inspector", ignore=shutil.ignore_patterns("__pycache__"))

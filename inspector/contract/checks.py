@@ -1,7 +1,7 @@
 """The contract's checks, declared once, in order.
 
 Everything that lists checks derives from ``CHECKS``: the evaluation order in
-``verify``, the trace, ``inspector --help``, the README table and the UI ladder.
+``verify``, the trace, ``inspector --help``, the docs' table and the checks panel.
 A check's ``code`` is the verdict status it produces when it fails; checks of the
 first two stages report a sub-reason as well (``REASONS``).
 """

@@ -2,7 +2,7 @@
 
 A ``Selection`` is an immutable snapshot built on every move.  Each view reads
 from it only what it shows (the request attribute, the source row and column,
-the spans in the answer and in the source text, the ladder's rows, the step in
+the spans in the answer and in the source text, the checks panel's rows, the step in
 words) and redraws only when that changed.  Nothing here decides anything: the
 trace already resolved what each step compared; this module says which of it is
 current and how it reads.
@@ -19,12 +19,12 @@ from ..contract.trace import Outcome, SourceSpan, Span, Step
 from ..reports.case import CaseReport
 from ..reports.tones import Tone
 
-__all__ = ["ACCESS_ATTRIBUTES", "MARKS", "STAGE_NAMES", "LadderRow", "Selection", "SourceCaption", "StepDetail", "select"]
+__all__ = ["ACCESS_ATTRIBUTES", "MARKS", "STAGE_NAMES", "CheckRow", "Selection", "SourceCaption", "StepDetail", "select"]
 
 # The source metadata the access check reads, in the order it checks them (the
 # registry's access columns).
 ACCESS_ATTRIBUTES = CONDITIONS
-# The short names of the stages, for the ladder's first column.
+# The short names of the stages, for the checks panel's first column.
 STAGE_NAMES = {Stage.DECODE: "decode", Stage.CITATION: "citation", Stage.CLAIM: "claim", Stage.COVERAGE: "coverage"}
 MARKS = {Outcome.PASSED: "✓", Outcome.FAILED: "✗", Outcome.NOT_REACHED: "·", Outcome.UNAVAILABLE: "?"}
 _MARK_TONES = {Outcome.PASSED: Tone.GOOD, Outcome.FAILED: Tone.BAD,
@@ -39,8 +39,8 @@ def tone_of(step: Step | None) -> Tone:
 
 
 @dataclass(frozen=True, slots=True)
-class LadderRow:
-    """One rung of the ladder: a check, and its step for the current claim."""
+class CheckRow:
+    """One row of the checks panel: a check, and its step for the current claim."""
 
     check: Check
     step: Step | None  # None: no step (a case that could not be loaded)
@@ -212,11 +212,11 @@ class Selection:
             return None
         return trace.claim_span(self.claim)
 
-    # -- the ladder -------------------------------------------------------------
+    # -- the checks panel -------------------------------------------------------
 
     @property
-    def ladder_checks(self) -> tuple[Check, ...]:
-        """The checks the ladder shows, in contract order (the access step only with a scope)."""
+    def panel_checks(self) -> tuple[Check, ...]:
+        """The checks the panel shows, in contract order (the access step only with a scope)."""
         return checks_for(self.report.scoped)
 
     @property
@@ -226,8 +226,8 @@ class Selection:
                 return position
         return None
 
-    def ladder(self) -> tuple[LadderRow, ...]:
-        """Every check the ladder shows, with its step for the current claim."""
+    def check_rows(self) -> tuple[CheckRow, ...]:
+        """Every check the panel shows, with its step for the current claim."""
         rows: dict[str, Step] = {}
         for step in self.steps:
             if step.claim is None or step.claim == self.claim:
@@ -236,11 +236,11 @@ class Selection:
         failing = self.steps[first] if first is not None else None
         result = []
         previous: Stage | None = None
-        for check in self.ladder_checks:
+        for check in self.panel_checks:
             step = rows.get(check.id)
             stage = STAGE_NAMES[check.stage] if check.stage is not previous else ""
             previous = check.stage
-            result.append(LadderRow(check, step, stage, step is not None and step is failing))
+            result.append(CheckRow(check, step, stage, step is not None and step is failing))
         return tuple(result)
 
     @property

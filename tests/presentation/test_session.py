@@ -262,20 +262,20 @@ class TestSelection:
         assert selection.step.check.id == "revision"
         assert opened(article_session, "prod-v1-claims", explore=True).steps == selection.steps
 
-    def test_ladder_has_every_check_of_the_trace_for_the_current_claim(self, article_session):
-        rows = opened(article_session, "complete-answer").with_claim(1).ladder()
-        # No scope in the request: the access check is not in the trace, nor on the ladder.
+    def test_the_checks_panel_has_every_check_of_the_trace_for_the_current_claim(self, article_session):
+        rows = opened(article_session, "complete-answer").with_claim(1).check_rows()
+        # No scope in the request: the access check is not in the trace, nor on the checks panel.
         unscoped = [check.id for check in CHECKS if not check.needs_scope]
         assert [row.check.id for row in rows] == unscoped
         assert all(row.step is not None for row in rows)
         per_claim = [row.step for row in rows if row.check.per_claim and row.step is not None]
         assert per_claim and all(step.claim == 1 for step in per_claim)
 
-    def test_a_scoped_request_puts_access_on_the_ladder(self):
+    def test_a_scoped_request_puts_access_on_the_checks_panel(self):
         session = Session([load_suite(FIXTURES / "access.json")])
         selection = opened(session, "expired")
-        assert selection.ladder_checks == CHECKS
-        rows = {row.check.id: row.step for row in selection.ladder()}
+        assert selection.panel_checks == CHECKS
+        rows = {row.check.id: row.step for row in selection.check_rows()}
         assert rows["authorized"] is not None and rows["authorized"].failed
         assert selection.source_attribute == "expires_at"  # the failing condition
         assert selection.request_attribute == "scope"
@@ -296,4 +296,4 @@ class TestSelection:
         session = Session([load_suite(path, strict=False)])
         selection = select(session.report(0))
         assert selection.step is None and selection.source is None and selection.answer_spans == ()
-        assert all(row.step is None and row.mark == "–" for row in selection.ladder())
+        assert all(row.step is None and row.mark == "–" for row in selection.check_rows())

@@ -33,7 +33,7 @@ from inspector.suites.load import Suite
 from inspector.tui import keys
 from inspector.tui.app import InspectorApp, make_app
 from inspector.tui.tones import HIGHLIGHT, TABLE_HIGHLIGHT
-from inspector.tui.widgets.ladder import LadderTable
+from inspector.tui.widgets.checks_panel import ChecksTable
 from inspector.tui.widgets.registry_table import RegistryTable
 from inspector.tui.widgets.request_strip import RequestStrip
 from inspector.tui.widgets.table import SafeTable
@@ -185,7 +185,7 @@ def request_highlight(app: InspectorApp) -> tuple[str | None, Tone | None]:
 
 def cursor_check(app: InspectorApp) -> str | None:
     """The check on the ladder's cursor row, as drawn (the row in the cursor style)."""
-    table = app.main.query_one(LadderTable)
+    table = app.main.query_one(ChecksTable)
     if table.cursor is None:
         return None
     assert table.row_style(table.cursor) == "safe-table--cursor"

@@ -37,7 +37,7 @@ async def test_views_point_at_what_the_failing_step_compares(bundled, check_id):
         step = selection.step
         assert step is not None and step.check.id == check_id and step.failed
         assert selection.tone is Tone.BAD
-        # The ladder's cursor is on the failing check; the detail names it with its fix.
+        # The checks panel's cursor is on the failing check; the detail names it with its fix.
         assert cursor_check(app) == check_id
         detail = step_detail(app)
         assert step.label in detail and "fix:" in detail

@@ -153,7 +153,7 @@ async def test_changing_the_value_flips_the_verdict_records_the_edit_and_every_p
         text = flowing(verdict_text(app))
         assert "was ACCEPT, now VALUE_MISMATCH (claims[0])" in text
         assert "citation-only still accepts" in text
-        # the ladder, the registry and the raw answer follow the edited answer
+        # the checks, the registry and the raw answer follow the edited answer
         assert cursor_check(app) == "value"
         assert registry_highlight(app) == ("prod-v2", frozenset({"facts.read_timeout_ms"}), Tone.BAD)
         assert marked(text_view(app, "#answer-view"), FAILED) == ['"5001"']

@@ -19,7 +19,7 @@ from inspector.reports.tones import Tone
 from inspector.suites.load import Suite, load_suite
 from inspector.tui.messages import CasesChosen, CheckChosen, FileChosen
 from inspector.tui.widgets.case_list import CaseList
-from inspector.tui.widgets.ladder import LadderTable
+from inspector.tui.widgets.checks_panel import ChecksTable
 from inspector.tui.widgets.source_text import SourceText
 from support.tui import (
     case_id,
@@ -151,7 +151,7 @@ class TestTraceKeys:
             step = main.selection.step
             # Evaluated although after the failure: 2000 is prod-v1's value, so it passes.
             assert not step.reached and step.outcome.value == "passed"
-            table = main.query_one(LadderTable)
+            table = main.query_one(ChecksTable)
             assert table.row_style(table.cursor) == "safe-table--cursor"
             await pilot.press("F")
             assert not main.explore and main.selection.step.outcome.value == "not_reached"

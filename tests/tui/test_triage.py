@@ -242,7 +242,7 @@ class TestRecords:
             assert records.session.suites[0].name == "app.jsonl"
             first = records.selection.report
             assert first.actual == first.expected == "VALUE_MISMATCH" and first.id.startswith("app.jsonl:")
-            # the usual view: the registry beside the claims, the ladder at the failing check
+            # the usual view: the registry beside the claims, the checks at the failing check
             assert records.selection.step.check.id == "value"
             claim = first.verdict.claims[records.selection.claim]
             source, cells, tone = registry_highlight(SimpleNamespace(main=records))

@@ -11,7 +11,7 @@ from ...presentation.mutation_menu import catalogue
 from .. import keys
 from ..widgets.case_list import CaseList
 from ..widgets.claims import ClaimsTable
-from ..widgets.ladder import Ladder
+from ..widgets.checks_panel import ChecksPanel
 from ..widgets.raw_answer import RawAnswer
 from ..widgets.registry_table import RegistryTable
 from ..widgets.request_strip import RequestStrip
@@ -20,7 +20,7 @@ from ..widgets.verdict import VerdictView
 
 __all__ = ["HelpScreen", "help_markdown", "mutations_markdown"]
 
-PANELS = (CaseList, RequestStrip, ClaimsTable, RegistryTable, SourceText, Ladder, RawAnswer, VerdictView)
+PANELS = (CaseList, RequestStrip, ClaimsTable, RegistryTable, SourceText, ChecksPanel, RawAnswer, VerdictView)
 
 INTRO = (
     "# inspector\n\n"

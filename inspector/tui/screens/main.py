@@ -1,4 +1,4 @@
-"""The main view: cases, the ladder, the request, claims, registry, answer and verdict.
+"""The main view: cases, the checks, the request, claims, registry, answer and verdict.
 
 The screen owns the main view's keys and its state: ``browse`` (which cases the
 list shows, which one is open), ``selection`` (the case, step and claim shown),
@@ -51,7 +51,7 @@ from ..messages import (
 )
 from ..widgets.case_list import CaseList
 from ..widgets.claims import ClaimsTable
-from ..widgets.ladder import Ladder
+from ..widgets.checks_panel import ChecksPanel
 from ..widgets.raw_answer import RawAnswer
 from ..widgets.registry_table import RegistryTable
 from ..widgets.request_strip import RequestStrip
@@ -91,7 +91,7 @@ class MainScreen(Screen[None]):
                     yield Input(placeholder="filter: suite, id, label or note", id="filter")
                     yield CaseList(self.session, id="cases")
                 with Vertical(id="checks-panel", classes="panel"):
-                    yield Ladder(id="ladder")
+                    yield ChecksPanel(id="checks")
             with Vertical(id="right"):
                 with Vertical(id="request-panel", classes="panel"):
                     yield RequestStrip(id="request")
@@ -113,7 +113,7 @@ class MainScreen(Screen[None]):
                              ("#registry-panel", "registry"), ("#verdict-panel", "verdict")):
             self.query_one(panel).border_title = title
         self._views = (self.query_one(RequestStrip), self.query_one(ClaimsTable), self.query_one(RegistryTable),
-                       self.query_one(SourceText), self.query_one(Ladder), self.query_one(RawAnswer),
+                       self.query_one(SourceText), self.query_one(ChecksPanel), self.query_one(RawAnswer),
                        self.query_one(VerdictView))
         if len(self.session):
             self.open_case(0)
@@ -184,7 +184,7 @@ class MainScreen(Screen[None]):
 
     def _update_titles(self) -> None:
         # Titles that change on every step would redraw their whole panel: the step
-        # counter lives in the ladder's detail instead, the case's place in the claims title.
+        # counter lives in the checks panel's detail instead, the case's place in the claims title.
         if self._views is None:  # not composed yet
             return
         self._title("#cases-panel", Content(self.browse.title))

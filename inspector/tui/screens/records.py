@@ -2,7 +2,7 @@
 
 The main screen over a ``RecordSession`` (the group's records as the cases of
 an in-memory suite, read from the log as they are shown): the registry beside
-each claim, the ladder, the highlights, the lab's edits, mutations and save all
+each claim, the checks, the highlights, the lab's edits, mutations and save all
 work as on any case, ``j``/``k`` page through the group, the verdict panel's
 note says where the record is and its metadata.  Esc goes back to the overview
 (clearing a case filter first).

@@ -15,7 +15,7 @@ __all__ = ["KIND_WORDS", "GroupTable"]
 # How each kind of group is titled in the overview's first column.
 KIND_WORDS = {
     "check": "verdict", "reason": "sub-reason", "claim": "claim", "scope": "scope", "by": "metadata",
-    "blame": "blame", "category": "category", "rung": "ladder", "false_accept": "false accept", "bad": "bad lines",
+    "blame": "blame", "category": "category", "rung": "rungs", "false_accept": "false accept", "bad": "bad lines",
 }
 
 

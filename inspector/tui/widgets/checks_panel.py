@@ -1,9 +1,9 @@
-"""The check ladder: every check of the trace in contract order, for the current claim.
+"""The checks panel: every check of the trace in contract order, for the current claim.
 
-The access check is a rung only when the request carries a scope (without one
+The access check is shown only when the request carries a scope (without one
 the trace has no such step).  ✓ passed, ✗ failed, · not reached.  The first
 failure is emphasised; in explore mode the checks after it are evaluated too and
-shown greyed.  Under the ladder, the selected step's explanation and fix hint.
+shown greyed.  Under the checks, the selected step's explanation and fix hint.
 """
 
 from __future__ import annotations
@@ -13,16 +13,16 @@ from textual.containers import Vertical
 from textual.content import Content
 from textual.widgets import Static
 
-from ...presentation.selection import LadderRow, Selection
+from ...presentation.selection import CheckRow, Selection
 from .. import safe
 from ..messages import CheckChosen
 from ..tones import TABLE, TEXT, Tone, strong
 from .table import Cell, Column, SafeTable
 
-__all__ = ["Ladder", "LadderTable"]
+__all__ = ["ChecksPanel", "ChecksTable"]
 
 
-class LadderTable(SafeTable):
+class ChecksTable(SafeTable):
     show_header = False
 
     COLUMNS = (
@@ -33,16 +33,16 @@ class LadderTable(SafeTable):
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self.rows: tuple[LadderRow, ...] = ()
+        self.rows: tuple[CheckRow, ...] = ()
         self.set_columns(self.COLUMNS)
 
-    def set_rows(self, rows: tuple[LadderRow, ...], selected: str | None) -> None:
-        """Show these rungs, the selected check's row under the cursor."""
+    def set_rows(self, rows: tuple[CheckRow, ...], selected: str | None) -> None:
+        """Show these checks, the selected check's row under the cursor."""
         old = self.rows
         self.rows = rows
         if len(rows) != len(old) or any(a.check is not b.check for a, b in zip(old, rows, strict=True)):
             self.set_row_count(len(rows))
-            self.refresh(layout=True)  # the ladder's height follows its rungs
+            self.refresh(layout=True)  # the panel's height follows its checks
         else:
             self.refresh_rows([r for r, (a, b) in enumerate(zip(old, rows, strict=True)) if a.shown != b.shown])
         cursor = next((r for r, row in enumerate(rows) if row.check.id == selected), None)
@@ -54,35 +54,35 @@ class LadderTable(SafeTable):
         return TABLE[Tone.PENDING] if self.rows[row].dim else None
 
     def cell(self, row: int, column: Column) -> Cell:
-        rung = self.rows[row]
+        shown = self.rows[row]
         key = column.key
         if key == "stage":
-            return (rung.stage, TABLE[Tone.MUTED]) if rung.stage else None
+            return (shown.stage, TABLE[Tone.MUTED]) if shown.stage else None
         if key == "mark":
-            return (rung.mark, TABLE[rung.mark_tone])
-        if rung.failure is not None:
-            title = "safe-table--first" if rung.first_failure else None
-            return [(rung.check.title, title), ("  " + rung.failure, TABLE[Tone.BAD])]
-        return (rung.check.title, None)
+            return (shown.mark, TABLE[shown.mark_tone])
+        if shown.failure is not None:
+            title = "safe-table--first" if shown.first_failure else None
+            return [(shown.check.title, title), ("  " + shown.failure, TABLE[Tone.BAD])]
+        return (shown.check.title, None)
 
     def on_safe_table_row_clicked(self, event: SafeTable.RowClicked) -> None:
         event.stop()
         self.post_message(CheckChosen(self.rows[event.row].check.id))
 
 
-class Ladder(Vertical):
+class ChecksPanel(Vertical):
     HELP = (
         "**Checks**: the contract's checks in order, for the current claim: ✓ passed, ✗ failed, "
         "· not reached (the first failure decides). `n`/`p` step through the trace, `f` jumps to "
         "the first failure, `F` also evaluates the checks after it (greyed). *access allowed* is a "
-        "rung only when the request carries an access scope. Under the ladder: the selected step's "
+        "check only when the request carries an access scope. Under the checks: the selected step's "
         "explanation and how to fix it."
     )
 
     DEFAULT_CSS = """
-    Ladder { height: auto; }
-    Ladder > LadderTable { height: auto; }
-    Ladder > #step-detail { height: 6; overflow: hidden; }
+    ChecksPanel { height: auto; }
+    ChecksPanel > ChecksTable { height: auto; }
+    ChecksPanel > #step-detail { height: 6; overflow: hidden; }
     """
 
     def __init__(self, *, id: str | None = None) -> None:
@@ -90,7 +90,7 @@ class Ladder(Vertical):
         self._key: object = None
 
     def compose(self) -> ComposeResult:
-        yield LadderTable(id="ladder-table")
+        yield ChecksTable(id="checks-table")
         yield Static("", id="step-detail", markup=False)
 
     def show(self, selection: Selection) -> None:
@@ -99,7 +99,7 @@ class Ladder(Vertical):
             return
         self._key = key
         step = selection.step
-        self.query_one(LadderTable).set_rows(selection.ladder(), step.check.id if step is not None else None)
+        self.query_one(ChecksTable).set_rows(selection.check_rows(), step.check.id if step is not None else None)
         # A fixed height: no layout pass needed for new text.
         self.query_one("#step-detail", Static).update(detail(selection), layout=False)
 

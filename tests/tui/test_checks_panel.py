@@ -1,11 +1,11 @@
-"""The check ladder: its rungs (the access rung only with a scope), the cursor on
+"""The checks panel: its checks (the access check only with a scope), the cursor on
 the selected step's check, clicking a check, and the step in words under it."""
 
 from __future__ import annotations
 
 from inspector.contract.checks import CHECKS
 from inspector.tui.widgets.claims import ClaimsTable
-from inspector.tui.widgets.ladder import LadderTable
+from inspector.tui.widgets.checks_panel import ChecksTable
 from support.tui import cursor_check, inspecting, open_id, row_text, step_detail, step_id
 
 
@@ -13,7 +13,7 @@ class TestRungs:
     async def test_the_access_rung_only_with_a_scope(self, bundled):
         async with inspecting(bundled, "expired", "access") as pilot:
             app = pilot.app
-            table = app.main.query_one(LadderTable)
+            table = app.main.query_one(ChecksTable)
             assert [row.check.id for row in table.rows] == [c.id for c in CHECKS]
             assert table.row_count == len(CHECKS)
             assert cursor_check(app) == "authorized"
@@ -21,7 +21,7 @@ class TestRungs:
             await pilot.pause()
             assert "authorized" not in [row.check.id for row in table.rows]
             assert table.row_count == len(CHECKS) - 1
-            # The cursor is on the failing check's row of the shorter ladder.
+            # The cursor is on the failing check's row of the shorter panel.
             assert cursor_check(app) == "revision" == app.main.selection.check.id
             open_id(app, "no-scope-nothing-filtered", "access")
             await pilot.pause()
@@ -33,7 +33,7 @@ class TestRungs:
 
     async def test_the_failing_rung_reads_with_its_reason(self, article):
         async with inspecting(article, "prod-v1-claims") as pilot:
-            table = pilot.app.main.query_one(LadderTable)
+            table = pilot.app.main.query_one(ChecksTable)
             assert "✗ current revision  STALE_REVI…" in row_text(table, table.cursor)
 
 
@@ -61,8 +61,8 @@ class TestClicks:
             await pilot.pause()
             assert app.main.selection.claim == 1
             # The article's requests have no scope: no "access allowed" rung.
-            row = [r.check.id for r in app.main.query_one(LadderTable).rows].index("revision")
-            await pilot.click(LadderTable, offset=(12, row))
+            row = [r.check.id for r in app.main.query_one(ChecksTable).rows].index("revision")
+            await pilot.click(ChecksTable, offset=(12, row))
             await pilot.pause()
             assert step_id(app) == ("revision", 1)
             assert cursor_check(app) == "revision"
