@@ -1,4 +1,4 @@
-"""Triage of a 1,000,000-line log, from process start: the figures of the README.
+"""Triage of a 1,000,000-line log, from process start: the figures of docs/performance.md.
 
 Per run, each a fresh process timed from its start to its exit:
 

@@ -52,7 +52,7 @@ def checks_text() -> str:
 
 
 def checks_markdown() -> str:
-    """The README's table of checks (a test keeps the README in step with it)."""
+    """The table of checks of the README and docs/contract.md (a test keeps both in step with it)."""
     def cell(text: str) -> str:
         return text.replace("|", "\\|")
 

@@ -1,4 +1,4 @@
-"""``inspector screenshots``: the README's SVG screenshots, from the real app."""
+"""``inspector screenshots``: the SVG screenshots of the README and docs/, from the real app."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ __all__ = ["add_parser", "run"]
 
 
 def add_parser(commands: Any) -> argparse.ArgumentParser:
-    parser = commands.add_parser("screenshots", help="regenerate the README's SVG screenshots",
+    parser = commands.add_parser("screenshots", help="regenerate the SVG screenshots of the README and docs",
                                  description="Drive the real app and save SVG screenshots.")
     parser.add_argument("out", nargs="?", default="screenshots", type=Path, metavar="DIR")
     parser.add_argument("--overwrite", action="store_true", help="replace existing SVG files in DIR")

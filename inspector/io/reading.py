@@ -9,7 +9,7 @@ asked for with ``-``, is read with the same bound.
 
 An answer is read just past the largest size that could pass the contract's size
 check, so that a 300 MB answer costs 24 KB and gets the same TOO_LARGE verdict
-as a 200 MB one.  The other files have fixed limits, stated in the README.
+as a 200 MB one.  The other files have fixed limits, stated in docs/cli.md.
 """
 
 from __future__ import annotations
