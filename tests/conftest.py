@@ -114,12 +114,23 @@ def run_cli(*args: str | os.PathLike[str], input: bytes | None = None, cwd: Path
     return subprocess.run(
         [sys.executable, "-m", "inspector", *map(str, args)],
         input=input, capture_output=True, cwd=cwd or ROOT, timeout=timeout,
-        env={**os.environ, "PYTHONIOENCODING": "utf-8", "COLUMNS": "200", "NO_COLOR": "1"},
+        env={**os.environ, "PYTHONIOENCODING": "utf-8", "COLUMNS": COLUMNS, "NO_COLOR": "1"},
     )
 
 
 def decoded(proc: subprocess.CompletedProcess) -> tuple[str, str]:
     return proc.stdout.decode("utf-8"), proc.stderr.decode("utf-8")
+
+
+# The width every test's output is laid out for, whatever runs the tests: a
+# terminal of any width, a pipe, or a pytest-xdist worker (which has COLUMNS=80).
+# The subprocess runners below pass the same; a test about widths sets its own.
+COLUMNS = "200"
+
+
+@pytest.fixture(autouse=True)
+def terminal_width(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", COLUMNS)
 
 
 @pytest.fixture
@@ -172,5 +183,5 @@ def run_bounded(*args: str | os.PathLike[str], stdin: int | None = None,
     return subprocess.run(
         [sys.executable, "-m", "inspector", *map(str, args)], stdin=stdin if stdin is not None else subprocess.DEVNULL,
         capture_output=True, cwd=cwd or ROOT, timeout=HANG_TIMEOUT, preexec_fn=_bounded,
-        env={**os.environ, "PYTHONIOENCODING": "utf-8", "COLUMNS": "200", "NO_COLOR": "1"},
+        env={**os.environ, "PYTHONIOENCODING": "utf-8", "COLUMNS": COLUMNS, "NO_COLOR": "1"},
     )
