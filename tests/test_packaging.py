@@ -3,6 +3,7 @@ ship inside the wheel, so `inspector` works outside a checkout."""
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -16,8 +17,13 @@ ROOT = Path(__file__).resolve().parent.parent
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory: pytest.TempPathFactory) -> zipfile.ZipFile:
     out = tmp_path_factory.mktemp("wheel")
+    # Built from a copy of the checkout: setuptools writes build/ and *.egg-info into the
+    # source tree, and two pytest-xdist workers building from ROOT at once mixed them up.
+    source = tmp_path_factory.mktemp("source") / "inspector"
+    shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(
+        ".git", ".venv", "build", "dist", "*.egg-info", "__pycache__", ".pytest_cache", ".hypothesis"))
     built = subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", str(out), str(ROOT)],
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", str(out), str(source)],
         capture_output=True, text=True, timeout=300,
     )
     if built.returncode != 0 and "No module named" in built.stderr:

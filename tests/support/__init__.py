@@ -108,13 +108,18 @@ def spanned(text: str, span: Any) -> str:
     return text[span.start:span.end]
 
 
+# The width every test's output is laid out for (conftest.py sets it for each test;
+# the subprocess runners pass the same); a test about widths sets its own.
+COLUMNS = "200"
+
+
 def run_cli(*args: str | os.PathLike[str], input: bytes | None = None, cwd: Path | None = None,
             timeout: float = 60) -> subprocess.CompletedProcess[str]:
     """``python -m inspector ARGS`` in a subprocess, text output captured."""
     return subprocess.run(
         [sys.executable, "-m", "inspector", *map(str, args)],
         input=input, capture_output=True, cwd=cwd or ROOT, timeout=timeout,
-        env={**os.environ, "PYTHONIOENCODING": "utf-8", "COLUMNS": "200", "NO_COLOR": "1"},
+        env={**os.environ, "PYTHONIOENCODING": "utf-8", "COLUMNS": COLUMNS, "NO_COLOR": "1"},
     )
 
 
@@ -148,7 +153,7 @@ def run_bounded(*args: str | os.PathLike[str], stdin: int | None = None,
     return subprocess.run(
         [sys.executable, "-m", "inspector", *map(str, args)], stdin=stdin if stdin is not None else subprocess.DEVNULL,
         capture_output=True, cwd=cwd or ROOT, timeout=HANG_TIMEOUT, preexec_fn=_bounded,
-        env={**os.environ, "PYTHONIOENCODING": "utf-8", "COLUMNS": "200", "NO_COLOR": "1"},
+        env={**os.environ, "PYTHONIOENCODING": "utf-8", "COLUMNS": COLUMNS, "NO_COLOR": "1"},
     )
 
 

@@ -359,12 +359,20 @@ def _app(suite):
     return make_app([suite])
 
 
+async def _settled(pilot) -> None:
+    """Workers done and the footer caught up (it follows the keys by 0.15 s): one picture per state."""
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause(0.2)
+    await pilot.wait_for_scheduled_animations()
+    await pilot.pause()
+
+
 def test_snapshot_menu_filtered(snap_compare, suite):
     async def run_before(pilot):
         open_id(pilot.app, "complete-answer")
         await pilot.pause()
         await pilot.press("m", *"value")
-        await pilot.pause()
+        await _settled(pilot)
     assert snap_compare(_app(suite), terminal_size=SIZE, run_before=run_before)
 
 
@@ -373,7 +381,7 @@ def test_snapshot_predict_prompt(snap_compare, suite):
         open_id(pilot.app, "complete-answer")
         await pilot.pause()
         await pilot.press("P", "o")
-        await pilot.pause()
+        await _settled(pilot)
     assert snap_compare(_app(suite), terminal_size=SIZE, run_before=run_before)
 
 
@@ -384,6 +392,5 @@ def test_snapshot_exercise_step(snap_compare, suite):
         pilot.app.main.action_exercise()
         await pilot.pause()
         await pilot.press("y", "s")
-        await pilot.pause()
-        await pilot.pause()
+        await _settled(pilot)
     assert snap_compare(_app(suite), terminal_size=SIZE, run_before=run_before)

@@ -87,6 +87,8 @@ class SaveScreen(FormScreen[Saved | None]):
         self.app.call_from_thread(self._set_suggestion, self.form.default_id(taken))
 
     def _set_suggestion(self, suggestion: str) -> None:
+        if self.busy or (self.saved is not None and self._unchanged_since_saved()):
+            return  # read before a save landed: the id being saved, or saved, stays shown
         field = self.input("id")
         if field.value == (self._suggested or ""):  # the user has not typed an id of their own
             with field.prevent(Input.Changed):
