@@ -7,7 +7,8 @@ import re
 
 import pytest
 from inspector.tui import keys
-from inspector.tui.screens.help import PANELS, HelpScreen, HelpText, help_markdown
+from inspector.tui.screens.help import PANELS, HelpScreen, help_markdown
+from inspector.tui.widgets.help_text import HelpText
 from support.tui import flowing, inspecting
 
 
