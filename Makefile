@@ -22,7 +22,7 @@ audit: $(STAMP)
 	$(BIN)/inspector audit
 
 test: $(STAMP)
-	$(BIN)/python -m pytest -q -n 2
+	$(BIN)/python -m pytest -q -n 4
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_verify.py
