@@ -176,6 +176,61 @@ class TestFloors:
         assert f"{broken}" in proc.stdout and "BROKEN" in proc.stdout, proc.stdout
 
 
+def import_cycles(package: str, root: Path) -> list[list[str]]:
+    """Every set of modules of ``package`` (under ``root``) that import each other
+    round in a circle, those inside functions and TYPE_CHECKING included."""
+    import grimp
+
+    sys.path.insert(0, str(root))
+    try:
+        graph = grimp.build_graph(package, include_external_packages=False, cache_dir=None)
+    finally:
+        sys.path.remove(str(root))
+    edges = {module: sorted(graph.find_modules_directly_imported_by(module)) for module in graph.modules}
+    order: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    cycles: list[list[str]] = []
+
+    def visit(module: str) -> None:  # Tarjan's strongly connected components
+        order[module] = low[module] = len(order)
+        stack.append(module)
+        for imported in edges[module]:
+            if imported not in order:
+                visit(imported)
+                low[module] = min(low[module], low[imported])
+            elif imported in stack:
+                low[module] = min(low[module], order[imported])
+        if low[module] == order[module]:
+            component = []
+            while True:
+                member = stack.pop()
+                component.append(member)
+                if member == module:
+                    break
+            if len(component) > 1:
+                cycles.append(sorted(component))
+
+    for module in sorted(edges):
+        if module not in order:
+            visit(module)
+    return cycles
+
+
+class TestCircles:
+    def test_the_reader_finds_a_circle(self, tmp_path):
+        package = tmp_path / "circled"
+        package.mkdir()
+        (package / "__init__.py").write_text("", "utf-8")
+        (package / "a.py").write_text("from . import b\n", "utf-8")
+        (package / "b.py").write_text("def f():\n    from . import a\n", "utf-8")
+        (package / "c.py").write_text("from . import a\n", "utf-8")
+        assert import_cycles("circled", tmp_path) == [["circled.a", "circled.b"]]
+
+    def test_no_modules_import_each_other_in_a_circle(self):
+        assert import_cycles("inspector", ROOT) == []
+
+
 def is_private(name: str) -> bool:
     return name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
 
