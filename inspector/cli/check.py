@@ -84,6 +84,7 @@ def print_verdict(report: CaseReport, trace: bool) -> None:
     from rich.text import Text
 
     from ..contract.trace import Outcome
+    from ..presentation.selection import MARKS
 
     verdict, explained = report.verdict, report.trace
     assert verdict is not None and explained is not None
@@ -107,11 +108,12 @@ def print_verdict(report: CaseReport, trace: bool) -> None:
         for field, value in verdict.accepted.items():
             console.print(Text(f"  {visible(field)} = {visible(value)}"))
     if trace:
-        marks = {Outcome.PASSED: ("✓", "green"), Outcome.FAILED: ("✗", "bold red"),
-                 Outcome.NOT_REACHED: ("·", "dim"), Outcome.UNAVAILABLE: ("?", "dim")}
+        # The marks are the checks panel's (presentation.selection.MARKS), styled for a terminal.
+        styles = {Outcome.PASSED: "green", Outcome.FAILED: "bold red", Outcome.NOT_REACHED: "dim",
+                  Outcome.UNAVAILABLE: "dim"}
         console.print(Text("trace", style="bold"))
         for step in explained.steps:
-            mark, mark_style = marks[step.outcome]
+            mark, mark_style = MARKS[step.outcome], styles[step.outcome]
             claim = f"[{step.claim}]" if step.claim is not None else ""
             console.print(Text.assemble(
                 "  ", (mark, mark_style), f" {step.check.title}{claim}: ",
