@@ -45,7 +45,8 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from support import ROOT
+
 DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 SETUP = {"make run", "make test"}
 SHELL_SYNTAX = re.compile(r"[|<&;$`]|^\w+=")

@@ -5,13 +5,12 @@ the key declaration."""
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 
 from inspector.cli.checks import checks_markdown
+from support import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text("utf-8")
 
 
