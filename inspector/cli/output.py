@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 __all__ = [
     "DEBUG_HELP",
     "EXIT_ACCEPT",
+    "EXIT_BROKEN",
     "EXIT_INTERNAL",
     "EXIT_REJECT",
     "EXIT_USAGE",
@@ -43,6 +44,9 @@ __all__ = [
 ]
 
 EXIT_ACCEPT, EXIT_REJECT, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
+# triage: an input broke off before its end (a truncated or corrupt .gz, a read
+# error); everything before the break was counted and the summary says where.
+EXIT_BROKEN = 4
 
 DEBUG_HELP = "print the traceback of an internal error"
 

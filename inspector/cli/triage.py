@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..contract.text import json_dumps, visible
 from ..suites.load import load_registry
-from .output import EXIT_ACCEPT, error, isatty
+from .output import EXIT_ACCEPT, EXIT_BROKEN, error, isatty
 from .triage_report import print_summary
 
 if TYPE_CHECKING:
@@ -41,7 +41,10 @@ Without --summary, --format or --export, the inspector opens on the overview of 
 (needs a terminal; a log file, not -): the counts fill in live, Enter opens a group's records.
 
 exit status: 0 summarised (bad lines are listed, not an error), 2 unusable input (a missing
-log or registry, a FIFO or directory, a bad option), 3 internal error."""
+log or registry, a FIFO or directory, standard input closed or write-only, a bad option),
+3 internal error, 4 summarised but an input broke off before its end (a truncated or corrupt
+.gz, a bad CRC, garbage after its end, a read error): every line before the break is counted
+and the summary says which log broke off, after which line and why."""
 
 
 def add_parser(commands: Any) -> argparse.ArgumentParser:
@@ -91,7 +94,13 @@ def run(args: argparse.Namespace) -> int:
             if window[name] is None:
                 return error(f"--{name}: {text!r} is neither ISO 8601 (2026-12-01T10:00:00Z) nor epoch seconds")
     if "-" in [*args.logs, *(args.against or ())]:
-        if sys.stdin is None or isatty(sys.stdin):
+        from ..triage.logs import check_stdin
+
+        try:
+            check_stdin(sys.stdin)
+        except LogError as exc:
+            return error(str(exc))
+        if isatty(sys.stdin):
             return error("- reads the log from standard input: pipe it in (cat app.jsonl | inspector triage - ...)")
     if "-" in args.logs and args.against and "-" in args.against:
         return error("standard input (-) can be read only once: give it as LOG or in --against, not both")
@@ -128,10 +137,11 @@ def run(args: argparse.Namespace) -> int:
     if args.format == "json":
         document = summary.to_dict()
         if baseline is not None:
-            from ..triage.summary import compare
+            from ..triage.summary import broken_document, compare
 
             document["against"] = {"logs": list(args.against), "lines": baseline.tally.lines,
                                    "records": baseline.records, "bad_lines": baseline.tally.bad_lines,
+                                   "broken": broken_document(baseline.tally),
                                    "changes": [change.to_dict() for change in compare(summary, baseline)]}
         if written is not None:
             document["export"] = {"group": args.export, "out": str(args.out), "cases": written}
@@ -140,6 +150,11 @@ def run(args: argparse.Namespace) -> int:
         print_summary(summary, baseline, args.against or ())
         if written is not None:
             print(visible(f"wrote {written} case(s) of {args.export} to {args.out}"))
+    broken = [*summary.tally.broken, *(baseline.tally.broken if baseline is not None else ())]
+    if broken:
+        for file, line, problem in broken:
+            print(visible(f"inspector: warning: {file} broke off after line {line:,}: {problem}"), file=sys.stderr)
+        return EXIT_BROKEN
     return EXIT_ACCEPT
 
 

@@ -69,7 +69,8 @@ def print_summary(summary: Summary, baseline: Summary | None, against: Sequence[
     false_accepts = summary.group("false_accept:citation_only")
     facts = [
         ("triage", " · ", [visible(", ".join(summary.logs)), f"{tally.lines:,} lines", f"{records:,} records",
-                           f"{tally.bad_lines:,} bad lines"]),
+                           f"{tally.bad_lines:,} bad lines",
+                           *([f"{len(tally.broken):,} log(s) broke off"] if tally.broken else [])]),
         ("rungs", " · ", [*rungs, f"citation-only false accepts {false_accepts.records if false_accepts else 0:,}"]),
         ("blame", "; ", [f"{group.detail['blame']} {group.records:,}" for group in summary.of_kind("blame")]
          or ["no rejections"]),
@@ -98,6 +99,8 @@ def print_summary(summary: Summary, baseline: Summary | None, against: Sequence[
         console.print(_time_table(summary, width))
     elif records:
         console.print(Text("timeline: no record has a readable ts"))
+    for file, line, problem in tally.broken:
+        console.print(Text(visible(f"{file} broke off after line {line:,}: {problem}"), "bold red"))
     if tally.bad:
         console.print(Text(f"{tally.bad_lines:,} bad line(s), the group bad:", "bold red"))
         for file, line, error in tally.bad[:SHOWN_BAD]:
@@ -107,6 +110,8 @@ def print_summary(summary: Summary, baseline: Summary | None, against: Sequence[
     if baseline is not None:
         from ..triage.summary import compare
 
+        for file, line, problem in baseline.tally.broken:
+            console.print(Text(visible(f"against: {file} broke off after line {line:,}: {problem}"), "bold red"))
         title = visible(f"against {', '.join(against)} ({baseline.records:,} records, "
                         f"{baseline.tally.bad_lines:,} bad lines): largest change first")
         console.print(_change_table(title, compare(summary, baseline), width))

@@ -119,18 +119,23 @@ class Snapshot:
     done: bool = False
     cancelled: bool = False
     failed: str | None = None  # why a log could not be read at all
+    # every log that broke off before its end so far: (file, line after which, why)
+    broken: list[tuple[str, int, str]] = field(default_factory=list)
 
     @property
     def records_per_second(self) -> float:
         return self.summary.records / self.seconds if self.seconds > 0 else 0.0
 
 
-def count(run: TriageRun, report: Callable[[Snapshot], None], cancel: threading.Event) -> None:
+def count(run: TriageRun, report: Callable[[Snapshot], None], cancel: threading.Event,
+          reader: LineReader | None = None) -> None:
     """Triage ``run`` (the engine, on every core), calling ``report`` with each
     partial count the engine hands over, summarised here, in the caller's thread
     (the counts go on changing once the engine carries on: they are summarised
     before), and once more at the end (``done``; ``cancelled`` if ``cancel`` was
-    set).  A log that cannot be read at all ends it with ``failed``."""
+    set).  A log that cannot be read at all ends it with ``failed``.  With
+    ``reader`` (the session's), a ``.gz`` log's restart points are kept in it as
+    the count decompresses, so a drill-down decompresses at most one interval."""
     from ..triage.run import triage
 
     last: list[Snapshot] = []
@@ -139,19 +144,21 @@ def count(run: TriageRun, report: Callable[[Snapshot], None], cancel: threading.
         tally = state.tally
         snapshot = Snapshot(summarize(tally, run.options, run.logs, run.registry_path),
                             len(tally.index) if tally.index is not None else 0, list(tally.bad),
-                            state.lines, state.bytes_done, state.total_bytes, state.seconds)
+                            state.lines, state.bytes_done, state.total_bytes, state.seconds,
+                            broken=list(tally.broken))
         last[:] = [snapshot]
         report(snapshot)
 
     try:
-        triage(list(run.logs), run.registry, run.options, on_progress=progress, cancel=cancel, **run.engine)
+        triage(list(run.logs), run.registry, run.options, on_progress=progress, cancel=cancel,
+               indexes=reader.indexes if reader is not None else None, **run.engine)
     except LogError as exc:
         report(Snapshot(summarize(Tally(), run.options, run.logs, run.registry_path), 0, [], 0, 0, None, 0.0,
                         done=True, failed=str(exc)))
         return
     final = last[0]  # the engine reports once at the end, always
     report(Snapshot(final.summary, final.indexed, final.bad, final.lines, final.bytes_done, final.total_bytes,
-                    final.seconds, done=True, cancelled=cancel.is_set()))
+                    final.seconds, done=True, cancelled=cancel.is_set(), broken=final.broken))
 
 
 def open_group(group: Group, snapshot: Snapshot, run: TriageRun, reader: LineReader) -> RecordSession:

@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
-import gzip
 import os
-import zlib
-from typing import BinaryIO
 
-from .logs import STDIN, LogError, is_gzip, open_log, read_problem, read_line_at
+from .gz import GzipLines, SeekIndex, file_identity
+from .logs import (
+    STDIN,
+    LogError,
+    gzip_line_at,
+    is_gzip,
+    line_of,
+    open_log,
+    read_line_at,
+)
 from .records import MAX_LINE_BYTES, BadLine, LogRecord, RequestCache, decode_record
 
 __all__ = ["LineReader", "read_record"]
@@ -24,16 +30,20 @@ def read_record(path: str, offset: int, line: int = 0, requests: RequestCache | 
 class LineReader:
     """Lines of logs read at their offsets, many in a row (a drill-down paging
     through a group): a plain log is read with a small read per line (most lines
-    are a few hundred bytes), a ``.gz`` log keeps its stream open, so that reading
-    on at a later offset decompresses only the bytes between (an earlier offset
-    starts the stream again).  ``close()`` when done."""
+    are a few hundred bytes); a ``.gz`` log keeps its decompression open, so that
+    reading on at a later offset decompresses only the bytes between, and its
+    restart points (``gz.SeekIndex``, bounded), so that an earlier offset
+    decompresses at most one interval, not the log from its start.  The index of
+    a log outlives ``close()`` (the overview keeps one reader for its session)
+    unless the file changed (its identity and size).  ``close()`` when done."""
 
     FIRST_READ = 64 * 1024
 
     def __init__(self) -> None:
         self._plain: dict[str, int] = {}
-        self._streams: dict[str, tuple[BinaryIO, gzip.GzipFile]] = {}
+        self._streams: dict[str, GzipLines] = {}
         self._gzip: dict[str, bool] = {}
+        self.indexes: dict[str, SeekIndex] = {}
 
     def line_at(self, path: str, offset: int) -> bytes:
         """The line beginning at ``offset``, without its newline (LogError if unreadable)."""
@@ -60,28 +70,24 @@ class LineReader:
         return data[:end]
 
     def _gzip_line(self, path: str, offset: int) -> bytes:
-        opened = self._streams.get(path)
-        if opened is None:
-            raw = os.fdopen(open_log(path), "rb")
-            opened = self._streams[path] = (raw, gzip.GzipFile(fileobj=raw, mode="rb"))
-        stream = opened[1]
+        lines = self._streams.get(path)
+        if lines is None:
+            fd = open_log(path)
+            identity = file_identity(fd)
+            index = self.indexes.get(path)
+            if index is None or index.identity != identity:
+                index = self.indexes[path] = SeekIndex(identity)
+            lines = self._streams[path] = GzipLines(fd, index)
         try:
-            stream.seek(offset)  # forward: decompresses the gap; backward: from the start
-            data = stream.readline(MAX_LINE_BYTES + 1)
-        except (OSError, EOFError, zlib.error) as exc:
+            return line_of(path, offset, gzip_line_at(path, lines, offset))
+        except LogError:
             self._drop(path)
-            raise LogError(path, f"cannot read at offset {offset}: {read_problem(exc)}") from None
-        if data.endswith(b"\n"):
-            return data[:-1]
-        if len(data) > MAX_LINE_BYTES:
-            raise LogError(path, f"the line at offset {offset} is longer than {MAX_LINE_BYTES} bytes")
-        return data
+            raise
 
     def _drop(self, path: str) -> None:
-        opened = self._streams.pop(path, None)
-        if opened is not None:
-            opened[1].close()
-            opened[0].close()
+        lines = self._streams.pop(path, None)
+        if lines is not None:
+            os.close(lines.fd)
 
     def close(self) -> None:
         for fd in self._plain.values():

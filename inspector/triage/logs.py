@@ -11,21 +11,26 @@ A plain file is read by byte range: a range ``[start, end)`` owns the lines that
 begin in it, so any split of a file into ranges covers every line exactly once.
 A ``.gz`` file (recognised by its magic bytes, whatever its name) and standard
 input are streams: read once, from the start, and offsets are positions in the
-decompressed stream.
+decompressed stream.  A ``.gz`` is decompressed by ``triage.gz``, in bounded
+pieces: a stream that breaks off (truncated, corrupt, a bad CRC, garbage after
+its end) hands out every line before the break, then raises ``StreamBroke``
+saying where and why.
 """
 
 from __future__ import annotations
 
-import gzip
+import fcntl
+import io
 import os
+import stat
 import sys
-import zlib
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import BinaryIO
 
 from ..contract.text import visible
 from ..io.reading import ReadError, open_regular
+from .gz import GzipBreak, GzipLines, Inflater, SeekIndex, file_identity
 from .records import MAX_LINE_BYTES
 
 __all__ = [
@@ -33,9 +38,14 @@ __all__ = [
     "STDIN",
     "Chunk",
     "LogError",
+    "StreamBroke",
     "check_log",
+    "check_stdin",
     "count_lines",
+    "gzip_line_at",
+    "identity_of",
     "is_gzip",
+    "line_of",
     "line_ranges",
     "range_chunks",
     "read_line_at",
@@ -61,6 +71,43 @@ class LogError(Exception):
         super().__init__(visible(f"{self.path}: {problem}"))
 
 
+class StreamBroke(LogError):
+    """A stream that broke off after handing out some lines: ``produced`` is
+    where its good data ends (an offset in the decompressed stream), ``lost``
+    whether data may be missing past it (not for garbage after a ``.gz``'s end)."""
+
+    def __init__(self, path: str | Path, problem: str, produced: int, lost: bool = True) -> None:
+        super().__init__(path, problem)
+        self.produced = produced
+        self.lost = lost
+
+
+def check_stdin(stream: BinaryIO | None) -> None:
+    """LogError unless ``stream`` (standard input) can be read: open, not for
+    writing only, not a directory.  A stream without a file descriptor (in
+    memory) is taken as it is."""
+    if stream is None:
+        raise LogError(STDIN, "standard input is closed: pipe the log in (cat app.jsonl | inspector triage - ...)")
+    try:
+        fd = stream.fileno()
+    except (io.UnsupportedOperation, AttributeError):
+        return
+    except (OSError, ValueError):
+        raise LogError(STDIN, "standard input is closed: pipe the log in (cat app.jsonl | inspector triage - ...)") \
+            from None
+    try:
+        flags = fcntl.fcntl(fd, fcntl.F_GETFL)
+        mode = os.fstat(fd).st_mode
+    except OSError:
+        raise LogError(STDIN, "standard input is closed: pipe the log in (cat app.jsonl | inspector triage - ...)") \
+            from None
+    if flags & os.O_ACCMODE == os.O_WRONLY:
+        raise LogError(STDIN, "standard input is open for writing only: pipe the log in "
+                              "(cat app.jsonl | inspector triage - ...)")
+    if stat.S_ISDIR(mode):
+        raise LogError(STDIN, "standard input is a directory: pipe the log in (cat app.jsonl | inspector triage - ...)")
+
+
 def check_log(path: str) -> None:
     """LogError unless ``path`` is ``-`` or a regular file that can be opened."""
     if path == STDIN:
@@ -82,6 +129,15 @@ def is_gzip(path: str) -> bool:
     fd = open_log(path)
     try:
         return os.pread(fd, 2, 0) == _GZIP_MAGIC
+    finally:
+        os.close(fd)
+
+
+def identity_of(path: str) -> tuple[int, ...]:
+    """The file's (device, inode, size, modification time): what a ``SeekIndex`` was taken on."""
+    fd = open_log(path)
+    try:
+        return file_identity(fd)
     finally:
         os.close(fd)
 
@@ -159,45 +215,48 @@ def range_chunks(path: str, start: int, end: int) -> Iterator[Chunk]:
         os.close(fd)
 
 
-def stream_chunks(path: str, stdin: BinaryIO | None = None, consumed: list[int] | None = None) -> Iterator[Chunk]:
+def stream_chunks(path: str, stdin: BinaryIO | None = None, consumed: list[int] | None = None,
+                  index: SeekIndex | None = None) -> Iterator[Chunk]:
     """Every line of a stream (``-``, or a ``.gz`` file decompressed), in chunks
     of complete lines.  ``consumed[0]`` follows the bytes read from the file (the
-    compressed ones for ``.gz``).  A stream that breaks off (a corrupt ``.gz``)
-    raises ``LogError`` after the lines before the break."""
+    compressed ones for ``.gz``).  A stream that breaks off hands out every
+    complete line before the break, then raises ``StreamBroke`` (the bytes of a
+    line it cut off are not a line).  ``index``: a ``.gz``'s restart points are
+    kept there as it is decompressed (for a drill-down after the count)."""
     consumed = consumed if consumed is not None else [0]
     if path == STDIN:
         stream = stdin if stdin is not None else sys.stdin.buffer
 
         def read_stdin(position: int) -> bytes:
-            data = _read(stream, path)
+            try:
+                data = stream.read(CHUNK_BYTES) or b""
+            except OSError as exc:
+                raise StreamBroke(path, f"cannot read further: {read_problem(exc)}", consumed[0]) from None
             consumed[0] += len(data)
             return data
 
         yield from _split(read_stdin, 0, None)
         return
     fd = open_log(path)
-    with os.fdopen(fd, "rb") as raw, gzip.GzipFile(fileobj=raw, mode="rb") as stream:
+    try:
+        inflater = Inflater(fd, index=index)
 
         def read_gzip(position: int) -> bytes:
-            data = _read(stream, path)
-            consumed[0] = raw.tell()
+            try:
+                data = inflater.read(CHUNK_BYTES)
+            except GzipBreak as exc:
+                raise StreamBroke(path, exc.problem, inflater.position, exc.lost) from None
+            except OSError as exc:
+                raise StreamBroke(path, f"cannot read further: {read_problem(exc)}", inflater.position) from None
+            consumed[0] = inflater.compressed
             return data
 
         yield from _split(read_gzip, 0, None)
-
-
-def _read(stream: BinaryIO, path: str) -> bytes:
-    try:
-        return stream.read(CHUNK_BYTES) or b""
-    except (OSError, EOFError, zlib.error) as exc:
-        raise LogError(path, f"cannot read further: {read_problem(exc)}") from None
+    finally:
+        os.close(fd)
 
 
 def read_problem(exc: BaseException) -> str:
-    if isinstance(exc, EOFError):
-        return "the compressed stream ends before its end marker (a truncated .gz)"
-    if isinstance(exc, gzip.BadGzipFile):
-        return f"not a valid .gz ({exc})"
     if isinstance(exc, OSError) and exc.strerror:
         return exc.strerror
     return str(exc) or type(exc).__name__
@@ -247,24 +306,34 @@ def _split(read: Callable[[int], bytes], position: int, end: int | None) -> Iter
 
 def read_line_at(path: str, offset: int) -> bytes:
     """The line that begins at byte ``offset`` of a log (of the decompressed
-    stream for ``.gz``), without its newline, for a drill-down.  At most
+    stream for ``.gz``, decompressed from its start: ``drill.LineReader`` keeps
+    restart points for many), without its newline, for a drill-down.  At most
     ``MAX_LINE_BYTES`` are read."""
     if path == STDIN:
         raise LogError(path, "standard input cannot be read again; triage a file to drill down")
-    if is_gzip(path):
-        fd = open_log(path)
-        with os.fdopen(fd, "rb") as raw, gzip.GzipFile(fileobj=raw, mode="rb") as stream:
-            try:
-                stream.seek(offset)
-                data = stream.read(MAX_LINE_BYTES + 1)
-            except (OSError, EOFError, zlib.error) as exc:
-                raise LogError(path, f"cannot read at offset {offset}: {read_problem(exc)}") from None
-    else:
-        fd = open_log(path)
-        try:
+    fd = open_log(path)
+    try:
+        if os.pread(fd, 2, 0) == _GZIP_MAGIC:
+            data = gzip_line_at(path, GzipLines(fd, SeekIndex()), offset)
+        else:
             data = os.pread(fd, MAX_LINE_BYTES + 1, offset)
-        finally:
-            os.close(fd)
+    finally:
+        os.close(fd)
+    return line_of(path, offset, data)
+
+
+def gzip_line_at(path: str, lines: GzipLines, offset: int) -> bytes:
+    """The bytes of the line at ``offset`` of a ``.gz`` (``line_of`` makes them the line)."""
+    try:
+        return lines.line_at(offset, MAX_LINE_BYTES)
+    except GzipBreak as exc:
+        raise LogError(path, f"cannot read at offset {offset}: {exc.problem}") from None
+    except OSError as exc:
+        raise LogError(path, f"cannot read at offset {offset}: {read_problem(exc)}") from None
+
+
+def line_of(path: str, offset: int, data: bytes) -> bytes:
+    """The line at the start of ``data`` (read from ``offset``), without its newline."""
     line, newline, _ = data.partition(b"\n")
     if not newline and len(data) > MAX_LINE_BYTES:
         raise LogError(path, f"the line at offset {offset} is longer than {MAX_LINE_BYTES} bytes")

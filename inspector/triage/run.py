@@ -30,7 +30,19 @@ from dataclasses import dataclass
 from typing import Any, BinaryIO
 
 from ..contract.models import Registry
-from .logs import STDIN, LogError, check_log, is_gzip, line_ranges, size_of, stream_chunks
+from .gz import SeekIndex
+from .logs import (
+    STDIN,
+    LogError,
+    StreamBroke,
+    check_log,
+    check_stdin,
+    identity_of,
+    is_gzip,
+    line_ranges,
+    size_of,
+    stream_chunks,
+)
 from .records import RequestCache
 from .tally import Options, Tally, tally_chunk, tally_chunks, tally_range
 
@@ -61,7 +73,7 @@ class Progress:
 # A task, tagged: ("range", log, number, start, end) for a plain file's byte
 # range; ("chunk", log, number, offset, lines, first line) for a stream's chunk;
 # ("long", log, number, offset, length, line) for a line too long to hold and
-# ("broken", log, number, line, problem) where a stream broke off, both counted here.
+# ("broken", log, number, line after, problem) where a stream broke off, both counted here.
 _Task = tuple[Any, ...]
 
 # What a forked worker inherits: set just before the pool starts.
@@ -79,8 +91,7 @@ def _work(task: _Task) -> Tally:
     if kind == "long":
         return tally_chunks(path, [(task[3], None, task[4])], registry, options, task[5], requests)
     tally = Tally()
-    tally.bad.append((path, task[3], task[4]))
-    tally.bad_kinds["unreadable"] = 1
+    tally.broken.append((path, task[3], task[4]))
     return tally
 
 
@@ -90,7 +101,7 @@ def _local(task: _Task) -> bool:
 
 
 def _tasks(logs: Sequence[str], kinds: Sequence[str], sizes: Sequence[int | None], task_bytes: int,
-           stdin: BinaryIO | None, consumed: list[int]) -> Iterator[_Task]:
+           stdin: BinaryIO | None, consumed: list[int], indexes: dict[str, SeekIndex] | None) -> Iterator[_Task]:
     for number, (path, kind, size) in enumerate(zip(logs, kinds, sizes)):
         if kind == "plain":
             for start, end in line_ranges(path, max(1, -(-(size or 0) // task_bytes))):
@@ -99,8 +110,9 @@ def _tasks(logs: Sequence[str], kinds: Sequence[str], sizes: Sequence[int | None
         line = 1
         before = consumed[0]
         read = [0]
+        handed = 0  # the offset just past the lines handed out
         try:
-            for offset, data, length in stream_chunks(path, stdin, read):
+            for offset, data, length in stream_chunks(path, stdin, read, (indexes or {}).get(path)):
                 consumed[0] = before + read[0]
                 if data is None:
                     yield ("long", path, number, offset, length, line)
@@ -108,16 +120,27 @@ def _tasks(logs: Sequence[str], kinds: Sequence[str], sizes: Sequence[int | None
                 else:
                     yield ("chunk", path, number, offset, data, line)
                     line += data.count(b"\n") + (0 if data.endswith(b"\n") else 1)
+                handed = offset + length + (1 if data is None else 0)  # a long line's length is without its newline
+        except StreamBroke as exc:
+            yield ("broken", path, number, line - 1, broken_problem(exc, handed))
         except LogError as exc:
-            yield ("broken", path, number, line, exc.problem)
+            yield ("broken", path, number, line - 1, exc.problem)
         consumed[0] = before + read[0]
+
+
+def broken_problem(exc: StreamBroke, handed: int) -> str:
+    """Why a stream broke off, and the bytes of the line it cut off (not counted as a line)."""
+    cut = exc.produced - handed
+    if cut > 0:
+        return f"{exc.problem}; the {cut:,} byte(s) of a line cut off after it are not counted"
+    return exc.problem
 
 
 def triage(logs: Sequence[str], registry: Registry, options: Options = Options(), *,
            workers: int | None = None, on_progress: Callable[[Progress], None] | None = None,
            cancel: threading.Event | None = None, stdin: BinaryIO | None = None,
            parallel_min_bytes: int = PARALLEL_MIN_BYTES, task_bytes: int = TASK_BYTES,
-           progress_every: float = 0.25) -> Tally:
+           progress_every: float = 0.25, indexes: dict[str, SeekIndex] | None = None) -> Tally:
     """Count every line of ``logs`` (in order; ``-`` is standard input).
 
     ``workers``: processes to count in (default: every core); 1, or less input
@@ -125,15 +148,27 @@ def triage(logs: Sequence[str], registry: Registry, options: Options = Options()
     called at most every ``progress_every`` seconds and once at the end, in this
     thread, with the counts as they are (they go on changing after it returns).
     ``cancel`` stops between tasks, returning what was counted.  A log that
-    cannot be opened raises ``LogError`` before anything is counted; one that
-    breaks off (a corrupt ``.gz``) is listed among the bad lines where it broke,
-    and the next log is counted.
+    cannot be opened (standard input too: closed, write-only, a directory) raises
+    ``LogError`` before anything is counted.  One that breaks off (a truncated or
+    corrupt ``.gz``, a read error) is counted up to the last complete line before
+    the break, listed in ``Tally.broken`` (file, the line after which it broke,
+    why), and the next log is counted.  ``indexes``: per ``.gz`` log, a
+    ``SeekIndex`` to keep its restart points in as it is decompressed (what a
+    drill-down after the count reads from).
     """
     for path in logs:
         check_log(path)
     if sum(1 for path in logs if path == STDIN) > 1:
         raise LogError(STDIN, "standard input given more than once")
+    if STDIN in logs:
+        check_stdin(stdin if stdin is not None else sys.stdin.buffer if sys.stdin is not None else None)
     kinds = ["stream" if path == STDIN or is_gzip(path) else "plain" for path in logs]
+    if indexes is not None:
+        for path, kind in zip(logs, kinds):
+            if kind == "stream" and path != STDIN:
+                identity = identity_of(path)
+                if path not in indexes or indexes[path].identity != identity:
+                    indexes[path] = SeekIndex(identity)
     sizes = [size_of(path) if path != STDIN else None for path in logs]
     total = None if None in sizes else sum(size or 0 for size in sizes)
     workers = workers or os.cpu_count() or 1
@@ -165,7 +200,7 @@ def triage(logs: Sequence[str], registry: Registry, options: Options = Options()
 
     _WORKER.update(registry=registry, options=options, requests=RequestCache(registry))
     try:
-        tasks = _tasks(logs, kinds, sizes, task_bytes, stdin, consumed)
+        tasks = _tasks(logs, kinds, sizes, task_bytes, stdin, consumed, indexes)
         if workers == 1:
             for task in tasks:
                 if cancel is not None and cancel.is_set():

@@ -33,7 +33,7 @@ from .groups import (
 from .tally import Options, Tally
 from .timeline import Histogram, histogram, iso
 
-__all__ = ["SCHEMA", "Change", "Group", "Summary", "compare", "summarize"]
+__all__ = ["SCHEMA", "Change", "Group", "Summary", "broken_document", "compare", "summarize"]
 
 SCHEMA = "inspector.triage/1"
 REASON_LABELS = tuple(label_of(check.code, reason) for check in CHECKS for reason in check.reasons)
@@ -113,6 +113,8 @@ class Summary:
             "bad_lines": tally.bad_lines,
             "bad": [{"file": file, "line": line, "error": error} for file, line, error in tally.bad],
             "bad_kinds": dict(sorted(tally.bad_kinds.items())),
+            # every log that broke off before its end: counted up to the line after which it broke
+            "broken": broken_document(tally),
             "by_check": self.by_check,
             "by_reason": self.by_reason,
             # "ladder" is schema 1's key for the rungs (docs/glossary.md: a ladder counts checks)
@@ -133,6 +135,11 @@ class Summary:
                        "outside": tally.outside, "undated": tally.undated},
             "groups": [group.to_dict() for group in self.groups],
         }
+
+
+def broken_document(tally: Tally) -> list[dict[str, Any]]:
+    """The logs that broke off, as the JSON lists them: file, the line after which, why."""
+    return [{"file": file, "after_line": line, "problem": problem} for file, line, problem in tally.broken]
 
 
 def summarize(tally: Tally, options: Options = Options(), logs: Sequence[str] = (),

@@ -223,6 +223,9 @@ class Tally:
     - ``claims``: (status, field, cited doc) of rejections by a per-claim check
     - ``minutes``: (minute since the epoch, status) of records with a readable ts
     - ``bad``: (file, line, reason) of every bad line, in order
+    - ``broken``: (file, line after which it broke, why) of every log that broke
+      off before its end (a truncated or corrupt ``.gz``, a read error): not a
+      bad line, the end of what could be read of that log
     """
 
     lines: int = 0
@@ -237,6 +240,7 @@ class Tally:
     undated: int = 0  # records left out by --since/--until: no readable ts
     bad_kinds: Counter = field(default_factory=Counter)
     bad: list[tuple[str, int, str]] = field(default_factory=list)
+    broken: list[tuple[str, int, str]] = field(default_factory=list)
     index: Index | None = None
     collected: list[tuple[str, int, int, bytes, str]] = field(default_factory=list)
 
@@ -289,6 +293,7 @@ class Tally:
         self.undated += other.undated
         self.bad_kinds.add(other.bad_kinds)
         self.bad.extend(other.bad)
+        self.broken.extend(other.broken)
         if other.index is not None:
             if self.index is None:
                 self.index = Index()
@@ -300,6 +305,7 @@ class Tally:
         """Renumber this tally's lines (all of one log) ``lines`` further on, in place."""
         if lines:
             self.bad = [(file, line + lines, reason) for file, line, reason in self.bad]
+            self.broken = [(file, line + lines, problem) for file, line, problem in self.broken]
             self.collected = [(file, line + lines, *rest) for file, line, *rest in self.collected]
             if self.index is not None:
                 self.index.line = array("q", (line + lines for line in self.index.line))

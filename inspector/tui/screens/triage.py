@@ -26,6 +26,7 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Footer, Input, Static
 
+from ...contract.text import visible
 from ...presentation.bars import bar
 from ...presentation.session import Session
 from ...presentation.triage import (
@@ -111,7 +112,7 @@ class TriageScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="triage")
     def _count(self) -> None:
-        count(self.run, lambda snapshot: self.post_message(Counted(snapshot)), self.cancel)
+        count(self.run, lambda snapshot: self.post_message(Counted(snapshot)), self.cancel, self.reader)
 
     @on(Counted)
     def _counted(self, posted: Counted) -> None:
@@ -126,6 +127,10 @@ class TriageScreen(Screen[None]):
             self.refresh_bindings()
             if snapshot.failed is not None:
                 self.notify(snapshot.failed, title="cannot read the log", severity="error", markup=False)
+            for file, line, problem in snapshot.broken:
+                self.notify(visible(f"{file} broke off after line {line:,}: {problem}; every line before the "
+                                    "break is counted"), title="a log broke off", severity="warning",
+                            markup=False, timeout=8)
         else:
             self._show_progress(snapshot)
         self._show_groups()
@@ -187,7 +192,10 @@ class TriageScreen(Screen[None]):
         lines = [Content.assemble(
             (f"{counted.lines:,}", bold), (" lines · ", _MUTED), (f"{summary.records:,}", bold),
             (" records · ", _MUTED), (f"{len(counted.bad):,}", strong(Tone.BAD) if counted.bad else bold),
-            (" bad lines · ", _MUTED), (f"{rate:,.0f}", bold), (" records/s · ", _MUTED),
+            (" bad lines · ", _MUTED),
+            *([(f"{len(counted.broken):,} log(s) broke off", strong(Tone.BAD)), (" · ", _MUTED)]
+              if counted.broken else []),
+            (f"{rate:,.0f}", bold), (" records/s · ", _MUTED),
             (f"{counted.seconds:.1f} s", bold),
             (" · verifying… Esc stops and keeps what is counted" if not counted.done
              else " · stopped: the counts are the lines verified before Esc" if counted.cancelled
@@ -201,6 +209,15 @@ class TriageScreen(Screen[None]):
                 (f"{summary.records - accepted:,}", strong(Tone.BAD)),
                 (" · citation-only would have accepted ", _MUTED),
                 (f"{false_accepts:,}", strong(Tone.WARN) if false_accepts else bold), (" of those", _MUTED)))
+        if counted.broken:  # where the first one broke: the summary lists every one
+            file, line, problem = counted.broken[0]
+            more = len(counted.broken) - 1
+            lines.append(Content.assemble(
+                ("broke off: ", strong(Tone.BAD)), safe.content(file, bold), (f" after line {line:,}: ", _MUTED),
+                safe.content(problem), (f" (and {more:,} more)" if more else "", _MUTED)))
+        broke = bool(counted.broken)
+        if head.has_class("-broken") != broke:
+            head.set_class(broke, "-broken")  # one more line: the height changes once
         head.update(Content("\n").join(lines), layout=False)  # a fixed height: no layout pass
 
     # -- keys -------------------------------------------------------------------------
