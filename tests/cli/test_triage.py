@@ -3,11 +3,13 @@
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
 import stat
 import subprocess
 import sys
+import zlib
 
 import pytest
 
@@ -228,3 +230,64 @@ class TestExitStatus:
                 "print('textual' in {m.split('.')[0] for m in sys.modules})")
         proc = subprocess.run([sys.executable, "-c", body], capture_output=True, text=True, cwd=ROOT)
         assert proc.stdout.strip().splitlines()[-1] == "False", proc.stderr
+
+    @pytest.mark.parametrize("stdin", ["write-only", "closed"])
+    def test_unreadable_standard_input_is_one_line_and_2_nothing_counted(self, made, tmp_path, stdin):
+        folder, registry, _ = made
+        with open(tmp_path / "written", "wb") as written:
+            proc = subprocess.run(
+                [sys.executable, "-m", "inspector", "triage", "-", "--registry", str(registry), "--summary"],
+                stdin=written if stdin == "write-only" else None, capture_output=True, cwd=ROOT, timeout=60,
+                **({"preexec_fn": lambda: os.close(0)} if stdin == "closed" else {}))
+        out, err = decoded(proc)
+        assert proc.returncode == 2 and out == ""
+        assert {"write-only": "open for writing only", "closed": "closed"}[stdin] in one_line_error(err)
+
+
+class TestBrokenInput:
+    """A .gz that breaks off: every line before the break counted, exit 4, and the summary says where."""
+
+    @pytest.fixture(scope="class")
+    def cut(self, made, tmp_path_factory):
+        folder, registry, _ = made
+        data = (folder / "app.jsonl").read_bytes()
+        packed = gzip.compress(data)
+        log = tmp_path_factory.mktemp("broken") / "cut.jsonl.gz"
+        log.write_bytes(packed[:len(packed) // 2])
+        inflater = zlib.decompressobj(16 + zlib.MAX_WBITS)
+        readable = b"".join(inflater.decompress(log.read_bytes()[at:at + 1])
+                            for at in range(log.stat().st_size)).count(b"\n")  # what zcat writes
+        return log, registry, readable
+
+    def test_json_says_which_log_broke_off_after_which_line_and_exits_4(self, cut):
+        log, registry, readable = cut
+        proc = run_cli("triage", log, "--registry", registry, "--format", "json")
+        out, err = decoded(proc)
+        assert proc.returncode == 4
+        document = json.loads(out)
+        assert document["lines"] == readable and 0 < readable < 500
+        [broken] = document["broken"]
+        assert (broken["file"], broken["after_line"]) == (str(log), readable) and "truncated" in broken["problem"]
+        assert f"{log} broke off after line {readable:,}" in err and "Traceback" not in err
+
+    def test_the_text_says_so_too(self, cut):
+        log, registry, readable = cut
+        proc = run_cli("triage", log, "--registry", registry, "--summary")
+        out, _ = decoded(proc)
+        assert proc.returncode == 4
+        assert "1 log(s) broke off" in out and f"{log} broke off after line {readable:,}: truncated" in out
+
+    def test_garbage_after_a_complete_gz_keeps_every_line_and_warns(self, made, tmp_path):
+        folder, registry, mix = made
+        log = tmp_path / "garbage.jsonl.gz"
+        log.write_bytes(gzip.compress((folder / "app.jsonl").read_bytes()) + b"\0" * 512)
+        proc = run_cli("triage", log, "--registry", registry, "--format", "json")
+        document = json.loads(decoded(proc)[0])
+        assert proc.returncode == 4 and document["lines"] == 500 and document["records"] == mix.records
+        assert "512 byte(s) of trailing garbage" in document["broken"][0]["problem"]
+
+    def test_a_whole_gz_exits_0_with_nothing_broken(self, made, tmp_path):
+        folder, registry, _ = made
+        log = tmp_path / "whole.jsonl.gz"
+        log.write_bytes(gzip.compress((folder / "app.jsonl").read_bytes()))
+        assert summary(log, "--registry", registry)["broken"] == []

@@ -299,6 +299,25 @@ class TestRecords:
             assert seen[0] < seen[1] < seen[3] < seen[2] and seen[4] < seen[0]
             assert records.selection.report.id.startswith("app.jsonl.gz:")
 
+    async def test_a_gz_that_broke_off_is_said_in_the_head_and_its_records_open(self, tmp_path):
+        import gzip
+
+        registry = write_registry(tmp_path / "registry.json")
+        write_log(tmp_path / "app.jsonl", 400, seed=5)
+        packed = gzip.compress((tmp_path / "app.jsonl").read_bytes())
+        log = tmp_path / "cut.jsonl.gz"
+        log.write_bytes(packed[:len(packed) // 2])
+        async with app_for(log, registry).run_test(size=SIZE) as pilot:
+            screen = await counted(pilot)
+            [(_, after, _)] = screen.counted.broken
+            assert 0 < after < 400 and screen.counted.lines == after
+            head = screen.query_one("#triage-head").render().plain
+            assert "1 log(s) broke off" in head and f"cut.jsonl.gz after line {after:,}: truncated" in head
+            assert screen.query_one("#triage-head").size.height == 3  # the line saying where is shown
+            select_group(screen, "ACCEPT")
+            await pilot.press("enter", "G")
+            assert not pilot.app.screen.selection.report.broken  # the last record before the break reads
+
     async def test_a_log_changed_since_it_was_counted_shows_its_records_as_broken(self, tmp_path):
         registry = write_registry(tmp_path / "registry.json")
         log = tmp_path / "app.jsonl"
