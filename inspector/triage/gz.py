@@ -18,7 +18,7 @@ is reported (a break that lost nothing).
 ``SeekIndex`` is a log's restart points, kept as it is decompressed: every
 ``spacing`` bytes of output, where the compressed input was, where the output
 was, and a copy of the zlib decompressor (``Decompress.copy()``: the state and
-the 32 KiB window, about 40 KB).  An ``Inflater`` started from a point reads on
+the 32 KiB window, about 48 KB).  An ``Inflater`` started from a point reads on
 from there, so rereading a line at any offset decompresses at most one interval.
 The index is bounded: past ``limit`` points every other one is dropped and the
 spacing doubles.
@@ -76,7 +76,7 @@ class SeekIndex:
     """A ``.gz`` file's restart points, in order of output offset, added as it is
     decompressed (by any ``Inflater`` given it), at most ``limit`` of them: when
     full, every other point goes and the spacing doubles, so a log of any size
-    keeps at most ``limit`` × ~40 KB.  ``identity`` is the file's (device,
+    keeps at most ``limit`` × ~48 KB.  ``identity`` is the file's (device,
     inode, size, modification time) when the points were taken: a file changed
     since has other bytes at those offsets, and its index is dropped."""
 
