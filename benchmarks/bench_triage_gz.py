@@ -85,7 +85,8 @@ def main() -> None:
     log, registry_path = make(args.dir, args.lines)
     registry = load_registry(registry_path)
     path = str(log)
-    decompressed = sum(len(piece) for piece in iter(lambda f=gzip.open(path, "rb"): f.read(1 << 22), b""))
+    with gzip.open(path, "rb") as stream:
+        decompressed = sum(len(piece) for piece in iter(lambda: stream.read(1 << 22), b""))
     print(f"log: {args.lines:,} lines, {os.path.getsize(path) / 1e6:.1f} MB gz, {decompressed / 1e6:.0f} MB "
           f"decompressed; load average {os.getloadavg()[0]:.1f}")
 

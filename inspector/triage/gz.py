@@ -48,14 +48,11 @@ _HEADER, _BODY, _TRAILER, _END = range(4)
 
 class GzipBreak(Exception):
     """Where a ``.gz`` stops being readable, and why (one line): raised by
-    ``Inflater.read`` once every byte decompressed before it was handed out.
-    ``lost``: whether decompressed data may be missing past it (False for
-    garbage after a complete member)."""
+    ``Inflater.read`` once every byte decompressed before it was handed out."""
 
-    def __init__(self, problem: str, lost: bool = True) -> None:
+    def __init__(self, problem: str) -> None:
         super().__init__(problem)
         self.problem = problem
-        self.lost = lost
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,7 +216,7 @@ class Inflater:
                 rest = os.fstat(self._fd).st_size - self.compressed
                 self._state = _END
                 raise GzipBreak(f"{rest:,} byte(s) of trailing garbage after the last gzip member (ignored, "
-                                "as gzip -d does)", lost=False)
+                                "as gzip -d does)")
             raise GzipBreak("not a .gz (no gzip magic bytes)")
         if not self._fill(10):
             raise GzipBreak(f"truncated: the file ends inside member {member}'s header")

@@ -73,13 +73,11 @@ class LogError(Exception):
 
 class StreamBroke(LogError):
     """A stream that broke off after handing out some lines: ``produced`` is
-    where its good data ends (an offset in the decompressed stream), ``lost``
-    whether data may be missing past it (not for garbage after a ``.gz``'s end)."""
+    where its good data ends (an offset in the decompressed stream)."""
 
-    def __init__(self, path: str | Path, problem: str, produced: int, lost: bool = True) -> None:
+    def __init__(self, path: str | Path, problem: str, produced: int) -> None:
         super().__init__(path, problem)
         self.produced = produced
-        self.lost = lost
 
 
 def check_stdin(stream: BinaryIO | None) -> None:
@@ -245,7 +243,7 @@ def stream_chunks(path: str, stdin: BinaryIO | None = None, consumed: list[int] 
             try:
                 data = inflater.read(CHUNK_BYTES)
             except GzipBreak as exc:
-                raise StreamBroke(path, exc.problem, inflater.position, exc.lost) from None
+                raise StreamBroke(path, exc.problem, inflater.position) from None
             except OSError as exc:
                 raise StreamBroke(path, f"cannot read further: {read_problem(exc)}", inflater.position) from None
             consumed[0] = inflater.compressed

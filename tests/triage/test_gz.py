@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import gzip
 import io
+import itertools
 import os
 import zlib
 from collections import Counter
@@ -236,7 +237,7 @@ class TestSeekIndex:
             reader.close()
 
     def test_the_index_is_bounded_and_its_spacing_grows(self, made, tmp_path, monkeypatch):
-        _, registry, data = made
+        data = made[2]
         log = tmp_path / "app.jsonl.gz"
         log.write_bytes(gzip.compress(data * 4))
         monkeypatch.setattr(gz_module, "PIECE_BYTES", 2048)
@@ -248,7 +249,7 @@ class TestSeekIndex:
                 assert len(index) <= 6
             assert index.spacing > 8 * 1024 and len(index) >= 3
             outs = [point.out for point in index.points]
-            assert outs == sorted(outs) and all(b - a >= index.spacing // 2 for a, b in zip(outs, outs[1:]))
+            assert outs == sorted(outs) and all(b - a >= index.spacing // 2 for a, b in itertools.pairwise(outs))
             lines = GzipLines(fd, index)
             for point in index.points:  # each point reads on exactly as from the start
                 assert lines.line_at(point.out, 1 << 20) == (data * 4)[point.out:].split(b"\n")[0] + b"\n"
@@ -292,5 +293,6 @@ class TestStandardInput:
         readable = complete_lines(data[:10_000])
         assert tally.lines == readable
         cut = 10_000 - len(b"".join(data.splitlines(keepends=True)[:readable]))
-        assert tally.broken == [("-", readable, f"cannot read further: Input/output error; the {cut:,} byte(s) "
-                                                "of a line cut off after it are not counted")]
+        problem = f"cannot read further: Input/output error; the {cut:,} byte(s) of a line cut off after it are " \
+            "not counted"
+        assert tally.broken == [("-", readable, problem)]
