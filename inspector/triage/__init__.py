@@ -20,6 +20,10 @@ The engine, for the headless summary and the inspector's overview alike::
 - ``records``: one line -> ``LogRecord`` (raw, request, metadata) or ``BadLine``;
   ``RequestCache`` validates each distinct request once (by its exact bytes).
 - ``logs``: bounded reading (regular files or ``-``; ranges of complete lines; ``.gz``).
+- ``gz``: a ``.gz`` decompressed in bounded pieces (nothing before a break lost:
+  ``Tally.broken`` says where a log broke off), and its restart points
+  (``SeekIndex``) for rereading at an offset.
+- ``drill``: records reread from their offsets (``LineReader``, many in a row).
 - ``tally``: ``Tally`` (counts that merge), ``Index`` (per line: file, line,
   offset, label code, in arrays), ``tally_range`` / ``tally_chunk``, ``merge``.
 - ``run``: ``triage`` over every core, with ``Progress`` and cancel.
