@@ -111,7 +111,7 @@ class Snapshot:
 
     summary: Summary
     indexed: int  # lines in the index when summarised: what a group opened now holds
-    bad: list[tuple[str, int, str]]  # every bad line so far: (file, line, reason)
+    bad: list[tuple[str, int, str]]  # the first bad lines so far (tally.BAD_KEPT): (file, line, reason)
     lines: int
     bytes_done: int
     total_bytes: int | None
@@ -119,6 +119,12 @@ class Snapshot:
     done: bool = False
     cancelled: bool = False
     failed: str | None = None  # why a log could not be read at all
+
+    @property
+    def bad_lines(self) -> int:
+        """Every bad line counted so far (``bad`` lists the first ones)."""
+        group = self.summary.group("bad")
+        return group.records if group is not None else 0
 
     @property
     def records_per_second(self) -> float:

@@ -186,7 +186,7 @@ class TriageScreen(Screen[None]):
         rate = counted.records_per_second
         lines = [Content.assemble(
             (f"{counted.lines:,}", bold), (" lines · ", _MUTED), (f"{summary.records:,}", bold),
-            (" records · ", _MUTED), (f"{len(counted.bad):,}", strong(Tone.BAD) if counted.bad else bold),
+            (" records · ", _MUTED), (f"{counted.bad_lines:,}", strong(Tone.BAD) if counted.bad_lines else bold),
             (" bad lines · ", _MUTED), (f"{rate:,.0f}", bold), (" records/s · ", _MUTED),
             (f"{counted.seconds:.1f} s", bold),
             (" · verifying… Esc stops and keeps what is counted" if not counted.done
@@ -300,7 +300,7 @@ class TriageScreen(Screen[None]):
         if group.kind == "bad":
             from .bad_lines import BadLinesScreen
 
-            self.app.push_screen(BadLinesScreen(counted.bad))
+            self.app.push_screen(BadLinesScreen(counted.bad, counted.bad_lines))
             return
         if not group.records:
             self.notify("no record in this group", markup=False, timeout=2)
