@@ -98,11 +98,11 @@ def print_summary(summary: Summary, baseline: Summary | None, against: Sequence[
                       if groups else Text(visible(f"by {key}: no records")))
         if key in capped:
             from ..triage.groups import other_name
-            from ..triage.tally import BY_VALUES
 
+            kept = len(summary.tally.by_values.get(key, ()))
             console.print(Text(visible(
-                f"by {key}: more than {BY_VALUES:,} distinct values: the {BY_VALUES:,} heaviest are groups, "
-                f"the other {capped[key]:,} record(s) are the group {other_name(key)}"), "yellow"))
+                f"by {key}: more than {kept:,} distinct values: the {kept:,} heaviest are groups, "
+                f"the other values' {capped[key]:,} record(s) are the group {other_name(key)}"), "yellow"))
     if summary.histogram is not None:
         console.print(_time_table(summary, width))
     elif records:

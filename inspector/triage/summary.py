@@ -9,7 +9,8 @@ records counted (the bad lines': of the lines read).
 What a tally keeps is bounded, and the summary says where a bound was reached:
 the bad lines listed are the first ``BAD_KEPT`` (``bad_more``: how many
 more), and a ``--by`` key with more than ``BY_VALUES`` distinct values has its
-heaviest values' groups and ``other:KEY`` for the rest (``by_capped``).
+heaviest values' groups and ``other:KEY`` for the rest (``by_capped``: how
+many values were kept, and the records of the others).
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ from .groups import (
     rung_name,
     scope_name,
 )
-from .tally import BY_VALUES, Options, Tally
+from .tally import Options, Tally
 from .timeline import Histogram, histogram, iso
 
 __all__ = ["SCHEMA", "Change", "Group", "Summary", "compare", "summarize"]
@@ -135,7 +136,7 @@ class Summary:
             "by_scope": [group.to_dict() for group in self.of_kind("scope")],
             "by": {key: [group.to_dict() for group in self.of_kind("by") if group.detail["key"] == key]
                    for key in options.by},
-            "by_capped": {key: {"values_kept": BY_VALUES, "other_records": count}
+            "by_capped": {key: {"values_kept": len(tally.by_values.get(key, ())), "other_records": count}
                           for key, count in self.capped.items()},
             "by_blame": {blame: next((g.records for g in self.of_kind("blame") if g.detail["blame"] == blame), 0)
                          for blame in (RETRIEVAL, GENERATION)},

@@ -209,7 +209,8 @@ class Index:
     def demote(self, demote: Any) -> None:
         """Replace every cell ``demote`` changes (a --by value now counted as
         OTHER) by what it returns, in place: the lines keep their ids, two ids may
-        now stand for one cell."""
+        then stand for one cell; when those are most of the table, it is
+        rebuilt (each line's id renumbered, in C)."""
         table, ids = self.keys["cell"]
         for number in range(1, len(table)):
             value = table[number]
@@ -219,6 +220,19 @@ class Index:
                 if ids.get(value) == number:
                     del ids[value]
                 ids.setdefault(changed, number)
+        if len(table) - 1 - len(ids) > max(_BUILT_CELLS, len(table) // 2):
+            fresh: list[Any] = [None]
+            numbers: dict[Any, int] = {}
+            remap = [0] * len(table)
+            for number in range(1, len(table)):
+                value = table[number]
+                found = numbers.get(value)
+                if found is None:
+                    found = numbers[value] = len(fresh)
+                    fresh.append(value)
+                remap[number] = found
+            self.keys["cell"] = (fresh, numbers)
+            self.cell = array("I", map(remap.__getitem__, self.cell))
 
     def add(self, other: Index, demote: Any = None) -> None:
         """Append ``other``'s lines (they follow this index's); ``demote``, if
@@ -378,24 +392,39 @@ class Tally:
         return self
 
     def _add_values(self, other: Tally) -> dict[int, set[bytes | None]]:
-        """Add ``other``'s kept --by values to this tally's; where a key then has
-        more than ``BY_VALUES``, keep the heaviest (the first seen among equals).
-        Returns the values no longer kept, per member position."""
-        dropped: dict[int, set[bytes | None]] = {}
+        """Add ``other``'s kept --by values to this tally's, then ``_drop_values``."""
         for key, theirs in other.by_values.items():
             mine = self.by_values.setdefault(key, {})
-            if not theirs:
-                continue
-            position = self.by_keys.index(key)
             get = mine.get
             for value, count in theirs.items():
                 mine[value] = get(value, 0) + count
-            if len(mine) > BY_VALUES:
+        return self._drop_values()
+
+    def _drop_values(self) -> dict[int, set[bytes | None]]:
+        """Where a --by key has more than ``BY_VALUES`` values kept, keep the
+        heaviest (the first seen among equals).  Returns the values no longer
+        kept, per member position (the caller makes them OTHER in the cells)."""
+        dropped: dict[int, set[bytes | None]] = {}
+        for position, key in enumerate(self.by_keys):
+            mine = self.by_values.get(key)
+            if mine is not None and len(mine) > BY_VALUES:
                 heaviest = sorted(mine.items(), key=lambda item: -item[1])  # stable: first seen first
                 gone = {value for value, _ in heaviest[BY_VALUES:]}
                 self.by_values[key] = {value: count for value, count in mine.items() if value not in gone}
                 dropped[position] = gone
         return dropped
+
+    def bound_values(self) -> bool:
+        """Keep at most ``BY_VALUES`` values of each --by key (the heaviest), the
+        records of the others counted as OTHER in the cells and the index;
+        whether any was dropped."""
+        dropped = self._drop_values()
+        if dropped:
+            demote = _demoter(dropped)
+            self.cells = _demoted(self.cells, demote)
+            if self.index is not None:
+                self.index.demote(demote)
+        return bool(dropped)
 
     def shift(self, lines: int) -> Tally:
         """Renumber this tally's lines (all of one log) ``lines`` further on, in place."""
@@ -472,6 +501,9 @@ class _Counting:
         with collector_paused():
             self._lines(lines, file, offset, line, cells, minutes, failures)
         self._fold(cells, minutes, failures)
+        if any(len(kept) > BY_VALUES for kept in self._kept) and tally.bound_values():
+            self._kept = [tally.by_values[key] for key in self.options.by]
+            self._cells.clear()
         tally.lines += len(lines)
         return len(lines)
 
@@ -508,10 +540,7 @@ class _Counting:
         for kept, value in zip(self._kept, joined.split(_SEPARATOR)):
             value = value or None
             if value not in kept:
-                if len(kept) >= BY_VALUES:
-                    value = OTHER  # past the bound: first seen, first kept
-                else:
-                    kept[value] = 0
+                kept[value] = 0  # counted in _fold; past BY_VALUES, the lightest are dropped after the chunk
             members.append(value)
         return key, scope, tuple(members)
 
