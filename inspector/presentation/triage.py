@@ -26,6 +26,7 @@ from ..contract.models import Registry
 from ..suites.load import Case, CaseError, Suite
 from ..triage.drill import LineReader
 from ..triage.export import ExportError, export_suite
+from ..triage.groups import other_name
 from ..triage.logs import LogError
 from ..triage.members import GroupMembers, RecordCases, place_name, record_suite
 from ..triage.summary import Group, Summary, summarize
@@ -53,6 +54,7 @@ __all__ = [
     "export_path",
     "iso",
     "open_group",
+    "other_name",
     "overview_groups",
     "record_suite",
     "triage_run",

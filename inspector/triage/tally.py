@@ -271,17 +271,19 @@ class Tally:
     - ``bad_lines``: how many bad lines, ``bad_kinds`` how many of each kind,
       and ``bad`` (file, line, reason) of the first ``BAD_KEPT``, in order
       (``--bad-lines`` writes every one: ``triage.badlines``)
-    - ``by_values``: per ``--by`` key, the records of each member value kept
-      (at most ``BY_VALUES``; first seen first, and at a merge the heaviest);
-      a record whose value is not kept has ``OTHER`` for it in its cell
+    - ``by_values``: per ``--by`` key, the records of each member value kept:
+      at most ``BY_VALUES``, the heaviest (the first seen among equals), cut
+      down to that after each chunk and each merge; a record whose value is
+      not kept has ``OTHER`` for it in its cell
     - ``collected``: (file, line, offset, line bytes, label) of the records of
       the group ``Options.collect`` names, the first ``collect_limit``
 
     Merging keeps what one pass keeps: the first bad lines and collected
-    records, every count; the kept --by values are the same unless a key has
-    more than ``BY_VALUES`` values (then each part kept its first ones, and a
-    value a part did not keep is in that part's OTHER: the totals are exact,
-    the kept values' counts at least what they count).
+    records, every count.  So do the kept --by values while a key has at most
+    ``BY_VALUES`` of them, or when each value is one record's (``--by id``);
+    past the bound otherwise, a value dropped by one part and kept by another
+    has its first records in OTHER: the totals stay exact, and a kept value's
+    count is at least the records counted while it was kept.
     """
 
     lines: int = 0

@@ -335,7 +335,7 @@ class TestBounds:
                        "--limit", "3")
         stdout, err = decoded(proc)
         assert proc.returncode == 0, err
-        assert stdout.splitlines() == [f"wrote 3 case(s) of ACCEPT to {out} (the first ones: the counting stopped "
-                                       "there)"]
+        said = f"wrote 3 case(s) of ACCEPT to {out} (the first ones: the counting stopped there)"
+        assert stdout.splitlines() == [said]
         suite = load_suite(out)
         assert len(suite.cases) == 3 and {case.expected for case in suite.cases} == {"ACCEPT"}

@@ -11,15 +11,18 @@ import gzip
 import io
 import json
 import os
+from itertools import pairwise
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from inspector.suites.load import load_registry
 from inspector.triage import Options, Tally, merge, tally_range, triage
 from inspector.triage import tally as tally_module
 from inspector.triage.badlines import KEPT, Spill, copy_spill
 from inspector.triage.members import GroupMembers
-from inspector.triage.records import parse_line, RequestCache
+from inspector.triage.records import RequestCache, parse_line
 from inspector.triage.summary import summarize
 from inspector.triage.synth import write_log, write_registry
 
@@ -76,7 +79,7 @@ class TestBadLines:
         whole = tally_range(str(hostile), 0, size, registry, options)
         cuts = [0, size // 7, size // 2, size // 2 + 5, size - 100, size]
         parts = Tally()
-        for start, end in zip(cuts, cuts[1:]):
+        for start, end in pairwise(cuts):
             parts = merge(parts, tally_range(str(hostile), start, end, registry, options))
         assert parts == whole
         # the index still has every bad line (16 bytes a line), for the overview
@@ -221,3 +224,31 @@ class TestCollectLimit:
                          workers=2, parallel_min_bytes=0, task_bytes=20_000)
         assert stopped.collected == everything.collected[:3]
         assert stopped.records < everything.records / 4  # stopped within the first tasks
+
+
+class TestMergeWithinTheBounds:
+    """The split-and-merge property (tests/triage/test_triage.py) with the bounds
+    lowered so that a small log passes them: the first bad lines, unique ids."""
+
+    @pytest.fixture(scope="class")
+    def small(self, tmp_path_factory):
+        folder = tmp_path_factory.mktemp("bounded-split")
+        registry = load_registry(write_registry(folder / "registry.json"))
+        write_log(folder / "small.jsonl", 60, seed=2, bad_per_kind=2)
+        return str(folder / "small.jsonl"), registry
+
+    @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+    @given(data=st.data())
+    def test_any_split_merged_equals_one_pass(self, small, data, monkeypatch):
+        monkeypatch.setattr(tally_module, "BAD_KEPT", 3)
+        monkeypatch.setattr(tally_module, "BY_VALUES", 4)
+        path, registry = small
+        size = os.path.getsize(path)
+        cuts = sorted(data.draw(st.lists(st.integers(0, size), max_size=6)))
+        options = Options(by=("id", "model"), index=True)
+        whole = tally_range(path, 0, size, registry, options)
+        parts = Tally()
+        for start, end in zip([0, *cuts], [*cuts, size]):
+            parts = merge(parts, tally_range(path, start, end, registry, options))
+        assert parts == whole
+        assert len(whole.bad) == 3 < whole.bad_lines and len(whole.by_values["id"]) == 4 and whole.capped["id"]

@@ -38,6 +38,7 @@ from ...presentation.triage import (
     count,
     iso,
     open_group,
+    other_name,
     overview_groups,
 )
 from .. import keys, safe
@@ -172,6 +173,11 @@ class TriageScreen(Screen[None]):
             (f" · {SORT_WORDS[self.sort]} (o)", _MUTED)]
         if self.filter_text:
             parts += [(" · filter ", _MUTED), safe.content(self.filter_text, "bold")]
+        # A --by key past the bound of values kept: its heaviest are groups, the rest one (other:KEY).
+        for key in self.counted.summary.capped if self.counted is not None else ():
+            parts += [(" · ", _MUTED), safe.content(f"--by {key}", strong(Tone.WARN)),
+                      (" has more values than are kept: the rest are ", _MUTED),
+                      safe.content(other_name(key), "bold")]
         self.query_one("#groups-title", Static).update(Content.assemble(*parts), layout=False)
 
     def _show_head(self) -> None:
