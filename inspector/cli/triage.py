@@ -26,6 +26,8 @@ if TYPE_CHECKING:
 
 __all__ = ["add_parser", "run"]
 
+# The bounds said here are the engine's (triage.tally.BY_VALUES, triage.badlines.KEPT: a test holds
+# them equal), written out so that building the parser imports no engine.
 EPILOG = """\
 groups (copy a name into --export GROUP):
   ACCEPT, VALUE_MISMATCH, ...           by verdict status
@@ -33,7 +35,8 @@ groups (copy a name into --export GROUP):
   claim:CHECK/FIELD/DOC                 by the failing claim's field and cited source
   scope:SERVICE/ENVIRONMENT/REVISION    by the request's scope
   KEY=VALUE                             by a metadata member given with --by KEY
-  other:KEY                             the values of KEY past the 10,000 kept (the heaviest)
+  other:KEY                             the records of KEY's other values: past 10,000 values,
+                                        the heaviest 10,000 are groups (--by id: a value a record)
   blame:retrieval, category:wrong_scope, rung:citation_only, false_accept:citation_only, bad
 
 The summary lists the first 1,000 bad lines (and the count of each kind); --bad-lines FILE

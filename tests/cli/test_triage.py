@@ -321,6 +321,15 @@ class TestBounds:
                      "--export", f"id={late}", "--out", str(out), "--limit", "1", "--workers", "1"]) == 0
         assert len(load_suite(out).cases) == 1
 
+    def test_the_help_says_the_engines_bounds(self):
+        from inspector.cli.triage import EPILOG
+        from inspector.triage.badlines import KEPT
+        from inspector.triage.tally import BY_VALUES
+
+        assert f"past {BY_VALUES:,} values" in EPILOG and f"lists the first {KEPT:,} bad lines" in EPILOG
+        proc = run_cli("triage", "--help")
+        assert f"the summary lists the first {KEPT:,}" in " ".join(decoded(proc)[0].split())
+
     def test_the_other_values_are_not_exported(self, made, tmp_path):
         folder, registry, _ = made
         proc = run_cli("triage", folder / "app.jsonl", "--registry", registry, "--by", "id",
