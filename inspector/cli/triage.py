@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..contract.text import json_dumps, visible
+from ..io.writing import WriteError
 from ..suites.load import load_registry
 from .output import EXIT_ACCEPT, EXIT_BROKEN, error, isatty
 from .triage_report import print_summary
@@ -25,6 +26,8 @@ if TYPE_CHECKING:
 
 __all__ = ["add_parser", "run"]
 
+# The bounds said here are the engine's (triage.tally.BY_VALUES, triage.badlines.KEPT: a test holds
+# them equal), written out so that building the parser imports no engine.
 EPILOG = """\
 groups (copy a name into --export GROUP):
   ACCEPT, VALUE_MISMATCH, ...           by verdict status
@@ -32,7 +35,12 @@ groups (copy a name into --export GROUP):
   claim:CHECK/FIELD/DOC                 by the failing claim's field and cited source
   scope:SERVICE/ENVIRONMENT/REVISION    by the request's scope
   KEY=VALUE                             by a metadata member given with --by KEY
+  other:KEY                             the records of KEY's other values: past 10,000 values,
+                                        the heaviest 10,000 are groups (--by id: a value a record)
   blame:retrieval, category:wrong_scope, rung:citation_only, false_accept:citation_only, bad
+
+The summary lists the first 1,000 bad lines (and the count of each kind); --bad-lines FILE
+writes every one, a JSON object a line: {"file", "line", "offset", "reason"}.
 
 --since/--until take ISO 8601 (2026-12-01T10:00:00Z; no zone is UTC) or epoch seconds;
 with either, records without a readable ts are left out too (counted as undated).
@@ -66,7 +74,12 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
                         help="other logs: every group side by side, sorted by the largest change")
     parser.add_argument("--export", metavar="GROUP", help="write the records of GROUP as a new suite (--out)")
     parser.add_argument("--out", metavar="SUITE", type=Path, help="the suite file --export writes (must not exist)")
-    parser.add_argument("--limit", type=int, metavar="N", help="--export at most N records (the first ones)")
+    parser.add_argument("--limit", type=int, metavar="N",
+                        help="--export at most N records (the first ones); without --summary or --format, "
+                             "the counting stops there and only the export is reported")
+    parser.add_argument("--bad-lines", type=Path, metavar="FILE",
+                        help="write every bad line to FILE, a new file (JSON lines: file, line, offset, reason); "
+                             "the summary lists the first 1,000")
     parser.add_argument("--workers", type=int, metavar="N", help="processes to count in (default: every core)")
     parser.set_defaults(run=run)
     return parser
@@ -106,34 +119,48 @@ def run(args: argparse.Namespace) -> int:
         return error("standard input (-) can be read only once: give it as LOG or in --against, not both")
     if args.out is not None and args.out.exists():
         return error(f"{args.out}: already exists; refusing to overwrite (--out takes a new file)")
+    if args.export is not None and (problem := _export_problem(args.export)) is not None:
+        return error(problem)
+    if args.bad_lines is not None:
+        if not headless:
+            return error("--bad-lines writes the bad lines of the headless summary: add --summary (or --format json)")
+        if (problem := _new_file_problem(args.bad_lines, "--bad-lines")) is not None:
+            return error(problem)
+        if args.out is not None and args.out.absolute() == args.bad_lines.absolute():
+            return error("--bad-lines and --out name the same file")
     registry = load_registry(args.registry)
     if not headless:
         return _inspect(args, registry, window)
+    # Only the export is wanted: the counting stops at the limit (the summary is not printed).
+    export_only = args.limit is not None and not args.summary and args.format is None and not args.against \
+        and args.bad_lines is None
     options = Options(by=tuple(dict.fromkeys(args.by)), since=window.get("since"), until=window.get("until"),
-                      collect=args.export)
+                      collect=args.export, limit=args.limit, stop_at_limit=export_only)
     try:
-        summary = _summarise(args.logs, args.registry, registry, options, args.workers, "")
+        summary = _summarise_to(args.bad_lines, args.logs, args.registry, registry, options, args.workers)
         baseline = None
         if args.against:
             plain = Options(by=options.by, since=options.since, until=options.until)
             baseline = _summarise(args.against, args.registry, registry, plain, args.workers, "against: ")
     except LogError as exc:
         return error(str(exc))
+    except WriteError as exc:
+        return error(f"--bad-lines {exc.path}: {exc.reason}; nothing was written")
     written = None
     if args.export is not None:
         from ..triage.export import export_suite
-        from ..triage.groups import BAD
 
-        if args.export == BAD:
-            return error("the bad lines cannot be exported as a suite: they are not records (no usable "
-                          "raw or request); --format json lists every one with its file and line")
-        if summary.group(args.export) is None:
+        collected = summary.tally.collected
+        if not collected:  # the group's records are collected as they are counted: none, no such group
             return error(_unknown_group(args.export, summary))
-        collected = summary.tally.collected[:args.limit] if args.limit else summary.tally.collected
         try:
             written = export_suite(args.out, args.export, registry, collected, args.logs)
         except ExportError as exc:
             return error(str(exc))
+    if export_only:
+        stopped = " (the first ones: the counting stopped there)" if written == args.limit else ""
+        print(visible(f"wrote {written} case(s) of {args.export} to {args.out}{stopped}"))
+        return EXIT_ACCEPT
     if args.format == "json":
         document = summary.to_dict()
         if baseline is not None:
@@ -145,9 +172,13 @@ def run(args: argparse.Namespace) -> int:
                                    "changes": [change.to_dict() for change in compare(summary, baseline)]}
         if written is not None:
             document["export"] = {"group": args.export, "out": str(args.out), "cases": written}
+        if args.bad_lines is not None:
+            document["bad_lines_file"] = str(args.bad_lines)
         print(json_dumps(document))
     else:
         print_summary(summary, baseline, args.against or ())
+        if args.bad_lines is not None:
+            print(visible(f"wrote every bad line ({summary.tally.bad_lines:,}) to {args.bad_lines}"))
         if written is not None:
             print(visible(f"wrote {written} case(s) of {args.export} to {args.out}"))
     broken = [*summary.tally.broken, *(baseline.tally.broken if baseline is not None else ())]
@@ -156,6 +187,36 @@ def run(args: argparse.Namespace) -> int:
             print(visible(f"inspector: warning: {file} broke off after line {line:,}: {problem}"), file=sys.stderr)
         return EXIT_BROKEN
     return EXIT_ACCEPT
+
+
+def _export_problem(group: str) -> str | None:
+    """Why ``--export GROUP`` cannot be a suite, known before counting."""
+    from ..triage.groups import BAD
+
+    if group == BAD:
+        return ("the bad lines cannot be exported as a suite: they are not records (no usable raw or request); "
+                "--bad-lines FILE writes every one with its file, line and offset")
+    if group.startswith("other:"):
+        return (f"--export: {group} is the values past the bound of values kept, known only once the whole log is "
+                "counted: export one value's group (KEY=VALUE), or narrow the log with --since/--until")
+    return None
+
+
+def _new_file_problem(path: Path, option: str) -> str | None:
+    """Why ``path`` cannot be created (checked before counting): it exists, or
+    its directory does not."""
+    from ..io.writing import check_free
+
+    parent = path.parent
+    if not parent.is_dir():
+        return f"{option} {path}: no such directory: {parent}"
+    try:
+        check_free(parent, [path.name])
+    except WriteError as exc:
+        return f"{option} {exc.path}: {exc.reason} ({option} takes a new file)"
+    except ValueError as exc:
+        return f"{option} {path}: {exc}"
+    return None
 
 
 def _inspector_problem(args: argparse.Namespace) -> str | None:
@@ -200,13 +261,33 @@ def _unknown_group(name: str, summary: Summary) -> str:
 
 
 def _summarise(logs: Sequence[str], registry_path: str, registry: Any, options: Any, workers: int | None,
-               what: str) -> Summary:
+               what: str, **engine: Any) -> Summary:
     from ..triage import triage
     from ..triage.summary import summarize
 
     with _progress_display(what) as on_progress:
-        tally = triage(logs, registry, options, workers=workers, on_progress=on_progress)
+        tally = triage(logs, registry, options, workers=workers, on_progress=on_progress, **engine)
     return summarize(tally, options, logs, registry_path)
+
+
+def _summarise_to(bad_lines: Path | None, logs: Sequence[str], registry_path: str, registry: Any, options: Any,
+                  workers: int | None) -> Summary:
+    """``_summarise`` of the logs, every bad line written to the new file
+    ``bad_lines`` as it is found: the count runs inside the write
+    (``io.writing``), so the file appears whole once the count is done, or not
+    at all (a log that cannot be read, a full disk, an interrupt)."""
+    if bad_lines is None:
+        return _summarise(logs, registry_path, registry, options, workers, "")
+    from ..io.writing import write_files
+
+    done: list[Summary] = []
+
+    def count(stream: Any) -> None:
+        done.append(_summarise(logs, registry_path, registry, options, workers, "", bad_lines=stream,
+                               spill_dir=bad_lines.parent))
+
+    write_files(bad_lines.parent, {bad_lines.name: count}, overwrite=False)
+    return done[0]
 
 
 class _progress_display:

@@ -91,22 +91,34 @@ def print_summary(summary: Summary, baseline: Summary | None, against: Sequence[
     scopes = summary.of_kind("scope")
     if scopes:
         console.print(_split_table("by request scope: service / environment / revision", scopes, width))
+    capped = summary.capped
     for key in summary.options.by:
         groups = [group for group in summary.of_kind("by") if group.detail["key"] == key]
-        console.print(_split_table(visible(f"by {key}"), groups, width) if groups else
-                      Text(visible(f"by {key}: no records")))
+        values = [group for group in groups if not group.detail.get("other")]
+        console.print(_split_table(visible(f"by {key}"), values, width, [g for g in groups if g not in values])
+                      if groups else Text(visible(f"by {key}: no records")))
+        if key in capped:
+            from ..triage.groups import other_name
+
+            kept = len(summary.tally.by_values.get(key, ()))
+            console.print(Text(visible(
+                f"by {key}: more than {kept:,} distinct values: the {kept:,} heaviest are groups, "
+                f"the other values' {capped[key]:,} record(s) are the group {other_name(key)}"), "yellow"))
     if summary.histogram is not None:
         console.print(_time_table(summary, width))
     elif records:
         console.print(Text("timeline: no record has a readable ts"))
     for file, line, problem in tally.broken:
         console.print(Text(visible(f"{file} broke off after line {line:,}: {problem}"), "bold red"))
-    if tally.bad:
-        console.print(Text(f"{tally.bad_lines:,} bad line(s), the group bad:", "bold red"))
+    if tally.bad_lines:
+        kinds = ", ".join(f"{kind} {count:,}" for kind, count in sorted(tally.bad_kinds.items()))
+        console.print(Text(visible(f"{tally.bad_lines:,} bad line(s), the group bad: {kinds}"), "bold red"))
         for file, line, error in tally.bad[:SHOWN_BAD]:
             console.print(Text(visible(f"  {file}:{line}: {error}")))
         if tally.bad_lines > SHOWN_BAD:
-            console.print(Text(f"  … {tally.bad_lines - SHOWN_BAD:,} more (--format json lists every one)", "dim"))
+            listed = "--format json lists every one" if not tally.bad_more else \
+                f"--format json lists the first {len(tally.bad):,}, --bad-lines FILE every one"
+            console.print(Text(f"  … {tally.bad_lines - SHOWN_BAD:,} more ({listed})", "dim"))
     if baseline is not None:
         from ..triage.summary import compare
 
@@ -138,16 +150,22 @@ def _group_table(title: str, groups: list[Group], width: int) -> Any:
     return fitted(title, GROUP_COLUMNS, rows, width)
 
 
-def _split_table(title: str, groups: list[Group], width: int) -> Any:
+def _split_table(title: str, groups: list[Group], width: int, tail: Sequence[Group] = ()) -> Any:
+    """A table of scope or metadata groups, the first ``SHOWN_ROWS``, then ``tail`` (other:KEY)."""
     from rich.text import Text
 
     rows: list[dict[str, Any]] = []
-    for group in groups[:SHOWN_ROWS]:
+    shown = groups[:SHOWN_ROWS]
+    hidden = len(groups) - len(shown)
+    for group in [*shown, *tail]:
         checks = sorted(((n, s) for s, n in (group.by_check or {}).items() if s != "ACCEPT"), reverse=True)
         rows.append({"group": Text(group.name), "records": Text(_count(group.records)),
                      "rejected": Text(_count(group.rejected or 0)), "rate": Text(_share(group.rate)),
                      "first checks": Text(", ".join(f"{s} {n:,}" for n, s in checks[:3]) or "-")})
-    _more(rows, len(groups) - SHOWN_ROWS, SPLIT_COLUMNS)
+        if tail and shown and group is shown[-1]:
+            _more(rows, hidden, SPLIT_COLUMNS)
+            hidden = 0
+    _more(rows, hidden, SPLIT_COLUMNS)
     return fitted(title, SPLIT_COLUMNS, rows, width)
 
 

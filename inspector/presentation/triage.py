@@ -26,6 +26,7 @@ from ..contract.models import Registry
 from ..suites.load import Case, CaseError, Suite
 from ..triage.drill import LineReader
 from ..triage.export import ExportError, export_suite
+from ..triage.groups import other_name
 from ..triage.logs import LogError
 from ..triage.members import GroupMembers, RecordCases, place_name, record_suite
 from ..triage.summary import Group, Summary, summarize
@@ -53,6 +54,7 @@ __all__ = [
     "export_path",
     "iso",
     "open_group",
+    "other_name",
     "overview_groups",
     "record_suite",
     "triage_run",
@@ -111,7 +113,7 @@ class Snapshot:
 
     summary: Summary
     indexed: int  # lines in the index when summarised: what a group opened now holds
-    bad: list[tuple[str, int, str]]  # every bad line so far: (file, line, reason)
+    bad: list[tuple[str, int, str]]  # the first bad lines so far (tally.BAD_KEPT): (file, line, reason)
     lines: int
     bytes_done: int
     total_bytes: int | None
@@ -121,6 +123,12 @@ class Snapshot:
     failed: str | None = None  # why a log could not be read at all
     # every log that broke off before its end so far: (file, line after which, why)
     broken: list[tuple[str, int, str]] = field(default_factory=list)
+
+    @property
+    def bad_lines(self) -> int:
+        """Every bad line counted so far (``bad`` lists the first ones)."""
+        group = self.summary.group("bad")
+        return group.records if group is not None else 0
 
     @property
     def records_per_second(self) -> float:

@@ -2,8 +2,9 @@
 
 Pure (no textual, no rich).  A log has one record a line, ``{"raw": "...",
 "request": {...}}`` plus any other members (``id``, ``ts``, ``model``, ...), kept as
-metadata; a line that is not a usable record is a bad line, counted and listed
-with its file, line number and reason, never dropped.  Logs are plain files,
+metadata; a line that is not a usable record is a bad line, counted (by kind) and
+listed with its file, line number and reason (the first ``BAD_KEPT``; every
+one with ``bad_lines``), never dropped.  Logs are plain files,
 ``.gz`` files or ``-`` (standard input).
 
 The engine, for the headless summary and the inspector's overview alike::
@@ -27,6 +28,8 @@ The engine, for the headless summary and the inspector's overview alike::
 - ``tally``: ``Tally`` (counts that merge), ``Index`` (per line: file, line,
   offset, label code, in arrays), ``tally_range`` / ``tally_chunk``, ``merge``.
 - ``run``: ``triage`` over every core, with ``Progress`` and cancel.
+- ``badlines``: every bad line written as found (``--bad-lines``), through a
+  spill per task copied in order; a tally keeps the first ``BAD_KEPT``.
 - ``groups``: group names (``VALUE_MISMATCH``, ``reason:NO_CITATION/QUOTE_NOT_FOUND``,
   ``model=gpt-x``, ``bad``...) and which records a name holds.
 - ``timeline``: ``ts`` (ISO 8601 or epoch seconds), the histogram and its bucket.

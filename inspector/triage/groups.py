@@ -9,6 +9,7 @@ from the summary into ``--export GROUP``:
 ``claim:VALUE_MISMATCH/FIELD/DOC``      by the failing claim's field and cited source
 ``scope:SERVICE/ENVIRONMENT/REVISION``  by the request's scope
 ``KEY=VALUE``                           by a metadata member (``--by KEY``)
+``other:KEY``                           the values of KEY past the bound (``BY_VALUES``)
 ``blame:retrieval``                     by whose failure a rejection is
 ``category:wrong_scope``                by abstention category
 ``rung:citation_only``                  passing one of the article's rungs
@@ -22,6 +23,9 @@ Names are exact: untrusted parts (fields, sources, scopes, metadata) have ``\\``
 anything from the terminal it is printed on.  A metadata value that is a string
 is shown bare unless it would read as another JSON value (``"3"``, ``"null"``),
 then as its JSON text; a missing member and ``null`` are the group ``KEY=null``.
+Past ``tally.BY_VALUES`` distinct values of a key, the records of the values
+not kept are the group ``other:KEY`` (their member counted as ``OTHER``): ``:``
+is escaped in a key, so no ``KEY=VALUE`` name is ever one.
 """
 
 from __future__ import annotations
@@ -39,6 +43,7 @@ __all__ = [
     "BAD",
     "FALSE_ACCEPT",
     "KINDS",
+    "OTHER",
     "GroupMatcher",
     "Outcome",
     "blame_name",
@@ -46,6 +51,7 @@ __all__ = [
     "claim_name",
     "meta_name",
     "meta_text",
+    "other_name",
     "reason_name",
     "rung_name",
     "scope_name",
@@ -55,6 +61,10 @@ BAD = "bad"
 FALSE_ACCEPT = "false_accept:citation_only"
 # Every kind of group, in the order the summary lists them.
 KINDS = ("check", "reason", "claim", "scope", "by", "blame", "category", "rung", "false_accept", "bad")
+
+# A --by member as counted when its value is past the bound of values kept: no
+# JSON text (none starts with NUL), so never a member's.
+OTHER = b"\x00other"
 
 _ANY = msgspec.json.Decoder()
 _ENCODE = msgspec.json.Encoder(order="sorted").encode
@@ -115,7 +125,14 @@ def _reads_as_json(text: str) -> bool:
 
 
 def meta_name(key: str, member: bytes | None) -> str:
+    if member == OTHER:
+        return other_name(key)
     return f"{_part(key)}={_part(meta_text(member))}"
+
+
+def other_name(key: str) -> str:
+    """The group of the records whose ``key`` has a value past the bound of values kept."""
+    return f"other:{_part(key)}"
 
 
 @dataclass(frozen=True, slots=True)

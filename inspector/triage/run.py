@@ -14,13 +14,21 @@ would cost more than they save.
 ``triage`` reports progress to a callback (lines and bytes done, and the counts
 so far) and can be cancelled between tasks, keeping what was counted: what the
 inspector's overview runs in a worker thread.
+
+With ``bad_lines`` (a binary stream: ``--bad-lines``), every bad line is
+written to it, in order: each task spills its own into a file of a private
+directory, and each spill is copied into the stream, renumbered, when its task
+is merged (``triage.badlines``), so that neither a worker nor this process
+holds more than a batch of them.
 """
 
 from __future__ import annotations
 
 import multiprocessing
 import os
+import shutil
 import sys
+import tempfile
 import threading
 import time
 from collections import deque
@@ -30,6 +38,7 @@ from dataclasses import dataclass
 from typing import Any, BinaryIO
 
 from ..contract.models import Registry
+from .badlines import Spill, copy_spill, spill_name
 from .gz import SeekIndex
 from .logs import (
     STDIN,
@@ -80,16 +89,24 @@ _Task = tuple[Any, ...]
 _WORKER: dict[str, Any] = {}
 
 
+def _spill_of(task: _Task) -> str | None:
+    """Where the task spills its bad lines (None without --bad-lines)."""
+    folder = _WORKER.get("spills")
+    return os.path.join(folder, spill_name(task[0], task[2], task[3])) if folder is not None else None
+
+
 def _work(task: _Task) -> Tally:
     """Count one task (in a worker, or here)."""
     registry, options, requests = _WORKER["registry"], _WORKER["options"], _WORKER["requests"]
     kind, path = task[0], task[1]
+    spilled = _spill_of(task)
+    spill = Spill(spilled) if spilled is not None else None
     if kind == "range":
-        return tally_range(path, task[3], task[4], registry, options, requests, first_line=1)
+        return tally_range(path, task[3], task[4], registry, options, requests, first_line=1, spill=spill)
     if kind == "chunk":
-        return tally_chunk(path, task[3], task[4], task[5], registry, options, requests)
+        return tally_chunk(path, task[3], task[4], task[5], registry, options, requests, spill)
     if kind == "long":
-        return tally_chunks(path, [(task[3], None, task[4])], registry, options, task[5], requests)
+        return tally_chunks(path, [(task[3], None, task[4])], registry, options, task[5], requests, spill)
     tally = Tally()
     tally.broken.append((path, task[3], task[4]))
     return tally
@@ -140,7 +157,8 @@ def triage(logs: Sequence[str], registry: Registry, options: Options = Options()
            workers: int | None = None, on_progress: Callable[[Progress], None] | None = None,
            cancel: threading.Event | None = None, stdin: BinaryIO | None = None,
            parallel_min_bytes: int = PARALLEL_MIN_BYTES, task_bytes: int = TASK_BYTES,
-           progress_every: float = 0.25, indexes: dict[str, SeekIndex] | None = None) -> Tally:
+           progress_every: float = 0.25, indexes: dict[str, SeekIndex] | None = None,
+           bad_lines: BinaryIO | None = None, spill_dir: str | os.PathLike[str] | None = None) -> Tally:
     """Count every line of ``logs`` (in order; ``-`` is standard input).
 
     ``workers``: processes to count in (default: every core); 1, or less input
@@ -155,6 +173,12 @@ def triage(logs: Sequence[str], registry: Registry, options: Options = Options()
     why), and the next log is counted.  ``indexes``: per ``.gz`` log, a
     ``SeekIndex`` to keep its restart points in as it is decompressed (what a
     drill-down after the count reads from).
+
+    ``bad_lines``: a binary stream every bad line is written to, a JSON object
+    a line (``triage.badlines``); the tasks' spills go into a new private
+    directory in ``spill_dir`` (default: the system's temporary directory),
+    removed at the end.  With ``options.stop_at_limit``, the counting stops
+    once ``options.limit`` records of the group are collected.
     """
     for path in logs:
         check_log(path)
@@ -188,8 +212,14 @@ def triage(logs: Sequence[str], registry: Registry, options: Options = Options()
     def take(task: _Task, tally: Tally) -> None:
         if task[2] != place[0]:
             place[0], place[1] = task[2], 0
+        shift = place[1] if task[0] == "range" else 0  # a stream's tasks know their line numbers
+        if spills is not None:
+            spilled = _spill_of(task)
+            if spilled is not None and os.path.exists(spilled):
+                copy_spill(spilled, task[1], shift, bad_lines)  # type: ignore[arg-type]
+                os.unlink(spilled)
         if task[0] == "range":
-            tally.shift(place[1])
+            tally.shift(shift)
             ranges[0] += task[4] - task[3]
         place[1] += tally.lines
         result.add(tally)
@@ -198,25 +228,33 @@ def triage(logs: Sequence[str], registry: Registry, options: Options = Options()
             reported[0] = now
             on_progress(Progress(result.lines, ranges[0] + consumed[0], total, now - started, result))
 
-    _WORKER.update(registry=registry, options=options, requests=RequestCache(registry))
+    limit = options.limit if options.stop_at_limit else None
+
+    def stopped() -> bool:
+        return (cancel is not None and cancel.is_set()) or (limit is not None and len(result.collected) >= limit)
+
+    spills = tempfile.mkdtemp(prefix=".inspector-bad-lines-", dir=spill_dir) if bad_lines is not None else None
+    _WORKER.update(registry=registry, options=options, requests=RequestCache(registry), spills=spills)
     try:
         tasks = _tasks(logs, kinds, sizes, task_bytes, stdin, consumed, indexes)
         if workers == 1:
             for task in tasks:
-                if cancel is not None and cancel.is_set():
+                if stopped():
                     break
                 take(task, _work(task))
         else:
-            _run_pool(tasks, workers, take, cancel)
+            _run_pool(tasks, workers, take, stopped)
     finally:
         _WORKER.clear()
+        if spills is not None:
+            shutil.rmtree(spills, ignore_errors=True)  # the directory made above, and only what the tasks spilled
     if on_progress is not None:
         on_progress(Progress(result.lines, ranges[0] + consumed[0], total, time.monotonic() - started, result))
     return result
 
 
 def _run_pool(tasks: Iterator[_Task], workers: int, take: Callable[[_Task, Tally], None],
-              cancel: threading.Event | None) -> None:
+              stopped: Callable[[], bool]) -> None:
     # Flushed now, or each forked child could write the parent's buffered output again.
     for stream in (sys.stdout, sys.stderr):
         if stream is not None:
@@ -229,14 +267,14 @@ def _run_pool(tasks: Iterator[_Task], workers: int, take: Callable[[_Task, Tally
     limit = 2 * workers + 1  # in flight: enough to keep every worker busy, not a stream read far ahead
     try:
         for task in tasks:
-            if cancel is not None and cancel.is_set():
+            if stopped():
                 return
             pending.append((task, _done(_work(task)) if _local(task) else executor.submit(_work, task)))
             while len(pending) >= limit or (pending and pending[0][1].done()):
                 waited, future = pending.popleft()
                 take(waited, future.result())
         while pending:
-            if cancel is not None and cancel.is_set():
+            if stopped():
                 return
             waited, future = pending.popleft()
             take(waited, future.result())

@@ -5,6 +5,12 @@
 ``compare(now, before)`` sets two summaries side by side, group by group,
 sorted by the largest change of rate (``--against``).  Rates are shares of the
 records counted (the bad lines': of the lines read).
+
+What a tally keeps is bounded, and the summary says where a bound was reached:
+the bad lines listed are the first ``BAD_KEPT`` (``bad_more``: how many
+more), and a ``--by`` key with more than ``BY_VALUES`` distinct values has its
+heaviest values' groups and ``other:KEY`` for the rest (``by_capped``: how
+many values were kept, and the records of the others).
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ from .groups import (
     BAD,
     FALSE_ACCEPT,
     KINDS,
+    OTHER,
     Outcome,
     blame_name,
     category_name,
@@ -92,6 +99,11 @@ class Summary:
     def of_kind(self, kind: str) -> list[Group]:
         return [group for group in self.groups if group.kind == kind]
 
+    @property
+    def capped(self) -> dict[str, int]:
+        """Per --by key past the bound of values kept: the records in its other group."""
+        return {group.detail["key"]: group.records for group in self.of_kind("by") if group.detail.get("other")}
+
     def to_dict(self) -> dict[str, Any]:
         tally = self.tally
         records = tally.records
@@ -112,6 +124,7 @@ class Summary:
             "records": records,
             "bad_lines": tally.bad_lines,
             "bad": [{"file": file, "line": line, "error": error} for file, line, error in tally.bad],
+            "bad_more": tally.bad_more,  # bad lines past the first BAD_KEPT, not listed in "bad"
             "bad_kinds": dict(sorted(tally.bad_kinds.items())),
             # every log that broke off before its end: counted up to the line after which it broke
             "broken": broken_document(tally),
@@ -125,6 +138,8 @@ class Summary:
             "by_scope": [group.to_dict() for group in self.of_kind("scope")],
             "by": {key: [group.to_dict() for group in self.of_kind("by") if group.detail["key"] == key]
                    for key in options.by},
+            "by_capped": {key: {"values_kept": len(tally.by_values.get(key, ())), "other_records": count}
+                          for key, count in self.capped.items()},
             "by_blame": {blame: next((g.records for g in self.of_kind("blame") if g.detail["blame"] == blame), 0)
                          for blame in (RETRIEVAL, GENERATION)},
             "by_category": {category: next((g.records for g in self.of_kind("category")
@@ -189,6 +204,8 @@ def summarize(tally: Tally, options: Options = Options(), logs: Sequence[str] = 
     for key in options.by:
         groups += _split_groups(tally.by.get(key, {}), records, "by",
                                 lambda member, key=key: (meta_name(key, member),
+                                                         {"key": key, "value": None, "other": True}
+                                                         if member == OTHER else
                                                          {"key": key, "value": meta_text(member)}))
     groups += [Group(blame_name(blame), "blame", blames[blame], _rate(blames[blame], records),
                      detail={"blame": blame}) for blame in (RETRIEVAL, GENERATION) if blames.get(blame)]
@@ -223,7 +240,8 @@ def _split_groups(counts: dict[Any, int], records: int, kind: str, naming: Any) 
     for group in merged.values():
         group.rate = _rate(group.records, records)
         group.by_check = _ordered(group.by_check or {})
-    return sorted(merged.values(), key=lambda group: (-group.records, group.name))
+    # The largest first; the other values of a --by key (not a value) after its values.
+    return sorted(merged.values(), key=lambda group: (bool(group.detail.get("other")), -group.records, group.name))
 
 
 @dataclass(frozen=True, slots=True)

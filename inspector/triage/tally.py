@@ -35,12 +35,18 @@ from ..contract.evidence import Assessment, assessment_key
 from ..contract.models import Registry
 from ..contract.verify import verify
 from ..suites.load import collector_paused  # one pause of the collector, as loading does
+from .badlines import KEPT as BAD_KEPT
+from .badlines import Spill
+from .groups import OTHER, GroupMatcher
 from .logs import Chunk, count_lines, range_chunks
 from .records import BAD_KINDS, RequestCache, parse_line
 from .timeline import parse_ts
 
 __all__ = [
     "BAD_CODE",
+    "BAD_KEPT",
+    "BY_VALUES",
+    "OTHER",
     "VERDICT_LABELS",
     "Counter",
     "Index",
@@ -74,6 +80,12 @@ _SHAPES = 4096
 # tuple of them.
 _SEPARATOR = b"\x00"
 _MISSING = msgspec.Raw(b"")
+# Distinct values of one --by key a tally keeps (``--by id``: a value a record):
+# past it, a record's member is counted as OTHER, "the other values", in its
+# cells (``groups.OTHER``, the group ``other:KEY``).
+BY_VALUES = 10_000
+# The cells an index's counting keeps built, by flat key (a cache: rebuilt when cleared).
+_BUILT_CELLS = 65536
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,13 +97,17 @@ class Options:
     window; with either given, a record without a readable ``ts`` is left out
     too (and counted as ``undated``).  ``index``: keep the compact index of every
     line.  ``collect``: the name of a group whose records' lines are kept (an
-    export)."""
+    export), at most ``limit`` of them (the first ones); with ``stop_at_limit``
+    the counting stops once ``limit`` are kept (only the export is wanted: the
+    counts are then of the lines up to there)."""
 
     by: tuple[str, ...] = ()
     since: float | None = None
     until: float | None = None
     index: bool = False
     collect: str | None = None
+    limit: int | None = None
+    stop_at_limit: bool = False
 
     @property
     def windowed(self) -> bool:
@@ -190,8 +206,37 @@ class Index:
         code = BAD_CODE if label == "BAD" else _CODES[label]
         return (number for number, found in enumerate(self.code) if found == code)
 
-    def add(self, other: Index) -> None:
-        """Append ``other``'s lines (they follow this index's)."""
+    def demote(self, demote: Any) -> None:
+        """Replace every cell ``demote`` changes (a --by value now counted as
+        OTHER) by what it returns, in place: the lines keep their ids, two ids may
+        then stand for one cell; when those are most of the table, it is
+        rebuilt (each line's id renumbered, in C)."""
+        table, ids = self.keys["cell"]
+        for number in range(1, len(table)):
+            value = table[number]
+            changed = demote(value)
+            if changed != value:
+                table[number] = changed
+                if ids.get(value) == number:
+                    del ids[value]
+                ids.setdefault(changed, number)
+        if len(table) - 1 - len(ids) > max(_BUILT_CELLS, len(table) // 2):
+            fresh: list[Any] = [None]
+            numbers: dict[Any, int] = {}
+            remap = [0] * len(table)
+            for number in range(1, len(table)):
+                value = table[number]
+                found = numbers.get(value)
+                if found is None:
+                    found = numbers[value] = len(fresh)
+                    fresh.append(value)
+                remap[number] = found
+            self.keys["cell"] = (fresh, numbers)
+            self.cell = array("I", map(remap.__getitem__, self.cell))
+
+    def add(self, other: Index, demote: Any = None) -> None:
+        """Append ``other``'s lines (they follow this index's); ``demote``, if
+        given, maps each of ``other``'s cells to this one's (``Tally.add``)."""
         remap = [self.file_number(path) for path in other.files]
         if remap == list(range(len(other.files))):
             self.file.extend(other.file)
@@ -201,7 +246,8 @@ class Index:
         self.offset.extend(other.offset)
         self.code.extend(other.code)
         for name, (table, _) in other.keys.items():
-            mine = [0, *(self._id(name, value) for value in table[1:])]
+            change = demote if name == "cell" and demote is not None else None
+            mine = [0, *(self._id(name, change(value) if change is not None else value) for value in table[1:])]
             column = other.column(name)
             if mine == list(range(len(table))):
                 self.column(name).extend(column)
@@ -222,10 +268,25 @@ class Tally:
       ``scopes`` and ``by`` are summed
     - ``claims``: (status, field, cited doc) of rejections by a per-claim check
     - ``minutes``: (minute since the epoch, status) of records with a readable ts
-    - ``bad``: (file, line, reason) of every bad line, in order
+    - ``bad_lines``: how many bad lines, ``bad_kinds`` how many of each kind,
+      and ``bad`` (file, line, reason) of the first ``BAD_KEPT``, in order
+      (``--bad-lines`` writes every one: ``triage.badlines``)
+    - ``by_values``: per ``--by`` key, the records of each member value kept:
+      at most ``BY_VALUES``, the heaviest (the first seen among equals), cut
+      down to that after each chunk and each merge; a record whose value is
+      not kept has ``OTHER`` for it in its cell
+    - ``collected``: (file, line, offset, line bytes, label) of the records of
+      the group ``Options.collect`` names, the first ``collect_limit``
     - ``broken``: (file, line after which it broke, why) of every log that broke
       off before its end (a truncated or corrupt ``.gz``, a read error): not a
       bad line, the end of what could be read of that log
+
+    Merging keeps what one pass keeps: the first bad lines and collected
+    records, every count.  So do the kept --by values while a key has at most
+    ``BY_VALUES`` of them, or when each value is one record's (``--by id``);
+    past the bound otherwise, a value dropped by one part and kept by another
+    has its first records in OTHER: the totals stay exact, and a kept value's
+    count is at least the records counted while it was kept.
     """
 
     lines: int = 0
@@ -238,15 +299,36 @@ class Tally:
     bad_ts: int = 0  # of which the ts member was there but unreadable
     outside: int = 0  # records left out by --since/--until: ts outside the window
     undated: int = 0  # records left out by --since/--until: no readable ts
+    bad_lines: int = 0
     bad_kinds: Counter = field(default_factory=Counter)
     bad: list[tuple[str, int, str]] = field(default_factory=list)
     broken: list[tuple[str, int, str]] = field(default_factory=list)
+    by_values: dict[str, dict[bytes | None, int]] = field(default_factory=dict)
     index: Index | None = None
     collected: list[tuple[str, int, int, bytes, str]] = field(default_factory=list)
+    collect_limit: int | None = None
 
     @property
-    def bad_lines(self) -> int:
-        return len(self.bad)
+    def bad_more(self) -> int:
+        """Bad lines counted but not kept in ``bad``."""
+        return self.bad_lines - len(self.bad)
+
+    def note_bad(self, file: str, line: int, reason: str, kind: str) -> None:
+        """Count one bad line of this kind (kept if among the first ``BAD_KEPT``)."""
+        self.bad_lines += 1
+        if len(self.bad) < BAD_KEPT:
+            self.bad.append((file, line, reason))
+        self.bad_kinds[kind] = self.bad_kinds.get(kind, 0) + 1
+
+    @property
+    def capped(self) -> dict[str, int]:
+        """Per --by key with more values than ``BY_VALUES``: the records counted as OTHER."""
+        found: dict[str, int] = {}
+        for (_, _, values), count in self.cells.items():
+            for key, value in zip(self.by_keys, values):
+                if value == OTHER:
+                    found[key] = found.get(key, 0) + count
+        return found
 
     @property
     def verdicts(self) -> Counter:
@@ -284,22 +366,72 @@ class Tally:
             self.by_keys = other.by_keys
         self.lines += other.lines
         self.records += other.records
-        self.cells.add(other.cells)
+        dropped = self._add_values(other)
+        demote = _demoter(dropped) if dropped else None
+        if demote is not None:
+            self.cells = _demoted(self.cells, demote)
+            self.cells.add(_demoted(other.cells, demote))
+        else:
+            self.cells.add(other.cells)
         self.claims.add(other.claims)
         self.minutes.add(other.minutes)
         self.no_ts += other.no_ts
         self.bad_ts += other.bad_ts
         self.outside += other.outside
         self.undated += other.undated
+        self.bad_lines += other.bad_lines
         self.bad_kinds.add(other.bad_kinds)
-        self.bad.extend(other.bad)
+        self.bad.extend(other.bad[:max(0, BAD_KEPT - len(self.bad))])
         self.broken.extend(other.broken)
-        if other.index is not None:
+        if other.index is not None or (demote is not None and self.index is not None):
             if self.index is None:
                 self.index = Index()
-            self.index.add(other.index)
-        self.collected.extend(other.collected)
+            if demote is not None:
+                self.index.demote(demote)
+            if other.index is not None:
+                self.index.add(other.index, demote)
+        limits = [limit for limit in (self.collect_limit, other.collect_limit) if limit is not None]
+        self.collect_limit = min(limits) if limits else None
+        if self.collect_limit is None:
+            self.collected.extend(other.collected)
+        else:
+            self.collected.extend(other.collected[:max(0, self.collect_limit - len(self.collected))])
         return self
+
+    def _add_values(self, other: Tally) -> dict[int, set[bytes | None]]:
+        """Add ``other``'s kept --by values to this tally's, then ``_drop_values``."""
+        for key, theirs in other.by_values.items():
+            mine = self.by_values.setdefault(key, {})
+            get = mine.get
+            for value, count in theirs.items():
+                mine[value] = get(value, 0) + count
+        return self._drop_values()
+
+    def _drop_values(self) -> dict[int, set[bytes | None]]:
+        """Where a --by key has more than ``BY_VALUES`` values kept, keep the
+        heaviest (the first seen among equals).  Returns the values no longer
+        kept, per member position (the caller makes them OTHER in the cells)."""
+        dropped: dict[int, set[bytes | None]] = {}
+        for position, key in enumerate(self.by_keys):
+            mine = self.by_values.get(key)
+            if mine is not None and len(mine) > BY_VALUES:
+                heaviest = sorted(mine.items(), key=lambda item: -item[1])  # stable: first seen first
+                gone = {value for value, _ in heaviest[BY_VALUES:]}
+                self.by_values[key] = {value: count for value, count in mine.items() if value not in gone}
+                dropped[position] = gone
+        return dropped
+
+    def bound_values(self) -> bool:
+        """Keep at most ``BY_VALUES`` values of each --by key (the heaviest), the
+        records of the others counted as OTHER in the cells and the index;
+        whether any was dropped."""
+        dropped = self._drop_values()
+        if dropped:
+            demote = _demoter(dropped)
+            self.cells = _demoted(self.cells, demote)
+            if self.index is not None:
+                self.index.demote(demote)
+        return bool(dropped)
 
     def shift(self, lines: int) -> Tally:
         """Renumber this tally's lines (all of one log) ``lines`` further on, in place."""
@@ -312,6 +444,29 @@ class Tally:
         return self
 
 
+def _demoter(dropped: dict[int, set[bytes | None]]) -> Any:
+    """A cell with each dropped --by value (per member position) made OTHER."""
+
+    def demote(cell: Any) -> Any:
+        verdict, scope, values = cell
+        if any(position < len(values) and values[position] in gone for position, gone in dropped.items()):
+            values = tuple(OTHER if position in dropped and value in dropped[position] else value
+                           for position, value in enumerate(values))
+            return verdict, scope, values
+        return cell
+
+    return demote
+
+
+def _demoted(cells: dict[Any, int], demote: Any) -> Counter:
+    found = Counter()
+    get = found.get
+    for cell, count in cells.items():
+        cell = demote(cell)
+        found[cell] = get(cell, 0) + count
+    return found
+
+
 def merge(a: Tally, b: Tally) -> Tally:
     """A new tally of ``a``'s lines followed by ``b``'s (associative; ``Tally()`` is
     the identity)."""
@@ -321,15 +476,19 @@ def merge(a: Tally, b: Tally) -> Tally:
 class _Counting:
     """The per-line loop of one piece of a log, and what it keeps between chunks."""
 
-    def __init__(self, registry: Registry, options: Options, requests: RequestCache | None = None) -> None:
+    def __init__(self, registry: Registry, options: Options, requests: RequestCache | None = None,
+                 spill: Spill | None = None) -> None:
         self.registry = registry
         self.options = options
         self.requests = requests if requests is not None else RequestCache(registry)
-        self.tally = Tally(by_keys=options.by, index=Index() if options.index else None)
+        self.spill = spill
+        self.tally = Tally(by_keys=options.by, index=Index() if options.index else None,
+                           collect_limit=options.limit if options.collect is not None else None)
+        # Per --by key, the records of each value kept (Tally.by_values), in the order of the members.
+        self._kept = [self.tally.by_values.setdefault(key, {}) for key in options.by]
         self._cells: dict[Any, tuple[Any, Any, tuple[bytes | None, ...]]] = {}
+        self.full = False  # the export's limit is collected and the counting may stop
         if options.collect is not None:
-            from .groups import GroupMatcher
-
             self.matcher: Any = GroupMatcher(options.collect, options.by)
         else:
             self.matcher = None
@@ -350,6 +509,9 @@ class _Counting:
         with collector_paused():
             self._lines(lines, file, offset, line, cells, minutes, failures)
         self._fold(cells, minutes, failures)
+        if any(len(kept) > BY_VALUES for kept in self._kept) and tally.bound_values():
+            self._kept = [tally.by_values[key] for key in self.options.by]
+            self._cells.clear()
         tally.lines += len(lines)
         return len(lines)
 
@@ -359,9 +521,14 @@ class _Counting:
         tally = self.tally
         found = tally.cells
         get = found.get
+        kept = self._kept
         for flat, count in _Counter(cells).items():
             cell = self._cell(flat)
             found[cell] = get(cell, 0) + count
+            if kept:
+                for values, value in zip(kept, cell[2]):
+                    if value != OTHER:
+                        values[value] += count
         histogram = tally.minutes
         get = histogram.get
         for flat, count in _Counter(minutes).items():
@@ -377,12 +544,20 @@ class _Counting:
             return key, scope, ()
         number, joined = flat
         key, scope = self.requests.values[number]
-        return key, scope, tuple([value or None for value in joined.split(_SEPARATOR)])
+        members = []
+        for kept, value in zip(self._kept, joined.split(_SEPARATOR)):
+            value = value or None
+            if value not in kept:
+                kept[value] = 0  # counted in _fold; past BY_VALUES, the lightest are dropped after the chunk
+            members.append(value)
+        return key, scope, tuple(members)
 
     def _indexed_cell(self, flat: Any) -> tuple[Any, Any, tuple[bytes | None, ...]]:
-        """``_cell``, kept: an index asks for every record's."""
+        """``_cell``, kept a while: an index asks for every record's."""
         cell = self._cells.get(flat)
         if cell is None:
+            if len(self._cells) >= _BUILT_CELLS:  # --by id: a flat key a record
+                self._cells.clear()
             cell = self._cells[flat] = self._cell(flat)
         return cell
 
@@ -408,7 +583,10 @@ class _Counting:
         missing = (_MISSING,) * len(by)
         join = _SEPARATOR.join
         add_cell, add_minute, add_failure = cells.append, minutes.append, failures.append
-        index, matcher = tally.index, self.matcher
+        index, matcher = tally.index, self.matcher if not self.full else None
+        collected, limit = tally.collected, tally.collect_limit
+        if matcher is not None and limit is not None and len(collected) >= limit:
+            matcher = None
         if index is not None:
             file_number = index.file_number(file)
             index_file, index_line, index_offset, index_code = index.file, index.line, index.offset, index.code
@@ -472,17 +650,22 @@ class _Counting:
                 index_code.append(_CODES[label_of(status, verdict.reason)])
                 index.describe(self._indexed_cell(flat), failing)
             if matcher is not None and matcher.matches(verdict, known, members, evidence):
-                tally.collected.append((file, number + position, starts[position] + position,  # type: ignore[index]
-                                        text, verdict.label))
+                collected.append((file, number + position, starts[position] + position,  # type: ignore[index]
+                                  text, verdict.label))
+                if limit is not None and len(collected) >= limit:
+                    matcher = None  # the rest need not be matched
+                    if options.stop_at_limit:
+                        self.full = True
+                        break
         tally.records += records
         tally.no_ts += no_ts
         tally.bad_ts += bad_ts
 
     def _bad(self, file: str, line: int, offset: int, reason: str) -> None:
         tally = self.tally
-        tally.bad.append((file, line, reason))
-        kind = next((kind for kind in BAD_KINDS if reason.startswith(kind)), "other")
-        tally.bad_kinds[kind] = tally.bad_kinds.get(kind, 0) + 1
+        tally.note_bad(file, line, reason, next((kind for kind in BAD_KINDS if reason.startswith(kind)), "other"))
+        if self.spill is not None:
+            self.spill.add(line, offset, reason)
         if tally.index is not None:
             tally.index.file.append(tally.index.file_number(file))
             tally.index.line.append(line)
@@ -497,25 +680,33 @@ def _starts(lines: list[bytes], offset: int) -> list[int]:
 
 
 def tally_chunks(file: str, chunks: Iterable[Chunk], registry: Registry, options: Options,
-                 first_line: int = 1, requests: RequestCache | None = None) -> Tally:
+                 first_line: int = 1, requests: RequestCache | None = None, spill: Spill | None = None) -> Tally:
     """Count chunks of complete lines of ``file`` (in order, the first chunk's
-    first line being number ``first_line``)."""
-    counting = _Counting(registry, options, requests)
+    first line being number ``first_line``).  ``spill``: where every bad line
+    is written too (``--bad-lines``; the tally keeps the first ``BAD_KEPT``)."""
+    counting = _Counting(registry, options, requests, spill)
     line = first_line
-    for offset, data, length in chunks:
-        line += counting.chunk(file, offset, data, length, line)
+    try:
+        for offset, data, length in chunks:
+            line += counting.chunk(file, offset, data, length, line)
+            if counting.full:
+                break
+    finally:
+        if spill is not None:
+            spill.close()
     return counting.tally
 
 
 def tally_chunk(file: str, offset: int, data: bytes, first_line: int, registry: Registry, options: Options,
-                requests: RequestCache | None = None) -> Tally:
+                requests: RequestCache | None = None, spill: Spill | None = None) -> Tally:
     """Count one chunk of complete lines of ``file`` beginning at ``offset`` (its
     first line being number ``first_line``): what a stream's reader hands out."""
-    return tally_chunks(file, [(offset, data, len(data))], registry, options, first_line, requests)
+    return tally_chunks(file, [(offset, data, len(data))], registry, options, first_line, requests, spill)
 
 
 def tally_range(path: str, start: int, end: int, registry: Registry, options: Options,
-                requests: RequestCache | None = None, first_line: int | None = None) -> Tally:
+                requests: RequestCache | None = None, first_line: int | None = None,
+                spill: Spill | None = None) -> Tally:
     """Count the lines of the plain log ``path`` that begin in ``[start, end)``.
 
     Any ``start`` and ``end`` will do: a line belongs to the range its first byte
@@ -527,7 +718,7 @@ def tally_range(path: str, start: int, end: int, registry: Registry, options: Op
     chunks = range_chunks(path, start, end)
     first = next(chunks, None)
     if first is None:
-        return tally_chunks(path, (), registry, options)
+        return tally_chunks(path, (), registry, options, spill=spill)
     if first_line is None:
         first_line = count_lines(path, first[0]) + 1
 
@@ -535,4 +726,4 @@ def tally_range(path: str, start: int, end: int, registry: Registry, options: Op
         yield first
         yield from chunks
 
-    return tally_chunks(path, every(), registry, options, first_line, requests)
+    return tally_chunks(path, every(), registry, options, first_line, requests, spill)

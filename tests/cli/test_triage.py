@@ -292,3 +292,123 @@ class TestBrokenInput:
         log = tmp_path / "whole.jsonl.gz"
         log.write_bytes(gzip.compress((folder / "app.jsonl").read_bytes()))
         assert summary(log, "--registry", registry)["broken"] == []
+
+
+@pytest.fixture(scope="module")
+def hostile(tmp_path_factory, made):
+    """The made log with 1,500 bad lines after it: more than the summary lists."""
+    folder, registry, mix = made
+    log = tmp_path_factory.mktemp("hostile") / "hostile.jsonl"
+    log.write_bytes((folder / "app.jsonl").read_bytes() + b"".join(b"junk %d\n" % n for n in range(1500)))
+    return log, registry, mix
+
+
+class TestBounds:
+    """Issue 17, items 6, 8 and 9: what the summary keeps is bounded, and says so."""
+
+    def test_the_summary_lists_the_first_bad_lines_and_bad_lines_writes_every_one(self, hostile, tmp_path):
+        log, registry, mix = hostile
+        out = tmp_path / "bad.jsonl"
+        document = summary(log, "--registry", registry, "--bad-lines", out, "--workers", "2")
+        every = len(mix.bad) + 1500
+        assert (document["bad_lines"], len(document["bad"]), document["bad_more"]) == (every, 1000, every - 1000)
+        assert document["bad_kinds"]["not JSON"] >= 1500 and document["bad_lines_file"] == str(out)
+        written = [json.loads(line) for line in out.read_text().splitlines()]
+        assert len(written) == every and set(written[0]) == {"file", "line", "offset", "reason"}
+        assert [bad["line"] for bad in written[-1500:]] == list(range(mix.lines + 1, mix.lines + 1501))
+        assert [(bad["file"], bad["line"], bad["reason"]) for bad in written[:1000]] == \
+            [(bad["file"], bad["line"], bad["error"]) for bad in document["bad"]]
+        with open(log, "rb") as lines:
+            lines.seek(written[-1]["offset"])
+            assert lines.readline() == b"junk 1499\n"
+        assert [path.name for path in tmp_path.iterdir()] == ["bad.jsonl"]  # no spill left behind
+
+    def test_the_text_says_how_many_more_and_where_every_one_is(self, hostile, tmp_path):
+        log, registry, mix = hostile
+        proc = run_cli("triage", log, "--registry", registry, "--summary", "--bad-lines", tmp_path / "bad.jsonl")
+        out, err = decoded(proc)
+        assert proc.returncode == 0, err
+        every = len(mix.bad) + 1500
+        assert f"{every:,} bad line(s), the group bad:" in out and "not JSON 1," in out
+        assert f"… {every - 20:,} more (--format json lists the first 1,000, --bad-lines FILE every one)" in out
+        assert f"wrote every bad line ({every:,}) to {tmp_path / 'bad.jsonl'}" in out
+
+    @pytest.mark.parametrize("make", ["exists", "no-directory", "same-as-out"])
+    def test_bad_lines_takes_a_new_file_checked_before_counting(self, hostile, tmp_path, make):
+        log, registry, _ = hostile
+        target, extra = tmp_path / "bad.jsonl", []
+        if make == "exists":
+            target.write_text("mine")
+        elif make == "no-directory":
+            target = tmp_path / "missing" / "bad.jsonl"
+        else:
+            extra = ["--export", "ACCEPT", "--out", target]
+        proc = run_cli("triage", log, "--registry", registry, "--summary", "--bad-lines", target, *extra)
+        out, err = decoded(proc)
+        assert proc.returncode == 2 and out == ""  # refused before a line is counted
+        assert {"exists": "refusing to overwrite", "no-directory": "no such directory",
+                "same-as-out": "name the same file"}[make] in one_line_error(err, "--bad-lines")
+        assert [path.read_text() for path in tmp_path.iterdir()] == (["mine"] if make == "exists" else [])
+
+    def test_a_broken_count_leaves_no_bad_lines_file(self, hostile, tmp_path):
+        log, registry, _ = hostile
+        proc = run_cli("triage", log, tmp_path / "missing.jsonl", "--registry", registry, "--summary",
+                       "--bad-lines", tmp_path / "bad.jsonl")
+        assert proc.returncode == 2 and "missing.jsonl" in one_line_error(decoded(proc)[1])
+        assert list(tmp_path.iterdir()) == []
+
+    def test_by_past_the_bound_keeps_the_heaviest_and_says_so(self, made, tmp_path, monkeypatch, capsys):
+        from inspector.cli import main
+        from inspector.triage import tally
+
+        folder, registry, mix = made
+        monkeypatch.setattr(tally, "BY_VALUES", 50)
+        assert main(["triage", str(folder / "app.jsonl"), "--registry", str(registry), "--format", "json",
+                     "--by", "id", "--workers", "1"]) == 0
+        document = json.loads(capsys.readouterr().out)
+        rows = document["by"]["id"]
+        assert len(rows) == 51 and rows[-1]["group"] == "other:id" and rows[-1]["other"] is True
+        assert rows[-1]["records"] == mix.records - 50 == document["by_capped"]["id"]["other_records"]
+        assert main(["triage", str(folder / "app.jsonl"), "--registry", str(registry), "--summary",
+                     "--by", "id", "--workers", "1"]) == 0
+        text = capsys.readouterr().out
+        assert "by id: more than 50 distinct values: the 50 heaviest are groups" in text
+        assert "other:id" in text.split("by id: more than")[0].rsplit("by id", 1)[1]  # the row, after the values
+        # a value past the bound is still a group an export takes
+        kept = {row["value"] for row in rows[:-1]}
+        late = next(value for value in (json.loads(line).get("id") for line in
+                                        reversed((folder / "app.jsonl").read_text().splitlines())
+                                        if line.startswith("{") and '"raw"' in line)
+                    if isinstance(value, str) and value not in kept)
+        out = tmp_path / "late.json"
+        assert main(["triage", str(folder / "app.jsonl"), "--registry", str(registry), "--by", "id",
+                     "--export", f"id={late}", "--out", str(out), "--limit", "1", "--workers", "1"]) == 0
+        assert len(load_suite(out).cases) == 1
+
+    def test_the_help_says_the_engines_bounds(self):
+        from inspector.cli.triage import EPILOG
+        from inspector.triage.badlines import KEPT
+        from inspector.triage.tally import BY_VALUES
+
+        assert f"past {BY_VALUES:,} values" in EPILOG and f"lists the first {KEPT:,} bad lines" in EPILOG
+        proc = run_cli("triage", "--help")
+        assert f"the summary lists the first {KEPT:,}" in " ".join(decoded(proc)[0].split())
+
+    def test_the_other_values_are_not_exported(self, made, tmp_path):
+        folder, registry, _ = made
+        proc = run_cli("triage", folder / "app.jsonl", "--registry", registry, "--by", "id",
+                       "--export", "other:id", "--out", tmp_path / "x.json")
+        assert proc.returncode == 2 and "past the bound" in one_line_error(decoded(proc)[1])
+        assert list(tmp_path.iterdir()) == []
+
+    def test_export_with_a_limit_alone_stops_counting_there(self, made, tmp_path):
+        folder, registry, _ = made
+        out = tmp_path / "first.json"
+        proc = run_cli("triage", folder / "app.jsonl", "--registry", registry, "--export", "ACCEPT", "--out", out,
+                       "--limit", "3")
+        stdout, err = decoded(proc)
+        assert proc.returncode == 0, err
+        said = f"wrote 3 case(s) of ACCEPT to {out} (the first ones: the counting stopped there)"
+        assert stdout.splitlines() == [said]
+        suite = load_suite(out)
+        assert len(suite.cases) == 3 and {case.expected for case in suite.cases} == {"ACCEPT"}

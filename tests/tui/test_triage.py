@@ -151,6 +151,35 @@ class TestOverview:
             await pilot.press("escape")
             assert pilot.app.screen is screen
 
+    async def test_past_the_bounds_the_overview_says_how_many_and_where_the_rest_are(self, made, tmp_path,
+                                                                                    monkeypatch):
+        # issue 17: the first 1,000 bad lines listed (the count says every one); --by id past its bound
+        from inspector.triage import tally
+
+        folder, registry, mix = made
+        monkeypatch.setattr(tally, "BY_VALUES", 5)
+        log = tmp_path / "hostile.jsonl"
+        log.write_bytes((folder / "app.jsonl").read_bytes() + b"junk\n" * 1200)
+        every = len(mix.bad) + 1200
+        async with app_for(log, registry, "id").run_test(size=SIZE) as pilot:
+            screen = await counted(pilot)
+            assert f"{every:,} bad lines" in str(screen.query_one("#triage-head").render())
+            title = str(screen.query_one("#groups-title").render())
+            assert "--by id has more values than are kept: the rest are other:id" in title
+            other = next(group for group in screen.query_one(GroupTable).groups if group.name == "other:id")
+            assert other.records == mix.records - 5
+            select_group(screen, "bad")
+            await pilot.press("enter")
+            assert isinstance(pilot.app.screen, BadLinesScreen)
+            assert len(pilot.app.screen.query_one(BadLinesTable).bad) == 1000
+            assert f"bad lines · {every:,} (counted, never dropped) · the first 1,000 listed" in \
+                str(pilot.app.screen.query_one("#bad-panel").border_title)
+            await pilot.press("escape")
+            select_group(screen, "other:id")
+            await pilot.press("enter")
+            assert isinstance(pilot.app.screen, RecordsScreen)
+            assert len(pilot.app.screen.session) == mix.records - 5
+
     async def test_the_time_histogram_with_timestamps_and_none_without(self, made, tmp_path):
         folder, registry, mix = made
         async with app_for(folder / "app.jsonl", registry).run_test(size=SIZE) as pilot:

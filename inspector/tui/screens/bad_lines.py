@@ -2,8 +2,10 @@
 
 The lines that are not records (not JSON, not an object, ``raw`` or ``request``
 missing or unusable, ...) are counted as their own group; Enter on it in the
-overview lists every one here, as the engine found them, in order.  Reasons can
-quote the line: untrusted text, drawn through ``safe`` like every cell.
+overview lists them here, as the engine found them, in order: the first 1,000
+(``tally.BAD_KEPT``; the title says how many more, and ``inspector triage
+--summary --bad-lines FILE`` writes every one).  Reasons can quote the line:
+untrusted text, drawn through ``safe`` like every cell.
 """
 
 from __future__ import annotations
@@ -23,9 +25,10 @@ __all__ = ["BadLinesScreen"]
 class BadLinesScreen(Screen[None]):
     BINDINGS = keys.bindings("bad")
 
-    def __init__(self, bad: list[tuple[str, int, str]]) -> None:
+    def __init__(self, bad: list[tuple[str, int, str]], counted: int | None = None) -> None:
         super().__init__()
         self.bad = bad
+        self.counted = max(len(bad), counted or 0)  # every bad line, listed or not
 
     def compose(self) -> ComposeResult:
         with Vertical(id="bad-panel"):
@@ -35,8 +38,10 @@ class BadLinesScreen(Screen[None]):
     def on_mount(self) -> None:
         count = len(self.bad)
         files = ", ".join(dict.fromkeys(file for file, _, _ in self.bad))
+        listed = "" if self.counted == count else \
+            f"the first {count:,} listed (inspector triage --summary --bad-lines FILE writes every one) · "
         self.query_one("#bad-panel").border_title = Content.assemble(
-            f"bad lines · {count:,} (counted, never dropped) · ", safe.content(files))
+            f"bad lines · {self.counted:,} (counted, never dropped) · {listed}", safe.content(files))
 
     def action_cursor(self, step: int) -> None:
         table = self.query_one(BadLinesTable)

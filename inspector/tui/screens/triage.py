@@ -39,6 +39,7 @@ from ...presentation.triage import (
     count,
     iso,
     open_group,
+    other_name,
     overview_groups,
 )
 from .. import keys, safe
@@ -177,6 +178,11 @@ class TriageScreen(Screen[None]):
             (f" · {SORT_WORDS[self.sort]} (o)", _MUTED)]
         if self.filter_text:
             parts += [(" · filter ", _MUTED), safe.content(self.filter_text, "bold")]
+        # A --by key past the bound of values kept: its heaviest are groups, the rest one (other:KEY).
+        for key in self.counted.summary.capped if self.counted is not None else ():
+            parts += [(" · ", _MUTED), safe.content(f"--by {key}", strong(Tone.WARN)),
+                      (" has more values than are kept: the rest are ", _MUTED),
+                      safe.content(other_name(key), "bold")]
         self.query_one("#groups-title", Static).update(Content.assemble(*parts), layout=False)
 
     def _show_head(self) -> None:
@@ -191,7 +197,7 @@ class TriageScreen(Screen[None]):
         rate = counted.records_per_second
         lines = [Content.assemble(
             (f"{counted.lines:,}", bold), (" lines · ", _MUTED), (f"{summary.records:,}", bold),
-            (" records · ", _MUTED), (f"{len(counted.bad):,}", strong(Tone.BAD) if counted.bad else bold),
+            (" records · ", _MUTED), (f"{counted.bad_lines:,}", strong(Tone.BAD) if counted.bad_lines else bold),
             (" bad lines · ", _MUTED),
             *([(f"{len(counted.broken):,} log(s) broke off", strong(Tone.BAD)), (" · ", _MUTED)]
               if counted.broken else []),
@@ -317,7 +323,7 @@ class TriageScreen(Screen[None]):
         if group.kind == "bad":
             from .bad_lines import BadLinesScreen
 
-            self.app.push_screen(BadLinesScreen(counted.bad))
+            self.app.push_screen(BadLinesScreen(counted.bad, counted.bad_lines))
             return
         if not group.records:
             self.notify("no record in this group", markup=False, timeout=2)
