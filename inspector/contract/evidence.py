@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
-from .access import authorize
+from .access import authorize, failing_condition
 from .models import Claim, Registry, Request, Source
 
 if TYPE_CHECKING:
@@ -59,7 +59,7 @@ def authorized_sources(request: Request, registry: Registry) -> dict[str, Source
     if request.scope is None:
         return dict(registry.by_id)
     scope = request.scope
-    return {s.id: s for s in registry.sources if authorize(s, scope).allowed}
+    return {s.id: s for s in registry.sources if failing_condition(s, scope) is None}
 
 
 # -- the label lens -------------------------------------------------------------
@@ -72,7 +72,7 @@ def claim_labels(claims: tuple[Claim, ...], request: Request, registry: Registry
     labels = []
     for claim in claims:
         source = registry.by_id.get(claim.doc)
-        if source is not None and scope is not None and not authorize(source, scope).allowed:
+        if source is not None and scope is not None and failing_condition(source, scope) is not None:
             source = None
         fact = source.facts.get(claim.field) if source is not None else None
         labels.append(INSUFFICIENT if fact is None else SUPPORTED if fact == claim.value else CONTRADICTED)
@@ -152,21 +152,13 @@ def conflicts_for(request: Request, registry: Registry, claims: tuple[Claim, ...
             candidates[id(conflict)] = conflict
     touched = []
     scope = request.scope
-    # Access control asked of the candidates' sources only (not of the whole
-    # registry), each source once.
-    allowed: dict[str, bool] = {}
-
-    def authorized(source: str) -> bool:
-        found = allowed.get(source)
-        if found is None:
-            found = allowed[source] = authorize(registry.by_id[source], scope).allowed  # type: ignore[arg-type]
-        return found
-
+    by_id = registry.by_id
+    # Access control is asked of the candidates' sides only, not of the whole registry.
     # In registry order, as registry_conflicts lists them.
     for conflict in sorted(candidates.values(), key=everything.index):
         original = conflict
         if scope is not None:
-            values = tuple((s, v) for s, v in conflict.values if authorized(s))
+            values = tuple([(s, v) for s, v in conflict.values if failing_condition(by_id[s], scope) is None])
             if len({v for _, v in values}) < 2:
                 continue
             conflict = Conflict(conflict.service, conflict.environment, conflict.revision, conflict.field, values)
@@ -176,7 +168,7 @@ def conflicts_for(request: Request, registry: Registry, claims: tuple[Claim, ...
         # (doc, field) (not a scan of the conflict's sources); citing a side
         # that access control filtered out does not touch it.
         cited = any(c.field == conflict.field and any(found is original for found in index.get((c.doc, c.field), ()))
-                    and (scope is None or authorized(c.doc)) for c in claims)
+                    and (scope is None or failing_condition(by_id[c.doc], scope) is None) for c in claims)
         if asked or cited:
             touched.append(conflict)
     return tuple(touched)
@@ -266,7 +258,7 @@ def _field_recalls(request: Request, registry: Registry) -> tuple[FieldRecall, .
     group = registry.by_group.get((request.service, request.environment, request.revision), ())
     if request.scope is not None:
         scope = request.scope
-        group = tuple(s for s in group if authorize(s, scope).allowed)
+        group = tuple(s for s in group if failing_condition(s, scope) is None)
     supplied = set(request.supplied)
     fields = []
     for field in request.fields:
@@ -286,7 +278,7 @@ def _missing_fields(request: Request, registry: Registry) -> tuple[str, ...]:
         source = registry.by_id.get(source_id)
         if source is None or (source.service, source.environment, source.revision) != group:
             continue
-        if scope is None or authorize(source, scope).allowed:
+        if scope is None or failing_condition(source, scope) is None:
             supporting.append(source.facts)
     return tuple(field for field in request.fields if not any(field in facts for facts in supporting))
 
