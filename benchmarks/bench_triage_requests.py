@@ -50,7 +50,7 @@ FIELDS = ("read_timeout_ms", "region")
 
 
 def timed(argv: list[str]) -> dict[str, float]:
-    proc = subprocess.run([sys.executable, "-c", TIMER, *argv], capture_output=True, text=True, cwd=ROOT)
+    proc = subprocess.run([sys.executable, "-c", TIMER, *argv], capture_output=True, text=True, cwd=ROOT, check=False)
     if proc.returncode:
         raise SystemExit(f"{' '.join(argv)} failed:\n{proc.stderr}")
     return json.loads(proc.stdout)

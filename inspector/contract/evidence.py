@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
-from .access import authorize, failing_condition
+from .access import failing_condition
 from .models import Claim, Registry, Request, Source
 
 if TYPE_CHECKING:

@@ -28,10 +28,10 @@ from ..suites.load import LoadError, parse_request
 __all__ = [
     "BAD_KINDS",
     "CACHE_BYTES",
+    "MAX_LINE_BYTES",
     "SCOPE_CHARS",
     "SHAPES",
     "BadLine",
-    "MAX_LINE_BYTES",
     "KnownRequest",
     "LogRecord",
     "RequestCache",

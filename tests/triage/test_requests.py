@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import json
 
+from support import ANSWERS, PAYMENTS_REGISTRY, PAYMENTS_REQUEST
+
 from inspector.suites.load import load_registry
 from inspector.triage import Options, RequestCache, triage
 from inspector.triage import records as records_module
 from inspector.triage.records import SCOPE_CHARS, parse_line, scope_key
 from inspector.triage.summary import summarize
-
-from support import ANSWERS, PAYMENTS_REGISTRY, PAYMENTS_REQUEST
 
 REQUEST = json.loads(PAYMENTS_REQUEST.read_text())
 
@@ -96,9 +96,8 @@ class TestScopeKey:
         raw = (ANSWERS / "accept.json").read_text()
         log = tmp_path / "big.jsonl"
         with open(log, "w") as out:
-            for number in range(3):
-                out.write(json.dumps({"raw": raw, "request": {**REQUEST, "service": f"{number}" + "x" * (1 << 20)}})
-                          + "\n")
+            out.writelines(json.dumps({"raw": raw, "request": {**REQUEST, "service": f"{number}" + "x" * (1 << 20)}})
+                          + "\n" for number in range(3))
         registry = load_registry(PAYMENTS_REGISTRY)
         tally = triage([str(log)], registry, Options(), workers=1)
         scopes = {scope for (_, scope, _) in tally.cells}
@@ -125,7 +124,7 @@ class TestParseLineUsesTheCache:
         requests = RequestCache(limit=1 << 12)
         raw = json.dumps((ANSWERS / "accept.json").read_text())
         for number in range(20):
-            line = ('{"raw": %s, "request": %s}' % (raw, request_bytes(service=f"s{number}" * 50).decode())).encode()
+            line = f'{{"raw": {raw}, "request": {request_bytes(service=f"s{number}" * 50).decode()}}}'.encode()
             parsed = parse_line(line, requests)
             assert not isinstance(parsed, str) and parsed[1].request.service == f"s{number}" * 50
             assert requests.held <= requests.limit
