@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
-from .access import authorize
+from .access import failing_condition
 from .models import Claim, Registry, Request, Source
 
 if TYPE_CHECKING:
@@ -59,17 +59,21 @@ def authorized_sources(request: Request, registry: Registry) -> dict[str, Source
     if request.scope is None:
         return dict(registry.by_id)
     scope = request.scope
-    return {s.id: s for s in registry.sources if authorize(s, scope).allowed}
+    return {s.id: s for s in registry.sources if failing_condition(s, scope) is None}
 
 
 # -- the label lens -------------------------------------------------------------
 
 
 def claim_labels(claims: tuple[Claim, ...], request: Request, registry: Registry) -> tuple[str, ...]:
-    evidence = authorized_sources(request, registry) if request.scope is not None else registry.by_id
+    # Only the cited sources are authorized (authorized_sources would be the
+    # whole registry's): what a case costs is what it cites.
+    scope = request.scope
     labels = []
     for claim in claims:
-        source = evidence.get(claim.doc)
+        source = registry.by_id.get(claim.doc)
+        if source is not None and scope is not None and failing_condition(source, scope) is not None:
+            source = None
         fact = source.facts.get(claim.field) if source is not None else None
         labels.append(INSUFFICIENT if fact is None else SUPPORTED if fact == claim.value else CONTRADICTED)
     return tuple(labels)
@@ -147,18 +151,24 @@ def conflicts_for(request: Request, registry: Registry, claims: tuple[Claim, ...
         for conflict in index.get((claim.doc, claim.field), ()):
             candidates[id(conflict)] = conflict
     touched = []
-    evidence = authorized_sources(request, registry) if request.scope is not None and candidates else None
+    scope = request.scope
+    by_id = registry.by_id
+    # Access control is asked of the candidates' sides only, not of the whole registry.
     # In registry order, as registry_conflicts lists them.
     for conflict in sorted(candidates.values(), key=everything.index):
-        if evidence is not None:
-            values = tuple((s, v) for s, v in conflict.values if s in evidence)
+        original = conflict
+        if scope is not None:
+            values = tuple([(s, v) for s, v in conflict.values if failing_condition(by_id[s], scope) is None])
             if len({v for _, v in values}) < 2:
                 continue
             conflict = Conflict(conflict.service, conflict.environment, conflict.revision, conflict.field, values)
         asked = (conflict.service, conflict.environment, conflict.revision) == group and \
             conflict.field in request.fields
-        # Citing a side that access control filtered out does not touch it.
-        cited = any(c.field == conflict.field and c.doc in conflict.sources for c in claims)
+        # A claim cites a side when the index lists the conflict under its
+        # (doc, field) (not a scan of the conflict's sources); citing a side
+        # that access control filtered out does not touch it.
+        cited = any(c.field == conflict.field and any(found is original for found in index.get((c.doc, c.field), ()))
+                    and (scope is None or failing_condition(by_id[c.doc], scope) is None) for c in claims)
         if asked or cited:
             touched.append(conflict)
     return tuple(touched)
@@ -174,9 +184,34 @@ class FieldRecall:
     supplied: tuple[str, ...]  # those of them that were supplied
 
 
-@dataclass(frozen=True, slots=True)
 class Recall:
-    fields: tuple[FieldRecall, ...]
+    """Retrieval recall of one request: per requested field, the sources that
+    would support it (``relevant``: of the request's service, environment and
+    revision, authorized under its scope, with the field among their facts) and
+    those of them that were supplied.
+
+    ``recall_for`` computes it as it is read: ``missing`` (all that blame
+    reads) from the supplied sources alone, so that a request costs what it
+    names and not the size of its group in the registry; ``fields``,
+    ``counts`` and ``value`` over the group, when first asked for.
+    ``Recall(fields)`` holds given ones."""
+
+    __slots__ = ("_fields", "_missing", "_registry", "_request")
+
+    def __init__(self, fields: tuple[FieldRecall, ...] | None = None, *, request: Request | None = None,
+                 registry: Registry | None = None) -> None:
+        if fields is None and (request is None or registry is None):
+            raise TypeError("Recall takes its fields, or the request and registry to compute them from")
+        self._fields = fields
+        self._missing: tuple[str, ...] | None = None
+        self._request = request
+        self._registry = registry
+
+    @property
+    def fields(self) -> tuple[FieldRecall, ...]:
+        if self._fields is None:
+            self._fields = _field_recalls(self._request, self._registry)  # type: ignore[arg-type]
+        return self._fields
 
     @property
     def counts(self) -> tuple[int, int] | None:
@@ -196,20 +231,56 @@ class Recall:
     @property
     def missing(self) -> tuple[str, ...]:
         """Requested fields for which no supporting source was supplied."""
-        return tuple(item.field for item in self.fields if not item.supplied)
+        if self._missing is None:
+            if self._fields is not None:
+                self._missing = tuple(item.field for item in self._fields if not item.supplied)
+            else:
+                self._missing = _missing_fields(self._request, self._registry)  # type: ignore[arg-type]
+        return self._missing
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Recall):
+            return NotImplemented
+        return self.fields == other.fields
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"Recall(fields={self.fields!r})"
 
 
 def recall_for(request: Request, registry: Registry) -> Recall:
+    """The request's retrieval recall, computed as it is read (``Recall``)."""
+    return Recall(request=request, registry=registry)
+
+
+def _field_recalls(request: Request, registry: Registry) -> tuple[FieldRecall, ...]:
     group = registry.by_group.get((request.service, request.environment, request.revision), ())
     if request.scope is not None:
         scope = request.scope
-        group = tuple(s for s in group if authorize(s, scope).allowed)
+        group = tuple(s for s in group if failing_condition(s, scope) is None)
     supplied = set(request.supplied)
     fields = []
     for field in request.fields:
         relevant = tuple(s.id for s in group if field in s.facts)
         fields.append(FieldRecall(field, relevant, tuple(s for s in relevant if s in supplied)))
-    return Recall(tuple(fields))
+    return tuple(fields)
+
+
+def _missing_fields(request: Request, registry: Registry) -> tuple[str, ...]:
+    """``Recall.missing`` from the supplied sources alone: a field is missing
+    when no supplied source of the request's group, authorized under its scope,
+    has it (the same as no relevant source being supplied)."""
+    group = (request.service, request.environment, request.revision)
+    scope = request.scope
+    supporting = []
+    for source_id in dict.fromkeys(request.supplied):
+        source = registry.by_id.get(source_id)
+        if source is None or (source.service, source.environment, source.revision) != group:
+            continue
+        if scope is None or failing_condition(source, scope) is None:
+            supporting.append(source.facts)
+    return tuple(field for field in request.fields if not any(field in facts for facts in supporting))
 
 
 RETRIEVAL, GENERATION = "retrieval", "generation"

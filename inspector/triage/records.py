@@ -11,7 +11,9 @@ by).  Nothing here raises for any line: a problem is the bad line's reason.
 
 from __future__ import annotations
 
+import hashlib
 import json
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -25,14 +27,18 @@ from ..suites.load import LoadError, parse_request
 
 __all__ = [
     "BAD_KINDS",
-    "BadLine",
+    "CACHE_BYTES",
     "MAX_LINE_BYTES",
+    "SCOPE_CHARS",
+    "SHAPES",
+    "BadLine",
     "KnownRequest",
     "LogRecord",
     "RequestCache",
     "decode_record",
     "meta_value",
     "parse_line",
+    "scope_key",
 ]
 
 # A line longer than this is a bad line, and is skipped without being held: an
@@ -44,6 +50,18 @@ MAX_LINE_BYTES = 4 * 1024 * 1024
 BAD_KINDS = ("empty line", "too long", "not JSON", "not an object", "duplicate key", "raw missing",
              "raw not a string", "request missing", "request unusable")
 
+# What a RequestCache holds at most, in bytes (estimated: the request's JSON, the
+# objects validated from it and the shapes of rejection kept for it); past it,
+# it starts afresh.  Bounded by bytes, not entries: 600 requests of a 3 MiB
+# service each are 3.6 GB, and 65,536 small ones a few tens of MB.
+CACHE_BYTES = 32 * 1024 * 1024
+# Shapes of rejection whose blame and category a request keeps (past this, assessed each time).
+SHAPES = 4096
+# A scope member (service, environment, revision) longer than this many
+# characters is grouped and named by its head, its length and a digest of the
+# whole: distinct values stay distinct groups, and no count key holds megabytes.
+SCOPE_CHARS = 256
+
 _MEMBERS = msgspec.json.Decoder(dict[str, msgspec.Raw])
 _STRING = msgspec.json.Decoder(str)
 _ANY = msgspec.json.Decoder()
@@ -52,12 +70,13 @@ _ANY = msgspec.json.Decoder()
 @dataclass(frozen=True, slots=True)
 class KnownRequest:
     """A validated request with what every record of it shares: its scope, as
-    grouped by, its retrieval recall (which depends on the request only) and,
-    filled in by the counting, per shape of its verdicts (``assessment_key``),
-    the ``RequestCache.number`` of what a record of that shape is counted
-    under: its verdict key (blame and category included) and scope (``tally``:
-    not a verdict; every record is verified and its shape read off its
-    verdict)."""
+    grouped by (``scope_key``), its retrieval recall (which depends on the
+    request only, computed as it is read) and, filled in by the counting
+    (``RequestCache.remember``), per shape of its verdicts
+    (``assessment_key``), the ``RequestCache.number`` of what a record of that
+    shape is counted under: its verdict key (blame and category included) and
+    scope (``tally``: not a verdict; every record is verified and its shape
+    read off its verdict)."""
 
     request: Request
     scope: tuple[str, str, str]
@@ -65,23 +84,67 @@ class KnownRequest:
     assessed: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
 
 
+def scope_key(request: Request) -> tuple[str, str, str]:
+    """The request's (service, environment, revision) as a triage groups by it:
+    each member as it is, or past ``SCOPE_CHARS`` characters its head, an
+    ellipsis, its length and the start of its SHA-256 (longer than any member
+    kept as it is, so the two never meet)."""
+    return (_scope_part(request.service), _scope_part(request.environment), _scope_part(request.revision))
+
+
+def _scope_part(text: str) -> str:
+    if len(text) <= SCOPE_CHARS:
+        return text
+    digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+    return f"{text[:SCOPE_CHARS]}…({len(text):,} characters, sha256 {digest})"
+
+
+# Estimated bytes of the objects around what a cache entry holds: the dict's
+# entry, the KnownRequest, its Request, scope tuple, assessed dict and recall.
+_ENTRY_BYTES = 800
+_POINTER = 8
+
+
+def _request_bytes(data: bytes, found: KnownRequest | str) -> int:
+    """What keeping ``found`` under the key ``data`` costs, estimated from above."""
+    size = sys.getsizeof(data) + _ENTRY_BYTES
+    if found.__class__ is str:
+        return size + sys.getsizeof(found)
+    request = found.request  # type: ignore[union-attr]
+    strings = (request.service, request.environment, request.revision, *request.fields, *request.supplied,
+               *found.scope)  # type: ignore[union-attr]
+    return size + sum(map(sys.getsizeof, strings)) + _POINTER * len(strings)
+
+
+def _shape_bytes(shape: Any) -> int:
+    """What a kept shape of rejection (``assessment_key``) holds: its claims' fields and docs."""
+    claims = shape[3] if len(shape) > 3 else ()
+    return 200 + sum(sys.getsizeof(part) + 2 * _POINTER for pair in claims for part in pair)
+
+
 class RequestCache:
     """Requests by the exact bytes of their JSON: validated once each.
 
-    Bounded: a log of all-different requests would otherwise keep every one of
-    them; past ``limit`` entries the cache starts afresh (a miss only costs a
-    validation).
+    Bounded by bytes: a log of all-different requests (or of a few enormous
+    ones) would otherwise keep every one of them; past ``limit`` bytes
+    (``CACHE_BYTES``: each entry's JSON, the objects validated from it and the
+    shapes of rejection kept for it, estimated from above) the cache starts
+    afresh (a miss only costs a validation).  A request larger than the whole
+    budget is validated each time it is seen.
 
     ``number`` gives a value the counting keys records by (a verdict key and a
     scope) a small number, the same for the life of the cache, and ``values``
     says what each number stands for: a number is cheaper to hash, once a
-    record, than the tuples it stands for."""
+    record, than the tuples it stands for.  They are as many as the distinct
+    count keys the tally holds anyway, and small: a scope is ``scope_key``'s,
+    at most a few hundred characters a member."""
 
-    __slots__ = ("_numbers", "known", "limit", "registry", "values")
+    __slots__ = ("_numbers", "held", "known", "limit", "registry", "values")
 
-    def __init__(self, registry: Registry | None = None, limit: int = 65536) -> None:
+    def __init__(self, registry: Registry | None = None, limit: int = CACHE_BYTES) -> None:
         self.registry = registry
         self.limit = limit
+        self.held = 0  # bytes of the entries in ``known``, estimated
         self.known: dict[bytes, KnownRequest | str] = {}
         self.values: list[Any] = []
         self._numbers: dict[Any, int] = {}
@@ -99,10 +162,30 @@ class RequestCache:
         found = self.known.get(data)
         if found is None:
             found = self._validate(data)
-            if len(self.known) >= self.limit:
-                self.known.clear()
-            self.known[data] = found
+            cost = _request_bytes(data, found)
+            if self.held + cost > self.limit:
+                self.clear()
+            if cost <= self.limit:
+                self.known[data] = found
+                self.held += cost
         return found
+
+    def remember(self, known: KnownRequest, shape: Any, number: int) -> None:
+        """Keep ``number`` for a shape of ``known``'s rejections (at most
+        ``SHAPES`` a request), its bytes charged to the cache."""
+        if len(known.assessed) >= SHAPES or shape in known.assessed:
+            return
+        cost = _shape_bytes(shape)
+        if self.held + cost > self.limit:
+            self.clear()  # ``known`` with the rest: its shapes are not kept either
+            return
+        known.assessed[shape] = number
+        self.held += cost
+
+    def clear(self) -> None:
+        """Forget every request (the numbers stay: counts refer to them)."""
+        self.known.clear()
+        self.held = 0
 
     def _validate(self, data: bytes) -> KnownRequest | str:
         try:
@@ -111,7 +194,7 @@ class RequestCache:
             where = f"request.{exc.place}" if exc.place and not exc.place[0].isdigit() else \
                 f"request at {exc.place}" if exc.place else "request"
             return f"request unusable: {where}: {exc.problem}"
-        return KnownRequest(request, (request.service, request.environment, request.revision),
+        return KnownRequest(request, scope_key(request),
                             recall_for(request, self.registry) if self.registry is not None else None)
 
 

@@ -72,8 +72,6 @@ _ACCEPTED = ("ACCEPT", None, True, True, None, None)  # the verdicts key of ever
 _ACCEPT_SHAPE = ("ACCEPT",)  # where a request keeps the number of its accepted records' cell
 _STATUS_CODES = {status: code for code, status in enumerate(STATUSES)}
 _STATUS_COUNT = len(STATUSES)
-# Shapes of rejection whose blame and category are kept per request (past this, assessed each time).
-_SHAPES = 4096
 # In a flat count key, the --by members' JSON texts are joined with NUL, which
 # no JSON text holds, and a member the record does not have is b"" (a member's
 # JSON text is never empty): one bytes object, cheaper to build and hash than a
@@ -627,8 +625,7 @@ class _Counting:
                     prefix = number_of(((status, verdict.reason, verdict.strict_json, verdict.citation_only,
                                          evidence.blame, category.id if category is not None else None),
                                         known.scope))
-                    if len(assessed) < _SHAPES:
-                        assessed[shape] = prefix
+                    requests.remember(known, shape, prefix)
                 claim = verdict.claim
                 if claim is not None:
                     cited = verdict.claims[claim]

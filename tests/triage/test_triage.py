@@ -382,9 +382,9 @@ class TestEvidencePerShape:
         import random
 
         from inspector.suites.load import load_suite
-        from inspector.triage import tally as tally_module
+        from inspector.triage import records as records_module
 
-        monkeypatch.setattr(tally_module, "_SHAPES", shapes)
+        monkeypatch.setattr(records_module, "SHAPES", shapes)
         path = Path(__file__).resolve().parents[2] / "fixtures" / f"{suite_name}.json"
         suite = load_suite(path)
         written = json.loads(path.read_text())["cases"]
