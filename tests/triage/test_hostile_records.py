@@ -14,7 +14,6 @@ from pathlib import Path
 import pytest
 from support import ANSWERS, PAYMENTS_REGISTRY, PAYMENTS_REQUEST
 
-from inspector.contract.text import visible_name
 from inspector.contract.verify import verify
 from inspector.reports.audit import audit
 from inspector.suites.load import load_registry, load_suite
@@ -139,12 +138,6 @@ class TestNfcAndNfd:
         _, _, summary = counted(tmp_path, registry, lines, "region")
         names = {group.name: group.records for group in summary.of_kind("by")}
         assert names == {"region=r\u00e9gion": 1, "region=re\\u0301gion": 2}
-
-    @pytest.mark.parametrize("text, shown", [("r\u00e9gion", "r\u00e9gion"), ("re\u0301gion", "re\\u0301gion"),
-                                             ("\u212b", "\\u212b"), ("\u00c5", "\u00c5"), ("plain", "plain"),
-                                             ("e\u0301\u202e", "e\\u0301\\u202e"), ("\u00e9\u202e", "\u00e9\\u202e")])
-    def test_a_name_not_in_nfc_has_its_characters_past_ascii_escaped(self, text, shown):
-        assert visible_name(text) == shown
 
 
 def test_what_is_not_json_stays_a_bad_line():
