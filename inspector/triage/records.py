@@ -60,6 +60,7 @@ BAD_KINDS = ("empty line", "too long", "not JSON", "not an object", "duplicate k
 
 _MEMBERS = msgspec.json.Decoder(dict[str, msgspec.Raw])
 _BOM = b"\xef\xbb\xbf"
+_REPEATED = "duplicate key: the record repeats a member (which one counts is ambiguous)"
 _STRING = msgspec.json.Decoder(str)
 _ANY = msgspec.json.Decoder()
 
@@ -210,7 +211,7 @@ def parse_line(line: bytes, requests: RequestCache) -> tuple[str | bytes, KnownR
     # exact, slow look at the keys run.
     if line.count(b'"') != 2 * len(members) + b"".join(members.values()).count(b'"') and \
             _top_level_repeats(line):
-        return "duplicate key: the record repeats a member (which one counts is ambiguous)"
+        return _REPEATED
     return raw, request, members  # type: ignore[return-value]
 
 
@@ -233,39 +234,38 @@ def _members_slowly(line: bytes) -> dict[str, msgspec.Raw] | str | None:
     if b"\\u" not in line and line.isascii():
         return None
     text = line.decode("utf-8", "surrogateescape")
-    scan = _PYTHON.scan_once
     members: dict[str, msgspec.Raw] = {}
     try:
-        at = _BLANKS.match(text).end()  # type: ignore[union-attr]
+        at = _blanks(text, 0)
         if text[at:at + 1] != "{":
             return None
-        at = _BLANKS.match(text, at + 1).end()  # type: ignore[union-attr]
-        if text[at:at + 1] == "}":
-            at += 1
-        else:
-            while True:
-                if text[at:at + 1] != '"':
-                    return None
-                name, at = scanstring(text, at + 1)
-                at = _BLANKS.match(text, at).end()  # type: ignore[union-attr]
-                if text[at:at + 1] != ":":
-                    return None
-                start = _BLANKS.match(text, at + 1).end()  # type: ignore[union-attr]
-                _, at = scan(text, start)
-                if name in members:
-                    return "duplicate key: the record repeats a member (which one counts is ambiguous)"
-                members[name] = msgspec.Raw(text[start:at].encode("utf-8", "surrogateescape"))
-                at = _BLANKS.match(text, at).end()  # type: ignore[union-attr]
-                if text[at:at + 1] == ",":
-                    at = _BLANKS.match(text, at + 1).end()  # type: ignore[union-attr]
-                    continue
-                if text[at:at + 1] != "}":
-                    return None
-                at += 1
+        at = _blanks(text, at + 1)
+        while text[at:at + 1] != "}" or members:
+            if text[at:at + 1] != '"':
+                return None
+            name, at = scanstring(text, at + 1)
+            at = _blanks(text, at)
+            if text[at:at + 1] != ":":
+                return None
+            start = _blanks(text, at + 1)
+            _, end = _PYTHON.scan_once(text, start)
+            if name in members:
+                return _REPEATED
+            members[name] = msgspec.Raw(text[start:end].encode("utf-8", "surrogateescape"))
+            at = _blanks(text, end)
+            if text[at:at + 1] == "}":
                 break
+            if text[at:at + 1] != ",":
+                return None
+            at = _blanks(text, at + 1)
     except (ValueError, StopIteration, RecursionError):
         return None
-    return members if not text[at:].strip(" \t\n\r") else None
+    return members if not text[at + 1:].strip(" \t\n\r") else None
+
+
+def _blanks(text: str, at: int) -> int:
+    """Where the JSON whitespace from ``at`` ends."""
+    return _BLANKS.match(text, at).end()  # type: ignore[union-attr]
 
 
 def _loose_string(member: bytes) -> str | bytes:
