@@ -42,8 +42,12 @@ groups (copy a name into --export GROUP):
 The summary lists the first 1,000 bad lines (and the count of each kind); --bad-lines FILE
 writes every one, a JSON object a line: {"file", "line", "offset", "reason"}.
 
---since/--until take ISO 8601 (2026-12-01T10:00:00Z; no zone is UTC) or epoch seconds;
-with either, records without a readable ts are left out too (counted as undated).
+time: a ts member that is a JSON number is epoch seconds; a string is ISO 8601 only
+(2026-12-01T10:00:00Z, an offset, no zone is UTC, a date alone), never a number ("1796119200",
+"1e5" are unreadable); years 1 to 9999 in UTC. --since/--until take the same, written bare:
+1796119200 (a number) or 2026-12-01T10:00:00Z. With either, records without a readable ts are
+left out too (counted as undated). Records far from the bulk of the others (by ts) are counted
+before or after the histogram's range, not drawn.
 
 Without --summary, --format or --export, the inspector opens on the overview of the groups
 (needs a terminal; a log file, not -): the counts fill in live, Enter opens a group's records.
@@ -105,7 +109,8 @@ def run(args: argparse.Namespace) -> int:
         if text is not None:
             window[name] = parse_time(text)
             if window[name] is None:
-                return error(f"--{name}: {text!r} is neither ISO 8601 (2026-12-01T10:00:00Z) nor epoch seconds")
+                return error(f"--{name}: {text!r} is neither ISO 8601 (2026-12-01T10:00:00Z) nor epoch seconds "
+                             "(a number: 1796119200), from the year 1 to 9999 in UTC")
     if "-" in [*args.logs, *(args.against or ())]:
         from ..triage.logs import check_stdin
 

@@ -203,4 +203,6 @@ def _time_table(summary: Summary, width: int) -> Any:
                      "rejected": Text(_count(bucket.rejected)),
                      "": Text.assemble((drawn[:len(drawn) - bad], "cyan"), (drawn[len(drawn) - bad:], "red"))})
     title = f"over time, per {histogram.bucket} (rejected in red); {tally.no_ts:,} record(s) without a readable ts"
+    if histogram.outliers:
+        title += f"; {histogram.outlier_words()}"
     return fitted(title, TIME_COLUMNS, rows, width)

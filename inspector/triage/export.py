@@ -40,9 +40,10 @@ class ExportError(Exception):
 
 
 def _case_id(meta: dict[str, Any], file: str, line: int, taken: set[str]) -> str:
-    """The record's ``id`` when it is a usable, unused one, else ``FILE:LINE``."""
+    """The record's ``id`` when it is a usable, unused one (a text a suite file
+    can hold: no lone surrogate), else ``FILE:LINE``."""
     found = meta.get("id")
-    if isinstance(found, str) and found and found == found.strip() and found not in taken:
+    if isinstance(found, str) and found and found == found.strip() and found not in taken and _encodable(found):
         return found
     case_id = f"{Path(file).name}:{line}"
     while case_id in taken:
@@ -50,22 +51,34 @@ def _case_id(meta: dict[str, Any], file: str, line: int, taken: set[str]) -> str
     return case_id
 
 
-def _raw_member(raw: str) -> dict[str, str]:
-    """``raw`` as a case holds it.  A lone surrogate (which no UTF-8 file can
-    hold) is kept as the bytes Python would write for it, base64: not UTF-8
-    either, so the verdict stays INVALID_JSON/NOT_UTF8."""
+def _encodable(text: str) -> bool:
     try:
-        raw.encode("utf-8")
+        text.encode("utf-8")
     except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _raw_member(raw: str | bytes) -> dict[str, str]:
+    """``raw`` as a case holds it.  An answer that is not UTF-8 is kept as its
+    bytes, base64, and a lone surrogate (which no UTF-8 file can hold) as the
+    bytes Python would write for it: not UTF-8 either, so the verdict stays
+    INVALID_JSON/NOT_UTF8."""
+    if isinstance(raw, bytes):
+        return {"raw_base64": base64.b64encode(raw).decode("ascii")}
+    if not _encodable(raw):
         return {"raw_base64": base64.b64encode(raw.encode("utf-8", "surrogatepass")).decode("ascii")}
     return {"raw": raw}
 
 
 def record_note(file: str, line: int, offset: int, meta: dict[str, Any]) -> str:
     """A record's place and metadata as its case's note (an export's, and the
-    inspector's drill-down into a group)."""
+    inspector's drill-down into a group).  A lone surrogate in the metadata (an
+    escape Python's json read) or the file's name is written as its JSON escape, ``\\ud800``: a
+    suite file holds no lone surrogate, escaped or not."""
     metadata = json.dumps(meta, ensure_ascii=False, sort_keys=True, default=str)
-    return f"from {file}:{line} (offset {offset}); metadata {metadata}"
+    note = f"from {file}:{line} (offset {offset}); metadata {metadata}"
+    return note if note.isascii() else note.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def suite_document(group: str, registry: Registry, collected: Iterable[tuple[str, int, int, bytes, str]],

@@ -20,7 +20,9 @@ from the summary into ``--export GROUP``:
 Names are exact: untrusted parts (fields, sources, scopes, metadata) have ``\\``,
 ``/``, ``=`` and ``:`` escaped with a backslash and invisible characters shown as
 ``\\uXXXX``, so that two groups never share a name and a name never hides
-anything from the terminal it is printed on.  A metadata value that is a string
+anything from the terminal it is printed on; a part that is not in Unicode NFC
+has all its characters past ASCII shown so (``region=re\\u0301gion`` beside
+``region=région``), so that two names never look the same either.  A metadata value that is a string
 is shown bare unless it would read as another JSON value (``"3"``, ``"null"``),
 then as its JSON text; a missing member and ``null`` are the group ``KEY=null``.
 Past ``tally.BY_VALUES`` distinct values of a key, the records of the values
@@ -30,14 +32,16 @@ is escaped in a key, so no ``KEY=VALUE`` name is ever one.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 import msgspec
 
-from ..contract.text import visible
+from ..contract.text import visible_name
 from ..reports.case import RUNGS, Rung
+from .records import surrogate_text
 
 __all__ = [
     "BAD",
@@ -71,8 +75,10 @@ _ENCODE = msgspec.json.Encoder(order="sorted").encode
 
 
 def _part(text: str) -> str:
-    """An untrusted part of a name: separators escaped, then made visible."""
-    return visible(text.replace("\\", "\\\\").replace("/", "\\/").replace("=", "\\=").replace(":", "\\:"))
+    """An untrusted part of a name: separators escaped, then made visible (a
+    part not in Unicode NFC with its characters past ASCII escaped too, so that
+    NFC and NFD spellings of one word are two names that look different)."""
+    return visible_name(text.replace("\\", "\\\\").replace("/", "\\/").replace("=", "\\=").replace(":", "\\:"))
 
 
 def reason_name(status: str, reason: str) -> str:
@@ -101,15 +107,26 @@ def rung_name(rung: Rung) -> str:
 
 def meta_text(member: bytes | None) -> str:
     """A metadata value as shown: a plain string bare, anything else as JSON text
-    (``null`` when the member is missing)."""
+    (``null`` when the member is missing).
+
+    A string escaping a lone surrogate is a string (the surrogate is then shown
+    as ``\\uXXXX``, as every invisible character is); what msgspec cannot
+    decode otherwise (a number out of range, bytes that are not UTF-8) is its
+    JSON text, bytes that are not UTF-8 as U+FFFD."""
     if member is None:
         return "null"
+    text = None
     try:
         value = _ANY.decode(member)
-    except (msgspec.DecodeError, RecursionError):  # a number msgspec cannot hold
-        return member.decode("utf-8", "replace")
-    if isinstance(value, str) and not _reads_as_json(value):
-        return value
+    except (msgspec.DecodeError, RecursionError):
+        text = value = surrogate_text(member)
+        if text is None:
+            return member.decode("utf-8", "replace")
+    if isinstance(value, str):
+        if not _reads_as_json(value):
+            return value
+        if text is not None:  # (msgspec encodes no lone surrogate)
+            return json.dumps(value, ensure_ascii=False)
     return _ENCODE(value).decode("utf-8")
 
 
@@ -119,7 +136,7 @@ def _reads_as_json(text: str) -> bool:
         return True
     try:
         _ANY.decode(text)
-    except (msgspec.DecodeError, RecursionError):
+    except (msgspec.DecodeError, RecursionError, UnicodeEncodeError):  # (a lone surrogate reads as nothing)
         return False
     return True
 

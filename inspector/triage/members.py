@@ -67,7 +67,7 @@ class Record:
     line: int
     offset: int
     label: str  # its verdict when counted
-    raw: str | None = None
+    raw: str | bytes | None = None  # bytes: an answer that is not UTF-8
     request: Request | None = None
     meta: dict[str, Any] | None = None
     problem: str | None = None  # why it could not be read again (the log changed or went away)

@@ -7,15 +7,28 @@ A line is decoded once, in C, into its members as raw JSON (``msgspec.Raw``):
 ``suites.load.parse_request``, as a request file is), and every other member is
 kept as the JSON text it was written as (decoded only when shown or grouped
 by).  Nothing here raises for any line: a problem is the bad line's reason.
+
+Two things msgspec refuses are not the line's fault but the answer's, and make
+a record: a ``raw`` whose bytes are not UTF-8 is an answer that is not UTF-8
+(verified as those bytes), and a ``raw`` escaping a lone surrogate
+(``"\\ud800"``) is a text no UTF-8 can hold; the contract says what both are
+(INVALID_JSON/NOT_UTF8).  A line msgspec refuses for a lone surrogate escape,
+or for bytes that are not UTF-8 outside a string's value, is split into its
+members by Python's ``json`` instead (``_members_slowly``), which reads both.
+A UTF-8 byte order mark at the start of a line is skipped, as a suite file's
+(``suites.load.parse_json``): logs concatenated with ``cat`` keep each file's
+at the start of its first line.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import re
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from json.decoder import scanstring
 from typing import Any
 
 import msgspec
@@ -39,6 +52,7 @@ __all__ = [
     "meta_value",
     "parse_line",
     "scope_key",
+    "surrogate_text",
 ]
 
 # A line longer than this is a bad line, and is skipped without being held: an
@@ -63,6 +77,8 @@ SHAPES = 4096
 SCOPE_CHARS = 256
 
 _MEMBERS = msgspec.json.Decoder(dict[str, msgspec.Raw])
+_BOM = b"\xef\xbb\xbf"
+_REPEATED = "duplicate key: the record repeats a member (which one counts is ambiguous)"
 _STRING = msgspec.json.Decoder(str)
 _ANY = msgspec.json.Decoder()
 
@@ -205,7 +221,7 @@ class LogRecord:
     file: str
     line: int  # 1-based
     offset: int  # of the line's first byte (in the decompressed stream for .gz)
-    raw: str
+    raw: str | bytes  # bytes: an answer that is not UTF-8
     request: Request
     meta: Mapping[str, Any]  # every other member, decoded
 
@@ -227,10 +243,14 @@ def _kind_of(data: bytes) -> str:
             b"n": "null"}.get(first, "a number")
 
 
-def parse_line(line: bytes, requests: RequestCache) -> tuple[str, KnownRequest, dict[str, msgspec.Raw]] | str:
-    """(raw answer, request, members) of a record line, or the reason it is a bad line."""
+def parse_line(line: bytes, requests: RequestCache) -> tuple[str | bytes, KnownRequest, dict[str, msgspec.Raw]] | str:
+    """(raw answer, request, members) of a record line, or the reason it is a bad line.
+
+    The raw answer is a ``str``, or ``bytes`` when what ``raw`` holds is not UTF-8."""
     if len(line) > MAX_LINE_BYTES:
         return f"too long: more than {MAX_LINE_BYTES // (1024 * 1024)} MiB on one line (not read)"
+    if line[:3] == _BOM:
+        line = line[3:]
     try:
         members = _MEMBERS.decode(line)
     except msgspec.ValidationError:
@@ -238,16 +258,27 @@ def parse_line(line: bytes, requests: RequestCache) -> tuple[str, KnownRequest, 
     except msgspec.DecodeError as exc:
         if not line.strip():
             return "empty line"
-        return f"not JSON: {shorten(str(exc), 120)}"
+        slow = _members_slowly(line)
+        if slow is None:
+            return f"not JSON: {shorten(str(exc), 120)}"
+        if slow.__class__ is str:
+            return slow  # type: ignore[return-value]
+        members = slow  # type: ignore[assignment]
     except RecursionError:
         return "not JSON: nested too deeply"
     raw_member = members.get("raw")
     if raw_member is None:
         return "raw missing: the record has no raw member"
+    raw: str | bytes
     try:
         raw = _STRING.decode(raw_member)
     except msgspec.ValidationError:
         return f"raw not a string: raw is {_kind_of(bytes(raw_member))}"
+    except msgspec.DecodeError as exc:  # not UTF-8, or a lone surrogate escape: the answer's problem
+        try:
+            raw = _loose_string(bytes(raw_member))
+        except (ValueError, RecursionError):  # pragma: no cover - both JSON readers took the line
+            return f"not JSON: raw: {shorten(str(exc), 120)}"
     request_member = members.get("request")
     if request_member is None:
         return "request missing: the record has no request member"
@@ -263,8 +294,79 @@ def parse_line(line: bytes, requests: RequestCache) -> tuple[str, KnownRequest, 
     # exact, slow look at the keys run.
     if line.count(b'"') != 2 * len(members) + b"".join(members.values()).count(b'"') and \
             _top_level_repeats(line):
-        return "duplicate key: the record repeats a member (which one counts is ambiguous)"
+        return _REPEATED
     return raw, request, members  # type: ignore[return-value]
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+# Python's json, for the lines msgspec refuses: NaN and Infinity refused as msgspec does.
+_PYTHON = json.JSONDecoder(parse_constant=_refuse_constant)
+_BLANKS = re.compile(r"[ \t\n\r]*")
+
+
+def _members_slowly(line: bytes) -> dict[str, msgspec.Raw] | str | None:
+    """The members of a line msgspec refused, as the bytes each was written as,
+    read by Python's json, which takes a lone surrogate escape and, decoded with
+    ``surrogateescape``, bytes that are not UTF-8; a duplicate key is the
+    reason it is a bad line.  None when Python's json refuses the line too (the
+    caller says what msgspec said).  Only a line with an escape or with bytes
+    that are not UTF-8 is looked at: nothing else can decode here."""
+    if b"\\u" not in line and line.isascii():
+        return None
+    text = line.decode("utf-8", "surrogateescape")
+    members: dict[str, msgspec.Raw] = {}
+    try:
+        at = _blanks(text, 0)
+        if text[at:at + 1] != "{":
+            return None
+        at = _blanks(text, at + 1)
+        while text[at:at + 1] != "}" or members:
+            if text[at:at + 1] != '"':
+                return None
+            name, at = scanstring(text, at + 1)
+            at = _blanks(text, at)
+            if text[at:at + 1] != ":":
+                return None
+            start = _blanks(text, at + 1)
+            _, end = _PYTHON.scan_once(text, start)
+            if name in members:
+                return _REPEATED
+            members[name] = msgspec.Raw(text[start:end].encode("utf-8", "surrogateescape"))
+            at = _blanks(text, end)
+            if text[at:at + 1] == "}":
+                break
+            if text[at:at + 1] != ",":
+                return None
+            at = _blanks(text, at + 1)
+    except (ValueError, StopIteration, RecursionError):
+        return None
+    return members if not text[at + 1:].strip(" \t\n\r") else None
+
+
+def _blanks(text: str, at: int) -> int:
+    """Where the JSON whitespace from ``at`` ends."""
+    return _BLANKS.match(text, at).end()  # type: ignore[union-attr]
+
+
+def _loose_string(member: bytes) -> str | bytes:
+    """A JSON string msgspec refuses to decode: the text, lone surrogates and all,
+    or, when its bytes are not UTF-8, the bytes it stands for (each byte that is
+    not UTF-8 as itself, every escape as its character's UTF-8)."""
+    value = json.loads(member.decode("utf-8", "surrogateescape"))
+    try:
+        member.decode("utf-8")
+    except UnicodeDecodeError:
+        pass
+    else:
+        return value  # type: ignore[no-any-return]
+    try:
+        return value.encode("utf-8", "surrogateescape")  # type: ignore[no-any-return]
+    except UnicodeEncodeError:  # an escaped lone surrogate too: written as Python would
+        return b"".join(ch.encode("utf-8", "surrogateescape" if "\udc80" <= ch <= "\udcff" else "surrogatepass")
+                        for ch in value)
 
 
 def _top_level_repeats(line: bytes) -> bool:
@@ -274,8 +376,8 @@ def _top_level_repeats(line: bytes) -> bool:
     def pairs(items: list[tuple[str, Any]]) -> None:
         outermost[:] = [items]  # objects close inside out: the last one is the line's
 
-    try:
-        json.loads(line, object_pairs_hook=pairs)
+    try:  # (bytes that are not UTF-8 inside a value: msgspec kept them as they are)
+        json.loads(line.decode("utf-8", "surrogateescape"), object_pairs_hook=pairs)
     except (ValueError, RecursionError):  # pragma: no cover - msgspec decoded it
         return False
     keys = [key for key, _ in outermost[0]] if outermost else []
@@ -288,8 +390,30 @@ def meta_value(member: msgspec.Raw | bytes | None) -> Any:
         return None
     try:
         return _ANY.decode(member)
-    except (msgspec.DecodeError, RecursionError):  # out-of-range numbers stay JSON text
-        return bytes(member).decode("utf-8", "replace")
+    except (msgspec.DecodeError, RecursionError):
+        text = surrogate_text(bytes(member))
+        # out-of-range numbers and bytes that are not UTF-8 stay JSON text
+        return text if text is not None else bytes(member).decode("utf-8", "replace")
+
+
+def surrogate_text(member: bytes) -> str | None:
+    """The text of a JSON string that msgspec cannot decode because it escapes a
+    lone surrogate (the surrogate and all); None for any other member."""
+    if member[:1] != b'"' or not member.isascii() and not _is_utf8(member):
+        return None
+    try:
+        value = json.loads(member)
+    except (ValueError, RecursionError):  # pragma: no cover - the line was read as JSON
+        return None
+    return value if isinstance(value, str) else None
+
+
+def _is_utf8(data: bytes) -> bool:
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 def decode_record(line: bytes, file: str, number: int, offset: int,

@@ -109,12 +109,17 @@ class Summary:
         records = tally.records
         timeline: dict[str, Any] = {"with_ts": records - tally.no_ts, "without_ts": tally.no_ts,
                                     "unreadable_ts": tally.bad_ts, "bucket": None, "bucket_seconds": None,
-                                    "bars": []}
-        if self.histogram is not None:
-            timeline.update(bucket=self.histogram.bucket, bucket_seconds=self.histogram.seconds,
-                            first=iso(self.histogram.first), last=iso(self.histogram.last),
+                                    "bars": [], "before": 0, "after": 0}
+        found = self.histogram
+        if found is not None:
+            # first/last: the range the bars span; earliest/latest: every dated record's
+            timeline.update(bucket=found.bucket, bucket_seconds=found.seconds,
+                            first=iso(found.first), last=iso(found.last),
                             bars=[{"start": iso(bar.start), "records": bar.records, "rejected": bar.rejected}
-                                  for bar in self.histogram.bars])
+                                  for bar in found.bars],
+                            before=found.before, after=found.after,
+                            earliest=iso(found.earliest if found.earliest is not None else found.first),
+                            latest=iso(found.latest if found.latest is not None else found.last))
         options = self.options
         return {
             "schema": SCHEMA,

@@ -1,4 +1,5 @@
-"""inspector.contract.text: the nearest line of a quote that was not found, bounded."""
+"""inspector.contract.text: the nearest line of a quote that was not found, bounded; names that
+look different when they differ (``visible_name``)."""
 
 from __future__ import annotations
 
@@ -10,10 +11,16 @@ import string
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from support import FIXTURES, SOURCES
+
 from inspector.contract import text as text_module
-from inspector.contract.text import NEAREST_CANDIDATES, NEAREST_CHARACTERS, nearest_line
+from inspector.contract.text import (
+    NEAREST_CANDIDATES,
+    NEAREST_CHARACTERS,
+    is_invisible,
+    nearest_line,
+    visible_name,
+)
 
 
 def difflib_nearest(text: str, quote: str) -> tuple[int, int] | None:
@@ -90,7 +97,7 @@ class TestNearestLine:
         compared: list[int] = []
         set_seq1 = difflib.SequenceMatcher.set_seq1
 
-        def counted(matcher, line):  # noqa: ANN001
+        def counted(matcher, line):
             compared.append(len(line))
             set_seq1(matcher, line)
 
@@ -98,7 +105,7 @@ class TestNearestLine:
         counted_lines: list[int] = []
         best_match = text_module._best_match
 
-        def candidates(lines, quote):  # noqa: ANN001
+        def candidates(lines, quote):
             counted_lines.append(len(lines))
             counted_lines.append(sum(map(len, lines)))
             return best_match(lines, quote)
@@ -123,3 +130,23 @@ class TestNearestLine:
         failure = explain(verify(raw, request, registry)).first_failure
         assert failure.check.id == "quote_found"
         assert 'nearest line 10001: "read_timeout_ms=5000"' in failure.explanation
+
+
+class TestVisibleName:
+    @pytest.mark.parametrize("text, shown", [("r\u00e9gion", "r\u00e9gion"), ("re\u0301gion", "re\\u0301gion"),
+                                             ("\u212b", "\\u212b"), ("\u00c5", "\u00c5"), ("plain", "plain"),
+                                             ("e\u0301\u202e", "e\\u0301\\u202e"), ("\u00e9\u202e", "\u00e9\\u202e"),
+                                             ("\u1112\u1161\u11ab", "\\u1112\\u1161\\u11ab"), ("\ud55c", "\ud55c")])
+    def test_a_text_not_in_nfc_has_its_characters_past_ascii_escaped(self, text, shown):
+        assert visible_name(text) == shown
+
+    @settings(max_examples=200, deadline=None)
+    @given(st.text(alphabet=st.sampled_from("ae\u0301\u0308\u00e9\u00e4\u212b\u00c5\u1112\u1161\ud55c\\u\u202e"),
+                   max_size=8))
+    def test_two_spellings_of_one_text_never_look_the_same(self, text):
+        import unicodedata
+
+        nfc = unicodedata.normalize("NFC", text)
+        if nfc != text:
+            assert visible_name(text) != visible_name(nfc)
+        assert not any(is_invisible(ch) for ch in visible_name(text))

@@ -165,9 +165,10 @@ class TriageScreen(Screen[None]):
         panel.set_class(histogram is not None, "-shown")
         self.query_one(TimeTable).set_histogram(histogram)
         if histogram is not None:
+            outliers = histogram.outlier_words()
             self.query_one("#time-title", Static).update(Content.assemble(
                 "time", (f" · per {histogram.bucket} · {iso(histogram.first)[:10]} – {iso(histogram.last)[:10]}",
-                         _MUTED)), layout=False)
+                         _MUTED), (f" · {outliers}" if outliers else "", TEXT[Tone.WARN])), layout=False)
 
     def _show_titles(self) -> None:
         table = self.query_one(GroupTable)

@@ -43,8 +43,10 @@ class TimeTable(GrowingTable):
         assert self.histogram is not None
         found = self.histogram.bars[row]
         key = column.key
-        if key == "start":
-            return (iso(found.start)[5:16].replace("T", " "), TABLE[Tone.MUTED])
+        if key == "start":  # a day's or a week's bar by its date (the year too), a shorter one's by its minute
+            shown = iso(found.start)[:10] if self.histogram.seconds >= 86400 else \
+                iso(found.start)[5:16].replace("T", " ")
+            return (shown, TABLE[Tone.MUTED])
         if key == "bar":
             width = self._widths[1] if len(self._widths) > 1 else 10
             return (bar(found.records, self.most, width), "time-table--bar")

@@ -1,0 +1,77 @@
+"""The triage overview on a hostile log (issue 17, items 4, 12 and 14): answers
+that are not UTF-8 or escape a lone surrogate, timestamps at the years 1 and
+9999 and one far from the rest, a BOM, NFC and NFD metadata.  Before, the
+overview crashed (a 630-line traceback; "year 0 is out of range"); now it
+counts them, says where the outliers are, and opens their records."""
+
+from __future__ import annotations
+
+import json
+
+from support import ANSWERS, PAYMENTS_REGISTRY, PAYMENTS_REQUEST
+from support.tui import SIZE, hidden_characters, screen_text_and_styles
+
+from inspector.presentation.triage import triage_run
+from inspector.suites.load import load_registry
+from inspector.tui.app import make_triage_app
+from inspector.tui.screens.records import RecordsScreen
+from inspector.tui.widgets.group_table import GroupTable
+
+REQUEST = json.dumps(json.loads(PAYMENTS_REQUEST.read_text())).encode()
+ACCEPT = json.dumps((ANSWERS / "accept.json").read_text()).encode()
+DAY = 1796083200
+
+
+def line(raw: bytes = ACCEPT, **meta: bytes) -> bytes:
+    extra = b"".join(b", " + json.dumps(key).encode() + b": " + value for key, value in meta.items())
+    return b'{"raw": ' + raw + b', "request": ' + REQUEST + extra + b"}"
+
+
+async def counted(pilot):
+    screen = pilot.app.overview
+    for _ in range(1000):
+        if screen.counted is not None and screen.counted.done:
+            await pilot.pause()
+            return screen
+        await pilot.pause(0.02)
+    raise AssertionError("the triage did not finish")
+
+
+async def test_the_overview_counts_a_hostile_log_and_opens_its_records(tmp_path):
+    log = tmp_path / "hostile.jsonl"
+    lines = [line(b'"{\\"claims\\": []}\xff"', ts=b'"0001-01-01T00:00:00+01:00"'),
+             line(b'"\\ud800"', ts=b'"9999-12-31T23:59:59-01:00"'),
+             line(ts=b"0", region='"re\u0301gion"'.encode()),
+             b"\xef\xbb\xbf" + line(ts=b'"0001-01-01T00:00:00Z"', region='"r\u00e9gion"'.encode()),
+             *(line(ts=str(DAY + 60 * n).encode()) for n in range(40))]
+    log.write_bytes(b"\n".join(lines) + b"\n")
+    app = make_triage_app(triage_run([str(log)], load_registry(PAYMENTS_REGISTRY), str(PAYMENTS_REGISTRY),
+                                     ("region",)))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await counted(pilot)
+        assert screen.counted.failed is None
+        summary = screen.counted.summary
+        assert (summary.records, summary.tally.bad_lines) == (44, 0)
+        names = {group.name: group.records for group in screen.query_one(GroupTable).groups}
+        assert names["reason:INVALID_JSON/NOT_UTF8"] == 2
+        assert names["region=re\\u0301gion"] == 1 and names["region=r\u00e9gion"] == 1
+        title = " ".join(screen.query_one("#time-title").render().plain.split())
+        assert "per minute" in title and "2026-12-01 – 2026-12-01" in title
+        assert "2 record(s) before the range shown (the earliest 0001-01-01T00:00:00Z)" in title
+        text, _ = screen_text_and_styles(pilot.app)
+        assert hidden_characters(text) == [] and "\u0301" not in text
+        table = screen.query_one(GroupTable)
+        table.move_cursor(next(row for row, group in enumerate(table.groups)
+                               if group.name == "reason:INVALID_JSON/NOT_UTF8"))
+        await pilot.press("enter")
+        records = pilot.app.screen
+        assert isinstance(records, RecordsScreen)
+        first = records.selection.report
+        assert first.actual == first.expected == "INVALID_JSON/NOT_UTF8" and first.id == "hostile.jsonl:1"
+        await pilot.press("j")
+        assert records.selection.report.id == "hostile.jsonl:2"
+        assert records.selection.report.actual == "INVALID_JSON/NOT_UTF8"
+        text, _ = screen_text_and_styles(pilot.app)
+        assert hidden_characters(text) == []
+        await pilot.press("escape")
+        assert pilot.app.screen is screen
