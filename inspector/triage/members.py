@@ -2,7 +2,9 @@
 log as they are asked for, and as the cases of an in-memory suite.
 
 ``GroupMembers`` finds a group's lines among what was counted (a byte per line
-of the index, ``bytes.find`` over it) and rereads each from its offset;
+of the index, ``bytes.find`` over it) and rereads each from its offset
+(``Rereader``: only from a log still what was counted, each line still of the
+verdict counted, else ``LogChanged``);
 ``RecordCases`` builds a record's ``Case`` when it is asked for (the last few
 kept); ``record_suite`` makes them a suite the inspector opens like a file's.
 """
@@ -11,7 +13,7 @@ from __future__ import annotations
 
 from array import array
 from collections import OrderedDict
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import compress
@@ -19,16 +21,18 @@ from pathlib import Path
 from typing import Any, overload
 
 from ..contract.models import Registry, Request
+from ..contract.verify import verify
 from ..suites.load import Case, CaseError, Suite
 from .drill import LineReader
 from .export import record_note
 from .groups import claim_name, meta_name, scope_name, verdict_names
 from .logs import LogError
-from .records import BadLine, RequestCache, decode_record
+from .records import BadLine, LogRecord, RequestCache, decode_record
+from .stamp import LogChanged, LogStamp
 from .summary import Group
 from .tally import BAD_CODE, Index
 
-__all__ = ["GroupMembers", "Record", "RecordCases", "case_id", "place_name", "record_suite"]
+__all__ = ["GroupMembers", "Record", "RecordCases", "Rereader", "case_id", "place_name", "record_suite"]
 
 
 def _column_of(group: Group, by: Sequence[str]) -> tuple[str, Callable[[Any], bool]]:
@@ -73,14 +77,54 @@ class Record:
     problem: str | None = None  # why it could not be read again (the log changed or went away)
 
 
+class Rereader:
+    """Lines of the index read again from their logs, each only if it is still
+    what was counted: its log still the file stamped when the counting started
+    (``stamps``: identity, size, mtime) and the record reread still of the
+    verdict the index holds for it (verified against ``registry``).  Else
+    ``LogChanged``: a rewritten log holds other records at the same offsets, and
+    they must not be shown or exported as the ones counted.  Without stamps or a
+    registry, that check is not made."""
+
+    def __init__(self, reader: LineReader, registry: Registry | None = None,
+                 stamps: Mapping[str, LogStamp] | None = None) -> None:
+        self.reader = reader
+        self.registry = registry
+        self.stamps = stamps if stamps is not None else {}
+        self.requests = RequestCache()
+
+    def check(self) -> None:
+        """LogChanged for the first stamped log that changed (all of them: before writing what was reread)."""
+        for stamp in self.stamps.values():
+            stamp.check()
+
+    def reread(self, file: str, line: int, offset: int, label: str) -> tuple[bytes, LogRecord]:
+        """The line at ``offset`` and its record; LogChanged (or LogError: unreadable) if it is not the
+        record counted there with ``label``."""
+        stamp = self.stamps.get(file)
+        if stamp is not None:
+            stamp.check()
+        text = self.reader.line_at(file, offset)
+        found = decode_record(text, file, line, offset, self.requests)
+        if isinstance(found, BadLine):
+            raise LogChanged(file, f"line {line:,} is not a record any more: {found.error}")
+        if self.registry is not None:
+            now = verify(found.raw, found.request, self.registry).label
+            if now != label:
+                raise LogChanged(file, f"line {line:,} is {now} now, {label} when counted")
+        return text, found
+
+
 class GroupMembers:
     """The lines of one group among the first ``length`` lines of an index (what
     was counted when the group was opened), found in order as they are asked for
     (``bytes.find`` over a byte per line), and reread from their offsets.  ``by``:
-    the metadata keys the triage grouped by (the order of a count cell's members)."""
+    the metadata keys the triage grouped by (the order of a count cell's members);
+    ``registry`` and ``stamps``: what a reread is checked against (``Rereader``)."""
 
     def __init__(self, group: Group, index: Index, length: int, by: Sequence[str] = (),
-                 reader: LineReader | None = None) -> None:
+                 reader: LineReader | None = None, *, registry: Registry | None = None,
+                 stamps: Mapping[str, LogStamp] | None = None) -> None:
         self.group = group
         self.index = index
         self.length = length
@@ -89,7 +133,7 @@ class GroupMembers:
         self._scan = 0
         self.found = array("q")  # index positions of the members found so far
         self.reader = reader if reader is not None else LineReader()
-        self.requests = RequestCache()
+        self.rereader = Rereader(self.reader, registry, stamps)
 
     def __len__(self) -> int:
         return self.count
@@ -131,12 +175,9 @@ class GroupMembers:
             return None
         file, line, offset, label = self.index.entry(position)
         try:
-            text = self.reader.line_at(file, offset)
-        except LogError as exc:
+            _, found = self.rereader.reread(file, line, offset, label)
+        except LogError as exc:  # LogChanged among them
             return Record(file, line, offset, label, problem=exc.problem)
-        found = decode_record(text, file, line, offset, self.requests)
-        if isinstance(found, BadLine):
-            return Record(file, line, offset, label, problem=f"the log changed since it was counted: {found.error}")
         return Record(file, line, offset, label, found.raw, found.request, dict(found.meta))
 
     def entry(self, number: int) -> tuple[str, int, int, str] | None:

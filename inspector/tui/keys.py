@@ -295,12 +295,18 @@ KEYS: tuple[Key, ...] = (
     Key("triage_export", keys="ctrl+e", action="export", description="export",
         help="Write the group's records (the first 1,000 unless told) as a new suite file, as --export does: "
         "open, audit and the lab read it.", group="triage", display="^e", screen="triage"),
+    Key("triage_recount", keys="ctrl+r", action="recount", description="count again",
+        help="Count the logs again from the start (a log rewritten or rotated since it was counted cannot be opened "
+        "or exported until then).", group="triage", display="^r", screen="triage"),
     Key("export_submit", keys="enter", action="submit", description="export",
         help="Write the suite with these fields (Tab moves between them); a refusal is said here, nothing written.",
         group="triage", display="⏎ Enter", screen="export", priority=True),
     Key("export_close", keys="escape", action="close", description="close",
         help="Close the form; a suite written stays written.",
         group="triage", display="Esc", screen="export"),
+    Key("export_recount", keys="ctrl+r", action="recount", description="count again",
+        help="Once a log changed since it was counted: close the form and count the logs again.",
+        group="triage", display="^r", screen="export"),
     Key("triage_escape", keys="escape", action="escape", description="stop · clear",
         help="While verifying: stop, keeping what was counted so far (its groups open). Else: clear the group filter.",
         group="triage", display="Esc", screen="triage"),

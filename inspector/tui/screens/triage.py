@@ -11,7 +11,9 @@ second), the groups with the summary's bars, the time histogram when records
 carry ``ts``.  Esc stops the count between two of the engine's tasks and keeps
 what was counted.  Enter opens a group's records in the main view
 (``RecordsScreen``), read from the log only as they are shown, or the bad
-lines (``BadLinesScreen``).
+lines (``BadLinesScreen``).  Each log is stamped as its counting starts
+(``presentation.triage.count``); a log rewritten or rotated since is refused
+when a group is opened or exported, saying so, and ``ctrl+r`` counts again.
 """
 
 from __future__ import annotations
@@ -33,10 +35,12 @@ from ...presentation.triage import (
     SORTS,
     Histogram,
     LineReader,
+    LogChanged,
     Snapshot,
     TriageRun,
     count,
     iso,
+    log_changes,
     open_group,
     overview_groups,
 )
@@ -53,9 +57,10 @@ _MUTED = TEXT[Tone.MUTED]
 class Counted(Message):
     """A snapshot of the counts, posted by the worker."""
 
-    def __init__(self, snapshot: Snapshot) -> None:
+    def __init__(self, snapshot: Snapshot, generation: int = 0) -> None:
         super().__init__()
         self.snapshot = snapshot
+        self.generation = generation  # which count it is of (ctrl+r starts another)
 
     def can_replace(self, message: Message) -> bool:
         # A newer snapshot replaces an older one not yet shown; the last one stays.
@@ -78,6 +83,7 @@ class TriageScreen(Screen[None]):
         self.running = True
         self.reader = LineReader()
         self._sessions: dict[str, tuple[Session, int]] = {}  # a finished triage's opened groups, with their edits
+        self.generation = 0  # the count under way or shown: a snapshot of an earlier one is dropped
 
     # -- layout -------------------------------------------------------------------
 
@@ -111,10 +117,34 @@ class TriageScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="triage")
     def _count(self) -> None:
-        count(self.run, lambda snapshot: self.post_message(Counted(snapshot)), self.cancel)
+        generation, cancel = self.generation, self.cancel
+        count(self.run, lambda snapshot: self.post_message(Counted(snapshot, generation)), cancel)
+
+    def action_recount(self) -> None:
+        """Count the logs again from the start (the one before stopped, its groups and opened records dropped)."""
+        self.cancel.set()  # the count under way, if any, stops at the engine's next task
+        self.cancel = threading.Event()
+        self.generation += 1
+        self.counted = None
+        self.running = True
+        self._sessions.clear()
+        self.reader.close()
+        self.reader = LineReader()
+        for table in (self.query_one(GroupTable), self.query_one(TimeTable)):
+            table.grow()
+        self.query_one("#triage-progress").remove_class("-finished")
+        self.query_one("#triage-progress", Static).update("", layout=False)
+        self.query_one(GroupTable).set_groups([], 0, 0, self.sort == "kind")
+        self._show_time(None)
+        self._show_head()
+        self._show_titles()
+        self.refresh_bindings()
+        self._count()
 
     @on(Counted)
     def _counted(self, posted: Counted) -> None:
+        if posted.generation != self.generation:
+            return  # a count stopped by ctrl+r
         if self.counted is not None and self.counted.done:
             return  # nothing after the end (a late partial snapshot)
         self.counted = snapshot = posted.snapshot
@@ -126,6 +156,10 @@ class TriageScreen(Screen[None]):
             self.refresh_bindings()
             if snapshot.failed is not None:
                 self.notify(snapshot.failed, title="cannot read the log", severity="error", markup=False)
+            for changed in snapshot.changed:
+                self.notify(f"{changed}: it changed while it was counted, the counts may mix two files; "
+                            "ctrl+r counts again", title="a log changed", severity="warning", markup=False,
+                            timeout=8)
         else:
             self._show_progress(snapshot)
         self._show_groups()
@@ -286,9 +320,26 @@ class TriageScreen(Screen[None]):
         if not group.records:
             self.notify("no record in this group", markup=False, timeout=2)
             return
+        if self._changed(counted, "exported"):
+            return
         from .export import ExportScreen
 
-        self.app.push_screen(ExportScreen(group, counted, self.run))
+        def closed(again: bool | None) -> None:
+            if again:
+                self.action_recount()
+
+        self.app.push_screen(ExportScreen(group, counted, self.run), closed)
+
+    def _changed(self, counted: Snapshot, doing: str) -> bool:
+        """Whether a log is not what was counted any more (then said on screen, with the key that counts again)."""
+        changes = log_changes(counted)
+        for change in changes:
+            self._tell_changed(change, doing)
+        return bool(changes)
+
+    def _tell_changed(self, change: LogChanged, doing: str) -> None:
+        self.notify(f"{change}: nothing of it can be {doing} (it would be other records); ctrl+r counts again",
+                    title="a log changed", severity="error", markup=False, timeout=8)
 
     # -- opening a group ----------------------------------------------------------------
 
@@ -306,7 +357,18 @@ class TriageScreen(Screen[None]):
             self.notify("no record in this group", markup=False, timeout=2)
             return
         kept = self._sessions.get(group.name) if counted.done else None
-        session, number = kept if kept is not None else (open_group(group, counted, self.run, self.reader), 0)
+        if kept is None:
+            try:
+                kept = (open_group(group, counted, self.run, self.reader), 0)
+            except LogChanged as change:
+                self._tell_changed(change, "opened")
+                return
+        else:  # its records read already stay as read, with their edits; the others are broken, saying why
+            for change in log_changes(counted):
+                self.notify(f"{change}: records not read before cannot be read now; ctrl+r counts again (the "
+                            "edits of this group are dropped then)", title="a log changed", severity="warning",
+                            markup=False, timeout=8)
+        session, number = kept
         from .records import RecordsScreen
 
         def closed(current: int | None) -> None:
