@@ -127,7 +127,7 @@ class Snapshot:
     # Each log as it was when the counting started: a reread checks it (``triage.stamp``).
     stamps: dict[str, LogStamp] = field(default_factory=dict)
     # In the end: the logs that changed while they were counted (the counts may mix two files).
-    changed: tuple[str, ...] = ()
+    changed: tuple[LogChanged, ...] = ()
 
     @property
     def records_per_second(self) -> float:
@@ -165,7 +165,7 @@ def count(run: TriageRun, report: Callable[[Snapshot], None], cancel: threading.
     final = last[0]  # the engine reports once at the end, always
     report(Snapshot(final.summary, final.indexed, final.bad, final.lines, final.bytes_done, final.total_bytes,
                     final.seconds, done=True, cancelled=cancel.is_set(), stamps=stamps,
-                    changed=tuple(str(change) for change in changed_logs(stamps))))
+                    changed=tuple(changed_logs(stamps))))
 
 
 def log_changes(snapshot: Snapshot) -> list[LogChanged]:

@@ -113,7 +113,8 @@ class TestStamp:
 
         count(run, report, threading.Event())
         assert snapshots[-1].stamps == {str(log): stamp}
-        assert len(snapshots[-1].changed) == 1 and "when counted" in snapshots[-1].changed[0]
+        assert [change.path for change in snapshots[-1].changed] == [str(log)]
+        assert snapshots[-1].changed[0].what.endswith("when counted")
 
         quiet, _ = counted(log, registry)
         assert quiet.changed == () and log_changes(quiet) == []

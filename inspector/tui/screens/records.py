@@ -50,8 +50,11 @@ class RecordsScreen(MainScreen):
             changes = session.log_changes() if isinstance(session, RecordSession) else []
             if changes:
                 self._told_changed = True
-                self.notify(f"{changes[0]}: its records cannot be read again; Esc, then ctrl+r in the overview "
-                            "counts again", title="a log changed", severity="error", markup=False, timeout=8)
+                change = changes[0]
+                self.notify(safe.display(f"{change.path}: the log changed since it was counted ({change.what}): "
+                                         "its records not read before cannot be read now; Esc, then ctrl+r in the "
+                                         "overview counts again"),
+                            title="a log changed", severity="error", markup=False, timeout=8)
 
     def action_back(self) -> None:
         if self.browse.filtered or self.query_one("#filter").has_class("-active"):

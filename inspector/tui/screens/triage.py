@@ -84,6 +84,7 @@ class TriageScreen(Screen[None]):
         self.reader = LineReader()
         self._sessions: dict[str, tuple[Session, int]] = {}  # a finished triage's opened groups, with their edits
         self.generation = 0  # the count under way or shown: a snapshot of an earlier one is dropped
+        self._counting = threading.Event()  # set when the last count started has returned
 
     # -- layout -------------------------------------------------------------------
 
@@ -107,7 +108,7 @@ class TriageScreen(Screen[None]):
             "triage · ", safe.content(names), (" · registry ", _MUTED), safe.content(self.run.registry_path))
         self._show_head()
         self._show_titles()
-        self._count()
+        self._count(self.generation, self.cancel, None, self._counting)
 
     def on_unmount(self) -> None:
         self.cancel.set()  # the worker stops at the engine's next task
@@ -115,10 +116,18 @@ class TriageScreen(Screen[None]):
 
     # -- the count, in a worker -----------------------------------------------------
 
-    @work(thread=True, exclusive=True, group="triage")
-    def _count(self) -> None:
-        generation, cancel = self.generation, self.cancel
-        count(self.run, lambda snapshot: self.post_message(Counted(snapshot, generation)), cancel)
+    @work(thread=True, group="triage")
+    def _count(self, generation: int, cancel: threading.Event, after: threading.Event | None,
+               done: threading.Event) -> None:
+        # One count at a time (the engine's workers are set up per process): a count
+        # again waits for the one it stopped, which ends at the engine's next task.
+        try:
+            if after is not None:
+                after.wait()
+            if not cancel.is_set():
+                count(self.run, lambda snapshot: self.post_message(Counted(snapshot, generation)), cancel)
+        finally:
+            done.set()
 
     def action_recount(self) -> None:
         """Count the logs again from the start (the one before stopped, its groups and opened records dropped)."""
@@ -139,7 +148,8 @@ class TriageScreen(Screen[None]):
         self._show_head()
         self._show_titles()
         self.refresh_bindings()
-        self._count()
+        after, self._counting = self._counting, threading.Event()
+        self._count(self.generation, self.cancel, after, self._counting)
 
     @on(Counted)
     def _counted(self, posted: Counted) -> None:
@@ -157,9 +167,9 @@ class TriageScreen(Screen[None]):
             if snapshot.failed is not None:
                 self.notify(snapshot.failed, title="cannot read the log", severity="error", markup=False)
             for changed in snapshot.changed:
-                self.notify(f"{changed}: it changed while it was counted, the counts may mix two files; "
-                            "ctrl+r counts again", title="a log changed", severity="warning", markup=False,
-                            timeout=8)
+                self.notify(safe.display(f"{changed.path}: the log changed while it was counted ({changed.what}): "
+                                         "the counts may mix two files; ctrl+r counts again"),
+                            title="a log changed", severity="warning", markup=False, timeout=8)
         else:
             self._show_progress(snapshot)
         self._show_groups()
@@ -338,8 +348,9 @@ class TriageScreen(Screen[None]):
         return bool(changes)
 
     def _tell_changed(self, change: LogChanged, doing: str) -> None:
-        self.notify(f"{change}: nothing of it can be {doing} (it would be other records); ctrl+r counts again",
-                    title="a log changed", severity="error", markup=False, timeout=8)
+        self.notify(safe.display(f"{change.path}: the log changed since it was counted ({change.what}): nothing "
+                                 f"of it can be {doing}, the lines there would be other records; ctrl+r counts "
+                                 "again"), title="a log changed", severity="error", markup=False, timeout=8)
 
     # -- opening a group ----------------------------------------------------------------
 
@@ -365,9 +376,10 @@ class TriageScreen(Screen[None]):
                 return
         else:  # its records read already stay as read, with their edits; the others are broken, saying why
             for change in log_changes(counted):
-                self.notify(f"{change}: records not read before cannot be read now; ctrl+r counts again (the "
-                            "edits of this group are dropped then)", title="a log changed", severity="warning",
-                            markup=False, timeout=8)
+                self.notify(safe.display(f"{change.path}: the log changed since it was counted ({change.what}): "
+                                         "the records not read before cannot be read now; ctrl+r counts again "
+                                         "(this group's edits are dropped then)"),
+                            title="a log changed", severity="warning", markup=False, timeout=8)
         session, number = kept
         from .records import RecordsScreen
 
