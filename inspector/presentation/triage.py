@@ -23,6 +23,7 @@ from typing import Any
 
 from ..contract.checks import CHECKS, label_of
 from ..contract.models import Registry
+from ..reports.case import CaseReport
 from ..suites.load import Case, CaseError, Suite
 from ..triage.drill import LineReader
 from ..triage.export import ExportError, export_suite
@@ -322,6 +323,17 @@ class RecordSession(Session):
 
     def __len__(self) -> int:
         return len(self.cases)
+
+    def frozen(self, number: int) -> CaseReport:
+        # A record's verdict was computed when it was reread (to check it is the one counted): taken, not redone.
+        if self._reports[number] is None:
+            case = self.cases[number]
+            verdict = self.cases.take_verdict(number)
+            if verdict is not None and isinstance(case, Case):
+                report = CaseReport(number, self.suites[0], case, verdict=verdict)
+                self._reports[number] = report
+                return report
+        return super().frozen(number)
 
     def log_changes(self) -> list[LogChanged]:
         """The logs of these records that are not what was counted any more (a stat each)."""

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, overload
 
 from ..contract.models import Registry, Request
+from ..contract.verdict import Verdict
 from ..contract.verify import verify
 from ..suites.load import Case, CaseError, Suite
 from .drill import LineReader
@@ -75,6 +76,7 @@ class Record:
     request: Request | None = None
     meta: dict[str, Any] | None = None
     problem: str | None = None  # why it could not be read again (the log changed or went away)
+    verdict: Verdict | None = None  # its verdict as reread (checked to be the one counted), when checked
 
 
 class Rereader:
@@ -98,9 +100,9 @@ class Rereader:
         for stamp in self.stamps.values():
             stamp.check()
 
-    def reread(self, file: str, line: int, offset: int, label: str) -> tuple[bytes, LogRecord]:
-        """The line at ``offset`` and its record; LogChanged (or LogError: unreadable) if it is not the
-        record counted there with ``label``."""
+    def reread(self, file: str, line: int, offset: int, label: str) -> tuple[bytes, LogRecord, Verdict | None]:
+        """The line at ``offset``, its record and its verdict now (None without a registry);
+        LogChanged (or LogError: unreadable) if it is not the record counted there with ``label``."""
         stamp = self.stamps.get(file)
         if stamp is not None:
             stamp.check()
@@ -108,11 +110,12 @@ class Rereader:
         found = decode_record(text, file, line, offset, self.requests)
         if isinstance(found, BadLine):
             raise LogChanged(file, f"line {line:,} is not a record any more: {found.error}")
+        verdict = None
         if self.registry is not None:
-            now = verify(found.raw, found.request, self.registry).label
-            if now != label:
-                raise LogChanged(file, f"line {line:,} is {now} now, {label} when counted")
-        return text, found
+            verdict = verify(found.raw, found.request, self.registry)
+            if verdict.label != label:
+                raise LogChanged(file, f"line {line:,} is {verdict.label} now, {label} when counted")
+        return text, found, verdict
 
 
 class GroupMembers:
@@ -175,10 +178,10 @@ class GroupMembers:
             return None
         file, line, offset, label = self.index.entry(position)
         try:
-            _, found = self.rereader.reread(file, line, offset, label)
+            _, found, verdict = self.rereader.reread(file, line, offset, label)
         except LogError as exc:  # LogChanged among them
             return Record(file, line, offset, label, problem=exc.problem)
-        return Record(file, line, offset, label, found.raw, found.request, dict(found.meta))
+        return Record(file, line, offset, label, found.raw, found.request, dict(found.meta), verdict=verdict)
 
     def entry(self, number: int) -> tuple[str, int, int, str] | None:
         """(file, line, offset, label) of the ``number``-th line, from the index alone."""
@@ -201,7 +204,9 @@ def place_name(file: str) -> str:
 
 class RecordCases(Sequence[Case | CaseError]):
     """The records of a group as cases, built as they are asked for, the last
-    ``KEEP`` kept.  A record that cannot be read again is a ``CaseError``."""
+    ``KEEP`` kept.  A record that cannot be read again is a ``CaseError``.  The
+    verdict each reread was checked with is kept beside its case until a report
+    takes it (``take_verdict``): a record shown is verified once, not twice."""
 
     KEEP = 512
 
@@ -209,6 +214,7 @@ class RecordCases(Sequence[Case | CaseError]):
         self.suite_name = suite_name
         self.members = members
         self._built: OrderedDict[int, Case | CaseError] = OrderedDict()
+        self._verdicts: dict[int, Verdict] = {}
 
     def __len__(self) -> int:
         return len(self.members)
@@ -232,8 +238,13 @@ class RecordCases(Sequence[Case | CaseError]):
         built = self._build(number)
         self._built[number] = built
         if len(self._built) > self.KEEP:
-            self._built.popitem(last=False)
+            dropped, _ = self._built.popitem(last=False)
+            self._verdicts.pop(dropped, None)
         return built
+
+    def take_verdict(self, number: int) -> Verdict | None:
+        """The verdict of the ``number``-th record as reread, once (None if not kept)."""
+        return self._verdicts.pop(number, None)
 
     def __iter__(self) -> Iterator[Case | CaseError]:
         return (self[n] for n in range(len(self)))
@@ -246,6 +257,8 @@ class RecordCases(Sequence[Case | CaseError]):
         if record.problem is not None or record.request is None or record.raw is None:
             return CaseError(self.suite_name, number, case_id(record.file, record.line),
                              f"{record.file}:{record.line}", record.problem or "unreadable")
+        if record.verdict is not None:
+            self._verdicts[number] = record.verdict
         return Case(self.suite_name, number, case_id(record.file, record.line), record.raw, record.request,
                     record.label, record_note(record.file, record.line, record.offset, record.meta or {}))
 

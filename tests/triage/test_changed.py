@@ -201,3 +201,16 @@ class TestRecordsOfAChangedLog:
         assert unchecked.record(1).problem is None
         with pytest.raises(LogChanged):
             Rereader(LineReader(), run.registry, snapshot.stamps).reread(*index.entry(1))
+
+    def test_a_record_shown_is_verified_once_the_reread_s_verdict_is_its_report_s(self, synthetic, monkeypatch):
+        from inspector.reports.case import CaseReport
+
+        _, _, snapshot, run = synthetic
+        session = open_group(snapshot.summary.group("ACCEPT"), snapshot, run, LineReader())
+
+        def again(*args, **kwargs):
+            raise AssertionError("verified a second time")
+
+        monkeypatch.setattr(CaseReport, "of", again)
+        reports = [session.report(number) for number in range(3)]
+        assert [report.actual for report in reports] == ["ACCEPT"] * 3 and session.cases.take_verdict(0) is None

@@ -40,7 +40,7 @@ def select(screen: TriageScreen, name: str) -> None:
     table.move_cursor(next(row for row, group in enumerate(table.groups) if group.name == name))
 
 
-def notifications(app) -> list[str]:  # noqa: ANN001 - the app
+def notifications(app) -> list[str]:
     return [notification.message for notification in app._notifications]
 
 
