@@ -39,7 +39,6 @@ from .session import Session
 __all__ = [
     "EXPORT_LIMIT",
     "SORTS",
-    "StaleExport",
     "TASK_BYTES",
     "ExportError",
     "Group",
@@ -51,6 +50,7 @@ __all__ = [
     "RecordCases",
     "RecordSession",
     "Snapshot",
+    "StaleExport",
     "Summary",
     "TriageRun",
     "count",

@@ -297,7 +297,8 @@ KEYS: tuple[Key, ...] = (
         "open, audit and the lab read it.", group="triage", display="^e", screen="triage"),
     Key("triage_recount", keys="ctrl+r", action="recount", description="count again",
         help="Count the logs again from the start (a log rewritten or rotated since it was counted cannot be opened "
-        "or exported until then).", group="triage", display="^r", screen="triage"),
+        "or exported until then); the lab edits of opened groups are dropped, so with some it asks first.",
+        group="triage", display="^r", screen="triage"),
     Key("export_submit", keys="enter", action="submit", description="export",
         help="Write the suite with these fields (Tab moves between them); a refusal is said here, nothing written.",
         group="triage", display="⏎ Enter", screen="export", priority=True),

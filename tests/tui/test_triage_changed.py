@@ -156,15 +156,21 @@ async def test_records_opened_before_the_log_changed_say_once_how_to_count_again
         await pilot.pause()
         records = pilot.app.screen
         assert isinstance(records, RecordsScreen) and not records.selection.report.broken
+        await pilot.press("v")  # a lab edit of the first record (value.perturb)
+        assert records.session.edits() == [0]
         write_log(log, 200, seed=3)
         for key in ("G", "k"):  # records not read before the change
             await pilot.press(key)
             assert records.selection.report.broken
             assert "the log changed since it was counted" in str(records.selection.report.error)
-        said = notifications(pilot.app)
+        said = [message for message in notifications(pilot.app) if message.startswith(str(log))]
         assert len(said) == 1 and said[0].startswith(f"{log}: the log changed since it was counted (")
         assert said[0].endswith("Esc, then ctrl+r in the overview counts again")
         await pilot.press("escape")
+        await pilot.pause()
+        assert pilot.app.screen is screen
+        await pilot.press("ctrl+r")  # the edit would be dropped: asked first
+        assert screen.generation == 0 and notifications(pilot.app)[-1].startswith("1 opened group holds lab edits")
         await pilot.press("ctrl+r")
         screen = await counted(pilot)
         assert screen.generation == 1 and not screen._sessions

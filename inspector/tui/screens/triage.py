@@ -85,6 +85,7 @@ class TriageScreen(Screen[None]):
         self._sessions: dict[str, tuple[Session, int]] = {}  # a finished triage's opened groups, with their edits
         self.generation = 0  # the count under way or shown: a snapshot of an earlier one is dropped
         self._counting = threading.Event()  # set when the last count started has returned
+        self._recount_asked = False  # ctrl+r was pressed once with lab edits that counting again drops
 
     # -- layout -------------------------------------------------------------------
 
@@ -130,7 +131,16 @@ class TriageScreen(Screen[None]):
             done.set()
 
     def action_recount(self) -> None:
-        """Count the logs again from the start (the one before stopped, its groups and opened records dropped)."""
+        """Count the logs again from the start (the one before stopped, its groups and opened records dropped;
+        with lab edits in them, only when pressed a second time)."""
+        edited = sum(1 for session, _ in self._sessions.values() if session.edits())
+        if edited and not self._recount_asked:
+            self._recount_asked = True
+            self.notify(f"{edited} opened group{'s' if edited != 1 else ''} hold{'s' if edited == 1 else ''} lab "
+                        "edits, dropped by counting again (save them first with s in the group); ctrl+r again "
+                        "counts anyway", title="count again?", severity="warning", markup=False, timeout=8)
+            return
+        self._recount_asked = False
         self.cancel.set()  # the count under way, if any, stops at the engine's next task
         self.cancel = threading.Event()
         self.generation += 1
