@@ -34,6 +34,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_triage.py
 	$(BIN)/python benchmarks/bench_triage_stages.py
 	$(BIN)/python benchmarks/bench_triage_tui.py
+	$(BIN)/python benchmarks/bench_triage_reread.py
 
 screenshots: $(STAMP)
 	$(BIN)/inspector screenshots --overwrite

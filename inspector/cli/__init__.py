@@ -14,6 +14,7 @@ import sys
 from collections.abc import Sequence
 
 from . import open as open_command
+from .environment import drop_unreadable_size_hints
 from .output import EXIT_ACCEPT, EXIT_INTERNAL, EXIT_REJECT, EXIT_USAGE, error, guarded
 from .parser import build_parser
 
@@ -21,6 +22,7 @@ __all__ = ["EXIT_ACCEPT", "EXIT_INTERNAL", "EXIT_REJECT", "EXIT_USAGE", "main", 
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    drop_unreadable_size_hints()  # before rich or Textual read them
     args = build_parser().parse_args(argv)
     return guarded(args, _command)
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from dataclasses import field as dataclass_field
@@ -342,16 +343,29 @@ _FULL_WIDTH = str.maketrans("0123456789", "０１２３４５６７８９")
 _LAST_NUMBER = re.compile(r"\d+(?!.*\d)", re.S)
 
 
+def _plus_one(digits: str) -> str:
+    """``str(int(digits) + 1)`` for decimal digits of any length and script, in
+    ASCII, without ``int()`` (which refuses more than 4,300 digits: a value is
+    up to an answer's size)."""
+    written = "".join(str(unicodedata.decimal(digit)) for digit in digits).lstrip("0") or "0"
+    body = written.rstrip("9")
+    nines = len(written) - len(body)
+    if not body:
+        return "1" + "0" * nines
+    return body[:-1] + str(int(body[-1]) + 1) + "0" * nines
+
+
 def perturbations(field: str, value: str) -> list[tuple[str, str]]:
     """(label, value) for every near miss of a value: what a model writes when it
     almost copies ``5000`` or ``false``.  Each differs from ``value`` and from the others."""
     found: list[tuple[str, str]] = []
     number = _LAST_NUMBER.search(value)
     if number:
-        found.append(("next number", value[:number.start()] + str(int(number.group()) + 1) + value[number.end():]))
+        found.append(("next number", value[:number.start()] + _plus_one(number.group()) + value[number.end():]))
     if value.isdigit() and value.isascii():
-        if field.endswith("_ms") and int(value) % 1000 == 0 and int(value):
-            found.append(("in seconds", f"{int(value) // 1000}s"))
+        whole = value.lstrip("0")  # the number, as int() would write it (none: 0)
+        if field.endswith("_ms") and whole.endswith("000"):  # a non-zero multiple of 1000
+            found.append(("in seconds", f"{whole[:-3]}s"))
         else:
             found.append(("with a unit", f"{value}ms"))
     found.append(("leading space", " " + value))

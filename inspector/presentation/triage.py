@@ -23,15 +23,18 @@ from typing import Any
 
 from ..contract.checks import CHECKS, label_of
 from ..contract.models import Registry
+from ..reports.case import CaseReport
 from ..suites.load import Case, CaseError, Suite
 from ..triage.drill import LineReader
 from ..triage.export import ExportError, export_suite
 from ..triage.groups import other_name
 from ..triage.logs import LogError
-from ..triage.members import GroupMembers, RecordCases, place_name, record_suite
+from ..triage.members import GroupMembers, RecordCases, Rereader, place_name, record_suite
+from ..triage.stamp import LogChanged, LogStamp, changed_logs, check_stamps, stamp_logs
 from ..triage.summary import Group, Summary, summarize
 from ..triage.tally import VERDICT_LABELS, Options, Tally
 from ..triage.timeline import MAX_BUCKETS, Histogram, iso
+from .numbers import NumberError, ascii_digits, whole_number
 from .session import Session
 
 __all__ = [
@@ -43,16 +46,19 @@ __all__ = [
     "GroupMembers",
     "Histogram",
     "LineReader",
+    "LogChanged",
     "MAX_BUCKETS",
     "RecordCases",
     "RecordSession",
     "Snapshot",
+    "StaleExport",
     "Summary",
     "TriageRun",
     "count",
     "export_group",
     "export_path",
     "iso",
+    "log_changes",
     "open_group",
     "other_name",
     "overview_groups",
@@ -129,6 +135,10 @@ class Snapshot:
         """Every bad line counted so far (``bad`` lists the first ones)."""
         group = self.summary.group("bad")
         return group.records if group is not None else 0
+    # Each log as it was when the counting started: a reread checks it (``triage.stamp``).
+    stamps: dict[str, LogStamp] = field(default_factory=dict)
+    # In the end: the logs that changed while they were counted (the counts may mix two files).
+    changed: tuple[LogChanged, ...] = ()
 
     @property
     def records_per_second(self) -> float:
@@ -143,21 +153,25 @@ def count(run: TriageRun, report: Callable[[Snapshot], None], cancel: threading.
     before), and once more at the end (``done``; ``cancelled`` if ``cancel`` was
     set).  A log that cannot be read at all ends it with ``failed``.  With
     ``reader`` (the session's), a ``.gz`` log's restart points are kept in it as
-    the count decompresses, so a drill-down decompresses at most one interval."""
+    the count decompresses, so a drill-down decompresses at most one interval.
+    Each log is stamped as the counting starts (``Snapshot.stamps``: what a
+    reread of its lines checks), and checked against it at the end (``changed``)."""
     from ..triage.run import triage
 
     last: list[Snapshot] = []
+    stamps: dict[str, LogStamp] = {}
 
     def progress(state: Any) -> None:
         tally = state.tally
         snapshot = Snapshot(summarize(tally, run.options, run.logs, run.registry_path),
                             len(tally.index) if tally.index is not None else 0, list(tally.bad),
                             state.lines, state.bytes_done, state.total_bytes, state.seconds,
-                            broken=list(tally.broken))
+                            broken=list(tally.broken), stamps=stamps)
         last[:] = [snapshot]
         report(snapshot)
 
     try:
+        stamps.update(stamp_logs(run.logs))
         triage(list(run.logs), run.registry, run.options, on_progress=progress, cancel=cancel,
                indexes=reader.indexes if reader is not None else None, **run.engine)
     except LogError as exc:
@@ -166,15 +180,26 @@ def count(run: TriageRun, report: Callable[[Snapshot], None], cancel: threading.
         return
     final = last[0]  # the engine reports once at the end, always
     report(Snapshot(final.summary, final.indexed, final.bad, final.lines, final.bytes_done, final.total_bytes,
-                    final.seconds, done=True, cancelled=cancel.is_set(), broken=final.broken))
+                    final.seconds, done=True, cancelled=cancel.is_set(), broken=final.broken, stamps=stamps,
+                    changed=tuple(changed_logs(stamps))))
+
+
+def log_changes(snapshot: Snapshot) -> list[LogChanged]:
+    """The logs counted in ``snapshot`` that are not what was counted any more (a stat each)."""
+    return changed_logs(snapshot.stamps)
 
 
 def open_group(group: Group, snapshot: Snapshot, run: TriageRun, reader: LineReader) -> RecordSession:
-    """A session over the group's records as counted in ``snapshot``."""
+    """A session over the group's records as counted in ``snapshot``; each
+    record is reread only from a log still what was counted, and only if its
+    verdict is still the one counted (else it is a broken case saying so).
+    ``LogChanged`` when a log already changed: nothing of it can be shown."""
     index = snapshot.summary.tally.index
     if index is None:  # pragma: no cover - the overview always counts with the index
         raise ValueError("this triage kept no index")
-    members = GroupMembers(group, index, snapshot.indexed, run.options.by, reader)
+    check_stamps(snapshot.stamps)
+    members = GroupMembers(group, index, snapshot.indexed, run.options.by, reader, registry=run.registry,
+                           stamps=snapshot.stamps)
     return RecordSession(record_suite(group, members, run.logs, run.registry))
 
 
@@ -182,6 +207,11 @@ def open_group(group: Group, snapshot: Snapshot, run: TriageRun, reader: LineRea
 
 # How many records an export from the overview takes unless told: the first ones.
 EXPORT_LIMIT = 1000
+
+
+class StaleExport(ExportError):
+    """An export refused because a log is not what was counted any more (its
+    ``path``): nothing was written, and counting again is the way on."""
 
 
 def export_path(group: Group) -> str:
@@ -195,8 +225,12 @@ def export_group(group: Group, snapshot: Snapshot, run: TriageRun, reader: LineR
     """Write the group's first ``limit`` records, as counted in ``snapshot``, as a
     new suite file at ``out`` (``triage.export``: the file the headless
     ``--export GROUP --out SUITE --limit N`` writes); returns the cases written.
-    Raises ``ExportError`` with the one line to show: a group of bad lines, a
-    log that cannot be read again, a file already there, a full disk."""
+    Each record is reread only from a log still what was counted, and only if
+    its verdict is still the one counted (``triage.members.Rereader``); the
+    logs are checked once more before writing.  Raises ``ExportError`` with the
+    one line to show: a group of bad lines, a log that cannot be read again or
+    changed since it was counted (``StaleExport``: count again), a
+    file already there, a full disk; nothing is written then."""
     if group.kind == "bad":
         raise ExportError(out, "the bad lines cannot be exported as a suite: they are not records")
     if limit < 1:
@@ -205,17 +239,25 @@ def export_group(group: Group, snapshot: Snapshot, run: TriageRun, reader: LineR
     if index is None:  # pragma: no cover - the overview always counts with the index
         raise ExportError(out, "this triage kept no index")
     members = GroupMembers(group, index, snapshot.indexed, run.options.by, reader)
+    rereader = Rereader(reader, run.registry, snapshot.stamps)
     collected = []
-    for number in range(min(limit, len(members))):
-        position = members.position(number)
-        if position is None:
-            break
-        file, line, offset, label = index.entry(position)
-        try:
-            collected.append((file, line, offset, reader.line_at(file, offset), label))
-        except LogError as exc:
-            raise ExportError(out, f"{file}:{line} cannot be read again: {exc.problem}; nothing was written") \
-                from None
+    try:
+        rereader.check()
+        for number in range(min(limit, len(members))):
+            position = members.position(number)
+            if position is None:
+                break
+            file, line, offset, label = index.entry(position)
+            try:
+                collected.append((file, line, offset, rereader.reread(file, line, offset, label)[0], label))
+            except LogChanged:
+                raise
+            except LogError as exc:
+                raise ExportError(out, f"{file}:{line} cannot be read again: {exc.problem}; nothing was written") \
+                    from None
+        rereader.check()  # what was reread is what was counted, up to the last line
+    except LogChanged as exc:
+        raise StaleExport(exc.path, f"{exc.problem}; nothing was written") from None
     if not collected:
         raise ExportError(out, "no record in this group")
     return export_suite(out, group.name, run.registry, collected, run.logs)
@@ -297,6 +339,21 @@ class RecordSession(Session):
     def __len__(self) -> int:
         return len(self.cases)
 
+    def frozen(self, number: int) -> CaseReport:
+        # A record's verdict was computed when it was reread (to check it is the one counted): taken, not redone.
+        if self._reports[number] is None:
+            case = self.cases[number]
+            verdict = self.cases.take_verdict(number)
+            if verdict is not None and isinstance(case, Case):
+                report = CaseReport(number, self.suites[0], case, verdict=verdict)
+                self._reports[number] = report
+                return report
+        return super().frozen(number)
+
+    def log_changes(self) -> list[LogChanged]:
+        """The logs of these records that are not what was counted any more (a stat each)."""
+        return changed_logs(self.cases.members.rereader.stamps)
+
     def _label(self, number: int) -> str:
         if number in self._edited:
             return self.report(number).actual
@@ -335,8 +392,8 @@ class RecordSession(Session):
         for name in names:
             prefixes = tuple(needle[cut:] for cut in range(1, len(needle) + 1)
                              if needle[cut - 1] == ":" and name.endswith(needle[:cut])
-                             and (needle[cut:].isdigit() or cut == len(needle)))
-            rules.append((needle in name, prefixes, needle if needle.isdigit() else None))
+                             and (ascii_digits(needle[cut:]) or cut == len(needle)))
+            rules.append((needle in name, prefixes, needle if ascii_digits(needle) else None))
         if not any(every or prefixes or digits for every, prefixes, digits in rules):
             return None
         members.resolve_all()
@@ -394,10 +451,14 @@ class RecordSession(Session):
         name, _, line = case_id.rpartition(":")
         members = self.cases.members
         files = {number for number, file in enumerate(members.index.files) if place_name(file) == name}
-        if not files or not line.isdigit():
+        if not files or not ascii_digits(line):  # as ids are written: no separators
+            return None
+        try:  # a line number as the index holds it (a signed 64-bit array)
+            wanted = whole_number(line, most=2**63 - 1, what="a line")
+        except NumberError:
             return None
         members.resolve_all()
-        wanted, lines, file_of = int(line), members.index.line, members.index.file
+        lines, file_of = members.index.line, members.index.file
         return next((n for n, position in enumerate(members.found)
                      if lines[position] == wanted and file_of[position] in files), None)
 

@@ -35,6 +35,8 @@ The engine, for the headless summary and the inspector's overview alike::
 - ``timeline``: ``ts`` (ISO 8601 or epoch seconds), the histogram and its bucket.
 - ``summary``: the summary (``inspector.triage/1``) and ``--against`` comparisons.
 - ``export``: a group's records as a new suite file.
+- ``stamp``: each log as it was when counted (``LogStamp``); ``LogChanged`` when
+  a reread finds it rewritten, rotated or grown (``members.Rereader`` checks it).
 - ``synth``: synthetic logs with a known mix, for tests and benchmarks.
 """
 

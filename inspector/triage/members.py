@@ -2,7 +2,9 @@
 log as they are asked for, and as the cases of an in-memory suite.
 
 ``GroupMembers`` finds a group's lines among what was counted (a byte per line
-of the index, ``bytes.find`` over it) and rereads each from its offset;
+of the index, ``bytes.find`` over it) and rereads each from its offset
+(``Rereader``: only from a log still what was counted, each line still of the
+verdict counted, else ``LogChanged``);
 ``RecordCases`` builds a record's ``Case`` when it is asked for (the last few
 kept); ``record_suite`` makes them a suite the inspector opens like a file's.
 """
@@ -11,7 +13,7 @@ from __future__ import annotations
 
 from array import array
 from collections import OrderedDict
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import compress
@@ -19,16 +21,19 @@ from pathlib import Path
 from typing import Any, overload
 
 from ..contract.models import Registry, Request
+from ..contract.verdict import Verdict
+from ..contract.verify import verify
 from ..suites.load import Case, CaseError, Suite
 from .drill import LineReader
 from .export import record_note
 from .groups import claim_name, meta_name, scope_name, verdict_names
 from .logs import LogError
-from .records import BadLine, RequestCache, decode_record
+from .records import BadLine, LogRecord, RequestCache, decode_record
+from .stamp import LogChanged, LogStamp
 from .summary import Group
 from .tally import BAD_CODE, Index
 
-__all__ = ["GroupMembers", "Record", "RecordCases", "case_id", "place_name", "record_suite"]
+__all__ = ["GroupMembers", "Record", "RecordCases", "Rereader", "case_id", "place_name", "record_suite"]
 
 
 def _column_of(group: Group, by: Sequence[str]) -> tuple[str, Callable[[Any], bool]]:
@@ -71,16 +76,58 @@ class Record:
     request: Request | None = None
     meta: dict[str, Any] | None = None
     problem: str | None = None  # why it could not be read again (the log changed or went away)
+    verdict: Verdict | None = None  # its verdict as reread (checked to be the one counted), when checked
+
+
+class Rereader:
+    """Lines of the index read again from their logs, each only if it is still
+    what was counted: its log still the file stamped when the counting started
+    (``stamps``: identity, size, mtime) and the record reread still of the
+    verdict the index holds for it (verified against ``registry``).  Else
+    ``LogChanged``: a rewritten log holds other records at the same offsets, and
+    they must not be shown or exported as the ones counted.  Without stamps or a
+    registry, that check is not made."""
+
+    def __init__(self, reader: LineReader, registry: Registry | None = None,
+                 stamps: Mapping[str, LogStamp] | None = None) -> None:
+        self.reader = reader
+        self.registry = registry
+        self.stamps = stamps if stamps is not None else {}
+        self.requests = RequestCache()
+
+    def check(self) -> None:
+        """LogChanged for the first stamped log that changed (all of them: before writing what was reread)."""
+        for stamp in self.stamps.values():
+            stamp.check()
+
+    def reread(self, file: str, line: int, offset: int, label: str) -> tuple[bytes, LogRecord, Verdict | None]:
+        """The line at ``offset``, its record and its verdict now (None without a registry);
+        LogChanged (or LogError: unreadable) if it is not the record counted there with ``label``."""
+        stamp = self.stamps.get(file)
+        if stamp is not None:
+            stamp.check()
+        text = self.reader.line_at(file, offset)
+        found = decode_record(text, file, line, offset, self.requests)
+        if isinstance(found, BadLine):
+            raise LogChanged(file, f"line {line:,} is not a record any more: {found.error}")
+        verdict = None
+        if self.registry is not None:
+            verdict = verify(found.raw, found.request, self.registry)
+            if verdict.label != label:
+                raise LogChanged(file, f"line {line:,} is {verdict.label} now, {label} when counted")
+        return text, found, verdict
 
 
 class GroupMembers:
     """The lines of one group among the first ``length`` lines of an index (what
     was counted when the group was opened), found in order as they are asked for
     (``bytes.find`` over a byte per line), and reread from their offsets.  ``by``:
-    the metadata keys the triage grouped by (the order of a count cell's members)."""
+    the metadata keys the triage grouped by (the order of a count cell's members);
+    ``registry`` and ``stamps``: what a reread is checked against (``Rereader``)."""
 
     def __init__(self, group: Group, index: Index, length: int, by: Sequence[str] = (),
-                 reader: LineReader | None = None) -> None:
+                 reader: LineReader | None = None, *, registry: Registry | None = None,
+                 stamps: Mapping[str, LogStamp] | None = None) -> None:
         self.group = group
         self.index = index
         self.length = length
@@ -89,7 +136,7 @@ class GroupMembers:
         self._scan = 0
         self.found = array("q")  # index positions of the members found so far
         self.reader = reader if reader is not None else LineReader()
-        self.requests = RequestCache()
+        self.rereader = Rereader(self.reader, registry, stamps)
 
     def __len__(self) -> int:
         return self.count
@@ -131,13 +178,10 @@ class GroupMembers:
             return None
         file, line, offset, label = self.index.entry(position)
         try:
-            text = self.reader.line_at(file, offset)
-        except LogError as exc:
+            _, found, verdict = self.rereader.reread(file, line, offset, label)
+        except LogError as exc:  # LogChanged among them
             return Record(file, line, offset, label, problem=exc.problem)
-        found = decode_record(text, file, line, offset, self.requests)
-        if isinstance(found, BadLine):
-            return Record(file, line, offset, label, problem=f"the log changed since it was counted: {found.error}")
-        return Record(file, line, offset, label, found.raw, found.request, dict(found.meta))
+        return Record(file, line, offset, label, found.raw, found.request, dict(found.meta), verdict=verdict)
 
     def entry(self, number: int) -> tuple[str, int, int, str] | None:
         """(file, line, offset, label) of the ``number``-th line, from the index alone."""
@@ -160,7 +204,9 @@ def place_name(file: str) -> str:
 
 class RecordCases(Sequence[Case | CaseError]):
     """The records of a group as cases, built as they are asked for, the last
-    ``KEEP`` kept.  A record that cannot be read again is a ``CaseError``."""
+    ``KEEP`` kept.  A record that cannot be read again is a ``CaseError``.  The
+    verdict each reread was checked with is kept beside its case until a report
+    takes it (``take_verdict``): a record shown is verified once, not twice."""
 
     KEEP = 512
 
@@ -168,6 +214,7 @@ class RecordCases(Sequence[Case | CaseError]):
         self.suite_name = suite_name
         self.members = members
         self._built: OrderedDict[int, Case | CaseError] = OrderedDict()
+        self._verdicts: dict[int, Verdict] = {}
 
     def __len__(self) -> int:
         return len(self.members)
@@ -191,8 +238,13 @@ class RecordCases(Sequence[Case | CaseError]):
         built = self._build(number)
         self._built[number] = built
         if len(self._built) > self.KEEP:
-            self._built.popitem(last=False)
+            dropped, _ = self._built.popitem(last=False)
+            self._verdicts.pop(dropped, None)
         return built
+
+    def take_verdict(self, number: int) -> Verdict | None:
+        """The verdict of the ``number``-th record as reread, once (None if not kept)."""
+        return self._verdicts.pop(number, None)
 
     def __iter__(self) -> Iterator[Case | CaseError]:
         return (self[n] for n in range(len(self)))
@@ -205,6 +257,8 @@ class RecordCases(Sequence[Case | CaseError]):
         if record.problem is not None or record.request is None or record.raw is None:
             return CaseError(self.suite_name, number, case_id(record.file, record.line),
                              f"{record.file}:{record.line}", record.problem or "unreadable")
+        if record.verdict is not None:
+            self._verdicts[number] = record.verdict
         return Case(self.suite_name, number, case_id(record.file, record.line), record.raw, record.request,
                     record.label, record_note(record.file, record.line, record.offset, record.meta or {}))
 

@@ -5,9 +5,14 @@ many records, the first ones (1,000 unless told); ``presentation.triage.export_g
 rereads them from their offsets and writes the suite the headless ``--export``
 writes, in a thread worker (a thousand records are a thousand reads, and the
 disk can be slow or full).  A refusal (the file exists, the directory is
-read-only, the disk is full, a log changed) is its one line in the form, the
-fields kept; nothing is written then.  Esc closes the form.  The form's parts
-(fields, status, the worker) are ``FormScreen``'s.
+read-only, the disk is full) is its one line in the form, the fields kept;
+nothing is written then.  A log rewritten or rotated since it was counted
+(``StaleExport``: the engine checks each log's stamp and each reread record's
+verdict) is refused so too, and ``ctrl+r`` then closes the form and counts
+again (the form's result is True).  The count is a whole number from 1 to the
+group's records (``presentation.numbers``: ``²`` or 5,000 digits are refused,
+not a crash).  Esc closes the form.  The form's parts (fields, status, the
+worker) are ``FormScreen``'s.
 """
 
 from __future__ import annotations
@@ -16,12 +21,14 @@ from pathlib import Path
 
 from textual.content import Content
 
+from ...presentation.numbers import NumberError, whole_number
 from ...presentation.triage import (
     EXPORT_LIMIT,
     ExportError,
     Group,
     LineReader,
     Snapshot,
+    StaleExport,
     TriageRun,
     export_group,
     export_path,
@@ -35,7 +42,7 @@ __all__ = ["ExportScreen"]
 _MUTED = TEXT[Tone.MUTED]
 
 
-class ExportScreen(FormScreen[None]):
+class ExportScreen(FormScreen[bool]):
     BINDINGS = keys.bindings("export")
     FORM = "export"
     REFUSALS = (ExportError,)
@@ -46,6 +53,7 @@ class ExportScreen(FormScreen[None]):
         self.snapshot = snapshot
         self.run = run
         self.written: Path | None = None  # the file written last
+        self.stale = False  # a log changed since it was counted: ctrl+r counts again
 
     def head(self) -> Content:
         return Content.assemble(
@@ -64,17 +72,36 @@ class ExportScreen(FormScreen[None]):
         self.input("path").focus()
 
     def submit(self) -> None:
-        path, limit = self.value("path").strip(), self.value("limit").strip().replace(",", "").replace("_", "")
+        path = self.value("path").strip()
         if not path:
             self.missing("a file is needed: type the path of the new suite")
             return
-        if not limit.isdigit() or int(limit) < 1:
-            self.missing("records: a number, at least 1", "limit")
+        try:
+            count = whole_number(self.value("limit"), most=self.group.records, what="records")
+        except NumberError as exc:
+            self.missing(str(exc), "limit")
             return
-        target, count = Path(path).expanduser(), int(limit)
-        self.start(f"writing {min(count, self.group.records):,} records…",
+        target = Path(path).expanduser()
+        self.start(f"writing {count:,} records…",
                    lambda: export_group(self.group, self.snapshot, self.run, LineReader(), target, count),
                    lambda written: self._done(target, written))
+
+    def refused(self, refusal: Exception) -> None:
+        super().refused(refusal)
+        if isinstance(refusal, StaleExport):
+            self.stale = True
+            self.status(Content.assemble(
+                ("✗ ", strong(Tone.BAD)), safe.content(str(refusal), TEXT[Tone.BAD]),
+                ("\n", _MUTED), ("^r", "bold"), (" closes the form and counts again · Esc closes", _MUTED)))
+            self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "recount":
+            return self.stale
+        return True
+
+    def action_recount(self) -> None:
+        self.dismiss(True)
 
     def _done(self, path: Path, written: int) -> None:
         self.written = path
@@ -83,4 +110,4 @@ class ExportScreen(FormScreen[None]):
             ("\nopen it with ", _MUTED), safe.content(f"inspector open {path}"), (" · Esc closes", _MUTED)))
 
     def action_close(self) -> None:
-        self.dismiss(None)
+        self.dismiss(False)

@@ -98,6 +98,10 @@ class FormScreen(ModalScreen[ResultType]):
         self.busy = False
         self.status(Content.assemble(("✗ ", strong(Tone.BAD)), safe.content(message, TEXT[Tone.BAD])))
 
+    def refused(self, refusal: Exception) -> None:
+        """One of ``REFUSALS`` raised by the work: its one line in the status (a form can say more)."""
+        self.refuse(str(refusal))
+
     def missing(self, words: str, field: str | None = None) -> None:
         """A field is not filled in as it should be: say so (and go to it)."""
         self.status(Content.styled(words, strong(Tone.BAD)))
@@ -127,7 +131,7 @@ class FormScreen(ModalScreen[ResultType]):
         try:
             result = job()
         except self.REFUSALS as refusal:
-            self.app.call_from_thread(self.refuse, str(refusal))
+            self.app.call_from_thread(self.refused, refusal)
             return
         self.app.call_from_thread(self._finished, done, result)
 

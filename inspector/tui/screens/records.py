@@ -13,7 +13,7 @@ from __future__ import annotations
 from textual.content import Content
 
 from ...presentation.session import Session
-from ...presentation.triage import Group
+from ...presentation.triage import Group, RecordSession
 from ...suites.load import Suite
 from .. import keys, safe
 from ..tones import TEXT, Tone
@@ -35,11 +35,26 @@ class RecordsScreen(MainScreen):
         super().__init__(session)
         self.group = group
         self._start = number
+        self._told_changed = False
 
     def on_mount(self) -> None:
         # Runs before the main screen's own on_mount opens the first record.
         if self._start:
             self.call_after_refresh(self.open_case, min(self._start, len(self.session) - 1))
+
+    def open_case(self, number: int) -> None:
+        super().open_case(number)
+        # A record that cannot be reread because its log changed: say once how to go on.
+        if not self._told_changed and self.selection is not None and self.selection.report.broken:
+            session = self.session
+            changes = session.log_changes() if isinstance(session, RecordSession) else []
+            if changes:
+                self._told_changed = True
+                change = changes[0]
+                self.notify(safe.display(f"{change.path}: the log changed since it was counted ({change.what}): "
+                                         "its records not read before cannot be read now; Esc, then ctrl+r in the "
+                                         "overview counts again"),
+                            title="a log changed", severity="error", markup=False, timeout=8)
 
     def action_back(self) -> None:
         if self.browse.filtered or self.query_one("#filter").has_class("-active"):

@@ -11,7 +11,9 @@ second), the groups with the summary's bars, the time histogram when records
 carry ``ts``.  Esc stops the count between two of the engine's tasks and keeps
 what was counted.  Enter opens a group's records in the main view
 (``RecordsScreen``), read from the log only as they are shown, or the bad
-lines (``BadLinesScreen``).
+lines (``BadLinesScreen``).  Each log is stamped as its counting starts
+(``presentation.triage.count``); a log rewritten or rotated since is refused
+when a group is opened or exported, saying so, and ``ctrl+r`` counts again.
 """
 
 from __future__ import annotations
@@ -34,10 +36,12 @@ from ...presentation.triage import (
     SORTS,
     Histogram,
     LineReader,
+    LogChanged,
     Snapshot,
     TriageRun,
     count,
     iso,
+    log_changes,
     open_group,
     other_name,
     overview_groups,
@@ -55,9 +59,10 @@ _MUTED = TEXT[Tone.MUTED]
 class Counted(Message):
     """A snapshot of the counts, posted by the worker."""
 
-    def __init__(self, snapshot: Snapshot) -> None:
+    def __init__(self, snapshot: Snapshot, generation: int = 0) -> None:
         super().__init__()
         self.snapshot = snapshot
+        self.generation = generation  # which count it is of (ctrl+r starts another)
 
     def can_replace(self, message: Message) -> bool:
         # A newer snapshot replaces an older one not yet shown; the last one stays.
@@ -80,6 +85,9 @@ class TriageScreen(Screen[None]):
         self.running = True
         self.reader = LineReader()
         self._sessions: dict[str, tuple[Session, int]] = {}  # a finished triage's opened groups, with their edits
+        self.generation = 0  # the count under way or shown: a snapshot of an earlier one is dropped
+        self._counting = threading.Event()  # set when the last count started has returned
+        self._recount_asked = False  # ctrl+r was pressed once with lab edits that counting again drops
 
     # -- layout -------------------------------------------------------------------
 
@@ -103,7 +111,7 @@ class TriageScreen(Screen[None]):
             "triage · ", safe.content(names), (" · registry ", _MUTED), safe.content(self.run.registry_path))
         self._show_head()
         self._show_titles()
-        self._count()
+        self._count(self.generation, self.cancel, None, self._counting, self.reader)
 
     def on_unmount(self) -> None:
         self.cancel.set()  # the worker stops at the engine's next task
@@ -111,12 +119,54 @@ class TriageScreen(Screen[None]):
 
     # -- the count, in a worker -----------------------------------------------------
 
-    @work(thread=True, exclusive=True, group="triage")
-    def _count(self) -> None:
-        count(self.run, lambda snapshot: self.post_message(Counted(snapshot)), self.cancel, self.reader)
+    @work(thread=True, group="triage")
+    def _count(self, generation: int, cancel: threading.Event, after: threading.Event | None,
+               done: threading.Event, reader: LineReader) -> None:
+        # One count at a time (the engine's workers are set up per process): a count
+        # again waits for the one it stopped, which ends at the engine's next task.
+        try:
+            if after is not None:
+                after.wait()
+            if not cancel.is_set():
+                count(self.run, lambda snapshot: self.post_message(Counted(snapshot, generation)), cancel, reader)
+        finally:
+            done.set()
+
+    def action_recount(self) -> None:
+        """Count the logs again from the start (the one before stopped, its groups and opened records dropped;
+        with lab edits in them, only when pressed a second time)."""
+        edited = sum(1 for session, _ in self._sessions.values() if session.edits())
+        if edited and not self._recount_asked:
+            self._recount_asked = True
+            self.notify(f"{edited} opened group{'s' if edited != 1 else ''} hold{'s' if edited == 1 else ''} lab "
+                        "edits, dropped by counting again (save them first with s in the group); ctrl+r again "
+                        "counts anyway", title="count again?", severity="warning", markup=False, timeout=8)
+            return
+        self._recount_asked = False
+        self.cancel.set()  # the count under way, if any, stops at the engine's next task
+        self.cancel = threading.Event()
+        self.generation += 1
+        self.counted = None
+        self.running = True
+        self._sessions.clear()
+        self.reader.close()
+        self.reader = LineReader()
+        for table in (self.query_one(GroupTable), self.query_one(TimeTable)):
+            table.grow()
+        self.query_one("#triage-progress").remove_class("-finished")
+        self.query_one("#triage-progress", Static).update("", layout=False)
+        self.query_one(GroupTable).set_groups([], 0, 0, self.sort == "kind")
+        self._show_time(None)
+        self._show_head()
+        self._show_titles()
+        self.refresh_bindings()
+        after, self._counting = self._counting, threading.Event()
+        self._count(self.generation, self.cancel, after, self._counting, self.reader)
 
     @on(Counted)
     def _counted(self, posted: Counted) -> None:
+        if posted.generation != self.generation:
+            return  # a count stopped by ctrl+r
         if self.counted is not None and self.counted.done:
             return  # nothing after the end (a late partial snapshot)
         self.counted = snapshot = posted.snapshot
@@ -132,6 +182,10 @@ class TriageScreen(Screen[None]):
                 self.notify(visible(f"{file} broke off after line {line:,}: {problem}; every line before the "
                                     "break is counted"), title="a log broke off", severity="warning",
                             markup=False, timeout=8)
+            for changed in snapshot.changed:
+                self.notify(safe.display(f"{changed.path}: the log changed while it was counted ({changed.what}): "
+                                         "the counts may mix two files; ctrl+r counts again"),
+                            title="a log changed", severity="warning", markup=False, timeout=8)
         else:
             self._show_progress(snapshot)
         self._show_groups()
@@ -310,9 +364,27 @@ class TriageScreen(Screen[None]):
         if not group.records:
             self.notify("no record in this group", markup=False, timeout=2)
             return
+        if self._changed(counted, "exported"):
+            return
         from .export import ExportScreen
 
-        self.app.push_screen(ExportScreen(group, counted, self.run))
+        def closed(again: bool | None) -> None:
+            if again:
+                self.action_recount()
+
+        self.app.push_screen(ExportScreen(group, counted, self.run), closed)
+
+    def _changed(self, counted: Snapshot, doing: str) -> bool:
+        """Whether a log is not what was counted any more (then said on screen, with the key that counts again)."""
+        changes = log_changes(counted)
+        for change in changes:
+            self._tell_changed(change, doing)
+        return bool(changes)
+
+    def _tell_changed(self, change: LogChanged, doing: str) -> None:
+        self.notify(safe.display(f"{change.path}: the log changed since it was counted ({change.what}): nothing "
+                                 f"of it can be {doing}, the lines there would be other records; ctrl+r counts "
+                                 "again"), title="a log changed", severity="error", markup=False, timeout=8)
 
     # -- opening a group ----------------------------------------------------------------
 
@@ -330,7 +402,19 @@ class TriageScreen(Screen[None]):
             self.notify("no record in this group", markup=False, timeout=2)
             return
         kept = self._sessions.get(group.name) if counted.done else None
-        session, number = kept if kept is not None else (open_group(group, counted, self.run, self.reader), 0)
+        if kept is None:
+            try:
+                kept = (open_group(group, counted, self.run, self.reader), 0)
+            except LogChanged as change:
+                self._tell_changed(change, "opened")
+                return
+        else:  # its records read already stay as read, with their edits; the others are broken, saying why
+            for change in log_changes(counted):
+                self.notify(safe.display(f"{change.path}: the log changed since it was counted ({change.what}): "
+                                         "the records not read before cannot be read now; ctrl+r counts again "
+                                         "(this group's edits are dropped then)"),
+                            title="a log changed", severity="warning", markup=False, timeout=8)
+        session, number = kept
         from .records import RecordsScreen
 
         def closed(current: int | None) -> None:

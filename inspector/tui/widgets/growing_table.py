@@ -28,3 +28,8 @@ class GrowingTable(SafeTable):
         """The count is done: the exact height."""
         self.reserve = 1
         self._update_virtual_size()
+
+    def grow(self) -> None:
+        """A count starts again: rows grow again (the class's reserve)."""
+        self.reserve = type(self).reserve
+        self._update_virtual_size()
