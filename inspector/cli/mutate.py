@@ -248,13 +248,12 @@ def _print_figures(report: MutationRun, console: Console) -> None:
 
     score = "-" if report.score is None else f"{report.score:.1%}"
     facts = [
-        ("mutants", " · ", [f"{tally.mutants} mutants of {len(report.parents)} accepted case(s) "
-                            f"(of {report.summary.total})", f"{tally.killed} killed",
+        ("mutants", " · ", [f"{tally.mutants} mutants of {len(report.parents)} accepted case(s) (of "
+                            f"{report.summary.total})", f"{tally.killed} killed",
                             f"{tally.survivors} survived"]),
         ("score", "; ", [f"{score} of the {tally.meant} mutants meant to change the verdict killed",
                          f"{tally.slipped} slipped to another check"]),
-        ("harmless", "; ", [f"{tally.harmless - tally.stricter} of {tally.harmless} "
-                            "harmless mutants still accepted",
+        ("harmless", "; ", [f"{tally.harmless - tally.stricter} of {tally.harmless} harmless mutants still accepted",
                             f"{tally.stricter} rejected (the contract is stricter than intended)"]),
     ]
     for label, separator, parts in facts:

@@ -26,7 +26,7 @@ import tempfile
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Self
 
 from ..contract.checks import CHECKS, CHECKS_BY_ID, STATUSES, Check, label_of
 from ..contract.trace import plan
@@ -85,7 +85,9 @@ class Outcome:
 
 
 def _covered(verdict: Verdict) -> tuple[str, ...]:
-    """The checks applied to a verified answer: the trace's steps up to its first failure."""
+    """The checks applied to a verified answer, in contract order: the trace's steps up
+    to its first failure (claim after claim: an earlier claim may have passed a check
+    that comes after the one a later claim failed)."""
     failure = verdict.decoded.failure
     steps = plan(len(verdict.claims) if failure is None else None, verdict.scoped)
     failing = verdict.check
@@ -95,7 +97,8 @@ def _covered(verdict: Verdict) -> tuple[str, ...]:
         upto = next(i for i, (check, _) in enumerate(steps) if check is failing) + 1
     else:
         upto = steps.index((failing, verdict.claim)) + 1
-    return tuple(dict.fromkeys(check.id for check, _ in steps[:upto]))
+    applied = {check.id for check, _ in steps[:upto]}
+    return tuple(check.id for check in CHECKS if check.id in applied)
 
 
 def _outcome(verdict: Verdict, known: dict[tuple, Outcome]) -> Outcome:
@@ -442,7 +445,9 @@ class Spool:
     def __init__(self, parents: Iterable[CaseReport]) -> None:
         self.parents = tuple(parents)
         self._numbers = {id(parent): number for number, parent in enumerate(self.parents)}
-        self._file = tempfile.SpooledTemporaryFile(SPOOL_IN_MEMORY, mode="w+", encoding="utf-8", newline="\n")
+        # Closed by close() (or the with statement): the spool outlives this call.
+        self._file = tempfile.SpooledTemporaryFile(  # noqa: SIM115
+            SPOOL_IN_MEMORY, mode="w+", encoding="utf-8", newline="\n")
         self.count = 0
 
     def add(self, result: MutantResult) -> None:
@@ -472,7 +477,7 @@ class Spool:
     def close(self) -> None:
         self._file.close()
 
-    def __enter__(self) -> Spool:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:
