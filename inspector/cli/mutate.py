@@ -247,9 +247,9 @@ def _print_figures(report: MutationRun, console: Console) -> None:
                          coverage, width))
 
     score = "-" if report.score is None else f"{report.score:.1%}"
+    mutants = f"{tally.mutants} mutants of {len(report.parents)} accepted case(s) (of {report.summary.total})"
     facts = [
-        ("mutants", " · ", [f"{tally.mutants} mutants of {len(report.parents)} accepted case(s) (of "
-                            f"{report.summary.total})", f"{tally.killed} killed",
+        ("mutants", " · ", [mutants, f"{tally.killed} killed",
                             f"{tally.survivors} survived"]),
         ("score", "; ", [f"{score} of the {tally.meant} mutants meant to change the verdict killed",
                          f"{tally.slipped} slipped to another check"]),
