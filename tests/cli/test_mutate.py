@@ -183,6 +183,8 @@ class TestExit:
         assert status == 0 and document["mutants"] == 0 and document["score"] is None
         assert main(["mutate", str(path)]) == 0
         assert "0 mutants of 0 accepted case(s)" in capsys.readouterr().out
+        status, report = run_stryker(capsys, str(path))
+        assert status == 0 and report["files"] == {}
 
 
 class TestText:
