@@ -154,7 +154,7 @@ def streaming(copies: int, wide_cases: int, wide_sources: int) -> None:
             mutants = len(mutate([load_suite(suite)]).results)
             for form in ("text", "json", "stryker"):
                 proc = subprocess.run([sys.executable, "-c", STREAM_PROBE, "mutate", "--format", form, str(suite)],
-                                      cwd=ROOT, capture_output=True, text=True, check=False,
+                                      cwd=directory, capture_output=True, text=True, check=False,
                                       env=env)
                 _, cpu, peak, written = proc.stderr.split()[-4:]
                 print(f"{label:<36} {form:<8} {mutants:>10,} {float(cpu):>7.1f}s {int(peak) / 1024:>6.0f} MB "
