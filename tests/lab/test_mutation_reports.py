@@ -129,3 +129,32 @@ class TestSpool:
         assert [(r.parent, r.mutant.edit, r.mutant.raw, r.verdict) for r in back] == \
                [(r.parent, r.mutant.edit, r.mutant.raw, r.verdict) for r in results]
         assert [r.reason for r in back] == [r.reason for r in results]
+
+
+class TestWritten:
+    def test_stryker_writes_each_case_before_the_next_is_verified(self, article, monkeypatch):
+        from inspector.lab.stryker import write_stryker
+
+        verified = []
+        real = mutation_testing.verify
+        monkeypatch.setattr(mutation_testing, "verify", lambda *args: verified.append(1) or real(*args))
+        run = MutationRun([article])
+        pieces: list[tuple[int, str]] = []
+        write_stryker(run, lambda text: pieces.append((len(verified), text)), "x")
+        # the first mutant's line is written after one verification, not after all of them
+        first = next(count for count, text in pieces if '"mutatorName"' in text)
+        assert first == 1 and len(verified) == run.tally.mutants > 100
+        report = json.loads("".join(text for _, text in pieces))
+        assert sum(len(file["mutants"]) for file in report["files"].values()) == run.tally.mutants
+
+    def test_json_lists_come_back_from_the_spools(self, article):
+        from inspector.lab.mutation_json import write_mutate_json
+
+        run = MutationRun([article])
+        pieces: list[str] = []
+        write_mutate_json(run, pieces.append, "x")
+        document = json.loads("".join(pieces))
+        kept = mutate([article])
+        assert document["survivors"] == [r.to_dict() | {"harmless": r.mutant.harmless} for r in kept.survivors]
+        assert document["slipped"] == [r.to_dict() for r in kept.slipped]
+        assert "".join(pieces) == json_dumps(document) + "\n"
