@@ -88,16 +88,28 @@ def _check_out(path: Path) -> str | None:
     return None
 
 
+class _Utf8(io.TextIOBase):
+    """Text written as UTF-8 into the binary file ``create_files`` hands over (which it
+    buffers, syncs and closes itself: nothing is left to flush or close here)."""
+
+    def __init__(self, binary: BinaryIO) -> None:
+        super().__init__()
+        self.binary = binary
+
+    def writable(self) -> bool:
+        return True
+
+    def isatty(self) -> bool:
+        return False
+
+    def write(self, text: str) -> int:
+        self.binary.write(text.encode("utf-8"))
+        return len(text)
+
+
 def _write_out(path: Path, write: Callable[[IO[str]], None]) -> None:
     """``write`` the report into a new file, atomically (``io.writing.create_files``)."""
-
-    def contents(binary: BinaryIO) -> None:
-        text = io.TextIOWrapper(binary, encoding="utf-8", newline="\n", write_through=False)
-        write(text)
-        text.flush()
-        text.detach()
-
-    create_files({path: contents})
+    create_files({path: lambda binary: write(_Utf8(binary))})  # type: ignore[arg-type]
 
 
 def run(args: argparse.Namespace) -> int:
