@@ -136,8 +136,11 @@ class TestSameReportAsTheCommand:
     async def test_the_survivors_are_the_commands(self, bundled, bundled_json):
         async with inspecting(bundled) as pilot:
             screen = await report_screen(pilot)
-            shown = sorted((r.case, r.mutant.mutation, r.mutant.raw) for _, r in mutant_rows(screen) if not r.killed)
-            assert shown == sorted((s["case"], s["mutation"], s["raw"]) for s in bundled_json["survivors"])
+            shown = sorted((r.case, r.mutant.mutation, list(r.mutant.edit)) for _, r in mutant_rows(screen)
+                           if not r.killed)
+            assert shown == sorted((s["case"], s["mutation"], [s["edit"]["start"], s["edit"]["end"],
+                                                               s["edit"]["replacement"]])
+                                   for s in bundled_json["survivors"])
             stricter = sorted((r.case, r.mutant.mutation, r.outcome.split()[0])
                               for _, r in mutant_rows(screen) if r.killed)
             assert stricter == sorted((s["case"], s["mutation"], s["verdict"])
