@@ -112,6 +112,29 @@ class TestARefusedFork:
                                      "counting in this process")]
 
 
+    def test_the_command_counts_all_the_same_with_a_note(self, made):
+        folder, registry = made
+        proc = child("""
+            import errno, os
+            from inspector.triage import run
+
+            def fork():
+                raise BlockingIOError(errno.EAGAIN, "Resource temporarily unavailable")
+
+            os.fork = fork
+            run.cores = lambda: 2
+            run.triage.__kwdefaults__.update(parallel_min_bytes=0, task_bytes=10_000)
+        """, f"""
+            from inspector.cli import main
+            sys.exit(main(["triage", {str(folder / "app.jsonl")!r}, "--registry", {str(registry)!r},
+                           "--format", "json"]))
+        """)
+        assert proc.returncode == 0, proc.stderr
+        assert json.loads(proc.stdout)["lines"] == 400
+        assert proc.stderr.strip() == ("inspector: note: could not start 2 counting processes "
+                                       "(Resource temporarily unavailable); counting in this process")
+
+
 DYING = """
     import os, signal
     from inspector.triage import run
