@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING, Any
 from ..contract.text import json_dumps, visible
 from ..io.writing import WriteError
 from ..suites.load import load_registry
-from .output import EXIT_ACCEPT, EXIT_BROKEN, error, isatty
+from ..triage.run import MAX_WORKERS
+from .output import EXIT_ACCEPT, EXIT_BROKEN, EXIT_INTERNAL, error, isatty
 from .triage_report import print_summary
 
 if TYPE_CHECKING:
@@ -52,11 +53,16 @@ before or after the histogram's range, not drawn.
 Without --summary, --format or --export, the inspector opens on the overview of the groups
 (needs a terminal; a log file, not -): the counts fill in live, Enter opens a group's records.
 
+--workers N: at most the cores and the work (a small log is counted in one process); N is
+1 to 64.  When the system refuses to start them, the count runs in one process (a note says so).
+
 exit status: 0 summarised (bad lines are listed, not an error), 2 unusable input (a missing
-log or registry, a FIFO or directory, standard input closed or write-only, a bad option),
-3 internal error, 4 summarised but an input broke off before its end (a truncated or corrupt
-.gz, a bad CRC, garbage after its end, a read error): every line before the break is counted
-and the summary says which log broke off, after which line and why."""
+log or registry, a FIFO or directory, standard input closed or write-only, a bad option, an
+--out or --bad-lines folder that is missing or not writable: found before counting), 3 a counting
+worker died (killed: out of memory, say) or an internal error, 4 summarised but an input broke
+off before its end (a truncated or corrupt .gz, a bad CRC, garbage after its end, a read error):
+every line before the break is counted and the summary says which log broke off, after which
+line and why."""
 
 
 def add_parser(commands: Any) -> argparse.ArgumentParser:
@@ -84,14 +90,16 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     parser.add_argument("--bad-lines", type=Path, metavar="FILE",
                         help="write every bad line to FILE, a new file (JSON lines: file, line, offset, reason); "
                              "the summary lists the first 1,000")
-    parser.add_argument("--workers", type=int, metavar="N", help="processes to count in (default: every core)")
+    parser.add_argument("--workers", type=int, metavar="N",
+                        help=f"processes to count in, 1 to {MAX_WORKERS} (default and at most: every core)")
     parser.set_defaults(run=run)
     return parser
 
 
 def run(args: argparse.Namespace) -> int:
     from ..triage import LogError, Options
-    from ..triage.export import ExportError
+    from ..triage.export import ExportError, check_destination
+    from ..triage.run import WorkerError
     from ..triage.timeline import parse_time
 
     headless = args.summary or args.format is not None or args.export is not None
@@ -101,8 +109,8 @@ def run(args: argparse.Namespace) -> int:
         return error("--export GROUP and --out SUITE go together")
     if args.limit is not None and (args.export is None or args.limit < 1):
         return error("--limit N takes a positive N, with --export")
-    if args.workers is not None and args.workers < 1:
-        return error("--workers N takes a positive N")
+    if args.workers is not None and not 1 <= args.workers <= MAX_WORKERS:
+        return error(f"--workers N takes an N between 1 and {MAX_WORKERS} (more than the cores are not used)")
     window = {}
     for name in ("since", "until"):
         text = getattr(args, name)
@@ -133,6 +141,11 @@ def run(args: argparse.Namespace) -> int:
             return error(problem)
         if args.out is not None and args.out.absolute() == args.bad_lines.absolute():
             return error("--bad-lines and --out name the same file")
+    if args.out is not None:
+        try:
+            check_destination(args.out)  # before the count, not after it
+        except ExportError as exc:
+            return error(f"--out {exc}")
     registry = load_registry(args.registry)
     if not headless:
         return _inspect(args, registry, window)
@@ -147,6 +160,9 @@ def run(args: argparse.Namespace) -> int:
         if args.against:
             plain = Options(by=options.by, since=options.since, until=options.until)
             baseline = _summarise(args.against, args.registry, registry, plain, args.workers, "against: ")
+    except WorkerError as exc:
+        error(str(exc))
+        return EXIT_INTERNAL
     except LogError as exc:
         return error(str(exc))
     except WriteError as exc:
@@ -271,7 +287,8 @@ def _summarise(logs: Sequence[str], registry_path: str, registry: Any, options: 
     from ..triage.summary import summarize
 
     with _progress_display(what) as on_progress:
-        tally = triage(logs, registry, options, workers=workers, on_progress=on_progress, **engine)
+        tally = triage(logs, registry, options, workers=workers, on_progress=on_progress,
+                       on_notice=_notice, **engine)
     return summarize(tally, options, logs, registry_path)
 
 
@@ -293,6 +310,11 @@ def _summarise_to(bad_lines: Path | None, logs: Sequence[str], registry_path: st
 
     write_files(bad_lines.parent, {bad_lines.name: count}, overwrite=False)
     return done[0]
+
+
+def _notice(message: str) -> None:
+    """What the engine did differently from what was asked (and why), on standard error."""
+    print(f"inspector: note: {visible(message)}", file=sys.stderr, flush=True)
 
 
 class _progress_display:

@@ -243,7 +243,8 @@ class Recall:
             return NotImplemented
         return self.fields == other.fields
 
-    __hash__ = None  # type: ignore[assignment]
+    def __hash__(self) -> int:
+        return hash(self.fields)
 
     def __repr__(self) -> str:
         return f"Recall(fields={self.fields!r})"

@@ -20,6 +20,15 @@ written to it, in order: each task spills its own into a file of a private
 directory, and each spill is copied into the stream, renumbered, when its task
 is merged (``triage.badlines``), so that neither a worker nor this process
 holds more than a batch of them.
+
+The workers are bounded: at most the cores this process may run on, at most
+the tasks of the plain logs (a stream's are not known ahead), and a request of
+more than ``MAX_WORKERS`` is refused.  They are all started before a task is
+taken: when the system refuses a fork (a process limit, no memory) the count
+runs in this process instead (``on_notice`` says so), nothing counted twice.
+A worker that dies while counting (killed by a signal: the kernel's
+out-of-memory killer, say) ends the triage with ``WorkerError``, which says
+which log it was counting and how it died.
 """
 
 from __future__ import annotations
@@ -27,6 +36,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import shutil
+import signal
 import sys
 import tempfile
 import threading
@@ -34,6 +44,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any, BinaryIO
 
@@ -55,11 +66,42 @@ from .logs import (
 from .records import RequestCache
 from .tally import Options, Tally, tally_chunk, tally_chunks, tally_range
 
-__all__ = ["PARALLEL_MIN_BYTES", "TASK_BYTES", "Progress", "triage"]
+__all__ = ["MAX_WORKERS", "PARALLEL_MIN_BYTES", "TASK_BYTES", "Progress", "WorkerError", "cores", "plan_workers",
+           "triage"]
 
 TASK_BYTES = 16 * 1024 * 1024
 # Below this much input, counting here beats starting processes.
 PARALLEL_MIN_BYTES = 8 * 1024 * 1024
+# The most workers one may ask for; past the cores, more only cost memory (each
+# a forked copy of this process) and start-up time.
+MAX_WORKERS = 64
+
+
+class WorkerError(LogError):
+    """A counting worker process died while counting ``path``: how, in one line."""
+
+
+def cores() -> int:
+    """The cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except (AttributeError, OSError):  # pragma: no cover - not Linux
+        return os.cpu_count() or 1
+
+
+def plan_workers(requested: int | None, kinds: Sequence[str], sizes: Sequence[int | None],
+                 task_bytes: int = TASK_BYTES) -> int:
+    """How many processes to count in: ``requested`` (default: every core), at
+    most the cores, and at most the tasks when every log is a plain file (a
+    stream's chunks are not known ahead).  ``ValueError`` for fewer than one
+    or more than ``MAX_WORKERS``."""
+    if requested is not None and not 1 <= requested <= MAX_WORKERS:
+        raise ValueError(f"workers: {requested} is not between 1 and {MAX_WORKERS}")
+    workers = min(requested or cores(), cores())
+    if all(kind == "plain" for kind in kinds):
+        tasks = sum(max(1, -(-(size or 0) // task_bytes)) for size in sizes)
+        workers = min(workers, tasks)
+    return max(1, workers)
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,11 +200,15 @@ def triage(logs: Sequence[str], registry: Registry, options: Options = Options()
            cancel: threading.Event | None = None, stdin: BinaryIO | None = None,
            parallel_min_bytes: int = PARALLEL_MIN_BYTES, task_bytes: int = TASK_BYTES,
            progress_every: float = 0.25, indexes: dict[str, SeekIndex] | None = None,
-           bad_lines: BinaryIO | None = None, spill_dir: str | os.PathLike[str] | None = None) -> Tally:
+           bad_lines: BinaryIO | None = None, spill_dir: str | os.PathLike[str] | None = None,
+           on_notice: Callable[[str], None] | None = None) -> Tally:
     """Count every line of ``logs`` (in order; ``-`` is standard input).
 
-    ``workers``: processes to count in (default: every core); 1, or less input
-    than ``parallel_min_bytes``, counts in this process.  ``on_progress`` is
+    ``workers``: processes to count in (default: every core; at most the cores
+    and the tasks, ``plan_workers``); 1, or less input than
+    ``parallel_min_bytes``, counts in this process.  When the workers cannot
+    be started, the count runs in this process and ``on_notice`` is told why;
+    a worker that dies raises ``WorkerError``.  ``on_progress`` is
     called at most every ``progress_every`` seconds and once at the end, in this
     thread, with the counts as they are (they go on changing after it returns).
     ``cancel`` stops between tasks, returning what was counted.  A log that
@@ -195,7 +241,7 @@ def triage(logs: Sequence[str], registry: Registry, options: Options = Options()
                     indexes[path] = SeekIndex(identity)
     sizes = [size_of(path) if path != STDIN else None for path in logs]
     total = None if None in sizes else sum(size or 0 for size in sizes)
-    workers = workers or os.cpu_count() or 1
+    workers = plan_workers(workers, kinds, sizes, task_bytes)
     # A .gz holds about ten times its size in lines (the generator's logs: 14 times).
     work = None if total is None else sum((size or 0) * (10 if kind == "stream" else 1)
                                           for size, kind in zip(sizes, kinds))
@@ -237,13 +283,11 @@ def triage(logs: Sequence[str], registry: Registry, options: Options = Options()
     _WORKER.update(registry=registry, options=options, requests=RequestCache(registry), spills=spills)
     try:
         tasks = _tasks(logs, kinds, sizes, task_bytes, stdin, consumed, indexes)
-        if workers == 1:
+        if workers == 1 or not _run_pool(tasks, workers, take, stopped, on_notice):
             for task in tasks:
                 if stopped():
                     break
                 take(task, _work(task))
-        else:
-            _run_pool(tasks, workers, take, stopped)
     finally:
         _WORKER.clear()
         if spills is not None:
@@ -254,7 +298,9 @@ def triage(logs: Sequence[str], registry: Registry, options: Options = Options()
 
 
 def _run_pool(tasks: Iterator[_Task], workers: int, take: Callable[[_Task, Tally], None],
-              stopped: Callable[[], bool]) -> None:
+              stopped: Callable[[], bool], on_notice: Callable[[str], None] | None) -> bool:
+    """Count ``tasks`` in ``workers`` processes; False, with no task taken,
+    when they could not be started (count them here then)."""
     # Flushed now, or each forked child could write the parent's buffered output again.
     for stream in (sys.stdout, sys.stderr):
         if stream is not None:
@@ -263,23 +309,80 @@ def _run_pool(tasks: Iterator[_Task], workers: int, take: Callable[[_Task, Tally
             except (OSError, ValueError):
                 pass
     executor = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork"))
+    # Every worker is forked at the first submission: a no-op's, so that a
+    # refused fork is known before any task is taken from ``tasks``.
+    try:
+        executor.submit(int).result()
+    except (OSError, BrokenProcessPool) as exc:
+        _abandon(executor)
+        if on_notice is not None:
+            on_notice(f"could not start {workers} counting processes ({_why(exc)}); counting in this process")
+        return False
+    # The executor's own table of its processes (kept: it forgets it on shutdown),
+    # read when one dies to say how.
+    processes = dict(getattr(executor, "_processes", None) or {})
     pending: deque[tuple[_Task, Future[Tally]]] = deque()
     limit = 2 * workers + 1  # in flight: enough to keep every worker busy, not a stream read far ahead
+    current: _Task | None = None  # the task submitted or waited for last: which log a death was counting
     try:
         for task in tasks:
             if stopped():
-                return
+                return True
+            current = task
             pending.append((task, _done(_work(task)) if _local(task) else executor.submit(_work, task)))
             while len(pending) >= limit or (pending and pending[0][1].done()):
-                waited, future = pending.popleft()
-                take(waited, future.result())
+                current, future = pending.popleft()
+                take(current, future.result())
         while pending:
             if stopped():
-                return
-            waited, future = pending.popleft()
-            take(waited, future.result())
+                return True
+            current, future = pending.popleft()
+            take(current, future.result())
+    except BrokenProcessPool:
+        executor.shutdown(wait=True, cancel_futures=True)
+        path = current[1] if current is not None else "triage"
+        raise WorkerError(path, f"a counting worker died ({_death(processes)}); count with fewer workers "
+                                "(--workers 1 counts in one process)") from None
     finally:
         executor.shutdown(wait=True, cancel_futures=True)
+    return True
+
+
+def _abandon(executor: ProcessPoolExecutor) -> None:
+    """Stop the workers that did start when the others could not be: they wait
+    for work that will never come, and this process would wait for them at exit."""
+    for process in list((getattr(executor, "_processes", None) or {}).values()):
+        try:
+            process.terminate()
+            process.join(5)
+        except (OSError, ValueError, AssertionError):
+            pass
+    executor.shutdown(wait=False, cancel_futures=True)
+
+
+def _why(exc: BaseException) -> str:
+    if isinstance(exc, OSError):
+        return exc.strerror or str(exc) or type(exc).__name__
+    return "a worker died as it started"
+
+
+def _death(processes: dict[Any, Any]) -> str:
+    """How a worker of the pool ended, in words: the first killed by a signal
+    other than the SIGTERM that stops the others once one died."""
+    codes = [process.exitcode for process in processes.values() if process.exitcode not in (None, 0)]
+    killed = [-code for code in codes if code < 0 and -code != signal.SIGTERM] or \
+        [-code for code in codes if code < 0]
+    if killed:
+        number = killed[0]
+        try:
+            name = signal.Signals(number).name
+        except ValueError:
+            name = f"signal {number}"
+        guess = ": probably out of memory" if number == signal.SIGKILL else ""
+        return f"killed by {name} (signal {number}){guess}"
+    if codes:
+        return f"exited with status {codes[0]}"
+    return "it ended without a word"
 
 
 def _done(tally: Tally) -> Future[Tally]:
