@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..contract.text import json_dumps, visible
+from ..io.writing import WriteError, refuse_protected
 from ..suites.load import load_registry
 from .output import EXIT_ACCEPT, error, isatty
 from .triage_report import print_summary
@@ -97,6 +98,11 @@ def run(args: argparse.Namespace) -> int:
         return error("standard input (-) can be read only once: give it as LOG or in --against, not both")
     if args.out is not None and args.out.exists():
         return error(f"{args.out}: already exists; refusing to overwrite (--out takes a new file)")
+    if args.out is not None:
+        try:
+            refuse_protected(args.out)  # before the count, not after it
+        except WriteError as exc:
+            return error(str(exc))
     registry = load_registry(args.registry)
     if not headless:
         return _inspect(args, registry, window)
