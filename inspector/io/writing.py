@@ -201,9 +201,7 @@ def write_new_directory(target: Path, files: Mapping[str, bytes]) -> None:
     created, and removed again if the write fails."""
     _check_names(files)
     target = Path(target)
-    for name in files:
-        refuse_protected(target / name)
-    refuse_protected(target)
+    refuse_protected(target)  # where it leads, when it is a link to a directory
     if _is_empty_directory(target):
         write_files(target, files, overwrite=False)
         return

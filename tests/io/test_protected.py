@@ -73,11 +73,11 @@ class TestEveryWriter:
     def test_a_new_directory_inside_or_at_the_root(self, protected_copy):
         before = tree(protected_copy)
         refused(write_new_directory, protected_copy / "runs" / "x", {"results.json": b"{}"},
-                place="fixtures/runs/x/results.json")
+                place="fixtures/runs/x")
         empty = protected_copy / "empty"
         empty.mkdir()
         before["empty"] = "dir"
-        refused(write_new_directory, empty, {"results.json": b"{}"}, place="fixtures/empty/results.json")
+        refused(write_new_directory, empty, {"results.json": b"{}"}, place="fixtures/empty")
         assert tree(protected_copy) == before
 
     def test_through_a_symlinked_folder(self, protected_copy, tmp_path):
@@ -93,7 +93,7 @@ class TestEveryWriter:
         (protected_copy / "empty").mkdir()
         before["empty"] = "dir"
         (tmp_path / "run").symlink_to(protected_copy / "empty")
-        refused(write_new_directory, tmp_path / "run", {"results.json": b"{}"}, place="fixtures/empty/results.json")
+        refused(write_new_directory, tmp_path / "run", {"results.json": b"{}"}, place="fixtures/empty")
         # .. through a link resolves where the link leads, as the file system does.
         refused(write_files, link / ".." / "registries", {"g.json": b"{}"}, place="fixtures/registries/g.json")
         assert tree(protected_copy) == before
