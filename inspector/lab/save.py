@@ -9,9 +9,9 @@ from in ``provenance`` (``suites.load.Provenance``).
 Nothing is ever written into a file inspector did not create: a suite of another
 kind, something that is not a regular file; and nothing anywhere in the bundled
 fixtures' tree, whatever the name and through whatever link (``io.writing``'s
-rule, asked first so that the refusal says so).  The file is written through ``io.writing`` (a
-temporary file, fsync, then link or rename), so a full disk or a read-only
-directory leaves the original file byte for byte as it was.
+rule, asked first so that the refusal says so).  The file is written through
+``io.writing`` (a temporary file, fsync, then link or rename), so a full disk or
+a read-only directory leaves the original file byte for byte as it was.
 """
 
 from __future__ import annotations
@@ -68,8 +68,8 @@ def save_case(path: str | Path, parent_suite: Suite, parent_case: Case, raw: str
     to the parent's answer, in order.  Returns the file as loaded back.
 
     Raises ``SaveError`` (nothing written) for a file inspector did not create, a
-    place in the bundled fixtures' tree, an id already in the file, another registry, a bad label or
-    id, and when writing fails (the original file intact)."""
+    place in the bundled fixtures' tree, an id already in the file, another
+    registry, a bad label or id, and when writing fails (the original file intact)."""
     path = Path(path)
     try:
         refuse_protected(path)
