@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from support import ARTICLE, COLUMNS, FIXTURES, save_counterexample
+from support import ARTICLE, COLUMNS, FIXTURES, save_counterexample, tree
 from support.disks import DiskFull, mount_tmpfs, umount
 
 # Each Pilot test builds an app whose objects outlive the young collections, so at
@@ -32,6 +32,41 @@ def terminal_width(monkeypatch: pytest.MonkeyPatch) -> None:
 def fixture_bytes() -> dict[Path, bytes]:
     """Every fixture file's bytes, to show afterwards that nothing wrote into them."""
     return {path: path.read_bytes() for path in sorted(FIXTURES.rglob("*")) if path.is_file()}
+
+
+@pytest.fixture
+def bundled_tree() -> Iterator[Path]:
+    """The real fixtures/, for a test that asserts a writer refuses it: afterwards
+    the tree must be as it was, path for path and byte for byte.  Should the
+    refusal fail, what the writer added is removed again (the assertion still
+    fails), so a broken fix never leaves a suite behind that other tests load."""
+    before = tree(FIXTURES)
+    yield FIXTURES
+    after = tree(FIXTURES)
+    for name in sorted(set(after) - set(before), reverse=True):  # deepest first
+        path = FIXTURES / name
+        if path.is_dir() and not path.is_symlink():
+            path.rmdir()
+        else:
+            path.unlink()
+    assert after == before, f"written into fixtures/: {sorted(set(after) ^ set(before))}"
+
+
+@pytest.fixture
+def protected_copy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """A copy of the fixtures' tree, protected as the real one is (the real one
+    stays protected too), for the writers a test can run in this process: should
+    the refusal fail, it is the copy that is written into.  The test asserts the
+    copy unchanged (``tree``)."""
+    import shutil
+
+    from inspector.io import writing
+
+    copy = tmp_path / "fixtures"
+    shutil.copytree(FIXTURES, copy, symlinks=True)
+    monkeypatch.setattr(writing, "_PROTECTED", list(writing._PROTECTED))
+    writing.protect(copy, "the bundled fixtures")
+    yield copy
 
 
 # -- the inspector's Pilot tests (tests/tui/; their helpers are support.tui) --

@@ -31,7 +31,8 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     parser.add_argument("suites", nargs="*", metavar="SUITE", help="suite files (default: the bundled suites)")
     parser.add_argument("--format", choices=("text", "json"), default="text")
     parser.add_argument("--out", metavar="DIR", type=Path,
-                        help="also write results.json and manifest.json into DIR (new or empty)")
+                        help="also write results.json and manifest.json into DIR (new or empty; not inside the "
+                             "bundled fixtures)")
     parser.add_argument("--verify", metavar="DIR", type=Path,
                         help="recompute a run written by --out and fail on any difference")
     parser.set_defaults(run=run)

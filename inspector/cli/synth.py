@@ -32,8 +32,9 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
                     "log. With --registry, also the registry the log is written against, for "
                     "inspector triage LOG --registry G.",
         epilog="LOG and G must not exist: synth creates them, and never replaces or writes through a "
-               "file. exit status: 0 written, 2 unusable arguments (LOG or G exists, a missing or "
-               "unwritable directory, N below 1), 3 internal error.")
+               "file, nor writes inside the bundled fixtures. exit status: 0 written, 2 unusable "
+               "arguments (LOG or G exists or is inside the bundled fixtures, a missing or unwritable "
+               "directory, N below 1), 3 internal error.")
     parser.add_argument("log", metavar="LOG", help="the log file to create (a name ending in .gz is gzipped)")
     parser.add_argument("--lines", type=int, required=True, metavar="N",
                         help="lines to write, records and bad lines together")

@@ -83,7 +83,8 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     parser.add_argument("--against", nargs="+", metavar="LOG", default=None,
                         help="other logs: every group side by side, sorted by the largest change")
     parser.add_argument("--export", metavar="GROUP", help="write the records of GROUP as a new suite (--out)")
-    parser.add_argument("--out", metavar="SUITE", type=Path, help="the suite file --export writes (must not exist)")
+    parser.add_argument("--out", metavar="SUITE", type=Path,
+                        help="the suite file --export writes (must not exist, nor be inside the bundled fixtures)")
     parser.add_argument("--limit", type=int, metavar="N",
                         help="--export at most N records (the first ones); without --summary or --format, "
                              "the counting stops there and only the export is reported")

@@ -16,6 +16,7 @@ source span is (``SourceSpan``).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
@@ -24,13 +25,15 @@ from typing import Any
 from .access import authorize, format_number
 from .checks import CHECKS, CHECKS_BY_ID, LIMITS, REASONS, Check, Stage, checks_for, label_of
 from .decode import DecodeFailure
-from .jsonscan import JsonIndex, Path, scan
+from .jsonscan import JsonIndex, Path, path_text, scan
 from .models import Claim, Source
 from .rules import PLAN, evaluate, failure_reason
 from .text import line_col, nearest_line, shorten
 from .verdict import Verdict
 
 __all__ = ["Outcome", "SourceSpan", "Span", "Step", "Trace", "explain"]
+
+_JSON_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
 
 
 class Outcome(StrEnum):
@@ -90,6 +93,10 @@ class Step:
     source_span_kind: SourceSpan | None = None
     expected: str | None = None
     actual: str | None = None
+    # The fix for this claim and source, when the check's describer knows more than
+    # the check's declared hint (which it then replaces: ``hint``).  Untrusted: it
+    # quotes values from the answer and the registry.
+    fix: str | None = None
 
     @property
     def code(self) -> str:
@@ -101,6 +108,10 @@ class Step:
 
     @property
     def hint(self) -> str:
+        """How to fix the failure: what this step's claim and source hold when its
+        describer says (``fix``), else the sub-reason's or the check's declared hint."""
+        if self.fix is not None:
+            return self.fix
         return REASONS[self.reason].hint if self.reason in REASONS else self.check.hint
 
     @property
@@ -278,7 +289,23 @@ class Trace:
         if failure.second is not None and text is not None:
             related = (Span.of(text, *failure.second),)
         return Step(CHECKS_BY_ID[failure.check], None, Outcome.FAILED, message, reason=failure.reason,
-                    answer_span=span, related_spans=related or ())
+                    answer_span=span, related_spans=related or (), fix=self._not_a_string_fix(failure))
+
+    def _not_a_string_fix(self, failure: DecodeFailure) -> str | None:
+        """NOT_A_STRING's hint with this answer's member, when it is a number or a
+        boolean (what a claim member is most often written as by mistake): the
+        declared hint's example ("5000", "false") made this claim's."""
+        if failure.reason != "NOT_A_STRING" or failure.path is None or len(failure.path) != 3:
+            return None
+        decoded = self.verdict.decoded
+        found = self._scan().value_span(failure.path)
+        if found is None or decoded.text is None:
+            return None
+        written = decoded.text[decoded.start:][found[0]:found[1]]
+        if written not in ("true", "false") and _JSON_NUMBER.fullmatch(written) is None:
+            return None
+        shown = shorten(written, 20)
+        return f'Write {path_text(failure.path)} as a JSON string: "{shown}", not {shown}.'
 
     def _scan(self) -> JsonIndex:
         if self._index is None:
@@ -463,11 +490,16 @@ def _value(f: _Facts, failed: bool) -> dict[str, Any]:
     fact = source.facts.get(claim.field)
     common = {"expected": fact, "actual": claim.value}
     if fact is None:
+        fix = f"{source.id} states no {_q(claim.field)}: cite one that does, or do not claim it."
         return {"explanation": f"claimed {_q(claim.value)}, but {source.id} has no fact {_q(claim.field)}",
-                **common}
+                **common, **({"fix": fix} if failed else {})}
     line = _find_line(source.text, f"{claim.field}={fact}")
+    # The declared hint's example ("5s" is not "5000"), made this claim's and this source's;
+    # short, for the checks panel's few lines.
+    fix = f"Copy {source.id}'s {shorten(claim.field, 40)} exactly: {_q(fact)}, not {_q(claim.value)}."
     return {"explanation": f"claimed {_q(claim.value)}, {source.id} has {claim.field}={shorten(fact)}",
-            "source_span": line, "source_span_kind": SourceSpan.FACT if line else None, **common}
+            "source_span": line, "source_span_kind": SourceSpan.FACT if line else None, **common,
+            **({"fix": fix} if failed else {})}
 
 
 @describes("quote_supports")

@@ -13,6 +13,13 @@ are removed and one ``WriteError`` says which path failed and why.
 
 Files are created as any file the person writes (mode 0666 less the umask), not
 0600 as ``tempfile.mkstemp`` would make them.
+
+Some folders are never written into, whatever the command: the bundled fixtures
+(which plain ``inspector``, ``audit`` and ``mutate`` load, so a file put there
+changes what they run), declared by ``suites.load`` with ``protect``.  The rule
+is here, below every writer, so no command can forget it: every target is
+compared with the protected folders after resolving its directory's symbolic
+links (``refuse_protected``), and refused with ``ProtectedTarget``.
 """
 
 from __future__ import annotations
@@ -26,8 +33,8 @@ from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import BinaryIO
 
-__all__ = ["Contents", "TargetExists", "WriteError", "check_free", "create_files", "write_files",
-           "write_new_directory"]
+__all__ = ["Contents", "ProtectedTarget", "TargetExists", "WriteError", "check_free", "create_files", "protect",
+           "protected_roots", "refuse_protected", "write_files", "write_new_directory"]
 
 # What a file holds: its bytes, or a function that writes them into the (binary) file it is handed.
 Contents = bytes | Callable[[BinaryIO], object]
@@ -49,6 +56,47 @@ class TargetExists(WriteError):
 
     def __init__(self, path: str | Path) -> None:
         super().__init__(path, "already exists; refusing to overwrite")
+
+
+class ProtectedTarget(WriteError):
+    """The target lies inside a folder the tool never writes into (``protect``)."""
+
+    def __init__(self, path: str | Path, what: str, place: str) -> None:
+        self.what = what
+        self.place = place
+        super().__init__(path, f"is inside {what} ({place}); write elsewhere")
+
+
+# The folders nothing is written into, resolved, with what each is called in a refusal.
+_PROTECTED: list[tuple[Path, str]] = []
+
+
+def protect(root: str | Path, what: str) -> None:
+    """Declare ``root`` (and everything under it) a folder no output may land in;
+    ``what`` names it in the refusal ("the bundled fixtures")."""
+    entry = (Path(os.path.realpath(root)), what)
+    if entry not in _PROTECTED:
+        _PROTECTED.append(entry)
+
+
+def protected_roots() -> tuple[Path, ...]:
+    """The protected folders, resolved."""
+    return tuple(root for root, _ in _PROTECTED)
+
+
+def refuse_protected(path: str | Path) -> None:
+    """ProtectedTarget when writing ``path`` would put something inside a protected
+    folder: its directory resolved after every symbolic link, then its name (where
+    the file is placed), and the whole path resolved (where a link, or a directory
+    written into, leads)."""
+    if not _PROTECTED:
+        return
+    path = Path(path)
+    places = {Path(os.path.realpath(path.parent)) / path.name, Path(os.path.realpath(path))}
+    for root, what in _PROTECTED:
+        for place in sorted(places):
+            if place.is_relative_to(root):
+                raise ProtectedTarget(path, what, str(Path(root.name, place.relative_to(root))))
 
 
 def _reason(exc: OSError) -> str:
@@ -153,6 +201,7 @@ def write_new_directory(target: Path, files: Mapping[str, bytes]) -> None:
     created, and removed again if the write fails."""
     _check_names(files)
     target = Path(target)
+    refuse_protected(target)  # where it leads, when it is a link to a directory
     if _is_empty_directory(target):
         write_files(target, files, overwrite=False)
         return
@@ -197,6 +246,9 @@ def check_free(directory: Path, names: Iterable[str], *, overwrite: bool = False
     names = list(names)
     _check_names(names)
     directory = Path(directory)
+    for name in names:
+        refuse_protected(directory / name)
+    refuse_protected(directory)
     try:
         mode = os.stat(directory).st_mode
     except FileNotFoundError:
@@ -240,6 +292,8 @@ def create_files(files: Mapping[str | Path, Contents]) -> None:
     """
     paths = [Path(path) for path in files]
     for path in paths:
+        refuse_protected(path)
+    for path in paths:
         parent = path.parent
         try:
             mode = os.stat(parent).st_mode
@@ -262,6 +316,8 @@ def create_files(files: Mapping[str | Path, Contents]) -> None:
 def _place(files: Mapping[Path, Contents], *, overwrite: bool) -> None:
     """Write every file to a temporary name in its directory, then put them all in place
     (linked, or renamed over the old ones with ``overwrite``) and sync the directories."""
+    for path in files:
+        refuse_protected(path)  # again, just before writing: whoever called, the rule holds
     temporary: dict[Path, Path] = {}
     placed: list[Path] = []
     current = next(iter(files), Path("."))

@@ -7,10 +7,11 @@ came from.  Each saved case keeps its parent's request and records where it came
 from in ``provenance`` (``suites.load.Provenance``).
 
 Nothing is ever written into a file inspector did not create: a suite of another
-kind, a bundled suite (or anything in the bundled suites' folder), something that
-is not a regular file.  The file is written through ``io.writing`` (a
-temporary file, fsync, then link or rename), so a full disk or a read-only
-directory leaves the original file byte for byte as it was.
+kind, something that is not a regular file; and nothing anywhere in the bundled
+fixtures' tree, whatever the name and through whatever link (``io.writing``'s
+rule, asked first so that the refusal says so).  The file is written through
+``io.writing`` (a temporary file, fsync, then link or rename), so a full disk or
+a read-only directory leaves the original file byte for byte as it was.
 """
 
 from __future__ import annotations
@@ -27,13 +28,12 @@ import msgspec
 
 from ..contract.text import escape_char, json_dumps, visible
 from ..io.reading import MAX_SUITE_BYTES
-from ..io.writing import WriteError, write_files
+from ..io.writing import ProtectedTarget, WriteError, refuse_protected, write_files
 from ..suites.document import source_document
 from ..suites.load import (
     Case,
     LoadError,
     Suite,
-    bundled_suite_paths,
     load_suite,
     parse_json,
     parse_label,
@@ -68,10 +68,13 @@ def save_case(path: str | Path, parent_suite: Suite, parent_case: Case, raw: str
     to the parent's answer, in order.  Returns the file as loaded back.
 
     Raises ``SaveError`` (nothing written) for a file inspector did not create, a
-    bundled suite, an id already in the file, another registry, a bad label or
-    id, and when writing fails (the original file intact)."""
+    place in the bundled fixtures' tree, an id already in the file, another
+    registry, a bad label or id, and when writing fails (the original file intact)."""
     path = Path(path)
-    _refuse_bundled(path)
+    try:
+        refuse_protected(path)
+    except ProtectedTarget as exc:
+        raise SaveError(path, exc.reason) from None
     if not case_id or case_id != case_id.strip():
         raise SaveError(path, f"case id {case_id!r} is empty or has blanks around it")
     try:
@@ -105,14 +108,6 @@ def save_case(path: str | Path, parent_suite: Suite, parent_case: Case, raw: str
         kept = "the file is as it was" if existing is not None else "nothing was written"
         raise SaveError(path, f"not saved: {exc.reason}; {kept}") from None
     return load_suite(path)
-
-
-def _refuse_bundled(path: Path) -> None:
-    bundled = [bundled.resolve() for bundled in bundled_suite_paths()]
-    target = path.resolve()
-    if target in bundled or target.parent in {suite.parent for suite in bundled}:
-        raise SaveError(path, "is a bundled suite's place; inspector never writes there "
-                              "(save counterexamples into a file of your own)")
 
 
 def _existing(path: Path) -> tuple[dict[str, Any], Suite] | None:

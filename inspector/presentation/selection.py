@@ -80,7 +80,7 @@ class StepDetail:
     where: str  # " · claims[1] · explored · 7/26"
     explanation: str  # untrusted: quotes values from the answer and the registry
     label: str | None  # STATUS/REASON when the step failed
-    hint: str | None  # the fix, when the step failed
+    hint: str | None  # the fix, when the step failed (untrusted: Step.fix quotes the claim's and source's values)
     tone: Tone  # of the explanation: PLAIN when passed, MUTED otherwise
 
 

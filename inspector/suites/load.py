@@ -38,6 +38,7 @@ from ..io.reading import (
     read_prefix,
     read_stream_prefix,
 )
+from ..io.writing import protect
 
 __all__ = [
     "Case",
@@ -45,6 +46,7 @@ __all__ = [
     "LoadError",
     "Provenance",
     "Suite",
+    "bundled_root",
     "bundled_suite_paths",
     "collector_paused",
     "load_answer",
@@ -590,18 +592,36 @@ def load_answer_stream(stream: BinaryIO, name: str = "standard input") -> bytes:
 HEADLINE_SUITE = "article.json"  # the article's 22 cases: what the inspector opens on
 
 
+def bundled_root() -> Path | None:
+    """The folder of the suites shipped with inspector: the checkout's fixtures/,
+    else the package's copy; None when neither holds a suite."""
+    here = Path(__file__).resolve().parent.parent
+    for folder in (here.parent / "fixtures", here / "bundled"):
+        if next(folder.glob("*.json"), None) is not None:
+            return folder
+    return None
+
+
 def bundled_suite_paths() -> list[Path]:
-    """The suites shipped with inspector: the checkout's fixtures/, else the package's copy.
+    """The suites shipped with inspector (``bundled_root``).
 
     The article's suite comes first, since it is the headline (the inspector opens on
     its first case), then the others by file name, so the order never depends on the
     file system."""
-    here = Path(__file__).resolve().parent.parent
-    for folder in (here.parent / "fixtures", here / "bundled"):
-        paths = sorted(folder.glob("*.json"), key=lambda path: (path.name != HEADLINE_SUITE, path.name))
-        if paths:
-            return paths
-    return []
+    root = bundled_root()
+    if root is None:
+        return []
+    return sorted(root.glob("*.json"), key=lambda path: (path.name != HEADLINE_SUITE, path.name))
+
+
+# Nothing inspector writes may land in the bundled tree (its answers/, registries/
+# and payments/ folders included): a suite put there is one that plain ``inspector``,
+# ``audit`` and ``mutate`` load.  Declared here, where the tree is found; refused
+# by io.writing, below every writer.  (Importing ``inspector`` imports this module,
+# so the rule holds for whatever writes.)
+_BUNDLED = bundled_root()
+if _BUNDLED is not None:
+    protect(_BUNDLED, "the bundled fixtures")
 
 
 def load_suites(paths: Iterable[str | Path], strict: bool = True) -> list[Suite]:

@@ -22,7 +22,7 @@ import msgspec
 from ..contract.models import Registry
 from ..contract.text import json_dumps
 from ..io.reading import MAX_SUITE_BYTES
-from ..io.writing import WriteError, check_free, write_files
+from ..io.writing import WriteError, check_free, refuse_protected, write_files
 from ..suites.document import source_document  # one writing of a source into a suite file
 from .records import BadLine, RequestCache, decode_record
 
@@ -130,6 +130,10 @@ def export_suite(out: str | Path, group: str, registry: Registry,
                  collected: Iterable[tuple[str, int, int, bytes, str]], logs: Iterable[str]) -> int:
     """Write the suite to ``out`` (which must not exist); returns the cases written."""
     out = Path(out)
+    try:
+        refuse_protected(out)  # before the work of decoding every record
+    except WriteError as exc:
+        raise ExportError(exc.path, f"{exc.reason}; nothing was written") from None
     document = suite_document(group, registry, collected, logs)
     data = (json_dumps(document) + "\n").encode("utf-8")
     if len(data) > MAX_SUITE_BYTES:

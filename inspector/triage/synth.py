@@ -29,6 +29,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO
 
+from ..io.writing import refuse_protected
+
 __all__ = ["BAD_LINE_KINDS", "KINDS", "Mix", "registry_document", "registry_json", "write_log", "write_registry"]
 
 SERVICES = ("payments", "billing", "search", "auth", "ledger", "notify")
@@ -91,6 +93,7 @@ def registry_json() -> str:
 
 def write_registry(path: str | Path) -> Path:
     path = Path(path)
+    refuse_protected(path)
     path.write_text(registry_json(), encoding="utf-8")
     return path
 
@@ -354,6 +357,7 @@ def write_log(target: str | Path | BinaryIO, lines: int, seed: int = 0, *, gz: b
     produced = _lines(lines, seed, mix, bad_per_kind, long_lines, span_seconds)
     if isinstance(target, (str, Path)):
         path = Path(target)
+        refuse_protected(path)  # a helper that rewrites in place, but never inside the bundled fixtures
         with open(path, "wb") as out:
             _write(out, produced, path.name.endswith(".gz") if gz is None else gz)
     else:

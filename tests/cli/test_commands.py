@@ -86,6 +86,28 @@ class TestCheck:
         assert "citation-only would have accepted this\n" in out
         assert "fix" in out
 
+    def test_the_fix_says_what_this_claim_and_source_hold(self, capsys):
+        """Not the declared example ("5s" is not "5000"): this answer's 2000, prod-v2's 5000."""
+        assert main([*CHECK, str(ANSWERS / "value-mismatch.json")]) == 1
+        out = capsys.readouterr().out
+        assert 'fix      Copy prod-v2\'s read_timeout_ms exactly: "5000", not "2000".\n' in out
+        assert '"5s"' not in out
+
+    def test_the_fix_shows_hostile_values_safely(self, capsys, tmp_path):
+        raw = json.loads((ANSWERS / "value-mismatch.json").read_text("utf-8"))
+        raw["claims"][0]["value"] = "\x1b[31m2000\u202e"
+        answer = tmp_path / "hostile.json"
+        answer.write_text(json.dumps(raw), "utf-8")
+        assert main([*CHECK, str(answer)]) == 1
+        fix = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("fix "))
+        assert fix.endswith('Copy prod-v2\'s read_timeout_ms exactly: "5000", not "\\u001b[31m2000\\u202e".')
+        assert "\x1b" not in fix and "\u202e" not in fix
+
+    def test_the_json_hint_is_the_same(self, capsys):
+        main([*CHECK, "--format", "json", str(ANSWERS / "value-mismatch.json")])
+        hint = json.loads(capsys.readouterr().out)["first_failure"]["hint"]
+        assert hint == 'Copy prod-v2\'s read_timeout_ms exactly: "5000", not "2000".'
+
     @pytest.mark.parametrize(("name", "baselines"), [
         ("accept.json", "strict JSON accept  citation-only accept  label lens ANSWER  contract accept"),
         ("value-mismatch.json", "strict JSON accept  citation-only accept  label lens ABSTAIN  contract reject"),

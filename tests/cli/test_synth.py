@@ -17,7 +17,7 @@ import pytest
 from inspector.cli import main
 from inspector.triage.synth import Mix, registry_json, write_log
 
-from support import decoded, one_line_error, run_cli
+from support import decoded, one_line_error, run_cli, tree
 
 LINES, SEED = 1200, 7
 
@@ -187,6 +187,27 @@ class TestRefusals:
         assert main(["synth", str(tmp_path / "app.jsonl"), "--lines", "5", "--registry", str(registry)]) == 2
         one_line_error(capsys.readouterr().err, str(registry), "no such directory")
         assert listing(tmp_path) == []
+
+    def test_never_into_the_bundled_fixtures(self, tmp_path, capsys, bundled_tree):
+        (tmp_path / "mine").symlink_to(bundled_tree / "registries")
+        for args, place in ((["synth", str(bundled_tree / "app.jsonl")], "fixtures/app.jsonl"),
+                            (["synth", str(tmp_path / "app.jsonl"), "--registry", str(tmp_path / "mine" / "g.json")],
+                             "fixtures/registries/g.json")):
+            assert main([*args, "--lines", "5"]) == 2
+            line = one_line_error(capsys.readouterr().err)
+            assert line.endswith(f"is inside the bundled fixtures ({place}); write elsewhere")
+        assert listing(tmp_path) == ["mine"]  # the log beside a refused registry is not written either
+
+    def test_the_generators_helpers_refuse_the_fixtures(self, tmp_path, protected_copy):
+        from inspector.io.writing import ProtectedTarget
+        from inspector.triage.synth import write_registry
+
+        before = tree(protected_copy)
+        with pytest.raises(ProtectedTarget):
+            write_log(protected_copy / "payments" / "app.jsonl", 5)
+        with pytest.raises(ProtectedTarget):
+            write_registry(protected_copy / "registries" / "g.json")
+        assert tree(protected_copy) == before
 
     def test_a_file_where_the_directory_should_be(self, tmp_path, capsys):
         (tmp_path / "file").write_bytes(b"")

@@ -17,7 +17,7 @@ from inspector.contract.checks import STATUSES
 from inspector.suites.load import load_suite
 from inspector.triage.synth import write_log, write_registry
 
-from support import ANSWERS, PAYMENTS_REGISTRY, PAYMENTS_REQUEST, ROOT, decoded, one_line_error, run_cli
+from support import ANSWERS, PAYMENTS_REGISTRY, PAYMENTS_REQUEST, ROOT, decoded, one_line_error, run_cli, tree
 
 
 @pytest.fixture(scope="module")
@@ -185,6 +185,36 @@ class TestExport:
             export_suite(tmp_path / "x.json", "ACCEPT", load_registry(PAYMENTS_REGISTRY),
                          [("log", 1, 0, record("accept.json").encode(), "ACCEPT")], ["log"])
         assert list(tmp_path.iterdir()) == []
+
+    def test_never_into_the_bundled_fixtures(self, made, tmp_path, bundled_tree):
+        """A suite there is one plain inspector, audit and mutate would load: refused, directly or
+        through a symlinked folder, at any depth, before the log is counted."""
+        folder, registry, _ = made
+        (tmp_path / "mine").symlink_to(bundled_tree / "payments")
+        for out, place in ((bundled_tree / "new.json", "fixtures/new.json"),
+                           (bundled_tree / "registries" / "new.json", "fixtures/registries/new.json"),
+                           (tmp_path / "mine" / "answers" / "new.json", "fixtures/payments/answers/new.json")):
+            proc = run_cli("triage", folder / "app.jsonl", "--registry", registry, "--export", "ACCEPT",
+                           "--out", out)
+            line = one_line_error(decoded(proc)[1], str(out))
+            assert proc.returncode == 2
+            assert line.endswith(f"is inside the bundled fixtures ({place}); write elsewhere")
+        # Before counting: a log that does not exist is not even looked at.
+        proc = run_cli("triage", tmp_path / "missing.jsonl", "--registry", registry, "--export", "ACCEPT",
+                       "--out", bundled_tree / "new.json")
+        assert proc.returncode == 2 and "bundled fixtures" in one_line_error(decoded(proc)[1])
+
+    def test_export_suite_refuses_a_protected_tree(self, tmp_path, protected_copy):
+        from inspector.suites.load import load_registry
+        from inspector.triage.export import ExportError, export_suite
+
+        before = tree(protected_copy)
+        (tmp_path / "via").symlink_to(protected_copy)
+        for out in (protected_copy / "x.json", tmp_path / "via" / "payments" / "x.json"):
+            with pytest.raises(ExportError, match="is inside the bundled fixtures .*; nothing was written"):
+                export_suite(out, "ACCEPT", load_registry(PAYMENTS_REGISTRY),
+                             [("log", 1, 0, record("accept.json").encode(), "ACCEPT")], ["log"])
+        assert tree(protected_copy) == before
 
     @pytest.mark.parametrize("group, words", [("NOPE", "no group named 'NOPE'"),
                                               ("VALUE_MISMATC", "did you mean VALUE_MISMATCH"),

@@ -17,7 +17,7 @@ from inspector.lab.repair import repair
 from inspector.lab.save import COUNTEREXAMPLES, SaveError, parent_sha256, save_case
 from inspector.suites.load import LoadError, load_suite
 
-from support import ARTICLE, FIXTURES, case_of, decoded, run_cli, save_counterexample
+from support import ARTICLE, FIXTURES, case_of, decoded, run_cli, save_counterexample, tree
 
 ARTICLE_SUITE = load_suite(ARTICLE)
 CONFLICTS_SUITE = load_suite(FIXTURES / "conflicts.json")
@@ -161,12 +161,41 @@ def test_what_is_not_a_regular_file_is_refused(tmp_path):
     refused(link, "symbolic link")
 
 
-def test_bundled_suites_are_refused(tmp_path, fixture_bytes):
-    for path in sorted(FIXTURES.glob("*.json")):
-        refused(path, "bundled")
-    refused(FIXTURES / "new-counterexamples.json", "bundled")
-    assert not (FIXTURES / "new-counterexamples.json").exists()
-    assert {path: path.read_bytes() for path in fixture_bytes} == fixture_bytes
+BUNDLED = "is inside the bundled fixtures"
+
+
+def test_bundled_suites_are_refused(bundled_tree):
+    for path in sorted(bundled_tree.glob("*.json")):
+        refused(path, BUNDLED, f"(fixtures/{path.name}); write elsewhere")
+    refused(bundled_tree / "new-counterexamples.json", BUNDLED, "(fixtures/new-counterexamples.json)")
+
+
+@pytest.mark.parametrize("place", ["payments/new.json", "payments/answers/new.json", "payments/answers/accept.json",
+                                   "payments/registry.json", "registries/new.json", "registries/lint-demo.json"])
+def test_nothing_below_the_bundled_folder_is_written(bundled_tree, place):
+    """Not only the suites' own folder: the answers, the registries, any depth."""
+    refused(bundled_tree / place, BUNDLED, f"(fixtures/{place}); write elsewhere")
+
+
+def test_a_symlinked_folder_into_the_fixtures_is_refused(tmp_path, bundled_tree):
+    (tmp_path / "mine").symlink_to(bundled_tree / "payments")
+    (tmp_path / "all").symlink_to(bundled_tree)
+    refused(tmp_path / "mine" / "new.json", BUNDLED, "(fixtures/payments/new.json)")
+    refused(tmp_path / "mine" / "answers" / "x.json", BUNDLED, "(fixtures/payments/answers/x.json)")
+    refused(tmp_path / "all" / "registries" / "x.json", BUNDLED, "(fixtures/registries/x.json)")
+    # A link as the file name itself, leading into the tree: refused too, not written through.
+    (tmp_path / "link.json").symlink_to(bundled_tree / "payments" / "made.json")
+    refused(tmp_path / "link.json", BUNDLED, "(fixtures/payments/made.json)")
+
+
+def test_a_protected_copy_is_refused_at_every_depth(tmp_path, protected_copy):
+    """The same at a protected copy of the tree: a failing refusal writes there, not into fixtures/."""
+    before = tree(protected_copy)
+    (tmp_path / "via").symlink_to(protected_copy / "payments" / "answers")
+    for target in (protected_copy / "payments" / "x.json", protected_copy / "registries" / "x.json",
+                   tmp_path / "via" / "x.json"):
+        refused(target, BUNDLED, "write elsewhere")
+    assert tree(protected_copy) == before
 
 
 def test_an_id_already_in_the_file_is_refused(tmp_path):

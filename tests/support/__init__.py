@@ -176,3 +176,19 @@ def save_counterexample(path: Path, case_id: str = "saved", parent: str = "value
     if expected is None:
         expected = verify(raw, parent_case.request, suite.registry).label
     return save_case(path, suite, parent_case, raw, expected, note, case_id, list(edits), __version__)
+
+
+def tree(root: Path) -> dict[str, object]:
+    """Everything under ``root`` (``root`` itself not included), each path relative to
+    it: a directory as ``"dir"``, a symbolic link as where it points, a file as
+    its bytes; to show that nothing was written, created or replaced there."""
+    listing: dict[str, object] = {}
+    for path in sorted(root.rglob("*")):
+        name = str(path.relative_to(root))
+        if path.is_symlink():
+            listing[name] = ("link", os.readlink(path))
+        elif path.is_dir():
+            listing[name] = "dir"
+        else:
+            listing[name] = path.read_bytes()
+    return listing

@@ -45,6 +45,16 @@ class TestDetail:
             assert "Cite the current revision's document." in detail
             assert " · claims[0] · " in detail.split("\n")[0]
 
+    async def test_a_value_mismatch_says_this_claims_and_sources_values(self, bundled):
+        """The hint check prints, from the same step (Step.fix), shown safely."""
+        async with inspecting(bundled, "value-in-seconds", "article") as pilot:
+            assert step_detail(pilot.app).split("\n")[-1] == 'fix: Copy prod-v2\'s read_timeout_ms exactly: "5000", not "5s".'
+            open_id(pilot.app, "ansi-color-value-mismatch", "hostile")
+            await pilot.pause()
+            fix = step_detail(pilot.app).split("\n")[-1]
+            assert fix == 'fix: Copy prod-v2\'s read_timeout_ms exactly: "5000", not "\\u001b[31m5000\\u001b[0m".'
+            assert "\x1b" not in fix
+
     async def test_an_explored_step_says_so(self, article):
         async with inspecting(article, "prod-v1-claims") as pilot:
             await pilot.press("F", "n")

@@ -333,16 +333,18 @@ class TestSave:
         (case,) = load_suite(target).cases
         assert case.provenance.edits == () and case.expected == "STALE_REVISION"
 
-    async def test_a_bundled_suite_is_refused_in_the_form(self, fixture_bytes):
+    async def test_a_bundled_suite_is_refused_in_the_form(self, bundled_tree, tmp_path):
+        (tmp_path / "mine").symlink_to(bundled_tree / "payments")
         async with inspecting([ARTICLE_SUITE], "complete-answer") as pilot:
             screen = await open_form(pilot)
-            for path in (ARTICLE, FIXTURES / "new.json"):
+            for path, place in ((ARTICLE, "fixtures/article.json"), (FIXTURES / "new.json", "fixtures/new.json"),
+                                (FIXTURES / "payments" / "answers" / "new.json", "fixtures/payments/answers/new.json"),
+                                (FIXTURES / "registries" / "new.json", "fixtures/registries/new.json"),
+                                (tmp_path / "mine" / "new.json", "fixtures/payments/new.json")):
                 fill(screen, path=str(path))
                 await submit(pilot)
                 assert pilot.app.screen is screen
-                assert "bundled suite's place; inspector never writes there" in status(screen)
-        assert not (FIXTURES / "new.json").exists()
-        assert {path: path.read_bytes() for path in fixture_bytes} == fixture_bytes
+                assert f"is inside the bundled fixtures ({place}); write elsewhere" in status(screen)
 
     async def test_a_foreign_suite_is_refused_and_its_bytes_kept(self, tmp_path):
         foreign = tmp_path / "article.json"

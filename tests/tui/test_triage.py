@@ -713,6 +713,23 @@ class TestExport:
             assert "records: a whole number from 1 to" in status
         assert out.read_text() == "mine\n"
 
+    async def test_the_bundled_fixtures_are_refused_in_the_form(self, made, tmp_path, bundled_tree):
+        folder, registry, _ = made
+        (tmp_path / "mine").symlink_to(bundled_tree / "registries")
+        app = app_for(folder / "app.jsonl", registry)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = await counted(pilot)
+            select_group(screen, "ACCEPT")
+            await pilot.pause()
+            for out, place in ((bundled_tree / "ACCEPT.json", "fixtures/ACCEPT.json"),
+                               (tmp_path / "mine" / "ACCEPT.json", "fixtures/registries/ACCEPT.json")):
+                status = await self.export(pilot, out)
+                assert status.startswith("✗") and "nothing was written" in status
+                assert f"is inside the bundled fixtures ({place}); write elsewhere" in status
+                await pilot.press("escape")
+                await pilot.pause()
+                assert pilot.app.screen is screen
+
     @staticmethod
     async def export_again(pilot, limit: str) -> str:
         form = pilot.app.screen

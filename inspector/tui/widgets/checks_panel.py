@@ -114,7 +114,8 @@ def detail(selection: Selection) -> Content:
     head = Content.assemble((detail.title, "bold"), (detail.where, TEXT[Tone.MUTED]))
     if detail.label is not None:
         body = Content.assemble((f"{detail.label}: ", strong(Tone.BAD)), safe.content(detail.explanation))
-        fix = Content.assemble(("fix: ", strong(Tone.GOOD)), detail.hint or "")
+        # The hint quotes this claim's and source's values (Step.fix): untrusted, shown safely.
+        fix = Content.assemble(("fix: ", strong(Tone.GOOD)), safe.content(detail.hint or ""))
         return Content("\n").join([head, body, fix])
     body = safe.content(detail.explanation, TEXT[detail.tone])
     return Content("\n").join([head, body])
