@@ -125,6 +125,14 @@ class TestImports:
         modules = ["inspector.contract.text", "rich.text", "inspector.triage.tally"]
         assert first_ui_imports(modules) == {"rich.text": ["rich"]}
 
+    def test_building_the_parser_starts_no_engine(self):
+        # Every command builds the whole parser first: what it imports, each command pays.
+        body = ("from inspector.cli.parser import build_parser\nbuild_parser()\n"
+                "engines = sorted(m for m in sys.modules if m.startswith('inspector.triage.') "
+                "or m in ('multiprocessing', 'concurrent.futures'))\n"
+                "assert not engines, engines")
+        assert ui_modules_after(body) == []
+
     def test_import_inspector_stays_free_of_the_tui(self):
         body = "import inspector\nassert 'inspector.tui' not in sys.modules, sorted(sys.modules)"
         assert ui_modules_after(body) == []

@@ -418,8 +418,11 @@ class TestBounds:
     def test_the_help_says_the_engines_bounds(self):
         from inspector.cli.triage import EPILOG
         from inspector.triage.badlines import KEPT
+        from inspector.cli.triage import MAX_WORKERS as SAID
+        from inspector.triage.run import MAX_WORKERS
         from inspector.triage.tally import BY_VALUES
 
+        assert SAID == MAX_WORKERS
         assert f"past {BY_VALUES:,} values" in EPILOG and f"lists the first {KEPT:,} bad lines" in EPILOG
         proc = run_cli("triage", "--help")
         assert f"the summary lists the first {KEPT:,}" in " ".join(decoded(proc)[0].split())
