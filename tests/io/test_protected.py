@@ -135,6 +135,13 @@ class TestTheRealTree:
             line = one_line_error(capsys.readouterr().err, str(out), REFUSAL, "write elsewhere")
             assert "fixtures/" in line
 
+    def test_mutate_out_into_the_fixtures(self, capsys, bundled_tree, tmp_path):
+        link = tmp_path / "link"
+        link.symlink_to(bundled_tree / "payments")
+        for out in (bundled_tree / "mutants.json", link / "mutants.json"):
+            assert main(["mutate", "--format", "json", "--out", str(out), str(ARTICLE)]) == 2
+            one_line_error(capsys.readouterr().err, REFUSAL, "write elsewhere")
+
     def test_screenshots_into_the_fixtures_before_rendering(self, capsys, bundled_tree, tmp_path, monkeypatch):
         from inspector.tui import scenes as scenes_module
 
