@@ -22,7 +22,7 @@ import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from .logs import STDIN, LogError, open_log
+from .logs import STDIN, LogError, identity_of
 
 __all__ = ["LogChanged", "LogStamp", "changed_logs", "check_stamps", "stamp_logs"]
 
@@ -48,13 +48,10 @@ class LogStamp:
 
     @classmethod
     def of(cls, path: str) -> LogStamp:
-        """The stamp of the regular file ``path`` now (LogError if it cannot be opened)."""
-        fd = open_log(path)
-        try:
-            found = os.fstat(fd)
-        finally:
-            os.close(fd)
-        return cls(path, found.st_dev, found.st_ino, found.st_size, found.st_mtime_ns)
+        """The stamp of the regular file ``path`` now (LogError if it cannot be
+        opened): its identity as a ``.gz``'s seek index takes it (``logs.identity_of``)."""
+        device, inode, size, mtime_ns = identity_of(path)
+        return cls(path, device, inode, size, mtime_ns)
 
     def difference(self) -> str | None:
         """What differs now from the stamp, in words (None when nothing does)."""
