@@ -29,9 +29,12 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from inspector.reports.tones import Tone
-from inspector.suites.load import Suite
 from inspector.tui import keys
-from inspector.tui.app import InspectorApp, make_app
+from inspector.presentation.triage import triage_run
+from inspector.suites.load import Suite, load_registry
+from inspector.tui.app import InspectorApp, make_app, make_triage_app
+from inspector.tui.screens.triage import TriageScreen
+from inspector.tui.widgets.group_table import GroupTable
 from inspector.tui.tones import HIGHLIGHT, TABLE_HIGHLIGHT
 from inspector.tui.widgets.checks_panel import ChecksTable
 from inspector.tui.widgets.registry_table import RegistryTable
@@ -283,3 +286,28 @@ def declared(screen: str) -> dict[str, set[str]]:
         for name in key.keys.split(","):
             result.setdefault(name, set()).add(key.action)
     return result
+
+
+# -- the triage overview --------------------------------------------------------
+
+
+def app_for(log: Path | str, registry: Path | str, *by: str, **engine: Any) -> App:
+    """The inspector on the overview of one log, grouped also ``by`` these members."""
+    return make_triage_app(triage_run([str(log)], load_registry(registry), str(registry), by, **engine))
+
+
+async def counted(pilot: Pilot, timeout: float = 20.0) -> TriageScreen:
+    """Pause until the overview has counted everything."""
+    screen = pilot.app.overview  # type: ignore[attr-defined]
+    for _ in range(int(timeout / 0.02)):
+        if screen.counted is not None and screen.counted.done:
+            await pilot.pause()
+            return screen
+        await pilot.pause(0.02)
+    raise AssertionError("the triage did not finish")
+
+
+def select_group(screen: TriageScreen, name: str) -> None:
+    """Put the overview's cursor on the group ``name``."""
+    table = screen.query_one(GroupTable)
+    table.move_cursor(next(row for row, group in enumerate(table.groups) if group.name == name))

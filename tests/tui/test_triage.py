@@ -20,18 +20,26 @@ from inspector.suites.load import load_registry
 from inspector.triage import run as engine_run
 from inspector.triage.synth import write_log, write_registry
 from inspector.tui import keys
-from inspector.tui.app import make_triage_app
 from inspector.tui.messages import AnswerChanged
 from inspector.tui.screens.bad_lines import BadLinesScreen
 from inspector.tui.screens.records import RecordsScreen
-from inspector.presentation.triage import triage_run
 from inspector.tui.screens.triage import TriageScreen
 from inspector.tui.widgets.bad_lines_table import BadLinesTable
 from inspector.tui.widgets.group_table import GroupTable
 from inspector.tui.widgets.time_table import TimeTable
 from inspector.tui.widgets.verdict import VerdictView
 from inspector.reports.tones import Tone
-from support.tui import SIZE, flowing, registry_highlight, hidden_characters, row_text, screen_text_and_styles
+from support.tui import (
+    SIZE,
+    app_for,
+    counted,
+    flowing,
+    hidden_characters,
+    registry_highlight,
+    row_text,
+    screen_text_and_styles,
+    select_group,
+)
 
 ESC, RLO = "\x1b", "\u202e"
 
@@ -49,24 +57,7 @@ def record(answer: str, **meta) -> str:
                        "request": json.loads(PAYMENTS_REQUEST.read_text())})
 
 
-def app_for(log: Path | str, registry: Path | str, *by: str, **engine):
-    return make_triage_app(triage_run([str(log)], load_registry(registry), str(registry), by, **engine))
 
-
-async def counted(pilot, timeout: float = 20.0) -> TriageScreen:
-    """Pause until the overview has counted everything."""
-    screen = pilot.app.overview
-    for _ in range(int(timeout / 0.02)):
-        if screen.counted is not None and screen.counted.done:
-            await pilot.pause()
-            return screen
-        await pilot.pause(0.02)
-    raise AssertionError("the triage did not finish")
-
-
-def select_group(screen: TriageScreen, name: str) -> None:
-    table = screen.query_one(GroupTable)
-    table.move_cursor(next(row for row, group in enumerate(table.groups) if group.name == name))
 
 
 def drawn_verdict(screen) -> str:

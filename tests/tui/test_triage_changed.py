@@ -8,36 +8,17 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
-from inspector.presentation.triage import log_changes, triage_run
+from inspector.presentation.triage import log_changes
 from inspector.reports.audit import audit
-from inspector.suites.load import load_registry, load_suite
+from inspector.suites.load import load_suite
 from inspector.triage import run as engine_run
 from inspector.triage.synth import write_log, write_registry
-from inspector.tui.app import make_triage_app
 from inspector.tui.screens.export import ExportScreen
 from inspector.tui.screens.records import RecordsScreen
-from inspector.tui.screens.triage import TriageScreen
-from inspector.tui.widgets.group_table import GroupTable
-from support.tui import SIZE, flowing
+from support.tui import SIZE, app_for, counted, flowing, select_group
 
 
-def app_for(log: Path, registry: Path, **engine):
-    return make_triage_app(triage_run([str(log)], load_registry(registry), str(registry), **engine))
 
-
-async def counted(pilot, timeout: float = 20.0) -> TriageScreen:
-    screen = pilot.app.overview
-    for _ in range(int(timeout / 0.02)):
-        if screen.counted is not None and screen.counted.done:
-            await pilot.pause()
-            return screen
-        await pilot.pause(0.02)
-    raise AssertionError("the triage did not finish")
-
-
-def select(screen: TriageScreen, name: str) -> None:
-    table = screen.query_one(GroupTable)
-    table.move_cursor(next(row for row, group in enumerate(table.groups) if group.name == name))
 
 
 def notifications(app) -> list[str]:
@@ -77,7 +58,7 @@ async def test_an_export_after_the_log_was_rewritten_is_refused_in_the_form_and_
     out = tmp_path / "accept.json"
     async with app_for(log, registry).run_test(size=SIZE) as pilot:
         screen = await counted(pilot)
-        select(screen, "ACCEPT")
+        select_group(screen, "ACCEPT")
         await pilot.pause()
         form = await export_form(pilot, out)
         assert not form.check_action("recount", ())  # no ctrl+r in the footer until a log changed
@@ -93,7 +74,7 @@ async def test_an_export_after_the_log_was_rewritten_is_refused_in_the_form_and_
         screen = await counted(pilot)
         assert screen.generation == 1
         assert screen.counted.summary.group("ACCEPT").records == mix.statuses["ACCEPT"]
-        select(screen, "ACCEPT")
+        select_group(screen, "ACCEPT")
         await pilot.pause()
         form = await export_form(pilot, out)
         status = await submitted(pilot, form)
@@ -106,7 +87,7 @@ async def test_a_changed_log_s_groups_are_not_opened_or_exported_the_screen_says
     log, registry = logs(tmp_path)
     async with app_for(log, registry).run_test(size=SIZE, notifications=True) as pilot:
         screen = await counted(pilot)
-        select(screen, "ACCEPT")
+        select_group(screen, "ACCEPT")
         log.write_bytes(b"\n" * 7 + log.read_bytes())  # every line shifted
         await pilot.press("ctrl+e")
         await pilot.pause()
@@ -131,7 +112,7 @@ async def test_the_count_field_refuses_what_is_no_whole_number_in_the_form(tmp_p
     out = tmp_path / "accept.json"
     async with app_for(log, registry).run_test(size=SIZE) as pilot:
         screen = await counted(pilot)
-        select(screen, "ACCEPT")
+        select_group(screen, "ACCEPT")
         await pilot.pause()
         records = screen.counted.summary.group("ACCEPT").records
         form = await export_form(pilot, out, "²")
@@ -151,7 +132,7 @@ async def test_records_opened_before_the_log_changed_say_once_how_to_count_again
     log, registry = logs(tmp_path)
     async with app_for(log, registry).run_test(size=SIZE, notifications=True) as pilot:
         screen = await counted(pilot)
-        select(screen, "ACCEPT")
+        select_group(screen, "ACCEPT")
         await pilot.press("enter")
         await pilot.pause()
         records = pilot.app.screen

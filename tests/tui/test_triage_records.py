@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 
 from support import ANSWERS, PAYMENTS_REGISTRY, PAYMENTS_REQUEST
-from support.tui import SIZE, hidden_characters, screen_text_and_styles
+from support.tui import SIZE, counted, hidden_characters, screen_text_and_styles
 
 from inspector.presentation.triage import triage_run
 from inspector.suites.load import load_registry
@@ -26,15 +26,6 @@ def line(raw: bytes = ACCEPT, **meta: bytes) -> bytes:
     extra = b"".join(b", " + json.dumps(key).encode() + b": " + value for key, value in meta.items())
     return b'{"raw": ' + raw + b', "request": ' + REQUEST + extra + b"}"
 
-
-async def counted(pilot):
-    screen = pilot.app.overview
-    for _ in range(1000):
-        if screen.counted is not None and screen.counted.done:
-            await pilot.pause()
-            return screen
-        await pilot.pause(0.02)
-    raise AssertionError("the triage did not finish")
 
 
 async def test_the_overview_counts_a_hostile_log_and_opens_its_records(tmp_path):
