@@ -311,3 +311,27 @@ def select_group(screen: TriageScreen, name: str) -> None:
     """Put the overview's cursor on the group ``name``."""
     table = screen.query_one(GroupTable)
     table.move_cursor(next(row for row, group in enumerate(table.groups) if group.name == name))
+
+
+async def export_form(pilot: Pilot, out: Path, limit: str | None = None) -> Screen:
+    """ctrl+e on the overview, the form filled in with ``out`` (and ``limit``), not submitted."""
+    from inspector.tui.screens.export import ExportScreen
+
+    await pilot.press("ctrl+e")
+    await pilot.pause()
+    form = pilot.app.screen
+    assert isinstance(form, ExportScreen)
+    form.query_one("#export-path").value = str(out)
+    if limit is not None:
+        form.query_one("#export-limit").value = limit
+    return form
+
+
+async def submitted(pilot: Pilot, form: Screen) -> str:
+    """Enter in the export form, then its status once the export has run."""
+    await pilot.press("enter")
+    for _ in range(500):
+        await pilot.pause(0.02)
+        if not form.busy:  # type: ignore[attr-defined]
+            break
+    return flowing(str(form.query_one("#export-status").render()))

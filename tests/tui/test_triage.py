@@ -33,12 +33,14 @@ from support.tui import (
     SIZE,
     app_for,
     counted,
+    export_form,
     flowing,
     hidden_characters,
     registry_highlight,
     row_text,
     screen_text_and_styles,
     select_group,
+    submitted,
 )
 
 ESC, RLO = "\x1b", "\u202e"
@@ -642,21 +644,7 @@ class TestExport:
 
     @staticmethod
     async def export(pilot, path: Path, limit: str | None = None) -> str:
-        from inspector.tui.screens.export import ExportScreen
-
-        await pilot.press("ctrl+e")
-        await pilot.pause()
-        form = pilot.app.screen
-        assert isinstance(form, ExportScreen)
-        form.query_one("#export-path").value = str(path)
-        if limit is not None:
-            form.query_one("#export-limit").value = limit
-        await pilot.press("enter")
-        for _ in range(500):
-            await pilot.pause(0.02)
-            if not form.busy:
-                break
-        return flowing(str(form.query_one("#export-status").render()))
+        return await submitted(pilot, await export_form(pilot, path, limit))
 
     async def test_a_group_becomes_a_suite_that_audits_with_its_verdicts(self, made, tmp_path):
         from inspector.reports.audit import audit

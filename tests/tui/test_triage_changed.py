@@ -13,36 +13,12 @@ from inspector.reports.audit import audit
 from inspector.suites.load import load_suite
 from inspector.triage import run as engine_run
 from inspector.triage.synth import write_log, write_registry
-from inspector.tui.screens.export import ExportScreen
 from inspector.tui.screens.records import RecordsScreen
-from support.tui import SIZE, app_for, counted, flowing, select_group
-
-
-
+from support.tui import SIZE, app_for, counted, export_form, select_group, submitted
 
 
 def notifications(app) -> list[str]:
     return [notification.message for notification in app._notifications]
-
-
-async def submitted(pilot, form: ExportScreen) -> str:
-    await pilot.press("enter")
-    for _ in range(500):
-        await pilot.pause(0.02)
-        if not form.busy:
-            break
-    return flowing(str(form.query_one("#export-status").render()))
-
-
-async def export_form(pilot, out: Path, limit: str | None = None) -> ExportScreen:
-    await pilot.press("ctrl+e")
-    await pilot.pause()
-    form = pilot.app.screen
-    assert isinstance(form, ExportScreen)
-    form.query_one("#export-path").value = str(out)
-    if limit is not None:
-        form.query_one("#export-limit").value = limit
-    return form
 
 
 def logs(tmp_path: Path) -> tuple[Path, Path]:
