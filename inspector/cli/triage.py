@@ -226,15 +226,12 @@ def _export_problem(group: str) -> str | None:
 
 
 def _new_file_problem(path: Path, option: str) -> str | None:
-    """Why ``path`` cannot be created (checked before counting): it exists, or
-    its directory does not."""
-    from ..io.writing import check_free
+    """Why ``path`` cannot be created (checked before counting): it exists, its
+    directory does not, or it may not be written in."""
+    from ..io.writing import check_new_file
 
-    parent = path.parent
-    if not parent.is_dir():
-        return f"{option} {path}: no such directory: {parent}"
     try:
-        check_free(parent, [path.name])
+        check_new_file(path)
     except WriteError as exc:
         return f"{option} {exc.path}: {exc.reason} ({option} takes a new file)"
     except ValueError as exc:

@@ -33,7 +33,7 @@ from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import BinaryIO
 
-__all__ = ["Contents", "ProtectedTarget", "TargetExists", "WriteError", "check_free", "create_files", "protect",
+__all__ = ["Contents", "ProtectedTarget", "TargetExists", "WriteError", "check_free", "check_new_file", "create_files", "protect",
            "protected_roots", "refuse_protected", "write_files", "write_new_directory"]
 
 # What a file holds: its bytes, or a function that writes them into the (binary) file it is handed.
@@ -269,6 +269,21 @@ def check_free(directory: Path, names: Iterable[str], *, overwrite: bool = False
             raise WriteError(path, "exists and is not a regular file; refusing to replace it")
         if not overwrite:
             raise TargetExists(path)
+
+
+def check_new_file(path: str | Path) -> None:
+    """WriteError unless a new file can be created at ``path`` now: the name is
+    free (``check_free``, the protected folders included), its folder exists and
+    this process may create files in it.  What a command asks before a long run
+    whose output it writes at the end; the write itself still refuses a name
+    taken meanwhile.  ValueError for a name that is not a plain file name."""
+    path = Path(path)
+    directory = path.parent
+    check_free(directory, [path.name])
+    if not directory.is_dir():
+        raise WriteError(directory, "no such directory")
+    if not os.access(directory, os.W_OK | os.X_OK):
+        raise WriteError(directory, "not writable (permission denied)")
 
 
 def write_files(directory: Path, files: Mapping[str, Contents], *, overwrite: bool = False) -> None:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import base64
 import json
-import os
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -22,7 +21,7 @@ import msgspec
 from ..contract.models import Registry
 from ..contract.text import json_dumps
 from ..io.reading import MAX_SUITE_BYTES
-from ..io.writing import WriteError, check_free, refuse_protected, write_files
+from ..io.writing import WriteError, check_new_file, refuse_protected, write_files
 from ..suites.document import source_document  # one writing of a source into a suite file
 from .records import BadLine, RequestCache, decode_record
 
@@ -112,18 +111,12 @@ def check_destination(out: str | Path) -> None:
     free.  Cheap: asked before the count, so that a bad ``--out`` does not cost
     a day of logs counted first (``export_suite`` still writes atomically and
     refuses a name taken meanwhile)."""
-    out = Path(out)
-    directory = out.parent
     try:
-        check_free(directory, [out.name])
+        check_new_file(out)
     except WriteError as exc:
         raise ExportError(exc.path, exc.reason) from None
     except ValueError as exc:  # not a plain file name
         raise ExportError(out, str(exc)) from None
-    if not directory.is_dir():
-        raise ExportError(directory, "no such directory (the suite's folder must exist)")
-    if not os.access(directory, os.W_OK | os.X_OK):
-        raise ExportError(directory, "not writable (permission denied)")
 
 
 def export_suite(out: str | Path, group: str, registry: Registry,
