@@ -1,6 +1,8 @@
 """``inspector synth``: a synthetic log of answers with the known mix the tests and
 benchmarks use (``inspector.triage.synth``), and with ``--registry`` the registry
-it is written against.
+it is written against.  ``--shape`` writes the same records as services log
+them (an OpenAI-style chat completion, an application's envelope), for the
+mapping flags of ``inspector triage`` (docs/triage.md).
 
 Nothing is ever replaced: LOG and G must not exist.  Both are written beside
 their final names, synced and linked into place together (``io.writing``), so
@@ -21,6 +23,10 @@ from .output import EXIT_ACCEPT, error
 
 __all__ = ["add_parser", "run"]
 
+# The generator's shapes (triage.synth.SHAPES: a test holds them equal), written
+# out so that building the parser imports no engine.
+SHAPES = ("plain", "openai", "envelope")
+
 
 def add_parser(commands: Any) -> argparse.ArgumentParser:
     parser = commands.add_parser(
@@ -30,7 +36,13 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
                     "record in ten whose retrieval missed the current document, metadata (id, ts, model, "
                     "prompt_version) and a few bad lines of every kind; the same seed gives the same "
                     "log. With --registry, also the registry the log is written against, for "
-                    "inspector triage LOG --registry G.",
+                    "inspector triage LOG --registry G. --shape writes the same records as services log "
+                    "them: openai, an OpenAI-style chat completion a line (the answer at "
+                    "response.choices.0.message.content, the request at ctx.request, created, id, model); "
+                    "envelope, an application's envelope (@timestamp, llm.raw, the answer logged as JSON "
+                    "where it is a JSON object on one line, llm.request with a trace_id, metadata.model "
+                    "and metadata's prompt.version). For one seed every shape counts the same once read "
+                    "with its mapping (inspector triage --log-format, docs/triage.md).",
         epilog="LOG and G must not exist: synth creates them, and never replaces or writes through a "
                "file, nor writes inside the bundled fixtures. exit status: 0 written, 2 unusable "
                "arguments (LOG or G exists or is inside the bundled fixtures, a missing or unwritable "
@@ -41,6 +53,9 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     parser.add_argument("--seed", type=int, default=0, metavar="S", help="the generator's seed (default: 0)")
     parser.add_argument("--registry", metavar="G", help="also create the generator's registry file G")
     parser.add_argument("--gz", action="store_true", help="gzip the log, whatever its name")
+    parser.add_argument("--shape", choices=SHAPES, default="plain",
+                        help="how each line holds its record (default: plain, the members triage reads "
+                             "without a mapping: raw, request, ts, id, model, prompt_version)")
     parser.set_defaults(run=run)
     return parser
 
@@ -60,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
     mixes = []
 
     def write(out: BinaryIO) -> None:
-        mixes.append(write_log(out, args.lines, args.seed, gz=gz))
+        mixes.append(write_log(out, args.lines, args.seed, gz=gz, shape=args.shape))
 
     files: dict[Path, Contents] = {log: write}
     if registry is not None:
@@ -71,6 +86,10 @@ def run(args: argparse.Namespace) -> int:
         return error(str(exc))
     (mix,) = mixes
     what = f"wrote {mix.lines:,} lines ({mix.records:,} records, {len(mix.bad):,} bad lines" \
-           f"{', gzipped' if gz else ''}, seed {args.seed}) to {log}"
+           f"{', gzipped' if gz else ''}, seed {args.seed}{_shape_said(args.shape)}) to {log}"
     print(visible(what + (f"; the registry to {registry}" if registry is not None else "")))
     return EXIT_ACCEPT
+
+
+def _shape_said(shape: str) -> str:
+    return "" if shape == "plain" else f", the {shape} shape"

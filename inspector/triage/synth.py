@@ -15,23 +15,35 @@ unique (values, claim order, spacing and indentation vary), about 500 bytes a
 line, metadata ``id``, ``ts`` (ISO 8601, one in ten as epoch seconds, a few
 missing or unreadable), ``model`` and ``prompt_version``, and a few bad lines of
 every kind.  Deterministic for a seed.
+
+The same records can be written in three shapes (``SHAPES``), as services log
+them: ``plain``, the members triage reads by default (``raw``, ``request``,
+``ts``, ``id``, ``model``, ``prompt_version`` at the top); ``openai``, an
+OpenAI-style chat completion with the request beside it; ``envelope``, an
+application's envelope with the answer logged as JSON where its text stands on
+its own.  For one seed the three carry the same answers, requests, timestamps
+and models and the same kinds of bad line in the same places, so a triage of
+each, with its mapping (``docs/triage.md``), counts the same.
 """
 
 from __future__ import annotations
 
 import gzip
+import hashlib
 import io
 import json
+import math
 import random
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, Callable
 
 from ..io.writing import refuse_protected
 
-__all__ = ["BAD_LINE_KINDS", "KINDS", "Mix", "registry_document", "registry_json", "write_log", "write_registry"]
+__all__ = ["BAD_LINE_KINDS", "KINDS", "SHAPES", "Mix", "registry_document", "registry_json", "stands_alone",
+           "write_log", "write_registry"]
 
 SERVICES = ("payments", "billing", "search", "auth", "ledger", "notify")
 ENVIRONMENTS = ("prod", "staging", "dev")
@@ -237,7 +249,19 @@ def _kind(rng: random.Random, starved: bool) -> str:
     return rng.choices([k for k, _ in KINDS], [w for _, w in KINDS])[0]
 
 
-def _bad_line(rng: random.Random, kind: str, good: dict[str, Any]) -> str:
+@dataclass(frozen=True)
+class _Broken:
+    """A bad line made from a record: ``record`` (changed to be bad) written in the
+    log's shape; with ``repeat``, the top-level member that holds the answer is
+    written twice."""
+
+    record: dict[str, Any]
+    repeat: bool = False
+
+
+def _bad_line(rng: random.Random, kind: str, good: dict[str, Any], shape: _Shape) -> str | _Broken:
+    """A bad line of ``kind``: its text when no shape can make it a record, else the
+    record it is made from.  The draws from ``rng`` are the same in every shape."""
     if kind == "empty line":
         return rng.choice(("", "   "))
     if kind == "not JSON":
@@ -245,28 +269,165 @@ def _bad_line(rng: random.Random, kind: str, good: dict[str, Any]) -> str:
     if kind == "not an object":
         return rng.choice(("[1, 2]", '"a string"', "42", "null"))
     if kind == "duplicate key":
-        body = json.dumps(good)
-        return body[:-1] + ', "raw": ' + json.dumps(good["raw"]) + "}"
+        return _Broken(good, repeat=True)
     if kind == "raw missing":
-        return json.dumps({key: value for key, value in good.items() if key != "raw"})
+        return _Broken({key: value for key, value in good.items() if key != "raw"})
     if kind == "raw not a string":
-        return json.dumps({**good, "raw": rng.choice(({"claims": []}, 7, None, ["x"]))})
+        return _Broken({**good, "raw": rng.choice(({"claims": []}, 7, None, ["x"]))})
     if kind == "request missing":
-        return json.dumps({key: value for key, value in good.items() if key != "request"})
+        return _Broken({key: value for key, value in good.items() if key != "request"})
     assert kind == "request unusable"
     request = dict(good["request"])
     choice = rng.randrange(3)
     if choice == 0:
         request["fields"] = [request["fields"][0], request["fields"][0]]
-    elif choice == 1:
+    elif choice == 1 and not shape.ignores_extra:
         request["color"] = "blue"
+    elif choice == 1:  # a member the request does not know is no fault where it is read with ignore
+        request["fields"] = ", ".join(request["fields"])
     else:
         del request["revision"]
-    return json.dumps({**good, "request": request})
+    return _Broken({**good, "request": request})
+
+
+# The shapes a log's records can be written in.  A shape turns a record as the
+# generator makes it (the plain members: id, ts, model, prompt_version, raw,
+# request; any of them missing in a bad line) and the instant its ts says (None:
+# missing or unreadable) into the members of its line and the instant they say.
+
+
+def _plain(record: dict[str, Any], stamp: float | None) -> tuple[dict[str, Any], float | None]:
+    return record, stamp
+
+
+def _openai(record: dict[str, Any], stamp: float | None) -> tuple[dict[str, Any], float | None]:
+    """An OpenAI-style chat completion: the answer at
+    ``response.choices.0.message.content``, the request at ``ctx.request``, the
+    time in whole epoch seconds at ``created`` (an unreadable ts as it was)."""
+    members: dict[str, Any] = {}
+    if "id" in record:
+        members["id"] = f"chatcmpl-{record['id']}"
+    members["object"] = "chat.completion"
+    if stamp is not None:
+        members["created"] = math.floor(stamp)
+        stamp = float(members["created"])
+    elif "ts" in record:
+        members["created"] = record["ts"]
+    if "model" in record:
+        members["model"] = record["model"]
+    message: dict[str, Any] = {"role": "assistant"}
+    if "raw" in record:
+        message["content"] = record["raw"]
+    members["response"] = {"choices": [{"index": 0, "message": message, "finish_reason": "stop"}]}
+    members["ctx"] = {"request": record["request"]} if "request" in record else {}
+    return members, stamp
+
+
+def _envelope(record: dict[str, Any], stamp: float | None) -> tuple[dict[str, Any], float | None]:
+    """An application's envelope: ``@timestamp`` in ISO 8601 (an unreadable ts as it
+    was), the answer at ``llm.raw`` (logged as JSON where its text stands on its
+    own, ``stands_alone``), the request at ``llm.request`` with the service's
+    ``trace_id`` added, the model and prompt version under ``metadata`` (the
+    latter as ``prompt.version``, a key with a dot)."""
+    members: dict[str, Any] = {}
+    if stamp is not None:
+        members["@timestamp"] = record["ts"] if isinstance(record["ts"], str) else _iso(stamp)
+        stamp = _parse_iso(members["@timestamp"])
+    elif "ts" in record:
+        members["@timestamp"] = record["ts"]
+    members["level"] = "info"
+    llm: dict[str, Any] = {}
+    if "raw" in record:
+        raw = record["raw"]
+        llm["raw"] = _Verbatim(raw) if isinstance(raw, str) and stands_alone(raw) else raw
+    if "request" in record:
+        trace = hashlib.sha256(str(record.get("id")).encode("utf-8")).hexdigest()[:32]
+        llm["request"] = {**record["request"], "trace_id": trace}
+    members["llm"] = llm
+    metadata = {"model": record.get("model"), "prompt.version": record.get("prompt_version")}
+    members["metadata"] = {key: value for key, value in metadata.items() if value is not None}
+    return members, stamp
+
+
+@dataclass(frozen=True)
+class _Shape:
+    """How a shape writes a record: ``members`` (above); ``answer``, the top-level
+    member holding the answer (written twice in a "duplicate key" line);
+    ``ignores_extra``: read with ``request_extra = "ignore"``, so that a member the
+    request does not know makes no bad line in it; ``embeds``: it may log an
+    answer as JSON (``_Verbatim``)."""
+
+    members: Callable[[dict[str, Any], float | None], tuple[dict[str, Any], float | None]]
+    answer: str
+    ignores_extra: bool = False
+    embeds: bool = False
+
+    def line(self, record: dict[str, Any], stamp: float | None, ensure_ascii: bool) -> tuple[str, float | None]:
+        """The line of a record, and the instant it says."""
+        members, written = self.members(record, stamp)
+        return self.dump(members, ensure_ascii), written
+
+    def bad(self, made: str | _Broken, stamp: float | None) -> str:
+        """A bad line's text (``stamp``: that of the record it is made from)."""
+        if isinstance(made, str):
+            return made
+        members, _ = self.members(made.record, stamp)
+        text = self.dump(members, True)
+        if made.repeat:
+            text = text[:-1] + f", {json.dumps(self.answer)}: {self.dump(members[self.answer], True)}}}"
+        return text
+
+    def dump(self, value: Any, ensure_ascii: bool) -> str:
+        return _dumps(value, ensure_ascii) if self.embeds else json.dumps(value, ensure_ascii=ensure_ascii)
+
+
+_SHAPES = {"plain": _Shape(_plain, "raw"), "openai": _Shape(_openai, "response"),
+           "envelope": _Shape(_envelope, "llm", ignores_extra=True, embeds=True)}
+SHAPES = tuple(_SHAPES)
+
+
+class _Verbatim(str):
+    """A JSON text written into the line as it stands (an answer logged as JSON)."""
+
+
+def _dumps(value: Any, ensure_ascii: bool) -> str:
+    """``json.dumps(value)`` with its default separators, but a ``_Verbatim`` in an
+    object written as the text it is, not as a string."""
+    if value.__class__ is _Verbatim:
+        return str.__str__(value)
+    if value.__class__ is dict:
+        return "{" + ", ".join(f"{json.dumps(key, ensure_ascii=ensure_ascii)}: {_dumps(item, ensure_ascii)}"
+                               for key, item in value.items()) + "}"
+    return json.dumps(value, ensure_ascii=ensure_ascii)
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+# Python's json as a line's reader takes it: NaN and Infinity are not JSON.
+_STRICT = json.JSONDecoder(parse_constant=_refuse_constant)
+
+
+def stands_alone(text: str) -> bool:
+    """Whether an answer's text can be logged as the JSON value it is rather than
+    as a string, its exact characters kept: a JSON object (starts with ``{``, ends
+    with ``}``, parses with Python's json, NaN refused), on one line (no line
+    break: a log line holds none), and text UTF-8 can hold (no lone surrogate,
+    written or escaped)."""
+    if not (text.startswith("{") and text.endswith("}")) or "\n" in text or "\r" in text:
+        return False
+    try:
+        value = _STRICT.decode(text)
+        json.dumps(value, ensure_ascii=False).encode("utf-8")
+        text.encode("utf-8")
+    except (ValueError, RecursionError):  # UnicodeEncodeError is a ValueError
+        return False
+    return True
 
 
 def _lines(count: int, seed: int, mix: Mix, bad_per_kind: int | None, long_lines: int,
-           span_seconds: float) -> Iterator[str]:
+           span_seconds: float, shape: _Shape) -> Iterator[str]:
     rng = random.Random(seed)
     writer = _Writer(rng, registry_document())
     bad_per_kind = max(1, count // 5000) if bad_per_kind is None else bad_per_kind
@@ -281,15 +442,16 @@ def _lines(count: int, seed: int, mix: Mix, bad_per_kind: int | None, long_lines
     template_request = writer.request(False)
     last_good: dict[str, Any] = {"id": "template", "raw": writer.answer("ACCEPT", template_request)[0],
                                  "request": template_request}
+    last_stamp: float | None = None
     for number in range(1, count + 1):
         kind_of_bad = bad_at.get(number)
         if kind_of_bad is not None:
             mix.bad.append((number, kind_of_bad))  # type: ignore[arg-type]
             mix.lines += 1
-            if kind_of_bad == "too long":
+            if kind_of_bad == "too long":  # too long in any shape: the same line
                 yield json.dumps({"raw": "x" * (4 * 1024 * 1024 + 10), "request": {}})
             else:
-                yield _bad_line(rng, kind_of_bad, last_good)
+                yield shape.bad(_bad_line(rng, kind_of_bad, last_good, shape), last_stamp)
             continue
         starved = rng.random() < 0.1
         request = writer.request(starved)
@@ -326,9 +488,10 @@ def _lines(count: int, seed: int, mix: Mix, bad_per_kind: int | None, long_lines
         if stamp is None:
             mix.no_ts += 1
             mix.bad_ts += "ts" in record
-        mix.stamps.append(stamp)
-        last_good = record
-        yield json.dumps(record, ensure_ascii=False)
+        line, written = shape.line(record, stamp, ensure_ascii=False)
+        mix.stamps.append(written)
+        last_good, last_stamp = record, stamp
+        yield line
 
 
 def _iso(stamp: float) -> str:
@@ -344,7 +507,8 @@ def _parse_iso(text: str) -> float:
 
 
 def write_log(target: str | Path | BinaryIO, lines: int, seed: int = 0, *, gz: bool | None = None,
-              bad_per_kind: int | None = None, long_lines: int = 0, span_seconds: float = 86400.0) -> Mix:
+              bad_per_kind: int | None = None, long_lines: int = 0, span_seconds: float = 86400.0,
+              shape: str = "plain") -> Mix:
     """Write a log of ``lines`` lines to ``target`` and return its mix.
 
     ``target`` is a path (gzip when it ends in ``.gz``) or a binary stream, written
@@ -352,9 +516,13 @@ def write_log(target: str | Path | BinaryIO, lines: int, seed: int = 0, *, gz: b
     gzip header carries no name and no time: the same seed gives the same bytes.
     ``bad_per_kind``: bad lines of each kind (default one per 5,000 lines, at least
     one); ``long_lines``: lines past the line limit (4 MiB each); ``span_seconds``:
-    how long the timestamps run."""
+    how long the timestamps run; ``shape``: one of ``SHAPES``, the same records
+    in each (the mix is the same but for ``stamps``, as each shape's lines say
+    them: an ``openai`` line's in whole seconds)."""
+    if shape not in _SHAPES:
+        raise ValueError(f"no shape {shape!r}: one of {', '.join(SHAPES)}")
     mix = Mix()
-    produced = _lines(lines, seed, mix, bad_per_kind, long_lines, span_seconds)
+    produced = _lines(lines, seed, mix, bad_per_kind, long_lines, span_seconds, _SHAPES[shape])
     if isinstance(target, (str, Path)):
         path = Path(target)
         refuse_protected(path)  # a helper that rewrites in place, but never inside the bundled fixtures

@@ -106,6 +106,26 @@ class TestGzip:
         assert json.loads(decoded(proc)[0])["records"] == known_mix(400, 5).records
 
 
+class TestShapes:
+    @pytest.mark.parametrize("shape, gz", [("openai", False), ("envelope", True)])
+    def test_a_shape_is_the_generators_lines_in_it(self, tmp_path, capsys, shape, gz):
+        log = tmp_path / "app.jsonl"
+        assert main(["synth", str(log), "--lines", "60", "--seed", "3", "--shape", shape, *(["--gz"] if gz else [])]) == 0
+        mix = write_log(tmp_path / "same.txt", 60, 3, shape=shape)
+        assert capsys.readouterr().out == (f"wrote 60 lines ({mix.records} records, {len(mix.bad)} bad lines"
+                                           f"{', gzipped' if gz else ''}, seed 3, the {shape} shape) to {log}\n")
+        written = gzip.decompress(log.read_bytes()) if gz else log.read_bytes()
+        plain = io.BytesIO()
+        write_log(plain, 60, 3)
+        assert written == (tmp_path / "same.txt").read_bytes() and written != plain.getvalue()
+
+    def test_the_parser_offers_the_generators_shapes(self):
+        from inspector.cli.synth import SHAPES as OFFERED
+        from inspector.triage.synth import SHAPES
+
+        assert OFFERED == SHAPES
+
+
 class TestNeverReplaces:
     """Whatever is in the way, it stays as it was, and nothing else is written."""
 
@@ -164,8 +184,9 @@ class TestRefusals:
         one_line_error(capsys.readouterr().err, "--lines N takes a positive N")
         assert listing(tmp_path) == []
 
-    @pytest.mark.parametrize("argv", [["--lines", "many"], [], ["--lines", "5", "--seed", "x"]],
-                             ids=["not-a-number", "no-lines", "bad-seed"])
+    @pytest.mark.parametrize("argv", [["--lines", "many"], [], ["--lines", "5", "--seed", "x"],
+                                      ["--lines", "5", "--shape", "xml"]],
+                             ids=["not-a-number", "no-lines", "bad-seed", "no-such-shape"])
     def test_a_bad_option_is_a_usage_error(self, tmp_path, argv):
         proc = run_cli("synth", tmp_path / "app.jsonl", *argv)
         _, err = decoded(proc)
@@ -191,6 +212,8 @@ class TestRefusals:
     def test_never_into_the_bundled_fixtures(self, tmp_path, capsys, bundled_tree):
         (tmp_path / "mine").symlink_to(bundled_tree / "registries")
         for args, place in ((["synth", str(bundled_tree / "app.jsonl")], "fixtures/app.jsonl"),
+                            (["synth", str(bundled_tree / "logs" / "app.jsonl"), "--shape", "openai"],
+                             "fixtures/logs/app.jsonl"),
                             (["synth", str(tmp_path / "app.jsonl"), "--registry", str(tmp_path / "mine" / "g.json")],
                              "fixtures/registries/g.json")):
             assert main([*args, "--lines", "5"]) == 2
