@@ -119,11 +119,16 @@ class TestShapes:
         write_log(plain, 60, 3)
         assert written == (tmp_path / "same.txt").read_bytes() and written != plain.getvalue()
 
-    def test_the_parser_offers_the_generators_shapes(self):
+    def test_the_parser_offers_the_generators_shapes(self, tmp_path, capsys):
         from inspector.cli.synth import SHAPES as OFFERED
         from inspector.triage.synth import SHAPES
 
         assert OFFERED == SHAPES
+        with pytest.raises(SystemExit) as exited:
+            main(["synth", str(tmp_path / "app.jsonl"), "--lines", "5", "--shape", "xml"])
+        assert exited.value.code == 2 and listing(tmp_path) == []
+        assert "argument --shape: invalid choice: 'xml' (choose from 'plain', 'openai', 'envelope')" in \
+            capsys.readouterr().err
 
 
 class TestNeverReplaces:
@@ -184,9 +189,8 @@ class TestRefusals:
         one_line_error(capsys.readouterr().err, "--lines N takes a positive N")
         assert listing(tmp_path) == []
 
-    @pytest.mark.parametrize("argv", [["--lines", "many"], [], ["--lines", "5", "--seed", "x"],
-                                      ["--lines", "5", "--shape", "xml"]],
-                             ids=["not-a-number", "no-lines", "bad-seed", "no-such-shape"])
+    @pytest.mark.parametrize("argv", [["--lines", "many"], [], ["--lines", "5", "--seed", "x"]],
+                             ids=["not-a-number", "no-lines", "bad-seed"])
     def test_a_bad_option_is_a_usage_error(self, tmp_path, argv):
         proc = run_cli("synth", tmp_path / "app.jsonl", *argv)
         _, err = decoded(proc)
