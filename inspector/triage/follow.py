@@ -456,6 +456,8 @@ class Follower:
                 else:
                     stream: Any = source.stream
                     data = (stream.read1 if hasattr(stream, "read1") else stream.read)(CHUNK_BYTES) or b""
+            except BlockingIOError:  # a descriptor left non-blocking, nothing there after all
+                return False
             except OSError as exc:
                 self._finish(source)
                 log.ended = True
