@@ -23,7 +23,8 @@ kept) and the counts' keys, the bad lines kept bounded as in any count.
 Each of these is a ``FollowEvent``, said with what happened and after which
 line.  The lines counted of a generation that ended (rotated away, truncated)
 are put under a name of their own in the counts and the index
-(``app.jsonl (generation 1, rotated away)``), whose stamp is ``gone``
+(``app.jsonl (generation 1, rotated away)``; past ``NAMED_GENERATIONS`` of
+them, the later ones share one), whose stamp is ``gone``
 (``triage.stamp``): a reread of one says why it cannot be read again, rather
 than showing the line now at its offset, and a line number always means the
 line of the file it was counted in.  Every stamp of a followed log is
@@ -47,6 +48,7 @@ from __future__ import annotations
 import io
 import os
 import select
+from array import array
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
@@ -91,6 +93,10 @@ POLL_BYTES = 4 * CHUNK_BYTES
 EVENTS_KEPT = 100
 # The new lines a second are those of about the last this many seconds.
 RATE_SECONDS = 2.0
+# The ended generations of one log that keep a name of their own; the lines of the later
+# ones share one: an index holds at most 65,536 file names, and a file rewritten in place
+# every second would make as many in a day.
+NAMED_GENERATIONS = 256
 _SCAN = 64 * 1024
 
 
@@ -205,7 +211,7 @@ class _Source:
 class _Log:
     """A followed log: its path, the generation read now, earlier ones still read on."""
 
-    __slots__ = ("current", "draining", "ended", "generation", "missing", "path", "problem")
+    __slots__ = ("current", "draining", "ended", "generation", "missing", "path", "problem", "shared")
 
     def __init__(self, path: str, current: _Source) -> None:
         self.path = path
@@ -215,6 +221,7 @@ class _Log:
         self.missing = False  # the path names no file (said once)
         self.problem: str | None = None  # why a new file at the path cannot be read (said once)
         self.ended = False
+        self.shared: str | None = None  # the name the generations past NAMED_GENERATIONS share
 
 
 class Follower:
@@ -394,17 +401,31 @@ class Follower:
         their own, with a ``gone`` stamp saying why they are not read again: the
         path names another file (or other bytes) from now on."""
         source = log.current
-        key = self._unique(f"{log.path} (generation {log.generation}, {name})")
+        shared = log.generation > NAMED_GENERATIONS
+        if shared:
+            if log.shared is None:
+                log.shared = self._unique(f"{log.path} (a generation past the first {NAMED_GENERATIONS}, ended)")
+            key = log.shared
+            gone = (f"{log.path} was rotated or truncated more than {NAMED_GENERATIONS:,} times while followed "
+                    f"(the last: {how} at {iso(self.now())}): the lines counted of it before are not in it any "
+                    "more, and are not read again")
+        else:
+            key = self._unique(f"{log.path} (generation {log.generation}, {name})")
+            gone = (f"{log.path} was {how} at {iso(self.now())}: the lines counted before that are not in it any "
+                    "more, and are not read again")
         log.generation += 1
-        when = iso(self.now())
         if self.stamps is not None and source.identity is not None:
             # The stamp first, then the name: a reread never finds the name unstamped.
-            self.stamps[key] = LogStamp(key, *source.identity, source.offset, 0, growing=True,
-                                        gone=f"{log.path} was {how} at {when}: the lines counted before that "
-                                             "are not in it any more, and are not read again")
+            self.stamps[key] = LogStamp(key, *source.identity, source.offset, 0, growing=True, gone=gone)
         index = self.tally.index
         if index is not None and log.path in index.files:
-            index.files[index.files.index(log.path)] = key
+            at = index.files.index(log.path)
+            if key in index.files:  # a shared name: the path's lines join it, its slot is the next generation's
+                remap = list(range(len(index.files)))
+                remap[at] = index.files.index(key)
+                index.file = array("H", map(remap.__getitem__, index.file))
+            else:
+                index.files[at] = key
         if any(file == log.path for file, _, _ in self.tally.bad):
             self.tally.bad[:] = [(key if file == log.path else file, line, reason)
                                  for file, line, reason in self.tally.bad]
@@ -599,7 +620,10 @@ def follow(logs: Sequence[str], registry: Registry, options: Options = Options()
 
             counted = triage(list(follower.backlog), registry, options, on_progress=backlog,
                              cancel=cancel, ends=follower.backlog, **engine)  # type: ignore[arg-type]
-            follower.adopt(counted)
+            if cancel.is_set():  # stopped while the lines there were counted: nothing to follow on from
+                follower.tally = counted
+            else:
+                follower.adopt(counted)
         samples: deque[tuple[float, int]] = deque()
         reported = seen = -1.0
         told = follower.event_count

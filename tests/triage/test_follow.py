@@ -292,3 +292,29 @@ def test_summary_of_a_followed_log_moves(tmp_path, source):
     assert after.records > before.records
     assert sum(bar.records for bar in after.histogram.bars) > sum(bar.records for bar in before.histogram.bars)
     follower.close()
+
+
+def test_a_log_truncated_again_and_again_keeps_few_names(tmp_path, source, monkeypatch):
+    registry, lines = source
+    monkeypatch.setattr(following, "NAMED_GENERATIONS", 2)
+    log = tmp_path / "app.jsonl"
+    log.write_bytes(lines[0])
+    stamps: dict[str, LogStamp] = {}
+    follower = Follower([str(log)], registry, Options(index=True), stamps=stamps)
+    follower.poll()
+    for number in range(1, 6):  # five truncations: generations 2 to 6
+        log.write_bytes(b"")
+        follower.poll()
+        log.write_bytes(lines[number])
+        follower.poll()
+    shared = f"{log} (a generation past the first 2, ended)"
+    index = follower.tally.index
+    assert index.files == [f"{log} (generation 1, truncated)", f"{log} (generation 2, truncated)", shared, str(log)]
+    assert [file for file, _, _, _ in entries(follower.tally)] == \
+        [index.files[0], index.files[1], shared, shared, shared, str(log)]
+    assert "more than 2 times while followed" in stamps[shared].gone
+    rereader = Rereader(LineReader(), registry, stamps)
+    with pytest.raises(LogChanged):
+        rereader.reread(*index.entry(3))
+    assert rereader.reread(*index.entry(5))[0] == lines[5].rstrip(b"\n")
+    follower.close()
