@@ -123,7 +123,6 @@ def run(args: argparse.Namespace) -> int:
     from ..triage.export import ExportError, check_destination
     from ..triage.run import WorkerError
     from ..triage.timeline import parse_time
-
     from .triage_follow import follow_problem
 
     headless = args.summary or args.format is not None or args.export is not None
