@@ -54,12 +54,26 @@ before or after the histogram's range, not drawn.
 Without --summary, --format or --export, the inspector opens on the overview of the groups
 (needs a terminal; a log file, not -): the counts fill in live, Enter opens a group's records.
 
+--follow: the logs are followed as they grow (as tail -F follows them): the lines already
+there are counted, then every line appended, within a second; a last line waits for its
+newline; a log renamed and replaced is read to its end and the new file from its start, one
+truncated in place is counted again from its start, and each is said. A .gz cannot be followed.
+The overview says it is following and how many new lines a second; Esc stops. Headless,
+--follow --format jsonl prints one JSON object a line every --every SECONDS (default 10),
+flushed: {"schema": "inspector.triage.follow/1", "time", "final", "caught_up", "total" (since
+the start) and "interval" (since the object before), each {"lines", "records", "bad_lines",
+"by_label": {LABEL: n, every label}}, "events" (rotations, truncations since the object before),
+"logs"}. On SIGINT or SIGTERM it prints the last object ("final": true) and exits 0; - (standard
+input) is followed the same way, its end the final object. --follow takes no --against,
+--export, --bad-lines, --summary or --format json (a followed log is never finished).
+
 --workers N: at most the cores and the work (a small log is counted in one process); N is
 1 to 64.  When the system refuses to start them, the count runs in one process (a note says so).
 
-exit status: 0 summarised (bad lines are listed, not an error), 2 unusable input (a missing
-log or registry, a FIFO or directory, standard input closed or write-only, a bad option, an
---out or --bad-lines folder that is missing or not writable: found before counting), 3 a counting
+exit status: 0 summarised (bad lines are listed, not an error; --follow: stopped by SIGINT or
+SIGTERM, or standard input ended), 2 unusable input (a missing log or registry, a FIFO or
+directory, a .gz to follow, standard input closed or write-only, a bad option, an --out or
+--bad-lines folder that is missing or not writable: found before counting), 3 a counting
 worker died (killed: out of memory, say) or an internal error, 4 summarised but an input broke
 off before its end (a truncated or corrupt .gz, a bad CRC, garbage after its end, a read error):
 every line before the break is counted and the summary says which log broke off, after which
@@ -76,7 +90,8 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     parser.add_argument("logs", nargs="+", metavar="LOG", help="log files (.gz read as such), - for standard input")
     parser.add_argument("--registry", required=True, metavar="G", help="registry JSON file")
     parser.add_argument("--summary", action="store_true", help="print the summary (headless)")
-    parser.add_argument("--format", choices=("text", "json"), default=None, help="json implies --summary")
+    parser.add_argument("--format", choices=("text", "json", "jsonl"), default=None,
+                        help="json implies --summary; jsonl (with --follow): one summary object a line")
     parser.add_argument("--by", action="append", default=[], metavar="KEY",
                         help="also group by this metadata member (repeatable)")
     parser.add_argument("--since", metavar="T", help="count only records with ts >= T")
@@ -92,6 +107,11 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     parser.add_argument("--bad-lines", type=Path, metavar="FILE",
                         help="write every bad line to FILE, a new file (JSON lines: file, line, offset, reason); "
                              "the summary lists the first 1,000")
+    parser.add_argument("--follow", action="store_true",
+                        help="follow the logs as they grow, as tail -F does (the overview; headless with "
+                             "--format jsonl)")
+    parser.add_argument("--every", metavar="SECONDS",
+                        help="with --follow --format jsonl: print an object every SECONDS (default 10)")
     parser.add_argument("--workers", type=int, metavar="N",
                         help=f"processes to count in, 1 to {MAX_WORKERS} (default and at most: every core)")
     parser.set_defaults(run=run)
@@ -103,8 +123,11 @@ def run(args: argparse.Namespace) -> int:
     from ..triage.export import ExportError, check_destination
     from ..triage.run import WorkerError
     from ..triage.timeline import parse_time
+    from .triage_follow import follow_problem
 
     headless = args.summary or args.format is not None or args.export is not None
+    if (problem := follow_problem(args)) is not None:
+        return error(problem)
     if not headless and (problem := _inspector_problem(args)) is not None:
         return error(problem)
     if (args.export is None) != (args.out is None):
@@ -156,6 +179,10 @@ def run(args: argparse.Namespace) -> int:
         and args.bad_lines is None
     options = Options(by=tuple(dict.fromkeys(args.by)), since=window.get("since"), until=window.get("until"),
                       collect=args.export, limit=args.limit, stop_at_limit=export_only)
+    if args.follow:
+        from .triage_follow import follow_jsonl
+
+        return follow_jsonl(args, registry, options, _notice)
     try:
         summary = _summarise_to(args.bad_lines, args.logs, args.registry, registry, options, args.workers)
         baseline = None
@@ -253,10 +280,13 @@ def _inspect(args: argparse.Namespace, registry: Any, window: dict[str, float | 
     """The inspector on the triage's overview: the logs and the registry checked,
     and a terminal, before the UI starts."""
     from ..triage import LogError, check_log
+    from ..triage.follow import check_followable
 
     try:
         for path in args.logs:
             check_log(path)
+            if args.follow:
+                check_followable(path)
     except LogError as exc:
         return error(str(exc))
     if not all(stream is not None and isatty(stream) for stream in (sys.stdin, sys.stdout)):
@@ -267,7 +297,7 @@ def _inspect(args: argparse.Namespace, registry: Any, window: dict[str, float | 
 
     engine = {"workers": args.workers} if args.workers else {}
     return open_triage(triage_run(args.logs, registry, args.registry, args.by, window.get("since"),
-                                  window.get("until"), **engine))
+                                  window.get("until"), follow=args.follow, **engine))
 
 
 def _unknown_group(name: str, summary: Summary) -> str:

@@ -27,6 +27,7 @@ from ..reports.case import CaseReport
 from ..suites.load import Case, CaseError, Suite
 from ..triage.drill import LineReader
 from ..triage.export import ExportError, export_suite
+from ..triage.follow import FollowEvent, FollowProgress
 from ..triage.groups import other_name
 from ..triage.logs import LogError
 from ..triage.members import GroupMembers, RecordCases, Rereader, place_name, record_suite
@@ -42,6 +43,7 @@ __all__ = [
     "SORTS",
     "TASK_BYTES",
     "ExportError",
+    "FollowEvent",
     "Group",
     "GroupMembers",
     "Histogram",
@@ -96,21 +98,24 @@ TASK_BYTES = 4 * 1024 * 1024
 class TriageRun:
     """What to triage and how: the logs, the registry (and its path, as the
     summary names it), the options, and the engine's run arguments (``workers``,
-    ``task_bytes``, ``progress_every``...)."""
+    ``task_bytes``, ``progress_every``...; following: ``poll_seconds`` too).
+    ``follow``: once counted, the logs are followed as they grow (``triage.follow``)."""
 
     logs: tuple[str, ...]
     registry: Registry
     registry_path: str
     options: Options = Options(index=True)
     engine: dict[str, Any] = field(default_factory=dict)
+    follow: bool = False
 
 
 def triage_run(logs: Sequence[str], registry: Registry, registry_path: str | Path, by: Sequence[str] = (),
-               since: float | None = None, until: float | None = None, **engine: Any) -> TriageRun:
+               since: float | None = None, until: float | None = None, follow: bool = False,
+               **engine: Any) -> TriageRun:
     """A triage for the overview: always with the index (a group opens from it)."""
     engine.setdefault("task_bytes", TASK_BYTES)
     return TriageRun(tuple(logs), registry, str(registry_path),
-                     Options(by=tuple(dict.fromkeys(by)), since=since, until=until, index=True), engine)
+                     Options(by=tuple(dict.fromkeys(by)), since=since, until=until, index=True), engine, follow)
 
 
 @dataclass
@@ -139,6 +144,13 @@ class Snapshot:
     stamps: dict[str, LogStamp] = field(default_factory=dict)
     # In the end: the logs that changed while they were counted (the counts may mix two files).
     changed: tuple[LogChanged, ...] = ()
+    # Following (``TriageRun.follow``): the lines already there are counted and new ones are
+    # counted as they come, this many a second; the latest of what happened to the logs
+    # (rotations, truncations...), ``event_count`` counting every one.
+    following: bool = False
+    per_second: float = 0.0
+    events: tuple[FollowEvent, ...] = ()
+    event_count: int = 0
 
     @property
     def records_per_second(self) -> float:
@@ -155,7 +167,13 @@ def count(run: TriageRun, report: Callable[[Snapshot], None], cancel: threading.
     ``reader`` (the session's), a ``.gz`` log's restart points are kept in it as
     the count decompresses, so a drill-down decompresses at most one interval.
     Each log is stamped as the counting starts (``Snapshot.stamps``: what a
-    reread of its lines checks), and checked against it at the end (``changed``)."""
+    reread of its lines checks), and checked against it at the end (``changed``).
+
+    With ``run.follow`` the count goes on as the logs grow (``triage.follow``:
+    the lines there counted on every core, then each line appended), reporting
+    at least every second, until ``cancel`` is set; the stamps are then the
+    follower's, kept as it goes (a log may grow, not be replaced or shorten)."""
+    from ..triage.follow import follow
     from ..triage.run import triage
 
     last: list[Snapshot] = []
@@ -163,17 +181,25 @@ def count(run: TriageRun, report: Callable[[Snapshot], None], cancel: threading.
 
     def progress(state: Any) -> None:
         tally = state.tally
+        following = state if isinstance(state, FollowProgress) else None
         snapshot = Snapshot(summarize(tally, run.options, run.logs, run.registry_path),
                             len(tally.index) if tally.index is not None else 0, list(tally.bad),
                             state.lines, state.bytes_done, state.total_bytes, state.seconds,
                             broken=list(tally.broken), stamps=stamps)
+        if following is not None:
+            snapshot.following, snapshot.per_second = following.caught_up, following.per_second
+            snapshot.events, snapshot.event_count = following.events, following.event_count
         last[:] = [snapshot]
         report(snapshot)
 
     try:
-        stamps.update(stamp_logs(run.logs))
-        triage(list(run.logs), run.registry, run.options, on_progress=progress, cancel=cancel,
-               indexes=reader.indexes if reader is not None else None, **run.engine)
+        if run.follow:
+            follow(list(run.logs), run.registry, run.options, on_progress=progress, cancel=cancel, stamps=stamps,
+                   **run.engine)
+        else:
+            stamps.update(stamp_logs(run.logs))
+            triage(list(run.logs), run.registry, run.options, on_progress=progress, cancel=cancel,
+                   indexes=reader.indexes if reader is not None else None, **run.engine)
     except LogError as exc:
         report(Snapshot(summarize(Tally(), run.options, run.logs, run.registry_path), 0, [], 0, 0, None, 0.0,
                         done=True, failed=str(exc)))
@@ -181,7 +207,7 @@ def count(run: TriageRun, report: Callable[[Snapshot], None], cancel: threading.
     final = last[0]  # the engine reports once at the end, always
     report(Snapshot(final.summary, final.indexed, final.bad, final.lines, final.bytes_done, final.total_bytes,
                     final.seconds, done=True, cancelled=cancel.is_set(), broken=final.broken, stamps=stamps,
-                    changed=tuple(changed_logs(stamps))))
+                    changed=tuple(changed_logs(stamps)), events=final.events, event_count=final.event_count))
 
 
 def log_changes(snapshot: Snapshot) -> list[LogChanged]:

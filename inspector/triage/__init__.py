@@ -28,6 +28,9 @@ The engine, for the headless summary and the inspector's overview alike::
 - ``tally``: ``Tally`` (counts that merge), ``Index`` (per line: file, line,
   offset, label code, in arrays), ``tally_range`` / ``tally_chunk``, ``merge``.
 - ``run``: ``triage`` over every core, with ``Progress`` and cancel.
+- ``follow``: logs followed as they grow (``Follower.poll``, ``follow``): appended
+  lines counted, rotations and truncations noticed (``FollowEvent``), the
+  headless ``inspector.triage.follow/1`` objects.
 - ``badlines``: every bad line written as found (``--bad-lines``), through a
   spill per task copied in order; a tally keeps the first ``BAD_KEPT``.
 - ``groups``: group names (``VALUE_MISMATCH``, ``reason:NO_CITATION/QUOTE_NOT_FOUND``,
@@ -36,7 +39,8 @@ The engine, for the headless summary and the inspector's overview alike::
 - ``summary``: the summary (``inspector.triage/1``) and ``--against`` comparisons.
 - ``export``: a group's records as a new suite file.
 - ``stamp``: each log as it was when counted (``LogStamp``); ``LogChanged`` when
-  a reread finds it rewritten, rotated or grown (``members.Rereader`` checks it).
+  a reread finds it rewritten, rotated or grown (``members.Rereader`` checks it);
+  a followed log's stamp accepts growth.
 - ``synth``: synthetic logs with a known mix, for tests and benchmarks.
 """
 

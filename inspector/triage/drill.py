@@ -35,12 +35,15 @@ class LineReader:
     restart points (``gz.SeekIndex``, bounded), so that an earlier offset
     decompresses at most one interval, not the log from its start.  The index of
     a log outlives ``close()`` (the overview keeps one reader for its session)
-    unless the file changed (its identity and size).  ``close()`` when done."""
+    unless the file changed (its identity and size).  A plain log's descriptor
+    is of the file the path names now (its identity is compared on each read):
+    a followed log renamed and replaced is read from the new file, not the one
+    opened first.  ``close()`` when done."""
 
     FIRST_READ = 64 * 1024
 
     def __init__(self) -> None:
-        self._plain: dict[str, int] = {}
+        self._plain: dict[str, tuple[int, tuple[int, int]]] = {}  # path -> (descriptor, its device and inode)
         self._streams: dict[str, GzipLines] = {}
         self._gzip: dict[str, bool] = {}
         self.indexes: dict[str, SeekIndex] = {}
@@ -55,9 +58,7 @@ class LineReader:
         return self._gzip_line(path, offset) if gz else self._plain_line(path, offset)
 
     def _plain_line(self, path: str, offset: int) -> bytes:
-        fd = self._plain.get(path)
-        if fd is None:
-            fd = self._plain[path] = open_log(path)
+        fd = self._plain_fd(path)
         data = os.pread(fd, self.FIRST_READ, offset)
         end = data.find(b"\n")
         if end < 0 and len(data) == self.FIRST_READ:  # a long line: the rest, up to the limit
@@ -68,6 +69,24 @@ class LineReader:
                 raise LogError(path, f"the line at offset {offset} is longer than {MAX_LINE_BYTES} bytes")
             return data
         return data[:end]
+
+    def _plain_fd(self, path: str) -> int:
+        """The descriptor of the file ``path`` names now (opened again when it is another file)."""
+        kept = self._plain.get(path)
+        if kept is not None:
+            try:
+                found = os.stat(path)
+                now: tuple[int, int] | None = (found.st_dev, found.st_ino)
+            except (OSError, ValueError):
+                now = None
+            if now == kept[1]:
+                return kept[0]
+            del self._plain[path]
+            os.close(kept[0])
+        fd = open_log(path)
+        found = os.fstat(fd)
+        self._plain[path] = (fd, (found.st_dev, found.st_ino))
+        return fd
 
     def _gzip_line(self, path: str, offset: int) -> bytes:
         lines = self._streams.get(path)
@@ -90,7 +109,7 @@ class LineReader:
             os.close(lines.fd)
 
     def close(self) -> None:
-        for fd in self._plain.values():
+        for fd, _ in self._plain.values():
             os.close(fd)
         self._plain.clear()
         for path in list(self._streams):

@@ -148,12 +148,14 @@ def size_of(path: str) -> int:
         os.close(fd)
 
 
-def line_ranges(path: str, parts: int) -> list[tuple[int, int]]:
-    """``parts`` byte ranges of about equal size covering the plain file ``path``,
-    each starting at the beginning of a line (fewer for a small file)."""
+def line_ranges(path: str, parts: int, end: int | None = None) -> list[tuple[int, int]]:
+    """``parts`` byte ranges of about equal size covering the plain file ``path``
+    (its first ``end`` bytes when given: a followed log is counted up to its last
+    newline, ``triage.follow``), each starting at the beginning of a line (fewer
+    for a small file)."""
     fd = open_log(path)
     try:
-        size = os.fstat(fd).st_size
+        size = os.fstat(fd).st_size if end is None else end
         cuts = [0]
         for number in range(1, max(1, parts)):
             cut = _next_line_start(fd, max(cuts[-1], size * number // parts))

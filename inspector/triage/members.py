@@ -29,7 +29,7 @@ from .export import record_note
 from .groups import claim_name, meta_name, scope_name, verdict_names
 from .logs import LogError
 from .records import BadLine, LogRecord, RequestCache, decode_record
-from .stamp import LogChanged, LogStamp
+from .stamp import LogChanged, LogStamp, live_stamps
 from .summary import Group
 from .tally import BAD_CODE, Index
 
@@ -96,8 +96,9 @@ class Rereader:
         self.requests = RequestCache()
 
     def check(self) -> None:
-        """LogChanged for the first stamped log that changed (all of them: before writing what was reread)."""
-        for stamp in self.stamps.values():
+        """LogChanged for the first stamped log that changed (all of them: before writing what was reread);
+        a generation gone refuses only its own lines (``reread``)."""
+        for stamp in live_stamps(self.stamps):
             stamp.check()
 
     def reread(self, file: str, line: int, offset: int, label: str) -> tuple[bytes, LogRecord, Verdict | None]:

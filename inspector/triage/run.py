@@ -42,7 +42,7 @@ import tempfile
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
@@ -160,10 +160,11 @@ def _local(task: _Task) -> bool:
 
 
 def _tasks(logs: Sequence[str], kinds: Sequence[str], sizes: Sequence[int | None], task_bytes: int,
-           stdin: BinaryIO | None, consumed: list[int], indexes: dict[str, SeekIndex] | None) -> Iterator[_Task]:
+           stdin: BinaryIO | None, consumed: list[int], indexes: dict[str, SeekIndex] | None,
+           ends: Mapping[str, int]) -> Iterator[_Task]:
     for number, (path, kind, size) in enumerate(zip(logs, kinds, sizes)):
         if kind == "plain":
-            for start, end in line_ranges(path, max(1, -(-(size or 0) // task_bytes))):
+            for start, end in line_ranges(path, max(1, -(-(size or 0) // task_bytes)), ends.get(path)):
                 yield ("range", path, number, start, end)
             continue
         line = 1
@@ -201,7 +202,7 @@ def triage(logs: Sequence[str], registry: Registry, options: Options = Options()
            parallel_min_bytes: int = PARALLEL_MIN_BYTES, task_bytes: int = TASK_BYTES,
            progress_every: float = 0.25, indexes: dict[str, SeekIndex] | None = None,
            bad_lines: BinaryIO | None = None, spill_dir: str | os.PathLike[str] | None = None,
-           on_notice: Callable[[str], None] | None = None) -> Tally:
+           on_notice: Callable[[str], None] | None = None, ends: Mapping[str, int] | None = None) -> Tally:
     """Count every line of ``logs`` (in order; ``-`` is standard input).
 
     ``workers``: processes to count in (default: every core; at most the cores
@@ -225,6 +226,10 @@ def triage(logs: Sequence[str], registry: Registry, options: Options = Options()
     directory in ``spill_dir`` (default: the system's temporary directory),
     removed at the end.  With ``options.stop_at_limit``, the counting stops
     once ``options.limit`` records of the group are collected.
+
+    ``ends``: per plain log, the byte its count stops at (the lines that begin
+    before it; a followed log's last newline, so that a line still being
+    written is left to the follower, ``triage.follow``).
     """
     for path in logs:
         check_log(path)
@@ -239,7 +244,8 @@ def triage(logs: Sequence[str], registry: Registry, options: Options = Options()
                 identity = identity_of(path)
                 if path not in indexes or indexes[path].identity != identity:
                     indexes[path] = SeekIndex(identity)
-    sizes = [size_of(path) if path != STDIN else None for path in logs]
+    ends = ends if ends is not None else {}
+    sizes = [ends[path] if path in ends else size_of(path) if path != STDIN else None for path in logs]
     total = None if None in sizes else sum(size or 0 for size in sizes)
     workers = plan_workers(workers, kinds, sizes, task_bytes)
     # A .gz holds about ten times its size in lines (the generator's logs: 14 times).
@@ -282,7 +288,7 @@ def triage(logs: Sequence[str], registry: Registry, options: Options = Options()
     spills = tempfile.mkdtemp(prefix=".inspector-bad-lines-", dir=spill_dir) if bad_lines is not None else None
     _WORKER.update(registry=registry, options=options, requests=RequestCache(registry), spills=spills)
     try:
-        tasks = _tasks(logs, kinds, sizes, task_bytes, stdin, consumed, indexes)
+        tasks = _tasks(logs, kinds, sizes, task_bytes, stdin, consumed, indexes, ends)
         if workers == 1 or not _run_pool(tasks, workers, take, stopped, on_notice):
             for task in tasks:
                 if stopped():

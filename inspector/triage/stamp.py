@@ -14,6 +14,17 @@ and count again.
 A log still being appended to changes too (its size and mtime): what was
 counted is not what is there, and the stamp says so; count a copy, or count
 again.
+
+A followed log (``triage.follow``) grows by design, so its stamp is a
+``growing`` one: the follower moves its ``size`` on to what it has counted, and
+a reread accepts a file at least that long with the same identity, and refuses
+one that is another file (renamed and replaced) or shorter (truncated).  When
+the follower sees a rotation or a truncation, the lines counted of the earlier
+generation are put under a name of their own (``triage.follow``), whose stamp
+is ``gone``: a reread of one of them says why it cannot be read again rather
+than reading another record at its offset.  A gone stamp is no change of the
+log as a whole (its lines were counted, and the follower said what happened):
+``check_stamps`` and ``changed_logs`` leave it out.
 """
 
 from __future__ import annotations
@@ -24,7 +35,7 @@ from dataclasses import dataclass
 
 from .logs import STDIN, LogError, identity_of
 
-__all__ = ["LogChanged", "LogStamp", "changed_logs", "check_stamps", "stamp_logs"]
+__all__ = ["LogChanged", "LogStamp", "changed_logs", "check_stamps", "live_stamps", "stamp_logs"]
 
 
 class LogChanged(LogError):
@@ -38,13 +49,20 @@ class LogChanged(LogError):
 @dataclass(frozen=True, slots=True)
 class LogStamp:
     """A log's identity (``st_dev``, ``st_ino``), size and modification time
-    (nanoseconds) when its counting started."""
+    (nanoseconds) when its counting started.
+
+    ``growing``: a followed log, whose ``size`` is what has been counted of it
+    so far: longer is still the log, shorter is not (mtime is not compared).
+    ``gone``: why the lines stamped can never be read again (an earlier
+    generation of a followed log: rotated away or truncated), in words."""
 
     path: str
     device: int
     inode: int
     size: int
     mtime_ns: int
+    growing: bool = False
+    gone: str | None = None
 
     @classmethod
     def of(cls, path: str) -> LogStamp:
@@ -55,12 +73,18 @@ class LogStamp:
 
     def difference(self) -> str | None:
         """What differs now from the stamp, in words (None when nothing does)."""
+        if self.gone is not None:
+            return self.gone
         try:
             found = os.stat(self.path)
         except (OSError, ValueError) as exc:
             return f"it cannot be found again: {getattr(exc, 'strerror', None) or exc}"
         if (found.st_dev, found.st_ino) != (self.device, self.inode):
             return "it is another file now: replaced or rotated"
+        if self.growing:
+            if found.st_size < self.size:
+                return f"{found.st_size:,} bytes now, shorter than the {self.size:,} counted: truncated"
+            return None
         if found.st_size != self.size:
             return f"{found.st_size:,} bytes now, {self.size:,} when counted"
         if found.st_mtime_ns != self.mtime_ns:
@@ -80,16 +104,22 @@ def stamp_logs(logs: Iterable[str]) -> dict[str, LogStamp]:
     return {path: LogStamp.of(path) for path in dict.fromkeys(logs) if path != STDIN}
 
 
+def live_stamps(stamps: Mapping[str, LogStamp]) -> list[LogStamp]:
+    """The stamps of the logs as they are (not of a generation gone), taken at
+    once: a follower adds to ``stamps`` from another thread (``triage.follow``)."""
+    return [stamp for stamp in list(stamps.values()) if stamp.gone is None]
+
+
 def check_stamps(stamps: Mapping[str, LogStamp]) -> None:
     """LogChanged for the first log that is not what was stamped."""
-    for stamp in stamps.values():
+    for stamp in live_stamps(stamps):
         stamp.check()
 
 
 def changed_logs(stamps: Mapping[str, LogStamp]) -> list[LogChanged]:
     """A LogChanged for each log that is not what was stamped (none: all still are)."""
     found = []
-    for stamp in stamps.values():
+    for stamp in live_stamps(stamps):
         what = stamp.difference()
         if what is not None:
             found.append(LogChanged(stamp.path, what))

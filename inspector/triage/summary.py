@@ -88,10 +88,13 @@ class Summary:
     by_reason: dict[str, int]
     rungs: list[tuple[str, str, int]]  # (rung id, name, records passing)
     histogram: Histogram | None
+    # The records when summarised: the tally may go on counting after (the overview's
+    # count, a followed log), and the groups are of this many.
+    counted: int | None = None
 
     @property
     def records(self) -> int:
-        return self.tally.records
+        return self.counted if self.counted is not None else self.tally.records
 
     def group(self, name: str) -> Group | None:
         return next((group for group in self.groups if group.name == name), None)
@@ -226,7 +229,7 @@ def summarize(tally: Tally, options: Options = Options(), logs: Sequence[str] = 
                    {status: statuses.get(status, 0) for status in STATUSES},
                    {label: reasons.get(f"reason:{label}", 0) for label in REASON_LABELS},
                    [(rung.id, rung.name, rungs[rung.id]) for rung in RUNGS],
-                   histogram(tally.minutes))
+                   histogram(tally.minutes), records)
 
 
 def _split_groups(counts: dict[Any, int], records: int, kind: str, naming: Any) -> list[Group]:

@@ -309,7 +309,8 @@ KEYS: tuple[Key, ...] = (
         help="Once a log changed since it was counted: close the form and count the logs again.",
         group="triage", display="^r", screen="export"),
     Key("triage_escape", keys="escape", action="escape", description="stop · clear",
-        help="While verifying: stop, keeping what was counted so far (its groups open). Else: clear the group filter.",
+        help="While verifying or following (--follow): stop, keeping what was counted so far (its groups open). "
+        "Else: clear the group filter.",
         group="triage", display="Esc", screen="triage"),
     Key("records_back", keys="escape", action="back", description="overview",
         help="Back to the triage overview (a case filter, when set, is cleared first).", group="triage", display="Esc",

@@ -14,6 +14,13 @@ what was counted.  Enter opens a group's records in the main view
 lines (``BadLinesScreen``).  Each log is stamped as its counting starts
 (``presentation.triage.count``); a log rewritten or rotated since is refused
 when a group is opened or exported, saying so, and ``ctrl+r`` counts again.
+
+With ``--follow`` (``TriageRun.follow``) the same worker goes on once the lines
+there are counted: the engine's follower counts each line appended, and its
+snapshots (at least one a second) move the counts and the histogram; the head
+says it is following and how many new lines a second, and each rotation or
+truncation the follower saw is said (a notice, and the head's last line).  Esc
+stops following, keeping the counts; quitting stops it too.
 """
 
 from __future__ import annotations
@@ -54,6 +61,9 @@ from ..widgets.time_table import TimeTable
 __all__ = ["Counted", "TriageScreen"]
 
 _MUTED = TEXT[Tone.MUTED]
+# What happened to a followed log, as the head and the notices say it (``FollowEvent.kind``).
+_EVENT_WORDS = {"rotated": "rotated", "truncated": "truncated", "gone": "gone", "back": "found again",
+                "unreadable": "unreadable", "ended": "ended", "broken": "broke off"}
 
 
 class Counted(Message):
@@ -88,6 +98,7 @@ class TriageScreen(Screen[None]):
         self.generation = 0  # the count under way or shown: a snapshot of an earlier one is dropped
         self._counting = threading.Event()  # set when the last count started has returned
         self._recount_asked = False  # ctrl+r was pressed once with lab edits that counting again drops
+        self._told = 0  # the number of the last event of the follow said in a notice
 
     # -- layout -------------------------------------------------------------------
 
@@ -108,7 +119,8 @@ class TriageScreen(Screen[None]):
     def on_mount(self) -> None:
         names = ", ".join(self.run.logs)
         self.query_one("#triage-panel").border_title = Content.assemble(
-            "triage · ", safe.content(names), (" · registry ", _MUTED), safe.content(self.run.registry_path))
+            "triage · ", safe.content(names), (" · registry ", _MUTED), safe.content(self.run.registry_path),
+            (" · following", strong(Tone.GOOD)) if self.run.follow else "")
         self._show_head()
         self._show_titles()
         self._count(self.generation, self.cancel, None, self._counting, self.reader)
@@ -148,6 +160,7 @@ class TriageScreen(Screen[None]):
         self.generation += 1
         self.counted = None
         self.running = True
+        self._told = 0
         self._sessions.clear()
         self.reader.close()
         self.reader = LineReader()
@@ -170,6 +183,7 @@ class TriageScreen(Screen[None]):
         if self.counted is not None and self.counted.done:
             return  # nothing after the end (a late partial snapshot)
         self.counted = snapshot = posted.snapshot
+        self._tell_events(snapshot)
         if snapshot.done:
             self.running = False
             for table in (self.query_one(GroupTable), self.query_one(TimeTable)):
@@ -192,6 +206,15 @@ class TriageScreen(Screen[None]):
         self._show_time(snapshot.summary.histogram)
         self._show_head()
 
+    def _tell_events(self, snapshot: Snapshot) -> None:
+        """A notice for each event of the follow not said yet (a snapshot replaced by a newer one loses
+        none: each holds the latest events)."""
+        for event in snapshot.events:
+            if event.number > self._told:
+                self.notify(safe.display(event.words()), title=f"a log {_EVENT_WORDS.get(event.kind, event.kind)}",
+                            severity="warning", markup=False, timeout=8)
+        self._told = max(self._told, snapshot.event_count)
+
     # -- drawing ---------------------------------------------------------------------
 
     def _show_groups(self) -> None:
@@ -207,8 +230,14 @@ class TriageScreen(Screen[None]):
         self._show_titles()
 
     def _show_progress(self, snapshot: Snapshot) -> None:
-        """The share of the logs' bytes read, as the summary's bars draw it (no layout: a fixed height)."""
+        """The share of the logs' bytes read, as the summary's bars draw it (no layout: a fixed height);
+        following, what is going on instead."""
         progress = self.query_one("#triage-progress", Static)
+        if snapshot.following:
+            progress.update(Content.assemble(("● following", strong(Tone.GOOD)),
+                                             (" · every line appended is counted as it is written", _MUTED)),
+                            layout=False)
+            return
         total, done = snapshot.total_bytes or 0, snapshot.bytes_done
         share = f" {100 * done / total:3.0f}%" if total else ""
         width = max(10, progress.size.width - len(share))
@@ -256,11 +285,8 @@ class TriageScreen(Screen[None]):
             (" bad lines · ", _MUTED),
             *([(f"{len(counted.broken):,} log(s) broke off", strong(Tone.BAD)), (" · ", _MUTED)]
               if counted.broken else []),
-            (f"{rate:,.0f}", bold), (" records/s · ", _MUTED),
-            (f"{counted.seconds:.1f} s", bold),
-            (" · verifying… Esc stops and keeps what is counted" if not counted.done
-             else " · stopped: the counts are the lines verified before Esc" if counted.cancelled
-             else " · done", strong(Tone.WARN) if counted.cancelled else _MUTED))]
+            *([(f"{rate:,.0f}", bold), (" records/s · ", _MUTED)] if not self.run.follow else []),
+            (f"{counted.seconds:.1f} s", bold), *self._state_words(counted))]
         if summary.records:
             accepted = summary.by_check.get("ACCEPT", 0)
             false_accepts = sum(group.records for group in summary.of_kind("false_accept"))
@@ -276,10 +302,31 @@ class TriageScreen(Screen[None]):
             lines.append(Content.assemble(
                 ("broke off: ", strong(Tone.BAD)), safe.content(file, bold), (f" after line {line:,}: ", _MUTED),
                 safe.content(problem), (f" (and {more:,} more)" if more else "", _MUTED)))
-        broke = bool(counted.broken)
+        elif counted.events:  # the latest of what happened to a followed log (each was a notice too)
+            event = counted.events[-1]
+            more = counted.event_count - 1
+            lines.append(Content.assemble(
+                (f"{_EVENT_WORDS.get(event.kind, event.kind)}: ", strong(Tone.WARN)), safe.content(event.file, bold),
+                (" ", _MUTED), safe.content(event.detail), (f" · at {iso(event.time)[11:19]}", _MUTED),
+                (f" (and {more:,} before)" if more else "", _MUTED)))
+        broke = bool(counted.broken) or bool(counted.events)
         if head.has_class("-broken") != broke:
             head.set_class(broke, "-broken")  # one more line: the height changes once
         head.update(Content("\n").join(lines), layout=False)  # a fixed height: no layout pass
+
+    def _state_words(self, counted: Snapshot) -> list[tuple[str, str]]:
+        """Where the count is, at the end of the head's first line."""
+        if counted.done:
+            if not counted.cancelled:
+                return [(" · done", _MUTED)]
+            stopped = "following: the counts are the lines counted" if self.run.follow else \
+                ": the counts are the lines verified"
+            return [(f" · stopped {stopped} before Esc", strong(Tone.WARN))]
+        if counted.following:
+            return [(" · following: ", strong(Tone.GOOD)), (f"{counted.per_second:,.1f}", "bold"),
+                    (" new lines/s · Esc stops following", _MUTED)]
+        then = ", then following" if self.run.follow else ""
+        return [(f" · verifying{then}… Esc stops and keeps what is counted", _MUTED)]
 
     # -- keys -------------------------------------------------------------------------
 
@@ -302,8 +349,10 @@ class TriageScreen(Screen[None]):
         field = self.query_one("#triage-filter", Input)
         if self.running and not field.has_focus:
             self.cancel.set()
+            following = self.counted is not None and self.counted.following
             self.query_one("#triage-head", Static).update(Content.styled(
-                "stopping after the tasks under way…", strong(Tone.WARN)), layout=False)
+                "stopping following…" if following else "stopping after the tasks under way…", strong(Tone.WARN)),
+                layout=False)
             return
         with field.prevent(Input.Changed):
             field.value = ""
