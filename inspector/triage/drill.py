@@ -54,10 +54,36 @@ class LineReader:
             gz = self._gzip[path] = is_gzip(path)
         return self._gzip_line(path, offset) if gz else self._plain_line(path, offset)
 
-    def _plain_line(self, path: str, offset: int) -> bytes:
+    def line_start(self, path: str, offset: int, limit: int) -> tuple[bytes, bool]:
+        """The first ``limit`` bytes of the line beginning at ``offset`` (without
+        its newline) and whether the line goes on past them: a preview (a bad
+        line's start), never the whole of a long line.  A plain log is read
+        ``limit + 1`` bytes; a ``.gz``, up to the decompression's next piece.
+        LogError if unreadable."""
+        if path == STDIN:
+            raise LogError(path, "standard input cannot be read again; triage a file to drill down")
+        gz = self._gzip.get(path)
+        if gz is None:
+            gz = self._gzip[path] = is_gzip(path)
+        if gz:
+            try:
+                data = gzip_line_at(path, self._stream(path), offset, limit)
+            except LogError:
+                self._drop(path)
+                raise
+        else:
+            data = os.pread(self._fd(path), limit + 1, offset)
+        line, newline, _ = data.partition(b"\n")
+        return line[:limit], len(line) > limit
+
+    def _fd(self, path: str) -> int:
         fd = self._plain.get(path)
         if fd is None:
             fd = self._plain[path] = open_log(path)
+        return fd
+
+    def _plain_line(self, path: str, offset: int) -> bytes:
+        fd = self._fd(path)
         data = os.pread(fd, self.FIRST_READ, offset)
         end = data.find(b"\n")
         if end < 0 and len(data) == self.FIRST_READ:  # a long line: the rest, up to the limit
@@ -70,6 +96,13 @@ class LineReader:
         return data[:end]
 
     def _gzip_line(self, path: str, offset: int) -> bytes:
+        try:
+            return line_of(path, offset, gzip_line_at(path, self._stream(path), offset))
+        except LogError:
+            self._drop(path)
+            raise
+
+    def _stream(self, path: str) -> GzipLines:
         lines = self._streams.get(path)
         if lines is None:
             fd = open_log(path)
@@ -78,11 +111,7 @@ class LineReader:
             if index is None or index.identity != identity:
                 index = self.indexes[path] = SeekIndex(identity)
             lines = self._streams[path] = GzipLines(fd, index)
-        try:
-            return line_of(path, offset, gzip_line_at(path, lines, offset))
-        except LogError:
-            self._drop(path)
-            raise
+        return lines
 
     def _drop(self, path: str) -> None:
         lines = self._streams.pop(path, None)
