@@ -92,7 +92,7 @@ class RecordPlace:
 
     @property
     def place(self) -> str:
-        """``FILE:LINE · offset N``, as ``sed -n Np`` and ``tail -c +N`` take them (no separators)."""
+        """``FILE:LINE · offset N`` (the byte the line starts at, from 0), digits without separators, to copy."""
         return f"{self.file}:{self.line} · offset {self.offset}"
 
 

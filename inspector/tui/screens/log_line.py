@@ -10,6 +10,7 @@ characters as ``\\uXXXX``, bytes that are not UTF-8 as ``\\xNN``.
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import PurePath
 
 from textual.app import ComposeResult
 from textual.containers import Vertical
@@ -28,8 +29,9 @@ _MUTED = TEXT[Tone.MUTED]
 
 
 def line_title(line: LogLine) -> Content:
-    """The dialog's title: where the line is and how long (the head says how it is shown)."""
-    return Content.assemble("log line · ", safe.content(f"{line.file}:{line.line}", "bold"),
+    """The dialog's title: where the line is (its log's name: the strip behind has the
+    path) and how long; the head says how it is shown."""
+    return Content.assemble("log line · ", safe.content(f"{PurePath(line.file).name}:{line.line}", "bold"),
                             (f" · offset {line.offset} · {line.size:,} bytes", _MUTED))
 
 

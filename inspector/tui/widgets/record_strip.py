@@ -25,8 +25,8 @@ LINES = 3
 
 class RecordStrip(Widget):
     HELP = (
-        "**Record** (a triage group's records): where the record is, its log as given, line and byte offset "
-        "(as `sed -n LINEp` and `tail -c +OFFSET` take them), and its metadata in the line's order, nested "
+        "**Record** (a triage group's records): where the record is, its log as given, its line and the byte "
+        "offset the line starts at (from 0), and its metadata in the line's order, nested "
         "objects opened (`metadata.model`), long values cut, the members that do not fit counted as *+N more*; "
         "`l` shows the whole line."
     )
