@@ -279,7 +279,7 @@ class TestRecords:
             strip = records.query_one(RecordStrip)
             shown = " ".join(strip.render_line(y).text for y in range(strip.size.height))
             line = first.id.split(":")[1]
-            assert f"{folder / 'app.jsonl'}:{line} · offset {first.note.split('offset ')[1].split(')')[0]}" in shown
+            assert f"app.jsonl:{line} · offset {first.note.split('offset ')[1].split(')')[0]}" in shown
             assert all(f"{key} " in shown for key in ("id", "ts", "model", "prompt_version")) and "more" not in shown
             assert f"app.jsonl:{first.id.split(':')[1]}(offset" in drawn.replace(" ", "")  # wrapped anywhere
             cases_title = Content.from_markup(records.query_one("#cases-panel").border_title).plain
