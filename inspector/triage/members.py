@@ -230,6 +230,11 @@ def place_name(file: str) -> str:
     return Path(file).name
 
 
+# The metadata a record's case note holds at most (characters of its JSON): the
+# note is drawn in the verdict panel, and a line can hold 4 MiB of metadata.
+NOTE_METADATA = 2000
+
+
 class RecordCases(Sequence[Case | CaseError]):
     """The records of a group as cases, built as they are asked for, the last
     ``KEEP`` kept.  A record that cannot be read again is a ``CaseError``.  The
@@ -299,7 +304,8 @@ class RecordCases(Sequence[Case | CaseError]):
         if record.verdict is not None:
             self._verdicts[number] = record.verdict
         return Case(self.suite_name, number, case_id(record.file, record.line), record.raw, record.request,
-                    record.label, record_note(record.file, record.line, record.offset, record.meta or {}))
+                    record.label, record_note(record.file, record.line, record.offset, record.meta or {},
+                                              NOTE_METADATA))
 
     def id_of(self, number: int) -> str:
         """The case id of the ``number``-th record, from the index (no reread)."""

@@ -97,6 +97,16 @@ class TestThePlace:
                                  "deep.a.b": '{"c": 1}', "none": "null", "empty": '""', "esc": f"a{ESC}b"}
         assert more == 0  # (the escape is the widget's: safe)
 
+    def test_megabytes_of_metadata_are_cut_in_the_strip_and_in_the_cases_note_too(self, tmp_path):
+        log = tmp_path / "big.jsonl"
+        log.write_bytes(line(b'"blob": "' + b"b" * 1_000_000 + b'"', b'"id": "r-1"') + b"\n")
+        session = session_of(log)
+        place = record_place_of(session, 0)
+        assert place.members == (("blob", "b" * (VALUE_CHARS - 1) + "…"), ("id", "r-1"))
+        note = session.cases[0].note  # drawn in the verdict panel: a megabyte would take it seconds
+        assert note.startswith(f"from {log}:1 (offset 0); metadata {{\"blob\": \"bbb")
+        assert note.endswith("… (cut at 2,000 characters)") and len(note) < 2200
+
     def test_a_record_that_cannot_be_read_again_says_why(self, log):
         session = session_of(log)
         log.write_bytes(b"")  # rotated away before the record was read

@@ -109,6 +109,7 @@ async def test_a_records_place_metadata_and_whole_line_in_view_and_the_bad_lines
         assert "id r-1" in drawn[1] and "model evil\\u001b[31m\\u202ex" in " ".join(drawn) and "more" in drawn[-1]
         text, _ = screen_text_and_styles(pilot.app)
         assert "app.jsonl:1 · offset 0" in text and hidden_characters(text) == []  # in view: no scrolling
+        assert "log_line" in {binding.action for _, binding in records._bindings}  # declared: footer, help, docs
         await pilot.press("l")
         shown = pilot.app.screen
         assert isinstance(shown, LogLineScreen)
