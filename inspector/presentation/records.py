@@ -14,6 +14,7 @@ escapes), never as markup.
 from __future__ import annotations
 
 import json
+from bisect import bisect_right
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -251,7 +252,7 @@ def log_line(file: str, line: int, offset: int, data: bytes, pretty: bool = True
     size = len(data)
     head = data[:LINE_BYTES]
     if size > LINE_BYTES:
-        head = head[:_character_start(head)]
+        head = head[:_whole_characters(head)]
     try:
         raw, raw_bytes = head.decode("utf-8"), False
     except UnicodeDecodeError:
@@ -261,35 +262,22 @@ def log_line(file: str, line: int, offset: int, data: bytes, pretty: bool = True
     if found is not None:
         text = found.text
         if len(text) > LINE_CHARS:
-            kept = _kept_characters(found.offsets, LINE_CHARS)
+            kept = bisect_right(found.offsets, LINE_CHARS) - 1  # raw characters the first LINE_CHARS hold
             text, shown = text[:found.offsets[kept]], len(_encoded(raw[:kept]))
     note = f"the first {shown:,} bytes of {size:,} shown ({size - shown:,} cut)" if shown < size else None
     return LogLine(file, line, offset, size, text, raw_bytes, found is not None, shown, note)
 
 
-def _character_start(data: bytes) -> int:
-    """Where the last character of ``data`` starts, when it may be cut (a UTF-8
-    continuation byte is 0b10xxxxxx): the length to keep whole characters."""
+def _whole_characters(data: bytes) -> int:
+    """The length of ``data`` without a UTF-8 character cut at its end (a
+    continuation byte is 0b10xxxxxx; the lead byte says how many it needs)."""
     end = len(data)
     for back in range(1, min(4, end) + 1):
         byte = data[end - back]
         if byte & 0xC0 != 0x80:
-            # A lead byte: keep it only if its character is complete.
             need = 1 if byte < 0x80 else 2 if byte >> 5 == 0b110 else 3 if byte >> 4 == 0b1110 else 4
             return end if need <= back else end - back
     return end
-
-
-def _kept_characters(offsets: Sequence[int], limit: int) -> int:
-    """How many characters of the raw text the first ``limit`` re-indented characters hold."""
-    low, high = 0, len(offsets) - 1
-    while low < high:  # the largest count whose end is within the limit
-        middle = (low + high + 1) // 2
-        if offsets[middle] <= limit:
-            low = middle
-        else:
-            high = middle - 1
-    return low
 
 
 def _encoded(text: str) -> bytes:

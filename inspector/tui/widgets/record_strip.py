@@ -38,23 +38,39 @@ class RecordStrip(Widget):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self._place: RecordPlace | None = None
+        self._drawn: tuple[object, Content, int] | None = None  # (place, width, lines), its content, its lines
 
     @property
     def place(self) -> RecordPlace | None:
         return self._place
 
     def show(self, place: RecordPlace | None) -> None:
-        if place != self._place:
-            self._place = place
-            self.refresh(layout=True)
+        if place == self._place:
+            return
+        self._place = place
+        # Another record on as many lines needs no layout pass (one costs a j press milliseconds).
+        _, lines = self._content()
+        self.refresh(layout=lines != self.size.height)
 
     def render(self) -> Content:
-        place = self._place
-        if place is None:
-            return Content("")
+        return self._content()[0]
+
+    def _content(self) -> tuple[Content, int]:
+        """The strip at the current width, and how many lines it takes (kept until either changes)."""
         room = self.content_region.width or self.size.width or 80
         limit = self.styles.max_height
         lines = int(limit.value) if limit is not None and limit.is_cells else LINES
+        key = (self._place, room, lines)
+        if self._drawn is not None and self._drawn[0] == key:
+            return self._drawn[1], self._drawn[2]
+        content, taken = self._lay_out(room, lines)
+        self._drawn = (key, content, taken)
+        return content, taken
+
+    def _lay_out(self, room: int, lines: int) -> tuple[Content, int]:
+        place = self._place
+        if place is None:
+            return Content(""), 0
         items = [self._place_item(place, room)]
         if place.problem is not None:
             items.append(safe.content(place.problem, _WARN))
@@ -65,7 +81,7 @@ class RecordStrip(Widget):
         shown = [[items[number] for number in row] for row in rows]
         if more:
             shown[-1].append(Content.styled(_marker(more), _MUTED))  # l shows them: the panel's title says so
-        return Content("\n").join(Content("  ").join(row) for row in shown)
+        return Content("\n").join(Content("  ").join(row) for row in shown), len(shown)
 
     @staticmethod
     def _place_item(place: RecordPlace, room: int) -> Content:
