@@ -57,6 +57,28 @@ class LineReader:
             gz = self._gzip[path] = is_gzip(path)
         return self._gzip_line(path, offset) if gz else self._plain_line(path, offset)
 
+    def line_start(self, path: str, offset: int, limit: int) -> tuple[bytes, bool]:
+        """The first ``limit`` bytes of the line beginning at ``offset`` (without
+        its newline) and whether the line goes on past them: a preview (a bad
+        line's start), never the whole of a long line.  A plain log is read
+        ``limit + 1`` bytes; a ``.gz``, up to the decompression's next piece.
+        LogError if unreadable."""
+        if path == STDIN:
+            raise LogError(path, "standard input cannot be read again; triage a file to drill down")
+        gz = self._gzip.get(path)
+        if gz is None:
+            gz = self._gzip[path] = is_gzip(path)
+        if gz:
+            try:
+                data = gzip_line_at(path, self._stream(path), offset, limit)
+            except LogError:
+                self._drop(path)
+                raise
+        else:
+            data = os.pread(self._plain_fd(path), limit + 1, offset)
+        line, newline, _ = data.partition(b"\n")
+        return line[:limit], len(line) > limit
+
     def _plain_line(self, path: str, offset: int) -> bytes:
         fd = self._plain_fd(path)
         data = os.pread(fd, self.FIRST_READ, offset)
@@ -89,6 +111,13 @@ class LineReader:
         return fd
 
     def _gzip_line(self, path: str, offset: int) -> bytes:
+        try:
+            return line_of(path, offset, gzip_line_at(path, self._stream(path), offset))
+        except LogError:
+            self._drop(path)
+            raise
+
+    def _stream(self, path: str) -> GzipLines:
         lines = self._streams.get(path)
         if lines is None:
             fd = open_log(path)
@@ -97,11 +126,7 @@ class LineReader:
             if index is None or index.identity != identity:
                 index = self.indexes[path] = SeekIndex(identity)
             lines = self._streams[path] = GzipLines(fd, index)
-        try:
-            return line_of(path, offset, gzip_line_at(path, lines, offset))
-        except LogError:
-            self._drop(path)
-            raise
+        return lines
 
     def _drop(self, path: str) -> None:
         lines = self._streams.pop(path, None)

@@ -71,12 +71,26 @@ def _raw_member(raw: str | bytes) -> dict[str, str]:
     return {"raw": raw}
 
 
-def record_note(file: str, line: int, offset: int, meta: dict[str, Any]) -> str:
+def record_note(file: str, line: int, offset: int, meta: dict[str, Any], limit: int | None = None) -> str:
     """A record's place and metadata as its case's note (an export's, and the
     inspector's drill-down into a group).  A lone surrogate in the metadata (an
     escape Python's json read) or the file's name is written as its JSON escape, ``\\ud800``: a
-    suite file holds no lone surrogate, escaped or not."""
-    metadata = json.dumps(meta, ensure_ascii=False, sort_keys=True, default=str)
+    suite file holds no lone surrogate, escaped or not.  With ``limit``, the
+    metadata is written only that far (a drill-down's note is drawn: megabytes
+    of metadata would take the screen seconds), and the note says it is cut."""
+    encoder = json.JSONEncoder(ensure_ascii=False, sort_keys=True, default=str)
+    if limit is None:
+        metadata = encoder.encode(meta)
+    else:
+        chunks, size = [], 0
+        for chunk in encoder.iterencode(meta):
+            chunks.append(chunk)
+            size += len(chunk)
+            if size > limit:
+                break
+        metadata = "".join(chunks)
+        if size > limit:
+            metadata = f"{metadata[:limit]}… (cut at {limit:,} characters)"
     note = f"from {file}:{line} (offset {offset}); metadata {metadata}"
     return note if note.isascii() else note.encode("utf-8", "backslashreplace").decode("utf-8")
 

@@ -322,10 +322,11 @@ def read_line_at(path: str, offset: int) -> bytes:
     return line_of(path, offset, data)
 
 
-def gzip_line_at(path: str, lines: GzipLines, offset: int) -> bytes:
-    """The bytes of the line at ``offset`` of a ``.gz`` (``line_of`` makes them the line)."""
+def gzip_line_at(path: str, lines: GzipLines, offset: int, limit: int = MAX_LINE_BYTES) -> bytes:
+    """The bytes of the line at ``offset`` of a ``.gz`` (``line_of`` makes them the line),
+    decompressed until its newline or past ``limit`` bytes."""
     try:
-        return lines.line_at(offset, MAX_LINE_BYTES)
+        return lines.line_at(offset, limit)
     except GzipBreak as exc:
         raise LogError(path, f"cannot read at offset {offset}: {exc.problem}") from None
     except OSError as exc:

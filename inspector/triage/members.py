@@ -189,6 +189,34 @@ class GroupMembers:
         position = self.position(number)
         return self.index.entry(position) if position is not None else None
 
+    def line(self, number: int) -> tuple[str, int, int, bytes] | None:
+        """(file, line, offset, the line's bytes) of the group's ``number``-th
+        record, reread as its case is (``Rereader.reread``: LogChanged when it
+        is not the record counted there any more, LogError when unreadable);
+        None past what was counted."""
+        position = self.position(number)
+        if position is None:
+            return None
+        file, line, offset, label = self.index.entry(position)
+        text, _, _ = self.rereader.reread(file, line, offset, label)
+        return file, line, offset, text
+
+    def start(self, number: int, limit: int) -> tuple[str, int, int, bytes, bool] | None:
+        """(file, line, offset, its first ``limit`` bytes, whether it goes on)
+        of the group's ``number``-th line, a record or a bad line: a preview,
+        read only from a log still what was counted (LogChanged; LogError when
+        unreadable), never more than ``limit`` bytes of a long line
+        (``LineReader.line_start``); None past what was counted."""
+        position = self.position(number)
+        if position is None:
+            return None
+        file, line, offset, _ = self.index.entry(position)
+        stamp = self.rereader.stamps.get(file)
+        if stamp is not None:
+            stamp.check()
+        data, more = self.reader.line_start(file, offset, limit)
+        return file, line, offset, data, more
+
 
 # -- the records as cases of a suite ----------------------------------------------------
 
@@ -201,6 +229,11 @@ def case_id(file: str, line: int) -> str:
 @lru_cache(maxsize=64)
 def place_name(file: str) -> str:
     return Path(file).name
+
+
+# The metadata a record's case note holds at most (characters of its JSON): the
+# note is drawn in the verdict panel, and a line can hold 4 MiB of metadata.
+NOTE_METADATA = 2000
 
 
 class RecordCases(Sequence[Case | CaseError]):
@@ -216,6 +249,7 @@ class RecordCases(Sequence[Case | CaseError]):
         self.members = members
         self._built: OrderedDict[int, Case | CaseError] = OrderedDict()
         self._verdicts: dict[int, Verdict] = {}
+        self._records: dict[int, Record] = {}  # what each case kept was built from: its place and metadata
 
     def __len__(self) -> int:
         return len(self.members)
@@ -241,7 +275,15 @@ class RecordCases(Sequence[Case | CaseError]):
         if len(self._built) > self.KEEP:
             dropped, _ = self._built.popitem(last=False)
             self._verdicts.pop(dropped, None)
+            self._records.pop(dropped, None)
         return built
+
+    def record(self, number: int) -> Record | None:
+        """The record the ``number``-th case is built from (its place, its
+        metadata, or why it could not be read again), built if it is not kept;
+        None when it is not found again (past what was counted)."""
+        self[number]
+        return self._records.get(number)
 
     def take_verdict(self, number: int) -> Verdict | None:
         """The verdict of the ``number``-th record as reread, once (None if not kept)."""
@@ -252,6 +294,8 @@ class RecordCases(Sequence[Case | CaseError]):
 
     def _build(self, number: int) -> Case | CaseError:
         record = self.members.record(number)
+        if record is not None:
+            self._records[number] = record
         if record is None:
             return CaseError(self.suite_name, number, None, f"record {number + 1}",
                              "not found again in the log: it changed since it was counted")
@@ -261,7 +305,8 @@ class RecordCases(Sequence[Case | CaseError]):
         if record.verdict is not None:
             self._verdicts[number] = record.verdict
         return Case(self.suite_name, number, case_id(record.file, record.line), record.raw, record.request,
-                    record.label, record_note(record.file, record.line, record.offset, record.meta or {}))
+                    record.label, record_note(record.file, record.line, record.offset, record.meta or {},
+                                              NOTE_METADATA))
 
     def id_of(self, number: int) -> str:
         """The case id of the ``number``-th record, from the index (no reread)."""

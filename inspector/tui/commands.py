@@ -90,13 +90,15 @@ class KeyCommands(_InspectorProvider):
 
     def _commands(self) -> list[tuple[str, Callable[[], object], str]]:
         # Only the keys that apply now: the main screen greys out the others.
+        # The screen's own keys (a triage group's records add theirs to the main view's), then the app's.
         screen = self.screen
+        screens = getattr(screen, "KEY_SCREENS", ("main",))
         return [
             (f"{key.description.capitalize()}  ·  {key.display}",
-             partial(self.app.run_action, key.action, screen if key.screen == "main" else None), key.help)
-            for key in (*keys.keys_of("main"), *keys.keys_of("app"))
+             partial(self.app.run_action, key.action, screen if key.screen != "app" else None), key.help)
+            for key in (*(key for name in screens for key in keys.keys_of(name)), *keys.keys_of("app"))
             if key.action != "command_palette"
-            and (key.screen != "main" or self.main.applies(key.action))
+            and (key.screen == "app" or self.main.applies(key.action))
         ]
 
 

@@ -55,6 +55,7 @@ SCREENS: dict[str, str] = {
     "triage": "The triage overview",
     "export": "The group export (^e)",
     "records": "A triage group's records (the main view, and these)",
+    "line": "A record's log line (l)",
     "bad": "A triage's bad lines",
     "help": "This help",
     "app": "Everywhere",
@@ -100,6 +101,7 @@ _FOOTER_GROUPS = {
     "summary_down": _ROW, "summary_up": _ROW,
     "report_down": _ROW, "report_up": _ROW,
     "triage_down": _ROW, "triage_up": _ROW, "bad_down": _ROW, "bad_up": _ROW,
+    "line_down": _ROW, "line_up": _ROW,
 }
 
 KEYS: tuple[Key, ...] = (
@@ -315,6 +317,24 @@ KEYS: tuple[Key, ...] = (
     Key("records_back", keys="escape", action="back", description="overview",
         help="Back to the triage overview (a case filter, when set, is cleared first).", group="triage", display="Esc",
         screen="records"),
+    Key("records_line", keys="l", action="log_line", description="log line",
+        help="The record's whole line as its log holds it, read again: re-indented (r: exactly as written), "
+        "control characters and bytes that are not UTF-8 shown as escapes, the first 64 KiB of a longer one "
+        "(the head says how much is cut); a log changed since it was counted is said instead.", group="triage",
+        display="l", screen="records"),
+    Key("line_down", keys="j,down", action="scroll(1)", description="down", help="Scroll the line down.",
+        group="triage", display="j ↓", screen="line"),
+    Key("line_up", keys="k,up", action="scroll(-1)", description="up", help="Scroll the line up.",
+        group="triage", display="k ↑", screen="line"),
+    Key("line_page_down", keys="pagedown,ctrl+d,space", action="page(1)", description="page down",
+        help="Scroll a page down.", group="triage", display="PgDn ^d", footer=False, screen="line"),
+    Key("line_page_up", keys="pageup,ctrl+u", action="page(-1)", description="page up",
+        help="Scroll a page up.", group="triage", display="PgUp ^u", footer=False, screen="line"),
+    Key("line_pretty", keys="r", action="toggle_pretty", description="pretty/as written",
+        help="Show the line re-indented (the same tokens: every key in its order, a repeated one twice, every "
+        "escape as written) or exactly as written.", group="triage", display="r", screen="line"),
+    Key("line_close", keys="escape,l,q", action="dismiss", description="close",
+        help="Back to the record.", group="triage", display="Esc l q", screen="line"),
     Key("bad_down", keys="j,down", action="cursor(1)", description="down", help="Move to the next bad line.",
         group="triage", display="j ↓", screen="bad"),
     Key("bad_up", keys="k,up", action="cursor(-1)", description="up", help="Move to the previous bad line.",

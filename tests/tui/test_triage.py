@@ -26,6 +26,7 @@ from inspector.tui.screens.records import RecordsScreen
 from inspector.tui.screens.triage import TriageScreen
 from inspector.tui.widgets.bad_lines_table import BadLinesTable
 from inspector.tui.widgets.group_table import GroupTable
+from inspector.tui.widgets.record_strip import RecordStrip
 from inspector.tui.widgets.time_table import TimeTable
 from inspector.tui.widgets.verdict import VerdictView
 from inspector.reports.tones import Tone
@@ -274,6 +275,12 @@ class TestRecords:
             assert '"model": ' in first.note and '"ts": ' in first.note and '"id": ' in first.note
             drawn = drawn_verdict(records)
             assert "note from" in drawn and '"model": "' in drawn and '"ts": "' in drawn
+            # and above the request, in view without scrolling: the place and every member (issue 18)
+            strip = records.query_one(RecordStrip)
+            shown = " ".join(strip.render_line(y).text for y in range(strip.size.height))
+            line = first.id.split(":")[1]
+            assert f"app.jsonl:{line} · offset {first.note.split('offset ')[1].split(')')[0]}" in shown
+            assert all(f"{key} " in shown for key in ("id", "ts", "model", "prompt_version")) and "more" not in shown
             assert f"app.jsonl:{first.id.split(':')[1]}(offset" in drawn.replace(" ", "")  # wrapped anywhere
             cases_title = Content.from_markup(records.query_one("#cases-panel").border_title).plain
             assert cases_title.startswith("VALUE_MISMATCH · cases")
@@ -491,6 +498,20 @@ def test_snapshot_of_the_overview(snap_compare, made, monkeypatch):
     monkeypatch.chdir(made[0])
     app = app_for("app.jsonl", "registry.json", "model")
     assert snap_compare(app, terminal_size=SIZE, run_before=settled)
+
+
+def test_snapshot_of_a_groups_records(snap_compare, made, monkeypatch):
+    # The record's place and metadata above its request, in view without scrolling (issue 18).
+    monkeypatch.chdir(made[0])
+
+    async def settle(pilot):
+        select_group(await settled(pilot), "VALUE_MISMATCH")
+        await pilot.pause()
+        await pilot.press("enter")
+        await pilot.pause()
+
+    app = app_for("app.jsonl", "registry.json", "model")
+    assert snap_compare(app, terminal_size=SIZE, run_before=settle)
 
 
 def test_snapshot_of_the_export_form(snap_compare, made, monkeypatch):

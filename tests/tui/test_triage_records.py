@@ -66,3 +66,66 @@ async def test_the_overview_counts_a_hostile_log_and_opens_its_records(tmp_path)
         assert hidden_characters(text) == []
         await pilot.press("escape")
         assert pilot.app.screen is screen
+
+
+async def test_a_records_place_metadata_and_whole_line_in_view_and_the_bad_lines_starts(tmp_path):
+    """Issue 18: at 80x24 the record's place and metadata are in view without
+    scrolling (bounded, escaped), l shows its whole line re-indented (a repeated
+    key kept, an escape shown) or as written, a log changed since is said; the
+    bad lines' list shows each line's start, escaped and cut."""
+    from inspector.tui.screens.bad_lines import BadLinesScreen
+    from inspector.tui.screens.log_line import LogLineScreen
+    from inspector.tui.widgets.bad_lines_table import BadLinesTable
+    from inspector.tui.widgets.record_strip import RecordStrip
+    from inspector.tui.widgets.text_view import SafeTextView
+    from support.tui import row_text, select_group
+
+    log = tmp_path / "app.jsonl"
+    first = line(id=b'"r-1"', model='"evil\\u001b[31m\u202ex"'.encode(), ts=b'"2026-12-01T10:00:00Z"',
+                 extra=b'{"k": 1, "k": 2}', note=b'"' + b"n" * 300 + b'"')
+    lines = [first, b"{" + b"a" * 10_000, b"\x1b[2J\xff not json", b"", line(id=b'"r-2"')]
+    log.write_bytes(b"\n".join(lines) + b"\n")
+    app = make_triage_app(triage_run([str(log)], load_registry(PAYMENTS_REGISTRY), str(PAYMENTS_REGISTRY)))
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await counted(pilot)
+        select_group(screen, "bad")
+        await pilot.press("enter")
+        assert isinstance(pilot.app.screen, BadLinesScreen)
+        table = pilot.app.screen.query_one(BadLinesTable)
+        long, hostile, empty = (row_text(table, row) for row in range(3))
+        assert " {aaaaaaaaaaaa" in long and long.rstrip().endswith("a…")  # cut to the column
+        assert "\\u001b[2J\\xff not json" in hostile and "(empty)" in empty
+        text, _ = screen_text_and_styles(pilot.app)
+        assert hidden_characters(text) == []
+        await pilot.press("escape")
+        select_group(screen, "ACCEPT")
+        await pilot.press("enter")
+        records = pilot.app.screen
+        assert isinstance(records, RecordsScreen)
+        strip = records.query_one(RecordStrip)
+        drawn = [strip.render_line(y).text for y in range(strip.size.height)]
+        place = drawn[0].strip()  # a long path cut from the left: its name, line and offset stay
+        assert strip.size.height == 2 and place.startswith("…") and f"{log}:1 · offset 0".endswith(place[1:])
+        assert "id r-1" in drawn[1] and "model evil\\u001b[31m\\u202ex" in " ".join(drawn) and "more" in drawn[-1]
+        text, _ = screen_text_and_styles(pilot.app)
+        assert "app.jsonl:1 · offset 0" in text and hidden_characters(text) == []  # in view: no scrolling
+        assert "log_line" in {binding.action for _, binding in records._bindings}  # declared: footer, help, docs
+        await pilot.press("l")
+        shown = pilot.app.screen
+        assert isinstance(shown, LogLineScreen)
+        view = shown.query_one(SafeTextView)
+        rows = [view.render_line(y).text for y in range(view.virtual_size.height)]
+        assert '"k": 1,' in " ".join(rows) and '"k": 2' in " ".join(rows)  # the repeated key kept
+        assert '"model": "evil\\u001b[31m\\u202ex"' in " ".join(rows)  # the escape as written, U+202E shown so
+        text, _ = screen_text_and_styles(pilot.app)
+        assert hidden_characters(text) == []
+        assert f"{len(first):,} bytes" in text and "re-indented" in text
+        await pilot.press("r")
+        assert not shown.line.pretty and shown.line.text.encode() == first
+        await pilot.press("escape")
+        assert pilot.app.screen is records
+        await pilot.press("j")
+        log.write_bytes(b"")  # rotated away
+        await pilot.press("l")
+        assert pilot.app.screen is records  # not shown: said
+        assert any("the log changed since it was counted" in str(note.message) for note in pilot.app._notifications)

@@ -1,10 +1,12 @@
-"""A triage's bad lines: file, line and reason, one row each (``BadLinesScreen``).
+"""A triage's bad lines: file, line, reason and how the line starts, one row each (``BadLinesScreen``).
 
 The lines that are not records (not JSON, not an object, ``raw`` or ``request``
 missing or unusable, ...) are counted as their own group; Enter on it in the
 overview lists them here, as the engine found them, in order: the first 1,000
 (``tally.BAD_KEPT``; the title says how many more, and ``inspector triage
---summary --bad-lines FILE`` writes every one).  Reasons can quote the line:
+--summary --bad-lines FILE`` writes every one).  Each row's start is read from
+its log as the row is drawn (``presentation.records.BadLineStarts``, a few
+hundred bytes at most).  Reasons can quote the line and the start is the line:
 untrusted text, drawn through ``safe`` like every cell.
 """
 
@@ -16,6 +18,7 @@ from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Footer
 
+from ...presentation.records import BadLineStarts
 from .. import keys, safe
 from ..widgets.bad_lines_table import BadLinesTable
 
@@ -25,14 +28,16 @@ __all__ = ["BadLinesScreen"]
 class BadLinesScreen(Screen[None]):
     BINDINGS = keys.bindings("bad")
 
-    def __init__(self, bad: list[tuple[str, int, str]], counted: int | None = None) -> None:
+    def __init__(self, bad: list[tuple[str, int, str]], counted: int | None = None,
+                 starts: BadLineStarts | None = None) -> None:
         super().__init__()
         self.bad = bad
         self.counted = max(len(bad), counted or 0)  # every bad line, listed or not
+        self.starts = starts
 
     def compose(self) -> ComposeResult:
         with Vertical(id="bad-panel"):
-            yield BadLinesTable(self.bad, id="bad-lines")
+            yield BadLinesTable(self.bad, self.starts, id="bad-lines")
         yield Footer()
 
     def on_mount(self) -> None:

@@ -20,6 +20,7 @@ from ..widgets.claims import ClaimsTable
 from ..widgets.help_text import HelpText
 from ..widgets.checks_panel import ChecksPanel
 from ..widgets.raw_answer import RawAnswer
+from ..widgets.record_strip import RecordStrip
 from ..widgets.registry_table import RegistryTable
 from ..widgets.request_strip import RequestStrip
 from ..widgets.source_text import SourceText
@@ -27,7 +28,8 @@ from ..widgets.verdict import VerdictView
 
 __all__ = ["HelpScreen", "help_markdown", "mutations_markdown"]
 
-PANELS = (CaseList, RequestStrip, ClaimsTable, RegistryTable, SourceText, ChecksPanel, RawAnswer, VerdictView)
+PANELS = (CaseList, RecordStrip, RequestStrip, ClaimsTable, RegistryTable, SourceText, ChecksPanel, RawAnswer,
+          VerdictView)
 
 INTRO = (
     "# inspector\n\n"

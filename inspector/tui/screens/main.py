@@ -63,6 +63,7 @@ __all__ = ["MainScreen"]
 
 class MainScreen(Screen[None]):
     BINDINGS = keys.bindings("main")
+    KEY_SCREENS: tuple[str, ...] = ("main",)  # whose declared keys the palette lists (keys.KEYS)
     COMMANDS = {KeyCommands, CaseCommands, FilterCommands, OpenCommands, ExerciseCommands}
     AUTO_FOCUS = ""  # nothing: the keys belong to the screen until "/" focuses the filter
 
@@ -94,6 +95,7 @@ class MainScreen(Screen[None]):
                     yield ChecksPanel(id="checks")
             with Vertical(id="right"):
                 with Vertical(id="request-panel", classes="panel"):
+                    yield from self.compose_request_head()
                     yield RequestStrip(id="request")
                 with Container(id="evidence"):
                     with Vertical(id="claims-panel", classes="panel"):
@@ -107,6 +109,10 @@ class MainScreen(Screen[None]):
                     with Vertical(id="verdict-panel", classes="panel"):
                         yield VerdictView(id="verdict")
         yield Footer()
+
+    def compose_request_head(self) -> ComposeResult:
+        """What the request panel shows above the request (a triage record's place and metadata)."""
+        yield from ()
 
     def on_mount(self) -> None:
         for panel, title in (("#request-panel", "request"), ("#claims-panel", "claims"),

@@ -3,20 +3,28 @@
 The main screen over a ``RecordSession`` (the group's records as the cases of
 an in-memory suite, read from the log as they are shown): the registry beside
 each claim, the checks, the highlights, the lab's edits, mutations and save all
-work as on any case, ``j``/``k`` page through the group, the verdict panel's
-note says where the record is and its metadata.  Esc goes back to the overview
+work as on any case, ``j``/``k`` page through the group.  Above the request,
+the record's place (file:line, byte offset) and metadata (``RecordStrip``,
+bounded by ``presentation.records``), in view without scrolling; ``l`` shows
+its whole log line (``LogLineScreen``).  Esc goes back to the overview
 (clearing a case filter first).
 """
 
 from __future__ import annotations
 
+from functools import partial
+
+from textual.app import ComposeResult
 from textual.content import Content
 
+from ...presentation.records import LogChanged, LogError, record_line, record_place_of
+from ...presentation.selection import Selection
 from ...presentation.session import Session
 from ...presentation.triage import Group, RecordSession
 from ...suites.load import Suite
 from .. import keys, safe
 from ..tones import TEXT, Tone
+from ..widgets.record_strip import RecordStrip
 from .main import MainScreen
 
 __all__ = ["RecordsScreen"]
@@ -30,12 +38,16 @@ SUMMARY_LIMIT = 5000
 class RecordsScreen(MainScreen):
     # The main view's keys, Esc going back (a subclass's key replaces the main view's).
     BINDINGS = keys.bindings("records")
+    KEY_SCREENS = ("main", "records")
 
     def __init__(self, session: Session, group: Group, number: int = 0) -> None:
         super().__init__(session)
         self.group = group
         self._start = number
         self._told_changed = False
+
+    def compose_request_head(self) -> ComposeResult:
+        yield RecordStrip(id="record")
 
     def on_mount(self) -> None:
         # Runs before the main screen's own on_mount opens the first record.
@@ -55,6 +67,34 @@ class RecordsScreen(MainScreen):
                                          "its records not read before cannot be read now; Esc, then ctrl+r in the "
                                          "overview counts again"),
                             title="a log changed", severity="error", markup=False, timeout=8)
+
+    def watch_selection(self, selection: Selection | None) -> None:
+        super().watch_selection(selection)
+        if selection is None or self._views is None or not isinstance(self.session, RecordSession):
+            return
+        self._title("#request-panel", Content.assemble("record", (" · l: its whole log line", TEXT[Tone.MUTED])))
+        self.query_one(RecordStrip).show(record_place_of(self.session, selection.report.number))
+
+    def action_log_line(self) -> None:
+        """The record's whole line, reread from its log (a log changed since it was counted: said instead)."""
+        number = self.browse.current
+        if number is None or not isinstance(self.session, RecordSession):
+            return
+        read = partial(record_line, self.session, number)
+        try:
+            line = read(True)
+        except LogChanged as exc:
+            self.notify(safe.display(f"{exc.path}: the log changed since it was counted ({exc.what}): this record's "
+                                     "line is not there any more; Esc, then ctrl+r in the overview counts again"),
+                        title="a log changed", severity="error", markup=False, timeout=8)
+            return
+        except LogError as exc:
+            self.notify(safe.display(str(exc)), title="the line cannot be read again", severity="error",
+                        markup=False, timeout=8)
+            return
+        from .log_line import LogLineScreen
+
+        self.app.push_screen(LogLineScreen(read, line))
 
     def action_back(self) -> None:
         if self.browse.filtered or self.query_one("#filter").has_class("-active"):

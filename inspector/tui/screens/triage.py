@@ -443,9 +443,11 @@ class TriageScreen(Screen[None]):
         if group is None or counted is None:
             return
         if group.kind == "bad":
+            from ...presentation.records import bad_line_starts
             from .bad_lines import BadLinesScreen
 
-            self.app.push_screen(BadLinesScreen(counted.bad, counted.bad_lines))
+            self.app.push_screen(BadLinesScreen(counted.bad, counted.bad_lines,
+                                                bad_line_starts(counted, self.run, self.reader)))
             return
         if not group.records:
             self.notify("no record in this group", markup=False, timeout=2)
