@@ -153,8 +153,8 @@ DEFAULT_FORMAT = LogFormat()
 
 
 def _kind_of(value: Any) -> str:
-    return {bool: "a boolean", int: "an integer", float: "a number", list: "an array", dict: "a table"}.get(
-        type(value), "a date or time")
+    return {bool: "a boolean", int: "an integer", float: "a number", str: "a string", list: "an array",
+            dict: "a table"}.get(type(value), "a date or time")
 
 
 def load_log_format(path: str | Path) -> tuple[LogFormat, tuple[str, ...]]:
