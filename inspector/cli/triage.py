@@ -30,16 +30,38 @@ __all__ = ["add_parser", "run"]
 # triage.run.MAX_WORKERS: a test holds them equal), written out so that building the
 # parser imports no engine (every command starts 60 ms sooner).
 MAX_WORKERS = 64
+REQUEST_EXTRA = ("strict", "ignore")  # triage.mapping.REQUEST_EXTRA
 EPILOG = """\
 groups (copy a name into --export GROUP):
   ACCEPT, VALUE_MISMATCH, ...           by verdict status
   reason:INVALID_JSON/SYNTAX            by sub-reason
   claim:CHECK/FIELD/DOC                 by the failing claim's field and cited source
   scope:SERVICE/ENVIRONMENT/REVISION    by the request's scope
-  KEY=VALUE                             by a metadata member given with --by KEY
+  PATH=VALUE                            by a metadata member given with --by PATH
+                                        (metadata.model=gpt-x; --by file: file=LOG)
   other:KEY                             the records of KEY's other values: past 10,000 values,
                                         the heaviest 10,000 are groups (--by id: a value a record)
   blame:retrieval, category:wrong_scope, rung:citation_only, false_accept:citation_only, bad
+
+members: where each is in a line (default: the top-level raw, request, ts and id):
+  --raw response.choices.0.message.content --request ctx.request --ts created --by model
+A PATH is dotted, a number indexing an array (and naming a key on an object), or a JSON
+pointer when it starts with / (/metadata/prompt.version, for keys holding dots; ~1 is /,
+~0 is ~). A raw or request missing at its path is a bad line naming the path and where it
+stopped. An answer logged as JSON (an object or an array, not a string) is verified on its
+exact bytes; its records' metadata says "raw_logged_as": "json". --request-extra ignore
+accepts requests with members the request schema does not know (kept as metadata,
+request.NAME); the request's own members stay strictly validated. --log-format FILE keeps
+the same in TOML, its keys the options' names (flags beside it win; a --by replaces its by):
+  raw = "llm.raw"
+  request = "llm.request"
+  ts = "@timestamp"
+  by = ["metadata.model", "/metadata/prompt.version"]
+  request_extra = "ignore"
+
+logs: a LOG (and each of --against's) is a file, -, a quoted glob ('logs/*.jsonl', its
+files sorted) or a directory (every *.jsonl, *.jsonl.gz, *.ndjson, *.ndjson.gz directly in
+it, sorted); each record keeps its file (--by file groups by it).
 
 The summary lists the first 1,000 bad lines (and the count of each kind); --bad-lines FILE
 writes every one, a JSON object a line: {"file", "line", "offset", "reason"}.
@@ -87,13 +109,25 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
                     "plain, .gz, or - for standard input) and count them by check, sub-reason, failing claim, "
                     "scope, metadata, blame, category, rung and time.",
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("logs", nargs="+", metavar="LOG", help="log files (.gz read as such), - for standard input")
+    parser.add_argument("logs", nargs="+", metavar="LOG",
+                        help="log files (.gz read as such), quoted globs, directories; - for standard input")
     parser.add_argument("--registry", required=True, metavar="G", help="registry JSON file")
     parser.add_argument("--summary", action="store_true", help="print the summary (headless)")
     parser.add_argument("--format", choices=("text", "json", "jsonl"), default=None,
                         help="json implies --summary; jsonl (with --follow): one summary object a line")
-    parser.add_argument("--by", action="append", default=[], metavar="KEY",
-                        help="also group by this metadata member (repeatable)")
+    parser.add_argument("--by", action="append", default=[], metavar="PATH",
+                        help="also group by the member at PATH (repeatable; file: by the record's log file)")
+    for member, default in (("raw", "the answer"), ("request", "its request"), ("ts", "its time"),
+                            ("id", "its id (an exported case's id)")):
+        parser.add_argument(f"--{member}", metavar="PATH",
+                            help=f"where {default} is in a line (default {member}): dotted (a.b.0.c) "
+                                 "or a JSON pointer (/a/b.c)")
+    parser.add_argument("--request-extra", choices=REQUEST_EXTRA, default=None,
+                        help="ignore: accept a request with members the schema does not know (kept as metadata); "
+                             "default strict: a bad line")
+    parser.add_argument("--log-format", type=Path, metavar="FILE",
+                        help="the members' paths kept in a TOML file (keys raw, request, ts, id, by, request_extra); "
+                             "flags beside it win")
     parser.add_argument("--since", metavar="T", help="count only records with ts >= T")
     parser.add_argument("--until", metavar="T", help="count only records with ts < T")
     parser.add_argument("--against", nargs="+", metavar="LOG", default=None,
@@ -125,6 +159,15 @@ def run(args: argparse.Namespace) -> int:
     from ..triage.timeline import parse_time
     from .triage_follow import follow_problem
 
+    from ..triage.logs import expand_logs
+
+    try:
+        args.logs = expand_logs(args.logs)
+        if args.against:
+            args.against = expand_logs(args.against)
+        log_format, by = _log_format(args)
+    except (LogError, ValueError) as exc:
+        return error(str(exc))
     headless = args.summary or args.format is not None or args.export is not None
     if (problem := follow_problem(args)) is not None:
         return error(problem)
@@ -173,12 +216,12 @@ def run(args: argparse.Namespace) -> int:
             return error(f"--out {exc}")
     registry = load_registry(args.registry)
     if not headless:
-        return _inspect(args, registry, window)
+        return _inspect(args, registry, window, log_format, by)
     # Only the export is wanted: the counting stops at the limit (the summary is not printed).
     export_only = args.limit is not None and not args.summary and args.format is None and not args.against \
         and args.bad_lines is None
-    options = Options(by=tuple(dict.fromkeys(args.by)), since=window.get("since"), until=window.get("until"),
-                      collect=args.export, limit=args.limit, stop_at_limit=export_only)
+    options = Options(by=by, since=window.get("since"), until=window.get("until"),
+                      collect=args.export, limit=args.limit, stop_at_limit=export_only, log_format=log_format)
     if args.follow:
         from .triage_follow import follow_jsonl
 
@@ -187,7 +230,7 @@ def run(args: argparse.Namespace) -> int:
         summary = _summarise_to(args.bad_lines, args.logs, args.registry, registry, options, args.workers)
         baseline = None
         if args.against:
-            plain = Options(by=options.by, since=options.since, until=options.until)
+            plain = Options(by=options.by, since=options.since, until=options.until, log_format=log_format)
             baseline = _summarise(args.against, args.registry, registry, plain, args.workers, "against: ")
     except WorkerError as exc:
         error(str(exc))
@@ -204,7 +247,7 @@ def run(args: argparse.Namespace) -> int:
         if not collected:  # the group's records are collected as they are counted: none, no such group
             return error(_unknown_group(args.export, summary))
         try:
-            written = export_suite(args.out, args.export, registry, collected, args.logs)
+            written = export_suite(args.out, args.export, registry, collected, args.logs, log_format)
         except ExportError as exc:
             return error(str(exc))
     if export_only:
@@ -237,6 +280,34 @@ def run(args: argparse.Namespace) -> int:
             print(visible(f"inspector: warning: {file} broke off after line {line:,}: {problem}"), file=sys.stderr)
         return EXIT_BROKEN
     return EXIT_ACCEPT
+
+
+def _log_format(args: argparse.Namespace) -> tuple[Any, tuple[str, ...]]:
+    """The format the lines are read with, and the --by paths: the --log-format
+    file's, the flags given beside it replacing its values (a --by on the
+    command line its whole list).  ValueError (one line) for a file or a path
+    that cannot be used."""
+    from ..triage.mapping import BY_FILE, DEFAULT_FORMAT, LogFormatError, load_log_format, parse_path
+
+    log_format, by = DEFAULT_FORMAT, ()
+    if args.log_format is not None:
+        log_format, by = load_log_format(args.log_format)
+    try:
+        log_format = log_format.changed(raw=args.raw, request=args.request, ts=args.ts, id=args.id,
+                                        request_extra=args.request_extra)
+    except LogFormatError as exc:  # a flag's path ("raw: the path is empty"), or raw and request overlapping
+        said = str(exc)
+        raise LogFormatError(f"--{said}" if said.partition(":")[0] in ("raw", "request", "ts", "id") else said) \
+            from None
+    if args.by:
+        by = tuple(args.by)
+    for path in by:
+        if path != BY_FILE:
+            try:
+                parse_path(path)
+            except ValueError as exc:
+                raise LogFormatError(f"--by: {exc}") from None
+    return log_format, tuple(dict.fromkeys(by))
 
 
 def _export_problem(group: str) -> str | None:
@@ -276,7 +347,8 @@ def _inspector_problem(args: argparse.Namespace) -> str | None:
     return None
 
 
-def _inspect(args: argparse.Namespace, registry: Any, window: dict[str, float | None]) -> int:
+def _inspect(args: argparse.Namespace, registry: Any, window: dict[str, float | None], log_format: Any,
+             by: Sequence[str]) -> int:
     """The inspector on the triage's overview: the logs and the registry checked,
     and a terminal, before the UI starts."""
     from ..triage import LogError, check_log
@@ -296,8 +368,8 @@ def _inspect(args: argparse.Namespace, registry: Any, window: dict[str, float | 
     from ..tui.launch import open_triage
 
     engine = {"workers": args.workers} if args.workers else {}
-    return open_triage(triage_run(args.logs, registry, args.registry, args.by, window.get("since"),
-                                  window.get("until"), follow=args.follow, **engine))
+    return open_triage(triage_run(args.logs, registry, args.registry, by, window.get("since"),
+                                  window.get("until"), log_format, follow=args.follow, **engine))
 
 
 def _unknown_group(name: str, summary: Summary) -> str:

@@ -30,6 +30,7 @@ from ..triage.export import ExportError, export_suite
 from ..triage.follow import FollowEvent, FollowProgress
 from ..triage.groups import other_name
 from ..triage.logs import LogError
+from ..triage.mapping import DEFAULT_FORMAT, LogFormat
 from ..triage.members import GroupMembers, RecordCases, Rereader, place_name, record_suite
 from ..triage.stamp import LogChanged, LogStamp, changed_logs, check_stamps, stamp_logs
 from ..triage.summary import Group, Summary, summarize
@@ -110,12 +111,15 @@ class TriageRun:
 
 
 def triage_run(logs: Sequence[str], registry: Registry, registry_path: str | Path, by: Sequence[str] = (),
-               since: float | None = None, until: float | None = None, follow: bool = False,
-               **engine: Any) -> TriageRun:
-    """A triage for the overview: always with the index (a group opens from it)."""
+               since: float | None = None, until: float | None = None, log_format: LogFormat = DEFAULT_FORMAT,
+               follow: bool = False, **engine: Any) -> TriageRun:
+    """A triage for the overview: always with the index (a group opens from it);
+    ``log_format``: where the lines' members are (every reread reads them so);
+    ``follow``: the logs are followed as they grow (``triage.follow``)."""
     engine.setdefault("task_bytes", TASK_BYTES)
     return TriageRun(tuple(logs), registry, str(registry_path),
-                     Options(by=tuple(dict.fromkeys(by)), since=since, until=until, index=True), engine, follow)
+                     Options(by=tuple(dict.fromkeys(by)), since=since, until=until, index=True,
+                             log_format=log_format), engine, follow)
 
 
 @dataclass
@@ -225,7 +229,7 @@ def open_group(group: Group, snapshot: Snapshot, run: TriageRun, reader: LineRea
         raise ValueError("this triage kept no index")
     check_stamps(snapshot.stamps)
     members = GroupMembers(group, index, snapshot.indexed, run.options.by, reader, registry=run.registry,
-                           stamps=snapshot.stamps)
+                           stamps=snapshot.stamps, log_format=run.options.log_format)
     return RecordSession(record_suite(group, members, run.logs, run.registry))
 
 
@@ -264,8 +268,9 @@ def export_group(group: Group, snapshot: Snapshot, run: TriageRun, reader: LineR
     index = snapshot.summary.tally.index
     if index is None:  # pragma: no cover - the overview always counts with the index
         raise ExportError(out, "this triage kept no index")
-    members = GroupMembers(group, index, snapshot.indexed, run.options.by, reader)
-    rereader = Rereader(reader, run.registry, snapshot.stamps)
+    members = GroupMembers(group, index, snapshot.indexed, run.options.by, reader,
+                           log_format=run.options.log_format)
+    rereader = Rereader(reader, run.registry, snapshot.stamps, run.options.log_format)
     collected = []
     try:
         rereader.check()
@@ -286,7 +291,7 @@ def export_group(group: Group, snapshot: Snapshot, run: TriageRun, reader: LineR
         raise StaleExport(exc.path, f"{exc.problem}; nothing was written") from None
     if not collected:
         raise ExportError(out, "no record in this group")
-    return export_suite(out, group.name, run.registry, collected, run.logs)
+    return export_suite(out, group.name, run.registry, collected, run.logs, run.options.log_format)
 
 
 class _Ids(Sequence[str]):

@@ -20,7 +20,10 @@ The engine, for the headless summary and the inspector's overview alike::
 
 - ``records``: one line -> ``LogRecord`` (raw, request, metadata) or ``BadLine``;
   ``RequestCache`` validates each distinct request once (by its exact bytes).
-- ``logs``: bounded reading (regular files or ``-``; ranges of complete lines; ``.gz``).
+- ``mapping``: where a line's members are (``LogFormat``: ``--raw PATH``, ...,
+  ``--log-format FILE``), compiled once into the ``Plan`` the per-line loop reads.
+- ``logs``: bounded reading (regular files or ``-``; ranges of complete lines; ``.gz``);
+  ``expand_logs``, the LOG arguments' globs and directories.
 - ``gz``: a ``.gz`` decompressed in bounded pieces (nothing before a break lost:
   ``Tally.broken`` says where a log broke off), and its restart points
   (``SeekIndex``) for rereading at an offset.
@@ -47,18 +50,21 @@ The engine, for the headless summary and the inspector's overview alike::
 from .drill import read_record
 from .groups import GroupMatcher
 from .logs import STDIN, LogError, check_log
+from .mapping import DEFAULT_FORMAT, LogFormat
 from .records import BadLine, LogRecord, RequestCache, decode_record
 from .run import Progress, triage
 from .tally import BAD_CODE, VERDICT_LABELS, Index, Options, Tally, merge, tally_chunk, tally_range
 
 __all__ = [
     "BAD_CODE",
+    "DEFAULT_FORMAT",
     "STDIN",
     "VERDICT_LABELS",
     "BadLine",
     "GroupMatcher",
     "Index",
     "LogError",
+    "LogFormat",
     "LogRecord",
     "Options",
     "Progress",

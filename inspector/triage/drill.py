@@ -14,17 +14,20 @@ from .logs import (
     open_log,
     read_line_at,
 )
+from .mapping import DEFAULT_FORMAT, LogFormat
 from .records import MAX_LINE_BYTES, BadLine, LogRecord, RequestCache, decode_record
 
 __all__ = ["LineReader", "read_record"]
 
 
-def read_record(path: str, offset: int, line: int = 0, requests: RequestCache | None = None) -> LogRecord | BadLine:
+def read_record(path: str, offset: int, line: int = 0, requests: RequestCache | None = None,
+                log_format: LogFormat = DEFAULT_FORMAT) -> LogRecord | BadLine:
     """The record whose line begins at byte ``offset`` of the log ``path`` (of the
-    decompressed stream for ``.gz``), or the bad line there.  ``line`` is its
+    decompressed stream for ``.gz``), or the bad line there, read as
+    ``log_format`` says (the format it was counted with).  ``line`` is its
     number, as the index has it (only carried along).  LogError if the log cannot
     be read there (standard input cannot be read again)."""
-    return decode_record(read_line_at(path, offset), path, line, offset, requests)
+    return decode_record(read_line_at(path, offset), path, line, offset, requests, log_format)
 
 
 class LineReader:

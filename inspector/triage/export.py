@@ -23,6 +23,7 @@ from ..contract.text import json_dumps
 from ..io.reading import MAX_SUITE_BYTES
 from ..io.writing import WriteError, check_new_file, refuse_protected, write_files
 from ..suites.document import source_document  # one writing of a source into a suite file
+from .mapping import DEFAULT_FORMAT, LogFormat
 from .records import BadLine, RequestCache, decode_record
 
 __all__ = ["EXPORT_KIND", "ExportError", "check_destination", "export_suite", "record_note", "suite_document"]
@@ -39,10 +40,10 @@ class ExportError(Exception):
         super().__init__(f"{self.path}: {problem}")
 
 
-def _case_id(meta: dict[str, Any], file: str, line: int, taken: set[str]) -> str:
-    """The record's ``id`` when it is a usable, unused one (a text a suite file
-    can hold: no lone surrogate), else ``FILE:LINE``."""
-    found = meta.get("id")
+def _case_id(found: Any, file: str, line: int, taken: set[str]) -> str:
+    """The record's id (the member at the format's id path) when it is a
+    usable, unused one (a text a suite file can hold: no lone surrogate), else
+    ``FILE:LINE``."""
     if isinstance(found, str) and found and found == found.strip() and found not in taken and _encodable(found):
         return found
     case_id = f"{Path(file).name}:{line}"
@@ -96,16 +97,16 @@ def record_note(file: str, line: int, offset: int, meta: dict[str, Any], limit: 
 
 
 def suite_document(group: str, registry: Registry, collected: Iterable[tuple[str, int, int, bytes, str]],
-                   logs: Iterable[str]) -> dict[str, Any]:
-    """The suite of the collected lines (file, line, offset, line bytes, label)."""
+                   logs: Iterable[str], log_format: LogFormat = DEFAULT_FORMAT) -> dict[str, Any]:
+    """The suite of the collected lines (file, line, offset, line bytes, label), read as ``log_format`` says."""
     requests = RequestCache()
     cases = []
     taken: set[str] = set()
     for file, line, offset, text, label in collected:
-        record = decode_record(text, file, line, offset, requests)
+        record = decode_record(text, file, line, offset, requests, log_format)
         if isinstance(record, BadLine):  # pragma: no cover - only records are collected
             continue
-        case_id = _case_id(dict(record.meta), file, line, taken)
+        case_id = _case_id(record.id, file, line, taken)
         taken.add(case_id)
         request = {key: value for key, value in msgspec.to_builtins(record.request).items() if value is not None}
         cases.append({"id": case_id, **_raw_member(record.raw), "request": request, "expected": label,
@@ -134,14 +135,16 @@ def check_destination(out: str | Path) -> None:
 
 
 def export_suite(out: str | Path, group: str, registry: Registry,
-                 collected: Iterable[tuple[str, int, int, bytes, str]], logs: Iterable[str]) -> int:
-    """Write the suite to ``out`` (which must not exist); returns the cases written."""
+                 collected: Iterable[tuple[str, int, int, bytes, str]], logs: Iterable[str],
+                 log_format: LogFormat = DEFAULT_FORMAT) -> int:
+    """Write the suite to ``out`` (which must not exist); returns the cases
+    written.  ``log_format``: how the lines were read when counted."""
     out = Path(out)
     try:
         refuse_protected(out)  # before the work of decoding every record
     except WriteError as exc:
         raise ExportError(exc.path, f"{exc.reason}; nothing was written") from None
-    document = suite_document(group, registry, collected, logs)
+    document = suite_document(group, registry, collected, logs, log_format)
     data = (json_dumps(document) + "\n").encode("utf-8")
     if len(data) > MAX_SUITE_BYTES:
         raise ExportError(out, f"the suite would be {len(data):,} bytes ({len(document['cases']):,} cases), more "

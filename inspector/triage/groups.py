@@ -18,7 +18,9 @@ from the summary into ``--export GROUP``:
 ======================================  =============================================
 
 Names are exact: untrusted parts (fields, sources, scopes, metadata) have ``\\``,
-``/``, ``=`` and ``:`` escaped with a backslash and invisible characters shown as
+``/``, ``=`` and ``:`` escaped with a backslash (``/`` separates nothing in a
+``PATH=VALUE`` or ``other:PATH`` name, and is left as it is there:
+``file=logs/a.jsonl``, ``/metadata/prompt.version=p1``) and invisible characters shown as
 ``\\uXXXX``, so that two groups never share a name and a name never hides
 anything from the terminal it is printed on; a part that is not in Unicode NFC
 has all its characters past ASCII shown so (``region=re\\u0301gion`` beside
@@ -41,7 +43,8 @@ import msgspec
 
 from ..contract.text import visible_name
 from ..reports.case import RUNGS, Rung
-from .records import surrogate_text
+from .mapping import FILE_KEY
+from .records import file_member, surrogate_text
 
 __all__ = [
     "BAD",
@@ -79,6 +82,11 @@ def _part(text: str) -> str:
     part not in Unicode NFC with its characters past ASCII escaped too, so that
     NFC and NFD spellings of one word are two names that look different)."""
     return visible_name(text.replace("\\", "\\\\").replace("/", "\\/").replace("=", "\\=").replace(":", "\\:"))
+
+
+def _meta_part(text: str) -> str:
+    """``_part`` of a --by path or value: ``/`` kept (only ``=`` and ``:`` separate there)."""
+    return visible_name(text.replace("\\", "\\\\").replace("=", "\\=").replace(":", "\\:"))
 
 
 def reason_name(status: str, reason: str) -> str:
@@ -144,12 +152,12 @@ def _reads_as_json(text: str) -> bool:
 def meta_name(key: str, member: bytes | None) -> str:
     if member == OTHER:
         return other_name(key)
-    return f"{_part(key)}={_part(meta_text(member))}"
+    return f"{_meta_part(key)}={_meta_part(meta_text(member))}"
 
 
 def other_name(key: str) -> str:
     """The group of the records whose ``key`` has a value past the bound of values kept."""
-    return f"other:{_part(key)}"
+    return f"other:{_meta_part(key)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,14 +187,19 @@ def verdict_names(status: str, reason: str | None, strict_json: bool, citation_o
 
 
 class GroupMatcher:
-    """Whether a record is in the group of a given name (for an export)."""
+    """Whether a record is in the group of a given name (for an export).
+    ``by``: the --by paths as given; ``keys``: what each is looked up by among
+    a line's members (``mapping.Plan.by_keys``; default: the paths themselves,
+    top-level members)."""
 
-    def __init__(self, name: str, by: Iterable[str]) -> None:
+    def __init__(self, name: str, by: Iterable[str], keys: Iterable[Any] | None = None) -> None:
         self.name = name
         self.by = tuple(by)
+        self.keys = tuple(keys) if keys is not None else self.by
 
-    def names(self, verdict: Any, known: Any, members: Mapping[str, Any], evidence: Any) -> set[str]:
-        """Every group name of one record."""
+    def names(self, verdict: Any, known: Any, members: Mapping[Any, Any], evidence: Any,
+              file: str | None = None) -> set[str]:
+        """Every group name of one record (``file``: its log, for ``--by file``)."""
         category = evidence.category if evidence is not None else None
         found = {name for _, name in verdict_names(
             verdict.status, verdict.reason, verdict.strict_json, verdict.citation_only,
@@ -195,10 +208,11 @@ class GroupMatcher:
             claim = verdict.claims[verdict.claim]
             found.add(claim_name(verdict.status, claim.field, claim.doc))
         found.add(scope_name(known.scope))
-        for key in self.by:
-            member = members.get(key)
+        for key, lookup in zip(self.by, self.keys):
+            member = members.get(lookup) if lookup != FILE_KEY else file_member(file or "")
             found.add(meta_name(key, bytes(member) if member is not None else None))
         return found
 
-    def matches(self, verdict: Any, known: Any, members: Mapping[str, Any], evidence: Any) -> bool:
-        return self.name in self.names(verdict, known, members, evidence)
+    def matches(self, verdict: Any, known: Any, members: Mapping[Any, Any], evidence: Any,
+                file: str | None = None) -> bool:
+        return self.name in self.names(verdict, known, members, evidence, file)

@@ -20,11 +20,12 @@ saying where and why.
 from __future__ import annotations
 
 import fcntl
+import glob
 import io
 import os
 import stat
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import BinaryIO
 
@@ -42,6 +43,7 @@ __all__ = [
     "check_log",
     "check_stdin",
     "count_lines",
+    "expand_logs",
     "gzip_line_at",
     "identity_of",
     "is_gzip",
@@ -55,6 +57,9 @@ __all__ = [
 
 STDIN = "-"
 CHUNK_BYTES = 4 * 1024 * 1024
+# The logs a directory given as LOG holds: the files directly in it named so.
+LOG_SUFFIXES = (".jsonl", ".jsonl.gz", ".ndjson", ".ndjson.gz")
+_GLOB_MAGIC = frozenset("*?[")
 _GZIP_MAGIC = b"\x1f\x8b"
 
 # A piece of a log: (offset of its first byte, its complete lines), or for a line
@@ -78,6 +83,45 @@ class StreamBroke(LogError):
     def __init__(self, path: str | Path, problem: str, produced: int) -> None:
         super().__init__(path, problem)
         self.produced = produced
+
+
+def expand_logs(args: Sequence[str]) -> list[str]:
+    """The logs named by LOG arguments, in order: a file (or ``-``) as it is; a
+    glob (``logs/*.jsonl``, quoted so that the shell leaves it) as the files it
+    matches, sorted (a directory it matches is left out); a directory as every
+    ``LOG_SUFFIXES`` file directly in it, sorted (dot files left out, as a glob
+    leaves them).  A file named twice is read once (``-`` twice is refused by
+    the triage).  LogError for a glob that matches no file or a directory that
+    holds no log, before anything is read.  A name that exists is a file even
+    when it holds glob characters."""
+    found: list[str] = []
+    for arg in args:
+        if arg == STDIN:
+            found.append(arg)
+        elif os.path.isdir(arg):
+            try:
+                names = sorted(name for name in os.listdir(arg)
+                               if name.endswith(LOG_SUFFIXES) and not name.startswith("."))
+            except OSError as exc:
+                raise LogError(arg, f"cannot list the directory: {read_problem(exc)}") from None
+            logs = [path for path in (os.path.join(arg, name) for name in names) if not os.path.isdir(path)]
+            if not logs:
+                raise LogError(arg, f"the directory holds no log ({', '.join('*' + end for end in LOG_SUFFIXES)})")
+            found += logs
+        elif _GLOB_MAGIC & set(arg) and not os.path.lexists(arg):
+            logs = sorted(path for path in glob.glob(arg) if not os.path.isdir(path))
+            if not logs:
+                raise LogError(arg, "no file matches this pattern")
+            found += logs
+        else:
+            found.append(arg)
+    once: list[str] = []
+    seen: set[str] = set()
+    for path in found:
+        if path == STDIN or path not in seen:
+            once.append(path)
+            seen.add(path)
+    return once
 
 
 def check_stdin(stream: BinaryIO | None) -> None:

@@ -28,6 +28,7 @@ from .drill import LineReader
 from .export import record_note
 from .groups import claim_name, meta_name, scope_name, verdict_names
 from .logs import LogError
+from .mapping import DEFAULT_FORMAT, LogFormat
 from .records import BadLine, LogRecord, RequestCache, decode_record
 from .stamp import LogChanged, LogStamp, live_stamps
 from .summary import Group
@@ -86,13 +87,15 @@ class Rereader:
     verdict the index holds for it (verified against ``registry``).  Else
     ``LogChanged``: a rewritten log holds other records at the same offsets, and
     they must not be shown or exported as the ones counted.  Without stamps or a
-    registry, that check is not made."""
+    registry, that check is not made.  ``log_format``: how the lines were read
+    when counted (a record is decoded as it was counted)."""
 
     def __init__(self, reader: LineReader, registry: Registry | None = None,
-                 stamps: Mapping[str, LogStamp] | None = None) -> None:
+                 stamps: Mapping[str, LogStamp] | None = None, log_format: LogFormat = DEFAULT_FORMAT) -> None:
         self.reader = reader
         self.registry = registry
         self.stamps = stamps if stamps is not None else {}
+        self.log_format = log_format
         self.requests = RequestCache()
 
     def check(self) -> None:
@@ -108,7 +111,7 @@ class Rereader:
         if stamp is not None:
             stamp.check()
         text = self.reader.line_at(file, offset)
-        found = decode_record(text, file, line, offset, self.requests)
+        found = decode_record(text, file, line, offset, self.requests, self.log_format)
         if isinstance(found, BadLine):
             raise LogChanged(file, f"line {line:,} is not a record any more: {found.error}")
         verdict = None
@@ -123,12 +126,13 @@ class GroupMembers:
     """The lines of one group among the first ``length`` lines of an index (what
     was counted when the group was opened), found in order as they are asked for
     (``bytes.find`` over a byte per line), and reread from their offsets.  ``by``:
-    the metadata keys the triage grouped by (the order of a count cell's members);
-    ``registry`` and ``stamps``: what a reread is checked against (``Rereader``)."""
+    the metadata paths the triage grouped by (the order of a count cell's members);
+    ``registry`` and ``stamps``: what a reread is checked against, and
+    ``log_format`` how it is read (``Rereader``)."""
 
     def __init__(self, group: Group, index: Index, length: int, by: Sequence[str] = (),
                  reader: LineReader | None = None, *, registry: Registry | None = None,
-                 stamps: Mapping[str, LogStamp] | None = None) -> None:
+                 stamps: Mapping[str, LogStamp] | None = None, log_format: LogFormat = DEFAULT_FORMAT) -> None:
         self.group = group
         self.index = index
         self.length = length
@@ -137,7 +141,7 @@ class GroupMembers:
         self._scan = 0
         self.found = array("q")  # index positions of the members found so far
         self.reader = reader if reader is not None else LineReader()
-        self.rereader = Rereader(self.reader, registry, stamps)
+        self.rereader = Rereader(self.reader, registry, stamps, log_format)
 
     def __len__(self) -> int:
         return self.count

@@ -18,6 +18,18 @@ members by Python's ``json`` instead (``_members_slowly``), which reads both.
 A UTF-8 byte order mark at the start of a line is skipped, as a suite file's
 (``suites.load.parse_json``): logs concatenated with ``cat`` keep each file's
 at the start of its first line.
+
+An answer logged as JSON (an object or an array where the answer is, not a
+string) is verified on its exact bytes as they stand in the line (the span
+msgspec found: a repeated key or odd spacing in it still counts), never
+re-serialised; its record's metadata says so (``RAW_LOGGED_AS``).
+
+A line whose members are elsewhere (``mapping.LogFormat``: ``--raw PATH``,
+``--request PATH``, ...) is read by ``parse_mapped``: the top-level members as
+above, then each path through nested objects and arrays, each container
+decoded once (a ``Plan`` is one tree of every path).  ``parse_line`` is the
+default format's path and stays what it was: nothing of a mapping is looked at
+on it.
 """
 
 from __future__ import annotations
@@ -35,13 +47,16 @@ import msgspec
 
 from ..contract.evidence import Recall, recall_for
 from ..contract.models import Registry, Request
-from ..contract.text import shorten
+from ..contract.text import shorten, visible
 from ..suites.load import LoadError, parse_request
+from .mapping import DEFAULT_FORMAT, LogFormat, Plan, compile_format, list_index
 
 __all__ = [
     "BAD_KINDS",
     "CACHE_BYTES",
     "MAX_LINE_BYTES",
+    "RAW_LOGGED_AS",
+    "REQUEST_MEMBERS",
     "SCOPE_CHARS",
     "SHAPES",
     "BadLine",
@@ -49,8 +64,12 @@ __all__ = [
     "LogRecord",
     "RequestCache",
     "decode_record",
+    "file_member",
+    "member_at",
     "meta_value",
     "parse_line",
+    "parse_mapped",
+    "request_extras",
     "scope_key",
     "surrogate_text",
 ]
@@ -76,7 +95,17 @@ SHAPES = 4096
 # whole: distinct values stay distinct groups, and no count key holds megabytes.
 SCOPE_CHARS = 256
 
+# A record's metadata entry saying its answer was logged as JSON (an object or
+# an array), not as a string: ``{"raw_logged_as": "json"}``.  It replaces a
+# top-level member of that name, as the request's extras (``request.NAME``) do.
+RAW_LOGGED_AS = "raw_logged_as"
+# The members a request may have (``contract.models.Request``): any other is an
+# extra, a bad line unless ``--request-extra ignore``.
+REQUEST_MEMBERS = frozenset(Request.__struct_fields__)
+
 _MEMBERS = msgspec.json.Decoder(dict[str, msgspec.Raw])
+# A value on the way to a nested member: an object or an array.
+_CONTAINER = msgspec.json.Decoder(dict[str, msgspec.Raw] | list[msgspec.Raw])
 _BOM = b"\xef\xbb\xbf"
 _REPEATED = "duplicate key: the record repeats a member (which one counts is ambiguous)"
 _STRING = msgspec.json.Decoder(str)
@@ -115,6 +144,8 @@ def _scope_part(text: str) -> str:
     return f"{text[:SCOPE_CHARS]}…({len(text):,} characters, sha256 {digest})"
 
 
+# How msgspec says a request has a member the schema does not know.
+_UNKNOWN = re.compile(r"Object contains unknown field `(.*)`", re.DOTALL)
 # Estimated bytes of the objects around what a cache entry holds: the dict's
 # entry, the KnownRequest, its Request, scope tuple, assessed dict and recall.
 _ENTRY_BYTES = 800
@@ -207,6 +238,10 @@ class RequestCache:
         try:
             request = parse_request("request", data)
         except LoadError as exc:
+            extra = _UNKNOWN.fullmatch(exc.problem) if not exc.place else None
+            if extra is not None:  # a member of its own the service adds (trace_id): another option takes it
+                return (f"request unusable: request.{visible(extra.group(1))}: a member the request schema does not "
+                        "know (--request-extra ignore accepts the request and keeps it as metadata)")
             where = f"request.{exc.place}" if exc.place and not exc.place[0].isdigit() else \
                 f"request at {exc.place}" if exc.place else "request"
             return f"request unusable: {where}: {exc.problem}"
@@ -223,7 +258,8 @@ class LogRecord:
     offset: int  # of the line's first byte (in the decompressed stream for .gz)
     raw: str | bytes  # bytes: an answer that is not UTF-8
     request: Request
-    meta: Mapping[str, Any]  # every other member, decoded
+    meta: Mapping[str, Any]  # every other member, decoded (and the entries of RAW_LOGGED_AS, request extras)
+    id: Any = None  # the member at the format's id path, decoded (None: none)
 
 
 @dataclass(frozen=True, slots=True)
@@ -253,27 +289,20 @@ def parse_line(line: bytes, requests: RequestCache) -> tuple[str | bytes, KnownR
         line = line[3:]
     try:
         members = _MEMBERS.decode(line)
-    except msgspec.ValidationError:
-        return f"not an object: the line is {_kind_of(line)}, not a JSON object"
-    except msgspec.DecodeError as exc:
-        if not line.strip():
-            return "empty line"
-        slow = _members_slowly(line)
-        if slow is None:
-            return f"not JSON: {shorten(str(exc), 120)}"
-        if slow.__class__ is str:
-            return slow  # type: ignore[return-value]
-        members = slow  # type: ignore[assignment]
-    except RecursionError:
-        return "not JSON: nested too deeply"
+    except (msgspec.DecodeError, RecursionError) as exc:
+        members = _refused(line, exc)  # type: ignore[assignment]
+        if members.__class__ is str:
+            return members  # type: ignore[return-value]
     raw_member = members.get("raw")
     if raw_member is None:
         return "raw missing: the record has no raw member"
-    raw: str | bytes
+    raw: str | bytes | None
     try:
         raw = _STRING.decode(raw_member)
     except msgspec.ValidationError:
-        return f"raw not a string: raw is {_kind_of(bytes(raw_member))}"
+        raw = _logged_as_json(raw_member)
+        if raw is None:
+            return f"raw not a string: raw is {_kind_of(bytes(raw_member))}"
     except msgspec.DecodeError as exc:  # not UTF-8, or a lone surrogate escape: the answer's problem
         try:
             raw = _loose_string(bytes(raw_member))
@@ -298,6 +327,275 @@ def parse_line(line: bytes, requests: RequestCache) -> tuple[str | bytes, KnownR
     return raw, request, members  # type: ignore[return-value]
 
 
+def parse_mapped(line: bytes, requests: RequestCache,
+                 plan: Plan) -> tuple[str | bytes, KnownRequest, dict[Any, msgspec.Raw]] | str:
+    """``parse_line`` for a line whose members are where ``plan`` says.
+
+    The top-level members are decoded as ``parse_line`` decodes them; then each
+    container on the way to a nested member (an object or an array) is decoded
+    once, for every path through it.  A raw or a request missing at its path
+    is a bad line naming the path and where it stopped.  A member repeated in
+    any object on the way to raw or request is a bad line too (which one
+    counts would be ambiguous): the quotes of the line are those of the keys of
+    these objects, two each, and of every value beside the way, and of raw and
+    request, unless a key repeats (or is written with an escaped quote); only
+    then are the keys of each object looked at, exactly.  With ``request_extra``
+    "ignore", a request's members the schema does not know are set aside and
+    the rest validated as strictly as ever.  The nested ts and --by members
+    are added to the members returned, each under its path's tuple of segments
+    (``Plan.outputs``)."""
+    if len(line) > MAX_LINE_BYTES:
+        return f"too long: more than {MAX_LINE_BYTES // (1024 * 1024)} MiB on one line (not read)"
+    if line[:3] == _BOM:
+        line = line[3:]
+    try:
+        members = _MEMBERS.decode(line)
+    except (msgspec.DecodeError, RecursionError) as exc:
+        members = _refused(line, exc)  # type: ignore[assignment]
+        if members.__class__ is str:
+            return members  # type: ignore[return-value]
+    holders: list[Any] = [members]
+    holders += [None] * len(plan.containers)
+    for number, parent, segment, index in plan.containers:
+        holder = holders[parent]
+        if holder is None:
+            continue
+        if holder.__class__ is dict:
+            child = holder.get(segment)
+        else:
+            child = holder[index] if 0 <= index < len(holder) else None
+        if child is not None:
+            holders[number] = _container(child)
+    raw_member = _member(holders, plan.raw_at)
+    if raw_member is None:
+        return _missing(members, plan, "raw")
+    raw: str | bytes | None
+    try:
+        raw = _STRING.decode(raw_member)
+    except msgspec.ValidationError:
+        raw = _logged_as_json(raw_member)
+        if raw is None:
+            return f"raw not a string: {plan.where('raw')} is {_kind_of(bytes(raw_member))}"
+    except msgspec.DecodeError as exc:  # not UTF-8, or a lone surrogate escape: the answer's problem
+        try:
+            raw = _loose_string(bytes(raw_member))
+        except (ValueError, RecursionError):  # pragma: no cover - both JSON readers took the line
+            return f"not JSON: {plan.where('raw')}: {shorten(str(exc), 120)}"
+    request_member = _member(holders, plan.request_at)
+    if request_member is None:
+        return _missing(members, plan, "request")
+    key = bytes(request_member)
+    request = requests.known.get(key)
+    if request is None:
+        request = _without_extras(key, requests) if plan.ignore_extra else requests.get(key)
+    if request.__class__ is str:
+        return request if plan.request == ("request",) else _request_at(request, plan)  # type: ignore[arg-type]
+    keys = 0
+    parts = [raw_member, request_member]
+    for number, skip in plan.checked:
+        holder = holders[number]
+        if holder.__class__ is dict:
+            keys += len(holder)
+            parts += [value for name, value in holder.items() if name not in skip]
+        else:
+            parts += [value for at, value in enumerate(holder) if at not in skip]
+    if line.count(b'"') != 2 * keys + b"".join(parts).count(b'"'):
+        repeated = _repeated_on_the_way(line, holders, plan)
+        if repeated is not None:
+            return repeated
+    for name, parent, segment, index in plan.outputs:
+        found = _member(holders, (parent, segment, index))
+        if found is not None:
+            members[name] = found
+    return raw, request, members  # type: ignore[return-value]
+
+
+def _request_at(reason: str, plan: Plan) -> str:
+    """A request's reason (``RequestCache``'s, which calls it ``request``) said of the request at its path."""
+    given = plan.where("request")
+    head = "request unusable: request"
+    if given.startswith("/") or not reason.startswith(head):
+        return f"{reason} (the request at {given})"
+    return f"request unusable: {given}{reason[len(head):]}"
+
+
+def _member(holders: list[Any], step: tuple[int, str, int]) -> msgspec.Raw | None:
+    """The member a step leads to among a line's decoded containers (None: not there)."""
+    holder = holders[step[0]]
+    if holder is None:
+        return None
+    if holder.__class__ is dict:
+        return holder.get(step[1])  # type: ignore[no-any-return]
+    index = step[2]
+    return holder[index] if 0 <= index < len(holder) else None  # type: ignore[no-any-return]
+
+
+def _container(member: msgspec.Raw) -> dict[str, msgspec.Raw] | list[msgspec.Raw] | None:
+    """A value on the way to a nested member, decoded one level: an object's
+    members or an array's elements, each as the bytes it was written as; None
+    for anything else.  Python's json reads one msgspec refuses (a lone
+    surrogate escape, bytes that are not UTF-8 in a key), as a line's."""
+    try:
+        return _CONTAINER.decode(member)  # type: ignore[no-any-return]
+    except msgspec.ValidationError:
+        return None
+    except (msgspec.DecodeError, RecursionError):
+        data = bytes(member)
+        if data[:1] == b"[":
+            return _elements_slowly(data)
+        slow = _members_slowly(data, repeats=True)
+        return slow if slow.__class__ is dict else None  # type: ignore[return-value]
+
+
+def _elements_slowly(data: bytes) -> list[msgspec.Raw] | None:
+    """``_members_slowly`` for an array: its elements as the bytes each was written as."""
+    text = data.decode("utf-8", "surrogateescape")
+    elements: list[msgspec.Raw] = []
+    try:
+        at = _blanks(text, 1)
+        while text[at:at + 1] != "]" or elements:
+            _, end = _PYTHON.scan_once(text, at)
+            elements.append(msgspec.Raw(text[at:end].encode("utf-8", "surrogateescape")))
+            at = _blanks(text, end)
+            if text[at:at + 1] == "]":
+                break
+            if text[at:at + 1] != ",":
+                return None
+            at = _blanks(text, at + 1)
+    except (ValueError, StopIteration, RecursionError):
+        return None
+    return elements
+
+
+def member_at(members: Mapping[str, Any], path: tuple[str, ...]) -> msgspec.Raw | None:
+    """The member at ``path`` among a line's top-level members, found one
+    container at a time (for a record decoded whole; the counting walks a
+    ``Plan``'s tree instead)."""
+    found = _walk(members, path)
+    return found if found.__class__ is msgspec.Raw else None  # type: ignore[return-value]
+
+
+def _walk(members: Mapping[str, Any], path: tuple[str, ...]) -> msgspec.Raw | tuple[int, str]:
+    """The member at ``path``, or (how many segments were found, why the next one was not)."""
+    holder: Any = members
+    for depth, segment in enumerate(path):
+        if holder.__class__ is dict:
+            child = holder.get(segment)
+            if child is None:
+                return depth, f"has no member {visible(segment)!r}"
+        else:
+            index = list_index(segment)
+            if index < 0:
+                return depth, f"is an array, and {visible(segment)!r} is not an index"
+            if index >= len(holder):
+                return depth, f"is an array of {len(holder):,} element(s), none at {index}"
+            child = holder[index]
+        if depth == len(path) - 1:
+            return child  # type: ignore[no-any-return]
+        holder = _container(child)
+        if holder is None:
+            return depth + 1, f"is {_kind_of(bytes(child))}, not an object or an array"
+    raise AssertionError("a path has at least one segment")  # pragma: no cover
+
+
+def _missing(members: Mapping[str, Any], plan: Plan, name: str) -> str:
+    """Why the member ``name`` (raw or request) is not at its path: where the walk stopped."""
+    path = getattr(plan, name)
+    if path == (name,):  # where it always was
+        return f"{name} missing: the record has no {name} member"
+    found = _walk(members, path)
+    depth, why = found if found.__class__ is tuple else (0, "has it")  # type: ignore[misc]
+    return f"{name} missing: nothing at {plan.where(name)} ({plan.where(name, depth) if depth else 'the record'} {why})"
+
+
+def _repeated_on_the_way(line: bytes, holders: list[Any], plan: Plan) -> str | None:
+    """The exact look for a key repeated in an object on the way to raw or
+    request: the reason of the first (outermost) one, None when none is (a key
+    written with an escaped quote made the quotes differ)."""
+    if _top_level_repeats(line):
+        return _REPEATED
+    places = {number: (parent, segment, index) for number, parent, segment, index in plan.containers}
+    for number, _ in plan.checked:
+        if number and holders[number].__class__ is dict:
+            member = _member(holders, places[number])
+            if member is not None and _top_level_repeats(bytes(member)):
+                depth, at = 0, number
+                while at:
+                    depth, at = depth + 1, places[at][0]
+                name = "raw" if plan.raw[:depth] == _path_of(places, number) else "request"
+                return (f"duplicate key: the record repeats a member at {plan.where(name, depth)} "
+                        "(which one counts is ambiguous)")
+    return None
+
+
+def _path_of(places: dict[int, tuple[int, str, int]], number: int) -> tuple[str, ...]:
+    segments: list[str] = []
+    while number:
+        parent, segment, _ = places[number]
+        segments.append(segment)
+        number = parent
+    return tuple(reversed(segments))
+
+
+def _without_extras(data: bytes, requests: RequestCache) -> KnownRequest | str:
+    """The request of ``data`` with the members the schema does not know set
+    aside (``--request-extra ignore``): its own members, as the bytes each was
+    written as, are validated (and cached) as a request of those members alone,
+    as strictly as any; a request that is not an object, or repeats a member,
+    is validated as it stands (and refused so)."""
+    try:
+        members = _MEMBERS.decode(data)
+    except (msgspec.DecodeError, RecursionError):
+        return requests.get(data)
+    if all(name in REQUEST_MEMBERS for name in members):
+        return requests.get(data)
+    if data.count(b'"') != 2 * len(members) + b"".join(members.values()).count(b'"') and _top_level_repeats(data):
+        return requests.get(data)
+    own = b"{" + b",".join(b'"%s":%s' % (name.encode(), bytes(value))
+                           for name, value in members.items() if name in REQUEST_MEMBERS) + b"}"
+    return requests.get(own)
+
+
+def request_extras(data: bytes) -> dict[str, Any]:
+    """The members of a request the schema does not know, as metadata: ``request.NAME``, decoded."""
+    try:
+        members = _MEMBERS.decode(data)
+    except (msgspec.DecodeError, RecursionError):
+        slow = _members_slowly(data, repeats=True)
+        if slow.__class__ is not dict:
+            return {}
+        members = slow  # type: ignore[assignment]
+    return {f"request.{name}": meta_value(value) for name, value in members.items() if name not in REQUEST_MEMBERS}
+
+
+def _refused(line: bytes, exc: BaseException) -> dict[str, msgspec.Raw] | str:
+    """Why msgspec refused a line (the bad line's reason), or its members read
+    by Python's json when that reads it (``_members_slowly``)."""
+    if isinstance(exc, RecursionError):
+        return "not JSON: nested too deeply"
+    if isinstance(exc, msgspec.ValidationError):
+        return f"not an object: the line is {_kind_of(line)}, not a JSON object"
+    if not line.strip():
+        return "empty line"
+    slow = _members_slowly(line)
+    if slow is None:
+        return f"not JSON: {shorten(str(exc), 120)}"
+    return slow
+
+
+def _logged_as_json(member: msgspec.Raw) -> str | bytes | None:
+    """An answer logged as JSON, an object or an array: its exact bytes as they
+    stand in the line, as text (bytes when they are not UTF-8); None for
+    anything else (a number, a boolean, null: not an answer)."""
+    data = bytes(member)
+    if data[:1] not in (b"{", b"["):
+        return None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return data
+
+
 def _refuse_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
 
@@ -307,13 +605,15 @@ _PYTHON = json.JSONDecoder(parse_constant=_refuse_constant)
 _BLANKS = re.compile(r"[ \t\n\r]*")
 
 
-def _members_slowly(line: bytes) -> dict[str, msgspec.Raw] | str | None:
+def _members_slowly(line: bytes, repeats: bool = False) -> dict[str, msgspec.Raw] | str | None:
     """The members of a line msgspec refused, as the bytes each was written as,
     read by Python's json, which takes a lone surrogate escape and, decoded with
     ``surrogateescape``, bytes that are not UTF-8; a duplicate key is the
-    reason it is a bad line.  None when Python's json refuses the line too (the
-    caller says what msgspec said).  Only a line with an escape or with bytes
-    that are not UTF-8 is looked at: nothing else can decode here."""
+    reason it is a bad line (with ``repeats``, the last one is kept, as msgspec
+    keeps it: a nested object, whose repeats are looked for where they
+    matter).  None when Python's json refuses the line too (the caller says
+    what msgspec said).  Only a line with an escape or with bytes that are not
+    UTF-8 is looked at: nothing else can decode here."""
     if b"\\u" not in line and line.isascii():
         return None
     text = line.decode("utf-8", "surrogateescape")
@@ -332,7 +632,7 @@ def _members_slowly(line: bytes) -> dict[str, msgspec.Raw] | str | None:
                 return None
             start = _blanks(text, at + 1)
             _, end = _PYTHON.scan_once(text, start)
-            if name in members:
+            if name in members and not repeats:
                 return _REPEATED
             members[name] = msgspec.Raw(text[start:end].encode("utf-8", "surrogateescape"))
             at = _blanks(text, end)
@@ -384,6 +684,12 @@ def _top_level_repeats(line: bytes) -> bool:
     return len(keys) != len(set(keys))
 
 
+def file_member(file: str) -> bytes:
+    """A log's name as ``--by file`` counts it: the JSON text of a member holding
+    it (ASCII: a name that is not UTF-8 has its bytes escaped as surrogates)."""
+    return json.dumps(file).encode("ascii")
+
+
 def meta_value(member: msgspec.Raw | bytes | None) -> Any:
     """A metadata member as a Python value (None when missing)."""
     if member is None:
@@ -416,12 +722,29 @@ def _is_utf8(data: bytes) -> bool:
     return True
 
 
-def decode_record(line: bytes, file: str, number: int, offset: int,
-                  requests: RequestCache | None = None) -> LogRecord | BadLine:
-    """The record on one line, metadata decoded, or the bad line and its reason."""
-    parsed = parse_line(line, requests if requests is not None else RequestCache())
+def decode_record(line: bytes, file: str, number: int, offset: int, requests: RequestCache | None = None,
+                  log_format: LogFormat = DEFAULT_FORMAT) -> LogRecord | BadLine:
+    """The record on one line, read as ``log_format`` says, metadata decoded, or
+    the bad line and its reason.
+
+    Its metadata: every top-level member but those holding raw and request
+    (by the first segment of their paths), with ``RAW_LOGGED_AS`` when the
+    answer was logged as JSON and the request's extras (``request.NAME``,
+    with ``--request-extra ignore``); its id, the member at the id path."""
+    requests = requests if requests is not None else RequestCache()
+    plan = compile_format(log_format, (), True)
+    parsed = parse_line(line, requests) if plan.trivial else parse_mapped(line, requests, plan)
     if isinstance(parsed, str):
         return BadLine(file, number, offset, parsed)
     raw, known, members = parsed
-    meta = {key: meta_value(value) for key, value in members.items() if key not in ("raw", "request")}
-    return LogRecord(file, number, offset, raw, known.request, meta)
+    holding = (plan.raw[0], plan.request[0])
+    meta = {key: meta_value(value) for key, value in members.items() if key.__class__ is str and key not in holding}
+    raw_member = member_at(members, plan.raw)
+    if raw_member is not None and _logged_as_json(raw_member) is not None:
+        meta[RAW_LOGGED_AS] = "json"
+    if plan.ignore_extra:
+        request_member = member_at(members, plan.request)
+        if request_member is not None:
+            meta.update(request_extras(bytes(request_member)))
+    ident = member_at(members, plan.id)
+    return LogRecord(file, number, offset, raw, known.request, meta, meta_value(ident) if ident is not None else None)

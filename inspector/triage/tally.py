@@ -39,7 +39,8 @@ from .badlines import KEPT as BAD_KEPT
 from .badlines import Spill
 from .groups import OTHER, GroupMatcher
 from .logs import Chunk, count_lines, range_chunks
-from .records import BAD_KINDS, RequestCache, parse_line
+from .mapping import DEFAULT_FORMAT, FILE_KEY, LogFormat, compile_format
+from .records import BAD_KINDS, RequestCache, file_member, parse_line, parse_mapped
 from .timeline import parse_ts
 
 __all__ = [
@@ -90,7 +91,10 @@ _BUILT_CELLS = 65536
 class Options:
     """What to count beyond the verdicts.
 
-    ``by``: metadata keys to group by.  ``since``/``until`` (epoch seconds,
+    ``log_format``: where a line's members are (``mapping.LogFormat``; the
+    default, today's top-level members, is the fast path).  ``by``: the paths
+    of the metadata members to group by, as given (``file``: the record's log
+    file).  ``since``/``until`` (epoch seconds,
     ``until`` exclusive) narrow the counts to records whose ``ts`` is in the
     window; with either given, a record without a readable ``ts`` is left out
     too (and counted as ``undated``).  ``index``: keep the compact index of every
@@ -106,6 +110,7 @@ class Options:
     collect: str | None = None
     limit: int | None = None
     stop_at_limit: bool = False
+    log_format: LogFormat = DEFAULT_FORMAT
 
     @property
     def windowed(self) -> bool:
@@ -486,8 +491,12 @@ class _Counting:
         self._kept = [self.tally.by_values.setdefault(key, {}) for key in options.by]
         self._cells: dict[Any, tuple[Any, Any, tuple[bytes | None, ...]]] = {}
         self.full = False  # the export's limit is collected and the counting may stop
+        # Where each member is: the default's fast path unless the format moves one.
+        self.plan = plan = compile_format(options.log_format, options.by)
+        self.parse: Any = parse_line if plan.counting_trivial else \
+            (lambda line, requests: parse_mapped(line, requests, plan))
         if options.collect is not None:
-            self.matcher: Any = GroupMatcher(options.collect, options.by)
+            self.matcher: Any = GroupMatcher(options.collect, options.by, plan.by_keys)
         else:
             self.matcher = None
 
@@ -577,8 +586,10 @@ class _Counting:
         number_of = requests.number
         options = self.options
         windowed, since, until = options.windowed, options.since, options.until
-        by = options.by
-        missing = (_MISSING,) * len(by)
+        plan = self.plan
+        parse, ts_key, by = self.parse, plan.ts_key, plan.by_keys
+        # What a --by member is when the record has none: b"" (``_MISSING``), and for --by file the file.
+        missing = tuple(msgspec.Raw(file_member(file)) if key is FILE_KEY else _MISSING for key in by)
         join = _SEPARATOR.join
         add_cell, add_minute, add_failure = cells.append, minutes.append, failures.append
         index, matcher = tally.index, self.matcher if not self.full else None
@@ -592,14 +603,14 @@ class _Counting:
         starts = _starts(lines, offset) if index is not None or matcher is not None else None
         records = no_ts = bad_ts = 0
         for position, text in enumerate(lines):
-            parsed = parse_line(text, requests)
+            parsed = parse(text, requests)
             if parsed.__class__ is str:
                 if starts is None:
                     starts = _starts(lines, offset)
                 self._bad(file, number + position, starts[position] + position, parsed)  # type: ignore[arg-type]
                 continue
             raw, known, members = parsed  # type: ignore[misc]
-            ts_member = members.get("ts")
+            ts_member = members.get(ts_key)
             stamp = parse_ts(ts_member) if ts_member is not None else None
             if windowed and (stamp is None or (since is not None and stamp < since)
                              or (until is not None and stamp >= until)):
@@ -646,7 +657,7 @@ class _Counting:
                 index_offset.append(starts[position] + position)  # type: ignore[index]
                 index_code.append(_CODES[label_of(status, verdict.reason)])
                 index.describe(self._indexed_cell(flat), failing)
-            if matcher is not None and matcher.matches(verdict, known, members, evidence):
+            if matcher is not None and matcher.matches(verdict, known, members, evidence, file):
                 collected.append((file, number + position, starts[position] + position,  # type: ignore[index]
                                   text, verdict.label))
                 if limit is not None and len(collected) >= limit:

@@ -121,7 +121,7 @@ class TestBadLines:
         good = {"raw": (ANSWERS / "accept.json").read_text(), "request": request}
         lines = [
             json.dumps(good), "", "{not json", "[1, 2]", json.dumps({"request": request}),
-            json.dumps({"raw": {"claims": []}, "request": request}), json.dumps({"raw": "x"}),
+            json.dumps({"raw": 7, "request": request}), json.dumps({"raw": "x"}),
             json.dumps({"raw": "x", "request": {**request, "fields": []}}),
             '{"raw": "a", "raw": "b", "request": ' + json.dumps(request) + "}",
             '{"raw": "x", "request": ' + "[" * 5000 + "]" * 5000 + "}",
@@ -136,7 +136,7 @@ class TestBadLines:
                          (str(log), 7, "request missing"), (str(log), 8, "request unusable"),
                          (str(log), 9, "duplicate key"), (str(log), 10, "not JSON")]
         assert "request.fields: no field requested" in tally.bad[6][2]
-        assert "raw is an object" in tally.bad[4][2]
+        assert "raw is a number" in tally.bad[4][2]
         assert "nested too deeply" in tally.bad[8][2]
 
     @pytest.mark.parametrize("suffix", ["", ".gz"])
