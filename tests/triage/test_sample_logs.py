@@ -18,7 +18,6 @@ from typing import Any
 
 import pytest
 
-import inspector.triage.tally
 from inspector.cli import main
 from inspector.contract.checks import STATUSES
 from inspector.contract.models import Request
@@ -271,7 +270,6 @@ def counts(document: dict[str, Any], by: str) -> dict[str, Any]:
             "by_model": {group["value"]: (group["records"], group["rejected"]) for group in document["by"][by]}}
 
 
-@pytest.mark.skipif(not hasattr(inspector.triage.tally.Options(), "log_format"), reason="needs the mapping")
 class TestCountedAlike:
     """Read with its mapping file, each shape's summary is the plain sample's."""
 
