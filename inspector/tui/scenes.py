@@ -119,10 +119,29 @@ def app_for(scene: Scene, suites: Sequence[Suite]) -> InspectorApp:
     return make_app(chosen)
 
 
+# How long a toast raised in a scene stays: longer than any scene takes to draw.
+SCENE_TOAST_SECONDS = 600
+
+
+def _keep_toasts(app: InspectorApp) -> None:
+    """Every toast the scene's keys raise stays until the picture is taken.  A
+    toast lasts seconds of wall time (the lab's two, raised by ``o o``, 2 s each):
+    on a busy machine the first was gone before the picture, on an idle one not,
+    and two pictures of one state differed."""
+    notify = app.notify
+
+    def lasting(*args: object, **kwargs: object) -> None:
+        kwargs["timeout"] = SCENE_TOAST_SECONDS
+        notify(*args, **kwargs)  # type: ignore[arg-type]
+
+    app.notify = lasting  # type: ignore[method-assign]
+
+
 async def prepare(scene: Scene, pilot: Pilot) -> None:
     """Bring a running app into the scene's state."""
     app = pilot.app
     assert isinstance(app, InspectorApp)
+    _keep_toasts(app)
     await pilot.pause()
     if scene.case is not None:
         suite_name, case_id = scene.case
