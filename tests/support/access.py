@@ -106,19 +106,25 @@ USERS = ("alice", "bob")
 TIMES = (1000, 1500, 2000)
 
 
+# The strategies that depend on nothing drawn, built once: hypothesis checks a
+# strategy object the first time it draws from it, and a composite building
+# them anew paid that on every draw.
+_FACTS = st.dictionaries(st.sampled_from(FIELDS), st.sampled_from(VALUES), max_size=3)
+_ACCESS = (("tenant", st.sampled_from(TENANTS)), ("readers", st.lists(st.sampled_from(USERS), max_size=2, unique=True)),
+           ("approved", st.booleans()), ("deleted", st.booleans()), ("expires_at", st.sampled_from(TIMES)))
+_FIELD_LISTS = st.lists(st.sampled_from(FIELDS), min_size=1, max_size=3, unique=True)
+
+
 @st.composite
 def _source(draw: st.DrawFn, id: str) -> dict[str, Any]:
-    facts = draw(st.dictionaries(st.sampled_from(FIELDS), st.sampled_from(VALUES), max_size=3))
+    facts = draw(_FACTS)
     # Usually every fact's canonical line is in the text; sometimes one is left out
     # or another line (a wrong value for a real field) is added.
     lines = [f"{k}={v}" for k, v in facts.items() if draw(st.integers(0, 5))]
     if draw(st.booleans()):
         lines.append(f"{draw(st.sampled_from(FIELDS))}={draw(st.sampled_from(VALUES))}")
     access: dict[str, Any] = {}
-    for key, values in (("tenant", st.sampled_from(TENANTS)),
-                        ("readers", st.lists(st.sampled_from(USERS), max_size=2, unique=True)),
-                        ("approved", st.booleans()), ("deleted", st.booleans()),
-                        ("expires_at", st.sampled_from(TIMES))):
+    for key, values in _ACCESS:
         # Mostly present (and mostly permissive), sometimes missing.
         if draw(st.integers(0, 5)):
             access[key] = draw(values)
@@ -140,8 +146,8 @@ def requests_for(draw: st.DrawFn, registry: dict[str, Any], scoped: bool | None 
         "service": draw(st.sampled_from(SERVICES)),
         "environment": draw(st.sampled_from(ENVIRONMENTS)),
         "revision": draw(st.sampled_from(REVISIONS)),
-        "fields": draw(st.lists(st.sampled_from(FIELDS), min_size=1, max_size=3, unique=True)),
-        "supplied": draw(st.lists(st.sampled_from([*ids, GHOST]), max_size=len(ids) + 1, unique=True)),
+        "fields": draw(_FIELD_LISTS),
+        "supplied": draw(st.lists(st.sampled_from((*ids, GHOST)), max_size=len(ids) + 1, unique=True)),
     }
     if scoped if scoped is not None else draw(st.booleans()):
         value["scope"] = {"tenant": draw(st.sampled_from(TENANTS)), "user": draw(st.sampled_from(USERS)),
@@ -158,8 +164,8 @@ def answers(draw: st.DrawFn, registry: dict[str, Any], max_claims: int = 4) -> s
     lines = [line for s in sources for line in s["text"].splitlines() if line]
     claims = []
     for _ in range(draw(st.integers(0, max_claims))):
-        doc = draw(st.sampled_from([*ids, GHOST]))
-        field = draw(st.sampled_from([*FIELDS, "colour"]))
+        doc = draw(st.sampled_from((*ids, GHOST)))
+        field = draw(st.sampled_from((*FIELDS, "colour")))
         facts = next((s["facts"] for s in sources if s["id"] == doc), {})
         value = draw(st.sampled_from(VALUES)) if field not in facts or draw(st.booleans()) else facts[field]
         quote = draw(st.one_of(st.just(f"{field}={value}"), st.sampled_from(lines or ["x=y"]),
