@@ -14,14 +14,15 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from textual.pilot import Pilot
-from textual.widgets import Input
+from textual.widgets import Input, TextArea
 
 from ..contract.text import visible
 from ..io.writing import TargetExists, WriteError, check_free, write_files, write_new_directory
 from ..suites.load import Suite, bundled_suite_paths, load_suite
 from .app import InspectorApp, make_app
 
-__all__ = ["FAILING", "FAILING_SCENES", "SCENES", "Scene", "load_bundled", "prepare", "write_all"]
+__all__ = ["FAILING", "FAILING_SCENES", "SCENES", "Scene", "keep_toasts", "load_bundled", "prepare", "steady_cursors",
+           "write_all"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,7 +124,7 @@ def app_for(scene: Scene, suites: Sequence[Suite]) -> InspectorApp:
 SCENE_TOAST_SECONDS = 600
 
 
-def _keep_toasts(app: InspectorApp) -> None:
+def keep_toasts(app: InspectorApp) -> None:
     """Every toast the scene's keys raise stays until the picture is taken.  A
     toast lasts seconds of wall time (the lab's two, raised by ``o o``, 2 s each):
     on a busy machine the first was gone before the picture, on an idle one not,
@@ -137,11 +138,21 @@ def _keep_toasts(app: InspectorApp) -> None:
     app.notify = lasting  # type: ignore[method-assign]
 
 
+def steady_cursors(app: InspectorApp) -> None:
+    """Every cursor of the screen drawn steady (shown where its field has the
+    focus): a blinking one would make two pictures of one state differ, the raw
+    editor's TextArea's as an Input's."""
+    for field in app.screen.query(Input):
+        field.cursor_blink = False
+    for area in app.screen.query(TextArea):
+        area.cursor_blink = False
+
+
 async def prepare(scene: Scene, pilot: Pilot) -> None:
     """Bring a running app into the scene's state."""
     app = pilot.app
     assert isinstance(app, InspectorApp)
-    _keep_toasts(app)
+    keep_toasts(app)
     await pilot.pause()
     if scene.case is not None:
         suite_name, case_id = scene.case
@@ -156,9 +167,7 @@ async def prepare(scene: Scene, pilot: Pilot) -> None:
         await pilot.press(key)
         await app.workers.wait_for_complete()  # a screen computed in a worker (the mutation report) is shown
         await pilot.pause()
-    # A blinking cursor would make two pictures of one state differ.
-    for field in app.screen.query(Input):
-        field.cursor_blink = False
+    steady_cursors(app)
     # The footer catches up shortly after the last key (it is redrawn off the key path).
     await pilot.pause(0.2)
     await pilot.wait_for_scheduled_animations()

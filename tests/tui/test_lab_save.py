@@ -27,6 +27,7 @@ from inspector.tui import keys
 from inspector.tui.app import make_app
 from inspector.tui.screens.help import help_markdown
 from inspector.tui.screens.repair import RepairScreen
+from inspector.tui.scenes import keep_toasts, steady_cursors
 from inspector.tui.screens.save import SaveScreen
 from inspector.tui.tones import TEXT, Tone
 from support.tui import flowing, hidden_characters, inspecting, number_of, open_id, verdict_text
@@ -560,6 +561,7 @@ async def _repair_shown(pilot) -> None:
 
 
 async def _save_refused(pilot) -> None:
+    keep_toasts(pilot.app)
     await pilot.pause()
     pilot.app.main.open_case(number_of(pilot.app, "real-quote-wrong-value"))
     await pilot.pause()
@@ -568,6 +570,8 @@ async def _save_refused(pilot) -> None:
     screen = await open_form(pilot)
     fill(screen, id="taken", note="the value from the cited source")
     await submit(pilot)
+    steady_cursors(pilot.app)
+    await pilot.pause()
 
 
 def test_snapshot_repair_diff(snap_compare):
