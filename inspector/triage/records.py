@@ -299,15 +299,10 @@ def parse_line(line: bytes, requests: RequestCache) -> tuple[str | bytes, KnownR
     raw: str | bytes | None
     try:
         raw = _STRING.decode(raw_member)
-    except msgspec.ValidationError:
-        raw = _logged_as_json(raw_member)
-        if raw is None:
-            return f"raw not a string: raw is {_kind_of(bytes(raw_member))}"
-    except msgspec.DecodeError as exc:  # not UTF-8, or a lone surrogate escape: the answer's problem
-        try:
-            raw = _loose_string(bytes(raw_member))
-        except (ValueError, RecursionError):  # pragma: no cover - both JSON readers took the line
-            return f"not JSON: raw: {shorten(str(exc), 120)}"
+    except msgspec.DecodeError as exc:  # not a string, or not one msgspec holds
+        raw, reason = _refused_raw(raw_member, "raw", exc)
+        if reason is not None:
+            return reason
     request_member = members.get("request")
     if request_member is None:
         return "request missing: the record has no request member"
@@ -372,15 +367,10 @@ def parse_mapped(line: bytes, requests: RequestCache,
     raw: str | bytes | None
     try:
         raw = _STRING.decode(raw_member)
-    except msgspec.ValidationError:
-        raw = _logged_as_json(raw_member)
-        if raw is None:
-            return f"raw not a string: {plan.where('raw')} is {_kind_of(bytes(raw_member))}"
-    except msgspec.DecodeError as exc:  # not UTF-8, or a lone surrogate escape: the answer's problem
-        try:
-            raw = _loose_string(bytes(raw_member))
-        except (ValueError, RecursionError):  # pragma: no cover - both JSON readers took the line
-            return f"not JSON: {plan.where('raw')}: {shorten(str(exc), 120)}"
+    except msgspec.DecodeError as exc:  # not a string, or not one msgspec holds
+        raw, reason = _refused_raw(raw_member, plan.where("raw"), exc)
+        if reason is not None:
+            return reason
     request_member = _member(holders, plan.request_at)
     if request_member is None:
         return _missing(members, plan, "request")
@@ -581,6 +571,23 @@ def _refused(line: bytes, exc: BaseException) -> dict[str, msgspec.Raw] | str:
     if slow is None:
         return f"not JSON: {shorten(str(exc), 120)}"
     return slow
+
+
+def _refused_raw(member: msgspec.Raw, where: str, exc: msgspec.DecodeError) -> tuple[str | bytes | None, str | None]:
+    """(the answer, None) of a raw member msgspec's string decoder refused, or
+    (None, why the line is a bad line), ``where`` naming the member: an object
+    or an array is an answer logged as JSON (``_logged_as_json``), any other
+    value not an answer; a string msgspec cannot hold (not UTF-8, a lone
+    surrogate escape) is the answer's problem, read by Python's json."""
+    if isinstance(exc, msgspec.ValidationError):
+        raw = _logged_as_json(member)
+        if raw is None:
+            return None, f"raw not a string: {where} is {_kind_of(bytes(member))}"
+        return raw, None
+    try:
+        return _loose_string(bytes(member)), None
+    except (ValueError, RecursionError):  # pragma: no cover - both JSON readers took the line
+        return None, f"not JSON: {where}: {shorten(str(exc), 120)}"
 
 
 def _logged_as_json(member: msgspec.Raw) -> str | bytes | None:
