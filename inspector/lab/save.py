@@ -27,6 +27,7 @@ from typing import Any
 import msgspec
 
 from ..contract.text import escape_char, json_dumps, visible
+from ..contract.version import VERIFIER
 from ..io.reading import MAX_SUITE_BYTES
 from ..io.writing import ProtectedTarget, WriteError, refuse_protected, write_files
 from ..suites.document import source_document
@@ -185,5 +186,6 @@ def _case_document(path: Path, parent_suite: Suite, parent_case: Case, raw: str 
         "parent_sha256": parent_sha256(parent_case.raw),
         "edits": [_edit_record(edit) for edit in edits],
         "inspector_version": inspector_version,
+        "verifier": VERIFIER,
     }
     return case

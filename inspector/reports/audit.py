@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from ..contract.version import VERIFIER
 from ..suites.load import Suite
 from .case import CaseReport
 from .suite import SuiteReport
@@ -37,6 +38,7 @@ class Audit:
         return {
             "schema": AUDIT_SCHEMA,
             "inspector_version": version,
+            "verifier": VERIFIER,
             "cases": [result.to_dict() for result in self.results],
             "summary": self.summary.to_dict(),
         }

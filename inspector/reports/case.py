@@ -20,7 +20,9 @@ from ..contract.evidence import ANSWER, RETRIEVAL, Assessment, Category, Conflic
 from ..contract.trace import Step, Trace, explain
 from ..contract.verdict import Verdict
 from ..contract.verify import verify
-from ..suites.load import Case, CaseError, Provenance, Suite
+from ..contract.version import VERIFIER
+from ..suites.load import REJECT_DECISION, Case, CaseError, Provenance, Suite
+from ..suites.review import case_sha256
 from .labels import LabelMatch, label_matches, match_of, short_label
 from .tones import Tone
 
@@ -365,6 +367,39 @@ class CaseReport:
         """A frozen expectation does not hold, or the case could not be loaded."""
         return self.match is False
 
+    # -- its review (inspector review) ----------------------------------------------
+
+    @property
+    def pending_reason(self) -> str | None:
+        """Why a reviewer should look at this case, from the suite alone (None: nothing
+        to decide): its verdict differs from its label and no review kept it, it was
+        saved and never reviewed, or its review no longer holds (the case was edited,
+        the contract changed, or the verdict changed since it was rejected)."""
+        case = self.case
+        if case is None or self.verdict is None:
+            return None
+        review = case.review
+        if review is None:
+            if self.differs:
+                return "differs from its frozen label"
+            if case.provenance is not None:
+                return "saved, never reviewed"
+            return None
+        if review.verifier != VERIFIER:
+            return f"reviewed under another contract ({review.verifier})"
+        if review.sha256 != case_sha256(case):
+            return "edited since its review"
+        if review.decision == REJECT_DECISION and self.differs and review.verdict != self.actual:
+            return f"rejected as {review.verdict}, now {self.actual}"
+        return None
+
+    @property
+    def known_regression(self) -> bool:
+        """A reviewer rejected this verdict and kept the label: it differs, knowingly."""
+        case = self.case
+        return (case is not None and case.review is not None and case.review.decision == REJECT_DECISION
+                and self.differs and self.pending_reason is None)
+
     @property
     def short_expected(self) -> str:
         return short_label(self.expected)
@@ -483,8 +518,13 @@ class CaseReport:
             "blame": evidence.blame,
             "recall": evidence.recall.value,
             "conflicts": [conflict.describe() for conflict in evidence.conflicts],
-            # Only a saved counterexample has one: the bundled suites' JSON is unchanged.
+            "known_regression": self.known_regression,
+            "pending": self.pending_reason,
+            # Only a saved or reviewed case has these: the bundled suites' JSON is unchanged.
             **({"provenance": msgspec.to_builtins(case.provenance)} if case.provenance is not None else {}),
+            **({"review": msgspec.to_builtins(case.review)} if case.review is not None else {}),
+            **({"history": msgspec.to_builtins(case.history)} if case.history else {}),
+            **({"human_labels": msgspec.to_builtins(case.human_labels)} if case.human_labels else {}),
         }
 
 

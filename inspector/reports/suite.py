@@ -17,6 +17,7 @@ from typing import Any
 
 from ..contract.checks import Check, checks_for
 from ..contract.evidence import ANSWER, GENERATION, RETRIEVAL
+from .agreement import Agreement, agreement
 from .case import LENS_NAME, RUNGS, CaseReport, Rung
 from .labels import LabelMatch
 
@@ -94,7 +95,11 @@ class SuiteReport:
         self.labelled = sum(1 for report in loaded if report.expected is not None)
         self.matching = sum(1 for report in loaded
                             if report.expected is not None and report.label_match is LabelMatch.MATCHES)
-        self.mismatched: tuple[CaseReport, ...] = tuple(report for report in loaded if report.match is False)
+        # A known regression (a reviewer rejected its verdict and kept the label) is not a plain mismatch.
+        self.mismatched: tuple[CaseReport, ...] = tuple(
+            report for report in loaded if report.match is False and not report.known_regression)
+        self.known_regressions: tuple[CaseReport, ...] = tuple(report for report in loaded if report.known_regression)
+        self.pending: tuple[CaseReport, ...] = tuple(report for report in loaded if report.pending_reason is not None)
         self.categories: Counter[str] = Counter(
             category.id for report in loaded if (category := report.category) is not None)
         rejected = [report for report in loaded if not report.verdict.ok]
@@ -103,6 +108,7 @@ class SuiteReport:
         recalls = [value for report in loaded if (value := report.evidence.recall.value) is not None]
         self.mean_recall: float | None = round(sum(recalls) / len(recalls), 6) if recalls else None
         self.conflicted = sum(1 for report in loaded if report.conflicts)
+        self._agreement: Agreement | None = None
 
     # -- reading it ----------------------------------------------------------
 
@@ -118,6 +124,13 @@ class SuiteReport:
     def first_failures(self) -> dict[str, int]:
         """Check id -> how many cases it stopped first (checks that stopped none left out)."""
         return {row.check.id: row.failed for row in self.checks if row.failed}
+
+    @property
+    def agreement(self) -> Agreement:
+        """People's claim labels (the suite's own) against the lens and the contract."""
+        if self._agreement is None:
+            self._agreement = agreement(self.reports)
+        return self._agreement
 
     @property
     def verdict_agreement(self) -> float | None:
@@ -140,7 +153,9 @@ class SuiteReport:
             "accepted": self.accepted,
             "citation_only_false_accepts": len(self.citation_false_accepts),
             "label_mismatches": len(self.mismatched),
-            "mismatched_cases": [f"{r.case.suite}/{r.case.id}" for r in self.mismatched],  # type: ignore[union-attr]
+            "mismatched_cases": [_name(r) for r in self.mismatched],
+            "known_regressions": [_name(r) for r in self.known_regressions],
+            "pending_review": [{"case": _name(r), "why": r.pending_reason} for r in self.pending],
             "ladder": [{"check": row.check.id, "code": row.check.code, "passed": row.passed}
                        for row in self.checks],
             "first_failures": dict(sorted(self.first_failures.items())),
@@ -152,5 +167,10 @@ class SuiteReport:
             "agreement": {
                 "verdict_vs_frozen_label": self.verdict_agreement,
                 "lens_vs_contract": self.lens_agreement,
+                "human": self.agreement.to_dict(self.reports) if self.agreement.any else None,
             },
         }
+
+
+def _name(report: CaseReport) -> str:
+    return f"{report.suite.name}/{report.id}"

@@ -41,7 +41,13 @@ from ..io.reading import (
 from ..io.writing import protect
 
 __all__ = [
+    "DECISIONS",
+    "HUMAN_LABELS",
+    "NOT_ASSESSABLE",
     "Case",
+    "ClaimLabel",
+    "LabelChange",
+    "Review",
     "CaseError",
     "LoadError",
     "Provenance",
@@ -95,6 +101,54 @@ class Provenance(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     parent_sha256: str
     edits: tuple[_EditRecord, ...]
     inspector_version: str
+    verifier: str | None = None  # contract.version.VERIFIER when saved (absent in files saved before it)
+
+
+# What a reviewer may decide about a case's verdict against its frozen label
+# (``inspector review``): accept (the verdict becomes the label) or reject (the
+# label stays: the case is a known regression).  A skip is never written into a suite.
+ACCEPT_DECISION, REJECT_DECISION, SKIP_DECISION = "accept", "reject", "skip"
+DECISIONS = (ACCEPT_DECISION, REJECT_DECISION, SKIP_DECISION)
+# A claim's human label: the label lens's three, and one for a claim a person cannot judge.
+NOT_ASSESSABLE = "NOT_ASSESSABLE"
+HUMAN_LABELS = ("SUPPORTED", "CONTRADICTED", "INSUFFICIENT_EVIDENCE", NOT_ASSESSABLE)
+
+
+class Review(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """The last review decision applied to a case: who, when, under which verifier,
+    the verdict they saw, and the case's digest (``case_sha256``) once applied, so
+    that a case edited since is pending again."""
+
+    decision: str  # accept or reject
+    reviewer: str
+    at: str
+    verifier: str
+    verdict: str
+    sha256: str
+    note: str | None = None
+
+
+class LabelChange(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """One relabelling of a case, kept in its ``history``: the old and new label."""
+
+    old: str
+    new: str
+    reviewer: str
+    at: str
+    verifier: str
+    member: str = "expected"  # or expected_labels / expected_policy (joined with commas)
+    note: str | None = None
+
+
+class ClaimLabel(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A person's label of one claim of a case's answer (by its index)."""
+
+    claim: int
+    label: str
+    reviewer: str
+    at: str
+    verifier: str
+    note: str | None = None
 
 
 _SHA256 = re.compile(r"[0-9a-f]{64}")
@@ -110,6 +164,9 @@ class _CaseFile(msgspec.Struct, forbid_unknown_fields=True):
     expected_labels: list[str] | None = None
     expected_policy: str | None = None
     provenance: Provenance | None = None
+    review: Review | None = None
+    history: list[LabelChange] | None = None
+    human_labels: list[ClaimLabel] | None = None
 
 
 class _SuiteFile(msgspec.Struct, forbid_unknown_fields=True):
@@ -133,6 +190,9 @@ class Case:
     expected_labels: tuple[str, ...] | None = None
     expected_policy: str | None = None
     provenance: Provenance | None = None  # a saved counterexample's origin
+    review: Review | None = None  # the last review decision applied (inspector review --apply)
+    history: tuple[LabelChange, ...] = ()  # its relabellings, oldest first
+    human_labels: tuple[ClaimLabel, ...] = ()  # people's labels of its claims
 
 
 @dataclass(frozen=True, slots=True)
@@ -423,6 +483,31 @@ def _check_expectations(case: _CaseFile) -> tuple[str, str] | None:
         for member in ("parent_suite", "parent_case", "inspector_version"):
             if not getattr(provenance, member):
                 return f"provenance.{member}", "empty"
+    return _check_review(case)
+
+
+def _check_review(case: _CaseFile) -> tuple[str, str] | None:
+    """(place, problem) for a review member, a history entry or a human label no review could have written."""
+    review = case.review
+    if review is not None:
+        if review.decision not in (ACCEPT_DECISION, REJECT_DECISION):
+            return "review.decision", f"unknown decision {review.decision!r} (known: accept, reject)"
+        if _SHA256.fullmatch(review.sha256) is None:
+            return "review.sha256", "expected 64 lowercase hexadecimal digits"
+        try:
+            parse_label(review.verdict)
+        except ValueError as exc:
+            return "review.verdict", str(exc)
+    seen: set[int] = set()
+    for index, label in enumerate(case.human_labels or ()):
+        here = f"human_labels[{index}]"
+        if label.label not in HUMAN_LABELS:
+            return f"{here}.label", f"unknown label {label.label!r} (known: {', '.join(HUMAN_LABELS)})"
+        if label.claim < 0:
+            return f"{here}.claim", "a claim's index is 0 or more"
+        if label.claim in seen:
+            return f"{here}.claim", f"claim {label.claim} is labelled twice"
+        seen.add(label.claim)
     return None
 
 
@@ -525,7 +610,8 @@ def _case(suite: str, index: int, item: Any, ids: dict[str, int]) -> Case:
         raise _CaseProblem(case.id, f"{here}.{problem[0]}", problem[1])
     return Case(suite, index, case.id, raw, case.request, case.expected, case.note,
                 tuple(case.expected_labels) if case.expected_labels is not None else None,
-                case.expected_policy, case.provenance)
+                case.expected_policy, case.provenance, case.review, tuple(case.history or ()),
+                tuple(case.human_labels or ()))
 
 
 def load_sources(path: str | Path) -> list[Source]:

@@ -64,6 +64,9 @@ class _Manifest(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
     versions: _Versions
     inputs: list[_Input]
     outputs: list[_Output]
+    # The review's state when the run was made (decisions pending beside the suites,
+    # mismatches no one reviewed): recorded, not recomputed by --verify.
+    review: dict[str, Any] | None = None
 
 
 class _StoredResults(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
@@ -74,6 +77,7 @@ class _StoredResults(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
     inspector_version: str
     cases: list[dict[str, Any]]
     summary: dict[str, Any]
+    verifier: str | None = None  # absent in runs written before the verifier had a version
 
 
 _T = TypeVar("_T")
@@ -103,7 +107,8 @@ def _read_input(path: Path) -> bytes:
     return read_limited(path, MAX_SUITE_BYTES, "suite")
 
 
-def write_run(out_dir: Path, inputs: Sequence[Path], results: dict[str, Any], inspector_version: str) -> None:
+def write_run(out_dir: Path, inputs: Sequence[Path], results: dict[str, Any], inspector_version: str,
+              review: dict[str, Any] | None = None) -> None:
     """Write ``results.json`` and ``manifest.json`` into the new or empty ``out_dir``."""
     results_bytes = _dump(results)
     pinned = []
@@ -120,6 +125,7 @@ def write_run(out_dir: Path, inputs: Sequence[Path], results: dict[str, Any], in
         "versions": _versions(inspector_version),
         "inputs": pinned,
         "outputs": [{"path": RESULTS, "sha256": _sha256(results_bytes), "bytes": len(results_bytes)}],
+        **({"review": review} if review is not None else {}),
     }
     try:
         write_new_directory(out_dir, {RESULTS: results_bytes, MANIFEST: _dump(manifest)})
@@ -298,6 +304,9 @@ def _compare(stored: _StoredResults, fresh: dict[str, Any]) -> list[str]:
     if stored.inspector_version != fresh["inspector_version"]:
         out.append(f"{RESULTS}: recorded by inspector {_shown(stored.inspector_version)}, "
                    f"this is inspector {fresh['inspector_version']}")
+    if stored.verifier != fresh.get("verifier"):
+        out.append(f"{RESULTS}: judged by the contract {_shown(stored.verifier)}, "
+                   f"this contract is {fresh.get('verifier')}")
     counts = Counter(_case_key(case) for case in stored.cases)
     for key, count in sorted(counts.items()):
         if count > 1:

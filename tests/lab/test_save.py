@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import errno
 import json
+
+from inspector.contract.version import VERIFIER
 import os
 import shutil
 from pathlib import Path
@@ -86,7 +88,8 @@ def test_provenance_round_trips_through_load_and_audit_json(tmp_path):
     out, _ = decoded(run_cli("audit", target, "--format", "json"))
     assert json.loads(out)["cases"][0]["provenance"] == {
         "parent_suite": "article", "parent_case": "value-in-seconds",
-        "parent_sha256": parent_sha256(case.raw), "edits": edits, "inspector_version": __version__}
+        "parent_sha256": parent_sha256(case.raw), "edits": edits, "inspector_version": __version__,
+        "verifier": VERIFIER}
 
 
 def test_the_bundled_audit_json_has_no_provenance():

@@ -116,7 +116,7 @@ class TestSummary:
         summary = audit([]).summary.to_dict()
         assert summary["cases"] == 0
         assert summary["mean_recall"] is None
-        assert summary["agreement"] == {"verdict_vs_frozen_label": None, "lens_vs_contract": None}
+        assert summary["agreement"] == {"verdict_vs_frozen_label": None, "lens_vs_contract": None, "human": None}
         assert summary["categories"] == {} and summary["conflicted_cases"] == 0
 
 

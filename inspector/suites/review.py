@@ -1,0 +1,485 @@
+"""A suite's review: the decisions taken on its cases and the labels people gave
+its claims, pending beside the suite until applied (``inspector review``).
+
+Like ``cargo insta review``: reviewing never writes the suite.  Each decision
+(accept: the verdict becomes the label; reject: the label stays, the case is a
+known regression; skip) and each claim label goes into a pending file,
+``SUITE.review.json`` beside the suite, rewritten whole on every change (a
+temporary file, synced, renamed over the one this tool created).  ``apply``
+is the one step that writes the suite: atomically, in place or to a new file,
+refused when the suite changed since the decisions were taken or when the
+contract (``contract.version.VERIFIER``) is no longer the one they were taken
+under; each relabelled case keeps its ``history``, and the pending file is then
+removed.
+
+A bundled suite's folder is never written into (``io.writing``), so its pending
+file lives in the user's state folder instead (``$XDG_STATE_HOME/inspector/review``)
+and it can be applied only to a new file.  A second reviewer who starts while
+another's pending file exists gets a file of their own (``SUITE.review.NAME.json``);
+applying with two pending files refuses until told which.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import os
+import re
+import stat
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from ..contract.text import json_dumps, visible
+from ..contract.version import VERIFIER
+from ..io.reading import MAX_SUITE_BYTES
+from ..io.writing import ProtectedTarget, WriteError, refuse_protected, write_files
+from .load import (
+    ACCEPT_DECISION,
+    DECISIONS,
+    HUMAN_LABELS,
+    REJECT_DECISION,
+    SKIP_DECISION,
+    Case,
+    ClaimLabel,
+    LabelChange,
+    LoadError,
+    Review,
+    Suite,
+    load_suite,
+    parse_json,
+    parse_label,
+    read_bytes,
+    validation_place,
+)
+from .reviewer import check_name, check_note
+
+__all__ = [
+    "REVIEW_SCHEMA",
+    "Applied",
+    "Decision",
+    "Pending",
+    "PendingFile",
+    "PendingLabel",
+    "ReviewError",
+    "apply_review",
+    "case_sha256",
+    "check_against",
+    "discard",
+    "file_sha256",
+    "load_pending",
+    "pending_files",
+    "pending_path",
+    "record_decision",
+    "record_label",
+    "save_pending",
+    "start_pending",
+]
+
+REVIEW_SCHEMA = "inspector.review/1"
+SUFFIX = ".review.json"
+MAX_PENDING_BYTES = 16 * 1024 * 1024
+
+
+class ReviewError(Exception):
+    """A pending file or an apply that cannot be used: the file and why, in one line."""
+
+    def __init__(self, path: str | Path, problem: str) -> None:
+        self.path = str(path)
+        self.problem = problem
+        super().__init__(visible(f"{self.path}: {problem}"))
+
+
+class Decision(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A reviewer's decision on one case, with what they saw: the verdict, the
+    frozen label, and the case's digest when they decided."""
+
+    case: str
+    decision: str  # accept, reject or skip
+    verdict: str
+    expected: str | None
+    sha256: str
+    reviewer: str
+    at: str
+    verifier: str
+    note: str | None = None
+    # Accept also takes the label lens's labels and policy where the case freezes them.
+    labels: list[str] | None = None
+    policy: str | None = None
+
+
+class PendingLabel(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A person's label of one claim, pending."""
+
+    case: str
+    claim: int
+    label: str
+    reviewer: str
+    at: str
+    verifier: str
+    note: str | None = None
+
+
+class PendingFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    schema: str
+    suite: str  # the suite's file name
+    suite_sha256: str  # of the suite's bytes when the review started
+    reviewer: str
+    verifier: str
+    decisions: list[Decision] = []
+    labels: list[PendingLabel] = []
+
+
+@dataclass(frozen=True, slots=True)
+class Pending:
+    """A pending file as read: where it is and what it holds."""
+
+    path: Path
+    content: PendingFile
+
+    @property
+    def decisions(self) -> dict[str, Decision]:
+        """Case id -> its decision (one per case: a later decision replaces the earlier)."""
+        return {decision.case: decision for decision in self.content.decisions}
+
+    @property
+    def labels(self) -> dict[tuple[str, int], PendingLabel]:
+        return {(label.case, label.claim): label for label in self.content.labels}
+
+    @property
+    def applicable(self) -> int:
+        """Accepts, rejects and claim labels: what ``apply`` would write."""
+        return sum(1 for decision in self.content.decisions if decision.decision != SKIP_DECISION) + len(
+            self.content.labels)
+
+
+_DECODER = msgspec.json.Decoder(PendingFile)
+_SHA256 = re.compile(r"[0-9a-f]{64}")
+
+
+def file_sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def case_sha256(case: Case) -> str:
+    """The digest of what a review judges in a case: its answer, request, label and
+    frozen lens expectations (not its note, its review or its history)."""
+    request = {key: value for key, value in msgspec.to_builtins(case.request).items() if value is not None}
+    raw: dict[str, str] = ({"raw": case.raw} if isinstance(case.raw, str)
+                           else {"raw_base64": base64.b64encode(bytes(case.raw)).decode("ascii")})
+    document = {**raw, "request": request, "expected": case.expected,
+                "expected_labels": list(case.expected_labels) if case.expected_labels is not None else None,
+                "expected_policy": case.expected_policy}
+    text = json.dumps(document, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    return hashlib.sha256(text.encode("ascii")).hexdigest()
+
+
+# -- where the pending files are ------------------------------------------------
+
+
+def _state_folder() -> Path:
+    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    return Path(base) / "inspector" / "review"
+
+
+def _in_protected(path: Path) -> bool:
+    try:
+        refuse_protected(path.parent / (path.name + SUFFIX))
+    except ProtectedTarget:
+        return True
+    return False
+
+
+def _folder_and_stem(suite_path: Path) -> tuple[Path, str]:
+    """Where a suite's pending files go, and the stem their names start with."""
+    suite_path = Path(suite_path)
+    if _in_protected(suite_path):
+        resolved = str(suite_path.resolve())
+        tag = hashlib.sha256(resolved.encode("utf-8", "surrogatepass")).hexdigest()[:8]
+        return _state_folder(), f"{suite_path.stem}-{tag}"
+    return suite_path.parent, suite_path.stem
+
+
+def _slug(reviewer: str) -> str:
+    slug = re.sub(r"[^A-Za-z0-9_-]+", "-", reviewer).strip("-").lower()[:40]
+    return slug or hashlib.sha256(reviewer.encode("utf-8", "surrogatepass")).hexdigest()[:8]
+
+
+def pending_files(suite_path: str | Path) -> list[Path]:
+    """The suite's pending files that exist, the shared name first."""
+    folder, stem = _folder_and_stem(Path(suite_path))
+    try:
+        names = sorted(entry.name for entry in os.scandir(folder))
+    except OSError:
+        return []
+    first = stem + SUFFIX
+    others = [name for name in names if name.startswith(stem + ".review.") and name.endswith(".json")
+              and name != first and name.count(".") == stem.count(".") + 3]
+    return [folder / name for name in ([first] if first in names else []) + others]
+
+
+def pending_path(suite_path: str | Path, reviewer: str) -> Path:
+    """The pending file ``reviewer`` writes for this suite: their own if one exists,
+    else the shared name when it is free or theirs, else one named after them."""
+    folder, stem = _folder_and_stem(Path(suite_path))
+    shared = folder / (stem + SUFFIX)
+    own = folder / f"{stem}.review.{_slug(reviewer)}.json"
+    if own.exists():
+        return own
+    if not shared.exists():
+        return shared
+    try:
+        if load_pending(shared).content.reviewer == reviewer:
+            return shared
+    except ReviewError:
+        pass
+    return own
+
+
+# -- reading and writing a pending file --------------------------------------------
+
+
+def load_pending(path: str | Path, suite: Suite | None = None) -> Pending:
+    """A pending file, decoded strictly; with ``suite``, checked against it: its
+    name, and every case and claim it names must exist (ReviewError otherwise).
+    Whether the suite changed since is ``apply``'s question."""
+    path = Path(path)
+    try:
+        data = read_bytes(path, MAX_PENDING_BYTES, "pending review file")
+        value = parse_json(path, data)
+    except LoadError as exc:
+        raise ReviewError(path, f"not a pending review file: {exc.place + ': ' if exc.place else ''}{exc.problem}") \
+            from None
+    if not isinstance(value, dict) or value.get("schema") != REVIEW_SCHEMA:
+        shown = value.get("schema") if isinstance(value, dict) else None
+        raise ReviewError(path, f"not a pending review file (schema {shown!r}, expected {REVIEW_SCHEMA!r})")
+    try:
+        content = msgspec.convert(value, PendingFile)
+    except msgspec.ValidationError as exc:
+        place, message = validation_place(exc)
+        raise ReviewError(path, f"{place + ': ' if place else ''}{message}") from None
+    problem = _problem(content)
+    if problem is not None:
+        raise ReviewError(path, problem)
+    pending = Pending(path, content)
+    if suite is not None:
+        check_against(pending, suite)
+    return pending
+
+
+def _problem(content: PendingFile) -> str | None:
+    if _SHA256.fullmatch(content.suite_sha256) is None:
+        return "suite_sha256: expected 64 lowercase hexadecimal digits"
+    for index, decision in enumerate(content.decisions):
+        here = f"decisions[{index}]"
+        if decision.decision not in DECISIONS:
+            return f"{here}.decision: unknown decision {decision.decision!r} (known: {', '.join(DECISIONS)})"
+        try:
+            parse_label(decision.verdict)
+        except ValueError as exc:
+            return f"{here}.verdict: {exc}"
+    for index, label in enumerate(content.labels):
+        if label.label not in HUMAN_LABELS:
+            return f"labels[{index}].label: unknown label {label.label!r} (known: {', '.join(HUMAN_LABELS)})"
+        if label.claim < 0:
+            return f"labels[{index}].claim: a claim's index is 0 or more"
+    return None
+
+
+def check_against(pending: Pending, suite: Suite) -> None:
+    """ReviewError unless ``pending`` is this suite's and names only its cases."""
+    content = pending.content
+    if content.suite != suite.path.name:
+        raise ReviewError(pending.path, f"holds decisions for the suite {content.suite!r}, not {suite.path.name!r}")
+    ids = {case.id for case in suite.cases}
+    for name in [decision.case for decision in content.decisions] + [label.case for label in content.labels]:
+        if name not in ids:
+            raise ReviewError(pending.path, f"names the case {name!r}, which {suite.path.name} no longer has")
+
+
+def start_pending(suite: Suite, reviewer: str) -> PendingFile:
+    """An empty pending file for a review of ``suite`` starting now."""
+    data = read_bytes(suite.path)
+    return PendingFile(REVIEW_SCHEMA, suite.path.name, file_sha256(data), check_name(reviewer), VERIFIER)
+
+
+def record_decision(content: PendingFile, case: Case, decision: str, verdict: str, reviewer: str, at: str,
+                    note: str | None = None, labels: Iterable[str] | None = None,
+                    policy: str | None = None) -> PendingFile:
+    """``content`` with ``decision`` on ``case`` (replacing an earlier one on it)."""
+    if decision not in DECISIONS:
+        raise ValueError(f"unknown decision {decision!r}")
+    entry = Decision(case.id, decision, verdict, case.expected, case_sha256(case), check_name(reviewer), at,
+                     VERIFIER, check_note(note), list(labels) if labels is not None else None, policy)
+    kept = [item for item in content.decisions if item.case != case.id]
+    return msgspec.structs.replace(content, decisions=[*kept, entry])
+
+
+def record_label(content: PendingFile, case: Case, claim: int, label: str | None, reviewer: str, at: str,
+                 note: str | None = None) -> PendingFile:
+    """``content`` with a claim's label set (replacing an earlier one), or cleared with None."""
+    if label is not None and label not in HUMAN_LABELS:
+        raise ValueError(f"unknown label {label!r}")
+    kept = [item for item in content.labels if (item.case, item.claim) != (case.id, claim)]
+    if label is not None:
+        kept.append(PendingLabel(case.id, claim, label, check_name(reviewer), at, VERIFIER, check_note(note)))
+    return msgspec.structs.replace(content, labels=kept)
+
+
+def save_pending(path: str | Path, content: PendingFile) -> None:
+    """Write the pending file whole: created new, or renamed over a pending file
+    this tool wrote (anything else at ``path`` is refused)."""
+    path = Path(path)
+    existing = _existing_kind(path)
+    if existing is not None:
+        raise ReviewError(path, existing)
+    data = (json_dumps(msgspec.to_builtins(content)) + "\n").encode("utf-8")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_files(path.parent, {path.name: data}, overwrite=path.exists())
+    except (WriteError, OSError) as exc:
+        reason = exc.reason if isinstance(exc, WriteError) else (exc.strerror or str(exc))
+        raise ReviewError(path, f"decisions not saved: {reason}") from None
+
+
+def _existing_kind(path: Path) -> str | None:
+    """Why ``path`` may not be replaced (None: free, or a pending file of ours)."""
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        return exc.strerror or str(exc)
+    if stat.S_ISLNK(mode):
+        return "is a symbolic link; refusing to write through it"
+    if not stat.S_ISREG(mode):
+        return "exists and is not a regular file; refusing to replace it"
+    try:
+        load_pending(path)
+    except ReviewError as exc:
+        return f"exists and is not a pending review file inspector wrote ({exc.problem}); refusing to replace it"
+    return None
+
+
+def discard(path: str | Path) -> None:
+    """Remove a pending file (after checking it is one)."""
+    path = Path(path)
+    load_pending(path)
+    try:
+        path.unlink()
+    except OSError as exc:
+        raise ReviewError(path, f"not removed: {exc.strerror or exc}") from None
+
+
+# -- applying ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Applied:
+    """What ``apply_review`` wrote."""
+
+    path: Path
+    accepted: tuple[str, ...]
+    rejected: tuple[str, ...]
+    skipped: tuple[str, ...]
+    labels: int
+    relabelled: tuple[str, ...]  # accepted cases whose label changed
+
+
+def apply_review(pending: Pending, suite_path: str | Path, out: str | Path | None = None,
+                 remove_pending: bool = True) -> Applied:
+    """Write the pending decisions into the suite (in place, or into the new file
+    ``out``), whole or not at all; then remove the pending file.
+
+    Refused (ReviewError, nothing written) when the suite changed since the review
+    started, when the contract changed since a decision was taken, when a case
+    changed, for a bundled suite in place, and for an ``out`` that exists."""
+    suite_path = Path(suite_path)
+    content = pending.content
+    data = read_bytes(suite_path)
+    if file_sha256(data) != content.suite_sha256:
+        raise ReviewError(suite_path, f"changed since the decisions in {pending.path} were taken; nothing applied "
+                                      "(review it again, or drop them with --discard)")
+    suite = load_suite(suite_path)
+    check_against(pending, suite)
+    stale = sorted({item.verifier for item in [*content.decisions, *content.labels]} - {VERIFIER})
+    if stale:
+        raise ReviewError(pending.path, f"decisions taken under the verifier {stale[0]}; the contract is now "
+                                        f"{VERIFIER}, so its verdicts may differ: review again")
+    target = Path(out) if out is not None else suite_path
+    if out is None and _in_protected(suite_path):
+        raise ReviewError(suite_path, "is a bundled suite, which is never written in place; apply with --out NEW")
+    document = parse_json(suite_path, data)
+    cases = {case.id: case for case in suite.cases}
+    items = {item["id"]: item for item in document["cases"] if isinstance(item, dict)}
+    accepted, rejected, skipped, relabelled = [], [], [], []
+    for decision in content.decisions:
+        case = cases[decision.case]
+        if decision.sha256 != case_sha256(case):  # pragma: no cover - the suite's digest would differ first
+            raise ReviewError(pending.path, f"the case {decision.case!r} changed since it was decided")
+        if decision.decision == SKIP_DECISION:
+            skipped.append(case.id)
+            continue
+        item = items[case.id]
+        changes = _relabel(item, case, decision) if decision.decision == ACCEPT_DECISION else []
+        if changes:
+            relabelled.append(case.id)
+            item["history"] = [*item.get("history", []), *changes]
+        decided = replace(case, **_new_expectations(case, decision)) if decision.decision == ACCEPT_DECISION else case
+        item["review"] = msgspec.to_builtins(Review(decision.decision, decision.reviewer, decision.at,
+                                                    decision.verifier, decision.verdict, case_sha256(decided),
+                                                    decision.note))
+        (accepted if decision.decision == ACCEPT_DECISION else rejected).append(case.id)
+    for label in content.labels:
+        item = items[label.case]
+        kept = [entry for entry in item.get("human_labels", []) if entry.get("claim") != label.claim]
+        entry = ClaimLabel(label.claim, label.label, label.reviewer, label.at, label.verifier, label.note)
+        item["human_labels"] = sorted([*kept, msgspec.to_builtins(entry)], key=lambda entry: entry["claim"])
+    written = (json_dumps(document) + "\n").encode("utf-8")
+    if len(written) > MAX_SUITE_BYTES:
+        raise ReviewError(target, f"the suite would be {len(written)} bytes, more than a suite may be")
+    try:
+        if out is None:
+            if file_sha256(read_bytes(suite_path)) != content.suite_sha256:
+                raise ReviewError(suite_path, "changed while the decisions were being applied; nothing applied")
+            write_files(target.parent, {target.name: written}, overwrite=True)
+        else:
+            write_files(target.parent, {target.name: written})
+    except WriteError as exc:
+        raise ReviewError(target, f"nothing applied: {exc.reason}") from None
+    try:
+        load_suite(target)
+    except LoadError as exc:  # pragma: no cover - what was written loads
+        raise ReviewError(target, f"written, but it does not load back: {exc}") from None
+    if remove_pending:
+        discard(pending.path)
+    return Applied(target, tuple(accepted), tuple(rejected), tuple(skipped), len(content.labels),
+                   tuple(relabelled))
+
+
+def _new_expectations(case: Case, decision: Decision) -> dict[str, Any]:
+    """The members an accept changes: the label, and the frozen lens where the case freezes it."""
+    new: dict[str, Any] = {"expected": decision.verdict}
+    if case.expected_labels is not None and decision.labels is not None:
+        new["expected_labels"] = tuple(decision.labels)
+    if case.expected_policy is not None and decision.policy is not None:
+        new["expected_policy"] = decision.policy
+    return new
+
+
+def _relabel(item: dict[str, Any], case: Case, decision: Decision) -> list[dict[str, Any]]:
+    """Set the accepted expectations on the case's document; the history entries of what changed."""
+    changes = []
+    for member, value in _new_expectations(case, decision).items():
+        old = getattr(case, member)
+        if old == value:
+            continue
+        item[member] = list(value) if isinstance(value, tuple) else value
+        words = (lambda v: ",".join(v) if isinstance(v, tuple | list) else str(v))
+        changes.append(msgspec.to_builtins(LabelChange(words(old), words(value), decision.reviewer, decision.at,
+                                                       decision.verifier, member, decision.note)))
+    return changes
