@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import errno
 import json
-
-from inspector.contract.version import VERIFIER
 import os
 import shutil
 from pathlib import Path
@@ -15,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from inspector import __version__, verify
+from inspector.contract.version import VERIFIER
 from inspector.lab.repair import repair
 from inspector.lab.save import COUNTEREXAMPLES, SaveError, parent_sha256, save_case
 from inspector.suites.load import LoadError, load_suite
