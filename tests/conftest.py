@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import atexit
 import gc
 import os
+import shutil
 import subprocess
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -19,6 +22,12 @@ from support.disks import DiskFull, mount_tmpfs, umount
 # tests/tui/test_palette.py).  Young passes every 10,000 allocations make full passes
 # rare (0.2 s of 10.8 s there), for some 20% more memory.
 gc.set_threshold(10_000, 10, 10)
+
+# A review of a bundled suite keeps its pending file in the user's state folder
+# ($XDG_STATE_HOME/inspector/review): the tests' own, never the real one.
+_STATE = tempfile.mkdtemp(prefix="inspector-tests-state-")
+os.environ["XDG_STATE_HOME"] = _STATE
+atexit.register(shutil.rmtree, _STATE, ignore_errors=True)
 
 
 @pytest.fixture(autouse=True)

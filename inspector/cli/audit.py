@@ -40,7 +40,7 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..reports.audit import audit
+    from ..reports.audit import audit, review_status
     from ..suites.manifest import RunError, verify_run, write_run
 
     if args.verify is not None:
@@ -67,15 +67,18 @@ def run(args: argparse.Namespace) -> int:
     suites = load_suites(paths)
     result = audit(suites)
     document = result.to_dict(__version__)
+    # The review's state reads the pending files beside the suites: printed and recorded
+    # in the manifest, but not part of results.json, which --verify recomputes from the suites.
+    status = review_status(suites, result)
     if args.out is not None:
         try:
-            write_run(args.out, paths, document, __version__)
+            write_run(args.out, paths, document, __version__, review=status)
         except RunError as exc:
             return error(str(exc))
     if args.format == "json":
-        print(json_dumps(document))
+        print(json_dumps({**document, "review": status}))
     else:
-        print_audit(suites, result)
+        print_audit(suites, result, status)
         if args.out is not None:
             print(f"wrote {args.out / 'results.json'} and {args.out / 'manifest.json'}")
     return EXIT_REJECT if result.mismatches else EXIT_ACCEPT
@@ -83,6 +86,10 @@ def run(args: argparse.Namespace) -> int:
 
 def _rate(value: float | None) -> str:
     return "-" if value is None else f"{value:.0%}"
+
+
+def _kappa(value: float | None) -> str:
+    return "n/a" if value is None else f"{value:.2f}"
 
 
 def _baseline_rungs() -> tuple[Rung, ...]:
@@ -131,8 +138,20 @@ FIRST_FAILURE_COLUMNS = (
 )
 
 
-def print_audit(suites: list[Suite], result: Audit) -> None:
+def _match_cell(item: Any) -> Any:
     from rich.text import Text
+
+    if item.known_regression:
+        return Text("✗ known regression", "yellow")
+    if item.match is False:
+        return Text("✗ differs", "bold red")
+    return Text("✓", "green") if item.match else Text("-")
+
+
+def print_audit(suites: list[Suite], result: Audit, status: dict[str, Any] | None = None) -> None:
+    from rich.text import Text
+
+    from .review import status_lines
 
     console = report_console()
     summary = result.summary
@@ -148,8 +167,7 @@ def print_audit(suites: list[Suite], result: Audit) -> None:
                 "case": Text(visible(item.id)),
                 "expected": Text(visible(item.expected or "-")),
                 "actual": Text(verdict.label, "green" if verdict.ok else ""),
-                "match": Text("✓", "green") if item.match else Text("✗ differs", "bold red")
-                if item.match is False else Text("-"),
+                "match": _match_cell(item),
                 **{rung.name: Text(baseline.word, TONE_STYLES[baseline.tone])
                    if (baseline := baselines.get(rung.name)) else Text("-", "dim") for rung in _baseline_rungs()},
                 "first failure": (Text(visible(step.check.title)),
@@ -194,6 +212,16 @@ def print_audit(suites: list[Suite], result: Audit) -> None:
             f"{summary.conflicted} case(s) touch conflicting evidence"]),
         ("abstain", ", ", [f"{name.replace('_', ' ')} {count}" for name, count in sorted(summary.categories.items())]),
     ]
+    agreement = summary.agreement
+    if agreement.any:
+        claims, answers = agreement.claims, agreement.answers
+        facts.append(("people", "; ", [
+            f"{agreement.labelled_claims} claim(s) labelled by people ({len(agreement.not_assessable)} not "
+            "assessable)",
+            f"people/lens {_rate(claims.rate)} of {claims.compared}, kappa {_kappa(claims.kappa)}",
+            f"people/contract {_rate(answers.rate)} of {answers.compared} answer(s), kappa {_kappa(answers.kappa)}"]))
+    if status is not None and (status["to_review"] or status["pending_files"] or status["known_regressions"]):
+        facts.append(("review", "; ", status_lines(status)))
     for label, separator, parts in facts:
         for line in hanging(label.ljust(FACT_LABEL_WIDTH), parts, console.width, separator) if parts else ():
             console.print(line)
@@ -206,5 +234,17 @@ def print_audit(suites: list[Suite], result: Audit) -> None:
                            f"got {list(item.evidence.labels)} {item.evidence.policy}")
             for line in hanging("  ", [visible(part) for part in got], console.width, "; ", "    ", ""):
                 console.print(line)
-    else:
+    elif not summary.known_regressions:
         console.print(Text("all verdicts match their frozen labels", "green"))
+    else:
+        console.print(Text("every other verdict matches its frozen label", "green"))
+    if summary.known_regressions:
+        console.print(Text(f"{len(summary.known_regressions)} known regression(s): rejected in review, the label "
+                           "kept:", "yellow"))
+        for item in summary.known_regressions:
+            review = item.case.review  # type: ignore[union-attr]
+            said = f"; {review.note}" if review.note else ""
+            for line in hanging("  ", [visible(f"{item.suite.name}/{item.id}: expected {item.expected}, got "
+                                               f"{item.actual} (rejected by {review.reviewer} at {review.at}"
+                                               f"{said})")], console.width, "; ", "    ", ""):
+                console.print(line)

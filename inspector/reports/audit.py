@@ -10,10 +10,11 @@ from typing import Any
 
 from ..contract.version import VERIFIER
 from ..suites.load import Suite
+from ..suites.review import ReviewError, load_pending, pending_files
 from .case import CaseReport
 from .suite import SuiteReport
 
-__all__ = ["AUDIT_SCHEMA", "Audit", "audit"]
+__all__ = ["AUDIT_SCHEMA", "Audit", "audit", "review_status"]
 
 AUDIT_SCHEMA = "inspector.audit/1"
 
@@ -46,3 +47,34 @@ class Audit:
 
 def audit(suites: Iterable[Suite]) -> Audit:
     return Audit(suites)
+
+
+def review_status(suites: Iterable[Suite], result: Audit) -> dict[str, Any]:
+    """What a review has left: the cases to review, the decisions waiting in pending
+    files beside the suites (not yet in them), the known regressions.  Read from the
+    pending files as they are now, so it is not part of the audit's results (which
+    ``--verify`` recomputes from the suites alone); ``audit --out`` records it in the
+    manifest."""
+    summary = result.summary
+    files: list[dict[str, Any]] = []
+    for suite in suites:
+        for path in pending_files(suite.path):
+            entry: dict[str, Any] = {"suite": str(suite.path), "path": str(path)}
+            try:
+                pending = load_pending(path, suite)
+            except ReviewError as exc:
+                entry["problem"] = exc.problem
+            else:
+                entry.update(reviewer=pending.content.reviewer,
+                             decisions=sum(1 for d in pending.content.decisions if d.decision != "skip"),
+                             labels=len(pending.content.labels))
+            files.append(entry)
+    return {
+        "verifier": VERIFIER,
+        "to_review": len(summary.pending),
+        "unreviewed_mismatches": sum(1 for report in summary.mismatched if report.case is not None
+                                     and report.case.review is None),
+        "known_regressions": len(summary.known_regressions),
+        "pending_decisions": sum(entry.get("decisions", 0) + entry.get("labels", 0) for entry in files),
+        "pending_files": files,
+    }

@@ -1,0 +1,158 @@
+"""``inspector review``: walk the cases whose verdict needs a person (in the
+inspector), then apply the decisions to the suite or drop them.
+
+Reviewing never writes the suite: decisions wait in a pending file beside it
+(``SUITE.review.json``).  ``--apply`` is the one step that writes the suite,
+``--discard`` drops the decisions.  ``--status`` says, headless, what is pending.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from ..contract.text import json_dumps, visible
+from ..suites.load import Suite, bundled_suite_paths, load_suite, load_suites
+from .output import EXIT_ACCEPT, error, terminal_problem
+
+__all__ = ["add_parser", "run", "stream_problem"]
+
+
+def add_parser(commands: Any) -> argparse.ArgumentParser:
+    parser = commands.add_parser(
+        "review", help="review verdicts that differ from their frozen labels, then apply the decisions",
+        description="Open the inspector in review mode on the cases that need a person: a verdict that differs "
+                    "from its frozen label, a case saved or edited since its last review, one reviewed under "
+                    "another contract. a accepts (the verdict becomes the label), r rejects (the label stays: "
+                    "a known regression), s skips; L labels a claim. Decisions wait in SUITE.review.json beside "
+                    "the suite until --apply writes them into it.",
+        epilog="exit status: 0 done; 2 unusable input (a pending file that is corrupt, another suite's, for "
+               "cases that no longer exist, or taken on a suite that has changed since; two reviewers' files "
+               "without --pending; a bundled suite in place), nothing applied; 3 internal error.",
+    )
+    parser.add_argument("suites", nargs="*", metavar="SUITE", help="suite files (default: the bundled suites)")
+    action = parser.add_mutually_exclusive_group()
+    action.add_argument("--apply", action="store_true",
+                        help="write the pending decisions into the suite (atomically, in place or to --out), "
+                             "then remove the pending file")
+    action.add_argument("--discard", action="store_true", help="remove the pending file, applying nothing")
+    action.add_argument("--status", action="store_true",
+                        help="print what is pending (cases to review, decisions to apply) and exit")
+    parser.add_argument("--out", metavar="NEW", type=Path,
+                        help="with --apply: write the reviewed suite to this new file instead (the only way "
+                             "for a bundled suite)")
+    parser.add_argument("--pending", metavar="FILE", type=Path,
+                        help="with --apply or --discard: the pending file to use, when reviewers left several")
+    parser.add_argument("--reviewer", metavar="NAME",
+                        help="the name stamped on each decision (default: git's user.name, else the login)")
+    parser.add_argument("--format", choices=("text", "json"), default="text", help="with --status")
+    parser.set_defaults(run=run, stream_problem=stream_problem)
+    return parser
+
+
+def stream_problem(args: argparse.Namespace) -> str | None:
+    if args.apply or args.discard or args.status:
+        return None
+    return terminal_problem("inspector review needs a terminal (standard input and output) to walk the cases; "
+                            "--status, --apply and --discard work without one")
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..suites.review import ReviewError
+    from ..suites.reviewer import reviewer_name
+
+    if (args.out is not None or args.pending is not None) and not (args.apply or args.discard):
+        return error("--out and --pending go with --apply (--pending with --discard too)")
+    if args.format == "json" and not args.status:
+        return error("--format json goes with --status")
+    paths = [Path(p) for p in args.suites] or ([] if args.apply or args.discard else bundled_suite_paths())
+    if not paths:
+        return error("give the SUITE to apply or discard the decisions of" if args.apply or args.discard
+                     else "no suite given and no bundled suites found")
+    try:
+        reviewer = reviewer_name(args.reviewer)
+    except ValueError as exc:
+        return error(f"--reviewer: {exc}")
+    try:
+        if args.apply or args.discard:
+            if len(paths) > 1 and (args.out is not None or args.pending is not None):
+                return error("--out and --pending name one suite's files: give one SUITE")
+            for path in paths:
+                _apply_or_discard(args, path)
+            return EXIT_ACCEPT
+        suites = load_suites(paths)
+        if args.status:
+            return _status(args, suites)
+        from ..tui.launch import open_review
+
+        return open_review(suites, reviewer)
+    except ReviewError as exc:
+        return error(str(exc))
+
+
+def _apply_or_discard(args: argparse.Namespace, path: Path) -> None:
+    from ..suites.review import ReviewError, apply_review, discard, load_pending
+
+    suite = load_suite(path)
+    pending_path = args.pending if args.pending is not None else _the_pending_file(path)
+    pending = load_pending(pending_path, suite)
+    if args.discard:
+        discard(pending.path)
+        print(visible(f"discarded {pending.path} ({_counts(pending)}); {path} is as it was"))
+        return
+    if args.out is not None and args.out.exists():
+        raise ReviewError(args.out, "already exists; --out writes a new file")
+    applied = apply_review(pending, path, args.out)
+    parts = [f"{len(applied.accepted)} accepted ({len(applied.relabelled)} relabelled)",
+             f"{len(applied.rejected)} rejected as known regressions"]
+    if applied.skipped:
+        parts.append(f"{len(applied.skipped)} skipped (still pending)")
+    parts.append(f"{applied.labels} claim label(s)")
+    print(visible(f"applied {pending.path} to {applied.path}: {', '.join(parts)}; removed {pending.path}"))
+
+
+def _the_pending_file(path: Path) -> Path:
+    from ..suites.review import ReviewError, pending_files
+
+    found = pending_files(path)
+    if not found:
+        raise ReviewError(path, "has no pending review decisions (inspector review SUITE takes them)")
+    if len(found) > 1:
+        names = ", ".join(str(item) for item in found)
+        raise ReviewError(path, f"has {len(found)} pending review files ({names}): say which with --pending FILE")
+    return found[0]
+
+
+def _counts(pending: Any) -> str:
+    decisions = pending.content.decisions
+    return f"{len(decisions)} decision(s), {len(pending.content.labels)} claim label(s)"
+
+
+def _status(args: argparse.Namespace, suites: list[Suite]) -> int:
+    from ..reports.audit import audit, review_status
+
+    result = audit(suites)
+    status = review_status(suites, result)
+    if args.format == "json":
+        print(json_dumps(status))
+        return EXIT_ACCEPT
+    for line in status_lines(status):
+        print(visible(line))
+    for report in result.summary.pending:
+        print(visible(f"  {report.suite.name}/{report.id}: {report.pending_reason} "
+                      f"(expected {report.expected}, got {report.actual})"))
+    return EXIT_ACCEPT
+
+
+def status_lines(status: dict[str, Any]) -> list[str]:
+    """The review's state in words (``review --status`` and ``audit``)."""
+    lines = [f"{status['to_review']} case(s) to review: {status['unreviewed_mismatches']} unreviewed mismatch(es), "
+             f"{status['known_regressions']} known regression(s)"]
+    for item in status["pending_files"]:
+        if item.get("problem"):
+            lines.append(f"pending file {item['path']}: unusable: {item['problem']}")
+        else:
+            lines.append(f"pending file {item['path']} ({item['reviewer']}): {item['decisions']} decision(s) and "
+                         f"{item['labels']} claim label(s) to apply (inspector review --apply {item['suite']})")
+    return lines
