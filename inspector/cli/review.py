@@ -52,7 +52,8 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
 
 
 def stream_problem(args: argparse.Namespace) -> str | None:
-    if args.apply or args.discard or args.status:
+    # Only walking the cases needs a terminal; a misused option is run's to explain.
+    if args.apply or args.discard or args.status or args.out or args.pending or args.format != "text":
         return None
     return terminal_problem("inspector review needs a terminal (standard input and output) to walk the cases; "
                             "--status, --apply and --discard work without one")
