@@ -66,17 +66,17 @@ def run(args: argparse.Namespace) -> int:
         return error("no suite given and no bundled suites found")
     suites = load_suites(paths)
     result = audit(suites)
-    document = result.to_dict(__version__)
-    # The review's state reads the pending files beside the suites: printed and recorded
-    # in the manifest, but not part of results.json, which --verify recomputes from the suites.
+    # The review's state reads the pending files beside the suites: recorded (in the
+    # results and the manifest), not recomputed by --verify, which reads the suites alone.
     status = review_status(suites, result)
+    document = {**result.to_dict(__version__), "review": status}
     if args.out is not None:
         try:
             write_run(args.out, paths, document, __version__, review=status)
         except RunError as exc:
             return error(str(exc))
     if args.format == "json":
-        print(json_dumps({**document, "review": status}))
+        print(json_dumps(document))
     else:
         print_audit(suites, result, status)
         if args.out is not None:

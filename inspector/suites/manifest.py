@@ -78,6 +78,9 @@ class _StoredResults(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
     cases: list[dict[str, Any]]
     summary: dict[str, Any]
     verifier: str | None = None  # absent in runs written before the verifier had a version
+    # The review's state when the run was made: read from pending files beside the
+    # suites, so recorded, not recomputed (the manifest records it too).
+    review: dict[str, Any] | None = None
 
 
 _T = TypeVar("_T")
@@ -227,6 +230,8 @@ def verify_run(run_dir: Path, recompute: Callable[[list[Path]], dict[str, Any]],
     except LoadError as exc:
         differences.append(str(exc))
         return differences, notes
+    if stored.review is not None:
+        fresh = {**fresh, "review": stored.review}
     if stored_bytes != _dump(fresh):
         differences.extend(_compare(stored, fresh) or [
             f"{RESULTS}: not byte for byte the recomputed results, though every value is the same "
