@@ -129,6 +129,9 @@ def opens_the_ui(argv: list[str]) -> bool:
     rest = [word for word in argv if word != "--debug"]
     if not rest or rest[0] in ("open", "screenshots"):
         return True
+    if rest[0] == "review":
+        return not {"--status", "--apply", "--discard", "--accept", "--reject", "--accept-all", "--reject-all"} & {
+            word.split("=")[0] for word in rest}
     return rest[0] == "triage" and not {"--summary", "--format", "--export"} & {
         word.split("=")[0] for word in rest}
 

@@ -39,6 +39,14 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     action.add_argument("--discard", action="store_true", help="remove the pending file, applying nothing")
     action.add_argument("--status", action="store_true",
                         help="print what is pending (cases to review, decisions to apply) and exit")
+    decide = parser.add_argument_group("deciding without the inspector (recorded in the pending file, as a/r are)")
+    decide.add_argument("--accept", metavar="CASE", action="append", default=[],
+                        help="accept this pending case's verdict as its label (repeatable)")
+    decide.add_argument("--reject", metavar="CASE", action="append", default=[],
+                        help="reject this pending case's verdict: its label stays, a known regression (repeatable)")
+    decide.add_argument("--accept-all", action="store_true", help="accept every case still to decide")
+    decide.add_argument("--reject-all", action="store_true", help="reject every case still to decide")
+    decide.add_argument("--note", metavar="TEXT", help="a note on each decision taken")
     parser.add_argument("--out", metavar="NEW", type=Path,
                         help="with --apply: write the reviewed suite to this new file instead (the only way "
                              "for a bundled suite)")
@@ -51,9 +59,14 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     return parser
 
 
+def _deciding(args: argparse.Namespace) -> bool:
+    return bool(args.accept or args.reject or args.accept_all or args.reject_all)
+
+
 def stream_problem(args: argparse.Namespace) -> str | None:
     # Only walking the cases needs a terminal; a misused option is run's to explain.
-    if args.apply or args.discard or args.status or args.out or args.pending or args.format != "text":
+    if (args.apply or args.discard or args.status or args.out or args.pending or args.format != "text"
+            or _deciding(args) or args.note is not None):
         return None
     return terminal_problem("inspector review needs a terminal (standard input and output) to walk the cases; "
                             "--status, --apply and --discard work without one")
@@ -67,6 +80,12 @@ def run(args: argparse.Namespace) -> int:
         return error("--out and --pending go with --apply (--pending with --discard too)")
     if args.format == "json" and not args.status:
         return error("--format json goes with --status")
+    if _deciding(args) and (args.apply or args.discard or args.status):
+        return error("--accept and --reject record decisions; apply them in a second step (--apply)")
+    if args.note is not None and not _deciding(args):
+        return error("--note goes with --accept, --reject, --accept-all or --reject-all")
+    if args.accept_all and args.reject_all:
+        return error("--accept-all and --reject-all: choose one")
     paths = [Path(p) for p in args.suites] or ([] if args.apply or args.discard else bundled_suite_paths())
     if not paths:
         return error("give the SUITE to apply or discard the decisions of" if args.apply or args.discard
@@ -85,6 +104,8 @@ def run(args: argparse.Namespace) -> int:
         suites = load_suites(paths)
         if args.status:
             return _status(args, suites)
+        if _deciding(args):
+            return _decide(args, suites, reviewer)
         from ..tui.launch import open_review
 
         return open_review(suites, reviewer)
@@ -111,6 +132,43 @@ def _apply_or_discard(args: argparse.Namespace, path: Path) -> None:
         parts.append(f"{len(applied.skipped)} skipped (still pending)")
     parts.append(f"{applied.labels} claim label(s)")
     print(visible(f"applied {pending.path} to {applied.path}: {', '.join(parts)}; removed {pending.path}"))
+
+
+def _decide(args: argparse.Namespace, suites: list[Suite], reviewer: str) -> int:
+    """Record decisions as the review mode's a and r do, without the inspector."""
+    from ..presentation.review import ReviewSession
+    from ..presentation.session import Session
+    from ..suites.load import ACCEPT_DECISION, REJECT_DECISION
+
+    review = ReviewSession(Session(suites), reviewer)
+    session = review.session
+    wanted: dict[int, str] = {}
+    if args.accept_all or args.reject_all:
+        every = ACCEPT_DECISION if args.accept_all else REJECT_DECISION
+        wanted = {number: every for number in review.queue if review.is_left(number)}
+    for decision, ids in ((ACCEPT_DECISION, args.accept), (REJECT_DECISION, args.reject)):
+        for case_id in ids:
+            numbers = [number for number, known in enumerate(session.ids) if known == case_id]
+            if not numbers:
+                return error(f"no case {case_id!r} in {', '.join(str(suite.path) for suite in suites)}")
+            if len(numbers) > 1:
+                return error(f"case {case_id!r} is in more than one suite: review one suite at a time")
+            if numbers[0] not in review.queue:
+                return error(f"case {case_id!r} has nothing to review (its verdict has its label, and no review "
+                             "of it is pending)")
+            if wanted.get(numbers[0], decision) != decision:
+                return error(f"case {case_id!r} is both accepted and rejected")
+            wanted[numbers[0]] = decision
+    try:
+        for number, decision in sorted(wanted.items()):
+            review.decide(number, decision, args.note)
+    except ValueError as exc:
+        return error(str(exc))
+    where = ", ".join(str(path) for path in review.pending_paths) or "no pending file"
+    applies = " ".join(str(suite.path) for suite in suites)
+    print(visible(f"recorded {len(wanted)} decision(s) in {where} ({review.left} left of {len(review.queue)}); "
+                  f"inspector review --apply {applies} writes them into the suite"))
+    return EXIT_ACCEPT
 
 
 def _the_pending_file(path: Path) -> Path:

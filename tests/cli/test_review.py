@@ -179,3 +179,36 @@ class TestAudit:
         _, out, _ = inspector(capsys, "audit", "--format", "json", suite_path)
         human = json.loads(out)["summary"]["agreement"]["human"]
         assert human["human_vs_lens"]["matrix"]["CONTRADICTED"]["SUPPORTED"] == 1
+
+
+class TestDecidingHeadless:
+    def test_accept_and_reject_record_as_the_keys_do(self, suite_path, capsys):
+        status, out, _ = inspector(capsys, "review", suite_path, "--reviewer", "carol",
+                                   "--accept", "real-quote-wrong-value", "--reject", "complete-answer",
+                                   "--note", "checked by hand")
+        pending = suite_path.with_name("article.review.json")
+        assert status == 0
+        assert out == (f"recorded 2 decision(s) in {pending} (2 left of 4); inspector review --apply {suite_path} "
+                       "writes them into the suite\n")
+        decisions = {d["case"]: d for d in json.loads(pending.read_text("utf-8"))["decisions"]}
+        assert decisions["real-quote-wrong-value"]["decision"] == "accept"
+        assert decisions["complete-answer"]["note"] == "checked by hand"
+        assert decisions["complete-answer"]["reviewer"] == "carol"
+
+    def test_all_takes_the_cases_left(self, suite_path, capsys):
+        inspector(capsys, "review", suite_path, "--accept", "complete-answer")
+        status, out, _ = inspector(capsys, "review", suite_path, "--reject-all")
+        assert status == 0 and "recorded 3 decision(s)" in out and "(0 left of 4)" in out
+
+    @pytest.mark.parametrize(("args", "message"), [
+        (["--accept", "nope"], "no case 'nope'"),
+        (["--accept", "empty-claims"], "'empty-claims' has nothing to review"),
+        (["--accept", "complete-answer", "--reject", "complete-answer"], "both accepted and rejected"),
+        (["--accept-all", "--reject-all"], "choose one"),
+        (["--note", "x"], "--note goes with"),
+        (["--accept-all", "--status"], "apply them in a second step"),
+    ])
+    def test_refusals(self, suite_path, capsys, args, message):
+        status, _, err = inspector(capsys, "review", suite_path, *args)
+        assert status == 2 and not suite_path.with_name("article.review.json").exists()
+        one_line_error(err, message)
