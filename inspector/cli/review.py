@@ -159,6 +159,9 @@ def _decide(args: argparse.Namespace, suites: list[Suite], reviewer: str) -> int
             if wanted.get(numbers[0], decision) != decision:
                 return error(f"case {case_id!r} is both accepted and rejected")
             wanted[numbers[0]] = decision
+    if not wanted:
+        print(f"nothing to decide: no case is left to review ({len(review.queue)} decided)")
+        return EXIT_ACCEPT
     try:
         for number, decision in sorted(wanted.items()):
             review.decide(number, decision, args.note)

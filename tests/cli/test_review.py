@@ -212,3 +212,9 @@ class TestDecidingHeadless:
         status, _, err = inspector(capsys, "review", suite_path, *args)
         assert status == 2 and not suite_path.with_name("article.review.json").exists()
         one_line_error(err, message)
+
+
+def test_nothing_left_to_decide(suite_path, capsys):
+    inspector(capsys, "review", suite_path, "--reject-all")
+    status, out, _ = inspector(capsys, "review", suite_path, "--accept-all")
+    assert status == 0 and out == "nothing to decide: no case is left to review (4 decided)\n"
