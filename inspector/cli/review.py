@@ -160,7 +160,8 @@ def _decide(args: argparse.Namespace, suites: list[Suite], reviewer: str) -> int
                 return error(f"case {case_id!r} is both accepted and rejected")
             wanted[numbers[0]] = decision
     if not wanted:
-        print(f"nothing to decide: no case is left to review ({len(review.queue)} decided)")
+        waiting = f" ({len(review.queue)} decided, waiting for --apply)" if review.queue else ""
+        print(f"nothing to decide: no case is left to review{waiting}")
         return EXIT_ACCEPT
     try:
         for number, decision in sorted(wanted.items()):

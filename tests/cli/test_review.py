@@ -217,4 +217,4 @@ class TestDecidingHeadless:
 def test_nothing_left_to_decide(suite_path, capsys):
     inspector(capsys, "review", suite_path, "--reject-all")
     status, out, _ = inspector(capsys, "review", suite_path, "--accept-all")
-    assert status == 0 and out == "nothing to decide: no case is left to review (4 decided)\n"
+    assert status == 0 and out == "nothing to decide: no case is left to review (4 decided, waiting for --apply)\n"
