@@ -485,6 +485,8 @@ class CaseReport:
             "conflicts": [conflict.describe() for conflict in evidence.conflicts],
             # Only a saved counterexample has one: the bundled suites' JSON is unchanged.
             **({"provenance": msgspec.to_builtins(case.provenance)} if case.provenance is not None else {}),
+            # Only a case a reviewer decided on has one (an annotated triage record's export).
+            **({"human": msgspec.to_builtins(case.human)} if case.human is not None else {}),
         }
 
 

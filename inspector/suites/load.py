@@ -41,8 +41,10 @@ from ..io.reading import (
 from ..io.writing import protect
 
 __all__ = [
+    "HUMAN_DECISIONS",
     "Case",
     "CaseError",
+    "HumanDecision",
     "LoadError",
     "Provenance",
     "Suite",
@@ -99,6 +101,25 @@ class Provenance(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 _SHA256 = re.compile(r"[0-9a-f]{64}")
 
+# A reviewer's decision on a case (a triage record's annotation, carried by its export).
+HUMAN_DECISIONS = ("true_rejection", "false_rejection", "true_acceptance", "false_acceptance")
+
+
+class HumanDecision(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
+    """What a reviewer decided about a case's verdict (``triage.annotations``): the contract was right
+    (``true_rejection``, ``true_acceptance``) or wrong (``false_rejection``, ``false_acceptance``), why
+    (``note``), who and when, under which ``verifier`` (``contract.version``)."""
+
+    decision: str
+    reviewer: str
+    at: str
+    verifier: str
+    note: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.decision not in HUMAN_DECISIONS:
+            raise ValueError(f"{self.decision!r} is not a decision: one of {', '.join(HUMAN_DECISIONS)}")
+
 
 class _CaseFile(msgspec.Struct, forbid_unknown_fields=True):
     id: str
@@ -110,6 +131,7 @@ class _CaseFile(msgspec.Struct, forbid_unknown_fields=True):
     expected_labels: list[str] | None = None
     expected_policy: str | None = None
     provenance: Provenance | None = None
+    human: HumanDecision | None = None
 
 
 class _SuiteFile(msgspec.Struct, forbid_unknown_fields=True):
@@ -133,6 +155,7 @@ class Case:
     expected_labels: tuple[str, ...] | None = None
     expected_policy: str | None = None
     provenance: Provenance | None = None  # a saved counterexample's origin
+    human: HumanDecision | None = None  # a reviewer's decision on it (an annotated triage record's)
 
 
 @dataclass(frozen=True, slots=True)
@@ -525,7 +548,7 @@ def _case(suite: str, index: int, item: Any, ids: dict[str, int]) -> Case:
         raise _CaseProblem(case.id, f"{here}.{problem[0]}", problem[1])
     return Case(suite, index, case.id, raw, case.request, case.expected, case.note,
                 tuple(case.expected_labels) if case.expected_labels is not None else None,
-                case.expected_policy, case.provenance)
+                case.expected_policy, case.provenance, case.human)
 
 
 def load_sources(path: str | Path) -> list[Source]:
