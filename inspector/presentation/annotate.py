@@ -38,7 +38,7 @@ from ..triage.stamp import LogChanged
 from .records import RecordPlace
 from .triage import RecordSession, Snapshot, TriageRun
 
-__all__ = ["DECISIONS", "NOTE_SHOWN", "AnnotationDesk", "AnnotationError", "LogChanged", "LogError", "RecordAnnotation",
+__all__ = ["DECISIONS", "NOTE_SHOWN", "Annotation", "AnnotationDesk", "AnnotationError", "LogChanged", "LogError", "RecordAnnotation",
            "annotation_words", "parse_decision"]
 
 # A note's characters the strip shows at most (the line says the rest is cut).

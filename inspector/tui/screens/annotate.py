@@ -15,6 +15,7 @@ from __future__ import annotations
 from textual.content import Content
 
 from ...presentation.annotate import (
+    Annotation,
     AnnotationDesk,
     AnnotationError,
     LogError,
@@ -22,7 +23,6 @@ from ...presentation.annotate import (
     parse_decision,
 )
 from ...presentation.triage import RecordSession
-from ...triage.annotations import Annotation
 from .. import keys, safe
 from ..tones import TEXT, Tone, strong
 from .form import Field, FormScreen

@@ -21,13 +21,12 @@ from textual import on
 from textual.app import ComposeResult
 from textual.content import Content
 
-from ...presentation.annotate import AnnotationDesk, AnnotationError
+from ...presentation.annotate import Annotation, AnnotationDesk, AnnotationError
 from ...presentation.records import LogChanged, LogError, record_line, record_place_of
 from ...presentation.selection import Selection
 from ...presentation.session import Session
 from ...presentation.triage import Group, RecordSession
 from ...suites.load import Suite
-from ...triage.annotations import Annotation
 from .. import keys, safe
 from ..messages import RecordAnnotated
 from ..tones import TEXT, Tone
