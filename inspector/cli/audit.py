@@ -180,6 +180,13 @@ def print_audit(suites: list[Suite], result: Audit, status: dict[str, Any] | Non
         title = Text(visible(f"{suite.name} ({suite.path})"))
         labels_differ = any(item.match is False for item in by_suite.get(suite.name, []))
         console.print(fitted(title, audit_columns(labels_differ), rows, console.width))
+        for item in by_suite.get(suite.name, []):
+            human = item.case.human if item.case is not None else None
+            if human is not None:  # a reviewer's decision (an annotated triage record's export)
+                said = f"human: {item.id}: {human.decision} by {human.reviewer} at {human.at}"
+                for line in hanging("  ", [visible(said + (f": {human.note}" if human.note else ""))],
+                                    console.width, "; ", "    ", ""):
+                    console.print(line)
 
     total = summary.total
     ladder: list[dict[str, Cell]] = [

@@ -226,8 +226,17 @@ def run(args: argparse.Namespace) -> int:
         from .triage_follow import follow_jsonl
 
         return follow_jsonl(args, registry, options, _notice)
+    from ..triage.annotated import apply_annotations, join_annotations, read_all
+    from ..triage.annotations import AnnotationError
+
+    try:  # the reviewers' annotations beside the logs: a corrupt file is said before the count
+        books = read_all(args.logs)
+    except AnnotationError as exc:
+        return error(str(exc))
     try:
         summary = _summarise_to(args.bad_lines, args.logs, args.registry, registry, options, args.workers)
+        if any(book.exists for book in books.values()):
+            apply_annotations(summary, join_annotations(summary, registry, books, options))
         baseline = None
         if args.against:
             plain = Options(by=options.by, since=options.since, until=options.until, log_format=log_format)
@@ -247,7 +256,7 @@ def run(args: argparse.Namespace) -> int:
         if not collected:  # the group's records are collected as they are counted: none, no such group
             return error(_unknown_group(args.export, summary))
         try:
-            written = export_suite(args.out, args.export, registry, collected, args.logs, log_format)
+            written = export_suite(args.out, args.export, registry, collected, args.logs, log_format, books)
         except ExportError as exc:
             return error(str(exc))
     if export_only:

@@ -50,6 +50,13 @@ CHANGE_COLUMNS = (
     TableColumn("records now", priority=2),
     TableColumn("records against", priority=3),
 )
+ANNOTATED_COLUMNS = (
+    TableColumn("group", min_width=16),
+    TableColumn("records"),
+    TableColumn("annotated"),
+    TableColumn("false rejections"),
+    TableColumn("false acceptances", priority=1),
+)
 TIME_COLUMNS = (
     TableColumn("from"),
     TableColumn("records"),
@@ -119,6 +126,8 @@ def print_summary(summary: Summary, baseline: Summary | None, against: Sequence[
             listed = "--format json lists every one" if not tally.bad_more else \
                 f"--format json lists the first {len(tally.bad):,}, --bad-lines FILE every one"
             console.print(Text(f"  … {tally.bad_lines - SHOWN_BAD:,} more ({listed})", "dim"))
+    if summary.annotations is not None:
+        _print_annotations(console, summary, width)
     if baseline is not None:
         from ..triage.summary import compare
 
@@ -127,6 +136,35 @@ def print_summary(summary: Summary, baseline: Summary | None, against: Sequence[
         title = visible(f"against {', '.join(against)} ({baseline.records:,} records, "
                         f"{baseline.tally.bad_lines:,} bad lines): largest change first")
         console.print(_change_table(title, compare(summary, baseline), width))
+
+
+def _print_annotations(console: Any, summary: Summary, width: int) -> None:
+    """The reviewers' annotations (``triage.annotated``): the totals, the groups holding annotated records, the
+    stale ones."""
+    from rich.text import Text
+
+    counts = summary.annotations
+    parts = [f"{counts.annotated:,} record(s)", f"{counts.false_rejections:,} false rejection(s)",
+             f"{counts.false_acceptances:,} false acceptance(s)"]
+    if counts.not_counted:
+        parts.append(f"{counts.not_counted:,} outside the window")
+    if counts.stale:
+        parts.append(f"{len(counts.stale):,} stale (the line changed)")
+    for line in hanging("annotated".ljust(FACT_LABEL_WIDTH), parts, width, " · "):
+        console.print(line)
+    groups = [group for group in summary.groups if group.annotated]
+    if groups:
+        rows: list[dict[str, Any]] = [
+            {"group": Text(group.name), "records": Text(_count(group.records)),
+             "annotated": Text(_count(group.annotated or 0)),
+             "false rejections": Text(_count(group.false_rejections or 0), "red" if group.false_rejections else ""),
+             "false acceptances": Text(_count(group.false_acceptances or 0),
+                                       "red" if group.false_acceptances else "")}
+            for group in groups[:SHOWN_ROWS]]
+        _more(rows, len(groups) - SHOWN_ROWS, ANNOTATED_COLUMNS)
+        console.print(fitted("annotated records by group", ANNOTATED_COLUMNS, rows, width))
+    for file, line, offset, problem in counts.stale[:SHOWN_BAD]:
+        console.print(Text(visible(f"  stale annotation {file}:{line} (offset {offset}): {problem}"), "yellow"))
 
 
 def _more(rows: list[dict[str, Any]], hidden: int, columns: Sequence[TableColumn]) -> None:

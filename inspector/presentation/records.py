@@ -90,6 +90,10 @@ class RecordPlace:
     members: tuple[tuple[str, str], ...] = ()
     more: int = 0
     problem: str | None = None
+    # A reviewer's annotation of the record, in words (``presentation.annotate``), and whether it
+    # says the contract was right ("true"), wrong ("false"), or cannot be applied ("stale").
+    annotation: str | None = None
+    annotation_state: str | None = None
 
     @property
     def place(self) -> str:

@@ -291,7 +291,14 @@ def export_group(group: Group, snapshot: Snapshot, run: TriageRun, reader: LineR
         raise StaleExport(exc.path, f"{exc.problem}; nothing was written") from None
     if not collected:
         raise ExportError(out, "no record in this group")
-    return export_suite(out, group.name, run.registry, collected, run.logs, run.options.log_format)
+    from ..triage.annotated import read_all
+    from ..triage.annotations import AnnotationError
+
+    try:  # each record's annotation, carried into its case (human)
+        books = read_all(run.logs)
+    except AnnotationError as exc:
+        raise ExportError(exc.path, f"{exc.problem}; nothing was written") from None
+    return export_suite(out, group.name, run.registry, collected, run.logs, run.options.log_format, books)
 
 
 class _Ids(Sequence[str]):

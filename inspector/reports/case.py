@@ -525,6 +525,8 @@ class CaseReport:
             **({"review": msgspec.to_builtins(case.review)} if case.review is not None else {}),
             **({"history": msgspec.to_builtins(case.history)} if case.history else {}),
             **({"human_labels": msgspec.to_builtins(case.human_labels)} if case.human_labels else {}),
+            # Only a case a reviewer decided on has one (an annotated triage record's export).
+            **({"human": msgspec.to_builtins(case.human)} if case.human is not None else {}),
         }
 
 

@@ -42,13 +42,15 @@ from ..io.writing import protect
 
 __all__ = [
     "DECISIONS",
+    "HUMAN_DECISIONS",
     "HUMAN_LABELS",
     "NOT_ASSESSABLE",
     "Case",
+    "CaseError",
     "ClaimLabel",
+    "HumanDecision",
     "LabelChange",
     "Review",
-    "CaseError",
     "LoadError",
     "Provenance",
     "Suite",
@@ -153,6 +155,25 @@ class ClaimLabel(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 _SHA256 = re.compile(r"[0-9a-f]{64}")
 
+# A reviewer's decision on a case (a triage record's annotation, carried by its export).
+HUMAN_DECISIONS = ("true_rejection", "false_rejection", "true_acceptance", "false_acceptance")
+
+
+class HumanDecision(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
+    """What a reviewer decided about a case's verdict (``triage.annotations``): the contract was right
+    (``true_rejection``, ``true_acceptance``) or wrong (``false_rejection``, ``false_acceptance``), why
+    (``note``), who and when, under which ``verifier`` (``contract.version``)."""
+
+    decision: str
+    reviewer: str
+    at: str
+    verifier: str
+    note: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.decision not in HUMAN_DECISIONS:
+            raise ValueError(f"{self.decision!r} is not a decision: one of {', '.join(HUMAN_DECISIONS)}")
+
 
 class _CaseFile(msgspec.Struct, forbid_unknown_fields=True):
     id: str
@@ -167,6 +188,7 @@ class _CaseFile(msgspec.Struct, forbid_unknown_fields=True):
     review: Review | None = None
     history: list[LabelChange] | None = None
     human_labels: list[ClaimLabel] | None = None
+    human: HumanDecision | None = None
 
 
 class _SuiteFile(msgspec.Struct, forbid_unknown_fields=True):
@@ -193,6 +215,7 @@ class Case:
     review: Review | None = None  # the last review decision applied (inspector review --apply)
     history: tuple[LabelChange, ...] = ()  # its relabellings, oldest first
     human_labels: tuple[ClaimLabel, ...] = ()  # people's labels of its claims
+    human: HumanDecision | None = None  # a reviewer's decision on it (an annotated triage record's)
 
 
 @dataclass(frozen=True, slots=True)
@@ -611,7 +634,7 @@ def _case(suite: str, index: int, item: Any, ids: dict[str, int]) -> Case:
     return Case(suite, index, case.id, raw, case.request, case.expected, case.note,
                 tuple(case.expected_labels) if case.expected_labels is not None else None,
                 case.expected_policy, case.provenance, case.review, tuple(case.history or ()),
-                tuple(case.human_labels or ()))
+                tuple(case.human_labels or ()), case.human)
 
 
 def load_sources(path: str | Path) -> list[Source]:

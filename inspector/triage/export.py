@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import base64
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -23,10 +23,12 @@ from ..contract.text import json_dumps
 from ..io.reading import MAX_SUITE_BYTES
 from ..io.writing import WriteError, check_new_file, refuse_protected, write_files
 from ..suites.document import source_document  # one writing of a source into a suite file
+from .annotations import Annotations, digest
 from .mapping import DEFAULT_FORMAT, LogFormat
 from .records import BadLine, RequestCache, decode_record
 
-__all__ = ["EXPORT_KIND", "ExportError", "check_destination", "export_suite", "record_note", "suite_document"]
+__all__ = ["EXPORT_KIND", "ExportError", "check_destination", "export_suite", "human_member", "record_note",
+           "suite_document"]
 
 EXPORT_KIND = "triage-export"
 
@@ -96,9 +98,24 @@ def record_note(file: str, line: int, offset: int, meta: dict[str, Any], limit: 
     return note if note.isascii() else note.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
+def human_member(annotations: Mapping[str, Annotations] | None, file: str, line: int, offset: int,
+                 text: bytes) -> dict[str, Any]:
+    """``{"human": {...}}``: the reviewer's decision on the record (``triage.annotations``), as its
+    case carries it (``suites.load.HumanDecision``); ``{}`` when it has none (or only a stale one)."""
+    book = annotations.get(file) if annotations else None
+    found = book.find(line, offset, digest(text)) if book is not None else None
+    if found is None:
+        return {}
+    human = {"decision": found.decision, "note": found.note, "reviewer": found.reviewer, "at": found.at,
+             "verifier": found.verifier}
+    return {"human": {key: value for key, value in human.items() if value is not None}}
+
+
 def suite_document(group: str, registry: Registry, collected: Iterable[tuple[str, int, int, bytes, str]],
-                   logs: Iterable[str], log_format: LogFormat = DEFAULT_FORMAT) -> dict[str, Any]:
-    """The suite of the collected lines (file, line, offset, line bytes, label), read as ``log_format`` says."""
+                   logs: Iterable[str], log_format: LogFormat = DEFAULT_FORMAT,
+                   annotations: Mapping[str, Annotations] | None = None) -> dict[str, Any]:
+    """The suite of the collected lines (file, line, offset, line bytes, label), read as ``log_format`` says;
+    a record a reviewer annotated (``annotations``, by log) carries the decision as its case's ``human``."""
     requests = RequestCache()
     cases = []
     taken: set[str] = set()
@@ -110,7 +127,8 @@ def suite_document(group: str, registry: Registry, collected: Iterable[tuple[str
         taken.add(case_id)
         request = {key: value for key, value in msgspec.to_builtins(record.request).items() if value is not None}
         cases.append({"id": case_id, **_raw_member(record.raw), "request": request, "expected": label,
-                      "note": record_note(file, line, offset, dict(record.meta))})
+                      "note": record_note(file, line, offset, dict(record.meta)),
+                      **human_member(annotations, file, line, offset, text)})
     return {
         "kind": EXPORT_KIND,
         "description": f"Records of the group {group} exported by inspector triage from {', '.join(logs)}; "
@@ -136,15 +154,16 @@ def check_destination(out: str | Path) -> None:
 
 def export_suite(out: str | Path, group: str, registry: Registry,
                  collected: Iterable[tuple[str, int, int, bytes, str]], logs: Iterable[str],
-                 log_format: LogFormat = DEFAULT_FORMAT) -> int:
+                 log_format: LogFormat = DEFAULT_FORMAT, annotations: Mapping[str, Annotations] | None = None) -> int:
     """Write the suite to ``out`` (which must not exist); returns the cases
-    written.  ``log_format``: how the lines were read when counted."""
+    written.  ``log_format``: how the lines were read when counted;
+    ``annotations``: the reviewers' decisions, by log, carried into the cases."""
     out = Path(out)
     try:
         refuse_protected(out)  # before the work of decoding every record
     except WriteError as exc:
         raise ExportError(exc.path, f"{exc.reason}; nothing was written") from None
-    document = suite_document(group, registry, collected, logs, log_format)
+    document = suite_document(group, registry, collected, logs, log_format, annotations)
     data = (json_dumps(document) + "\n").encode("utf-8")
     if len(data) > MAX_SUITE_BYTES:
         raise ExportError(out, f"the suite would be {len(data):,} bytes ({len(document['cases']):,} cases), more "

@@ -24,6 +24,7 @@ from ..contract.models import Registry, Request
 from ..contract.verdict import Verdict
 from ..contract.verify import verify
 from ..suites.load import Case, CaseError, Suite
+from .annotations import digest
 from .drill import LineReader
 from .export import record_note
 from .groups import claim_name, meta_name, scope_name, verdict_names
@@ -78,6 +79,7 @@ class Record:
     meta: dict[str, Any] | None = None
     problem: str | None = None  # why it could not be read again (the log changed or went away)
     verdict: Verdict | None = None  # its verdict as reread (checked to be the one counted), when checked
+    sha256: str | None = None  # of its line's bytes as reread: what a reviewer's annotation is keyed by
 
 
 class Rereader:
@@ -183,10 +185,11 @@ class GroupMembers:
             return None
         file, line, offset, label = self.index.entry(position)
         try:
-            _, found, verdict = self.rereader.reread(file, line, offset, label)
+            text, found, verdict = self.rereader.reread(file, line, offset, label)
         except LogError as exc:  # LogChanged among them
             return Record(file, line, offset, label, problem=exc.problem)
-        return Record(file, line, offset, label, found.raw, found.request, dict(found.meta), verdict=verdict)
+        return Record(file, line, offset, label, found.raw, found.request, dict(found.meta), verdict=verdict,
+                      sha256=digest(text))
 
     def entry(self, number: int) -> tuple[str, int, int, str] | None:
         """(file, line, offset, label) of the ``number``-th line, from the index alone."""

@@ -58,6 +58,11 @@ class Group:
     rejected: int | None = None
     by_check: dict[str, int] | None = None
     detail: dict[str, Any] = field(default_factory=dict)  # what the name is made of, for JSON
+    # Its records annotated by a reviewer, and how many of them the contract got wrong
+    # (``triage.annotated``): None until the annotations were joined to the summary.
+    annotated: int | None = None
+    false_rejections: int | None = None
+    false_acceptances: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
         found: dict[str, Any] = {"group": self.name, "kind": self.kind, **self.detail, "records": self.records,
@@ -66,6 +71,9 @@ class Group:
             found["rejected"] = self.rejected
         if self.by_check is not None:
             found["by_check"] = self.by_check
+        if self.annotated is not None:
+            found.update(annotated=self.annotated, false_rejections=self.false_rejections,
+                         false_acceptances=self.false_acceptances)
         return found
 
 
@@ -91,6 +99,8 @@ class Summary:
     # The records when summarised: the tally may go on counting after (the overview's
     # count, a followed log), and the groups are of this many.
     counted: int | None = None
+    # The reviewers' annotations joined to the groups (``triage.annotated.AnnotationCounts``), once joined.
+    annotations: Any = None
 
     @property
     def records(self) -> int:
@@ -157,6 +167,7 @@ class Summary:
                        "until": iso(options.until) if options.until is not None else None,
                        "outside": tally.outside, "undated": tally.undated},
             "groups": [group.to_dict() for group in self.groups],
+            **({"annotations": self.annotations.to_dict()} if self.annotations is not None else {}),
         }
 
 

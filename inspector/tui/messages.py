@@ -17,7 +17,7 @@ from textual.message import Message
 from ..lab.history import Change
 
 __all__ = ["AnswerChanged", "CaseChosen", "CasesChosen", "CheckChosen", "ClaimChosen", "FileChosen", "MutantChosen",
-           "MutationChosen", "UndoAsked"]
+           "MutationChosen", "RecordAnnotated", "UndoAsked"]
 
 
 @dataclass
@@ -86,3 +86,11 @@ class MutationChosen(Message):
 @dataclass
 class UndoAsked(Message):
     """Undo the latest change of the current case's answer (the exercise's restore step)."""
+
+
+@dataclass
+class RecordAnnotated(Message):
+    """A triage record's annotation was kept or cleared (its number in the group's session): the
+    overview's counts are joined again when it is shown."""
+
+    number: int

@@ -6,23 +6,29 @@ each claim, the checks, the highlights, the lab's edits, mutations and save all
 work as on any case, ``j``/``k`` page through the group.  Above the request,
 the record's place (file:line, byte offset) and metadata (``RecordStrip``,
 bounded by ``presentation.records``), in view without scrolling; ``l`` shows
-its whole log line (``LogLineScreen``).  Esc goes back to the overview
-(clearing a case filter first).
+its whole log line (``LogLineScreen``).  ``t``/``w`` annotate the record (the
+contract right or wrong), ``N`` with a note (``AnnotateScreen``), ``U`` clears
+it: kept beside the log by the overview's ``AnnotationDesk``, shown in the
+strip.  Esc goes back to the overview (clearing a case filter first).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
 
+from textual import on
 from textual.app import ComposeResult
 from textual.content import Content
 
+from ...presentation.annotate import Annotation, AnnotationDesk, AnnotationError
 from ...presentation.records import LogChanged, LogError, record_line, record_place_of
 from ...presentation.selection import Selection
 from ...presentation.session import Session
 from ...presentation.triage import Group, RecordSession
 from ...suites.load import Suite
 from .. import keys, safe
+from ..messages import RecordAnnotated
 from ..tones import TEXT, Tone
 from ..widgets.record_strip import RecordStrip
 from .main import MainScreen
@@ -40,11 +46,13 @@ class RecordsScreen(MainScreen):
     BINDINGS = keys.bindings("records")
     KEY_SCREENS = ("main", "records")
 
-    def __init__(self, session: Session, group: Group, number: int = 0) -> None:
+    def __init__(self, session: Session, group: Group, number: int = 0, desk: AnnotationDesk | None = None) -> None:
         super().__init__(session)
         self.group = group
         self._start = number
         self._told_changed = False
+        self.desk = desk if desk is not None else AnnotationDesk()  # the overview's: its counts follow
+        self.annotations_changed = False
 
     def compose_request_head(self) -> ComposeResult:
         yield RecordStrip(id="record")
@@ -73,7 +81,66 @@ class RecordsScreen(MainScreen):
         if selection is None or self._views is None or not isinstance(self.session, RecordSession):
             return
         self._title("#request-panel", Content.assemble("record", (" · l: its whole log line", TEXT[Tone.MUTED])))
-        self.query_one(RecordStrip).show(record_place_of(self.session, selection.report.number))
+        self._show_strip(selection.report.number)
+
+    def _show_strip(self, number: int) -> None:
+        assert isinstance(self.session, RecordSession)
+        self.query_one(RecordStrip).show(self.desk.place(self.session, number,
+                                                         record_place_of(self.session, number)))
+
+    # -- annotating the record (t, w, N, U): kept beside the log by the desk ------------------------
+
+    def action_annotate(self, right: bool) -> None:
+        """The contract was right (``t``) or wrong (``w``) on this record; its note stays."""
+        self._annotating(lambda desk, number: desk.annotate(self.session, number, right, keep_note=True))
+
+    def action_clear_annotation(self) -> None:
+        self._annotating(lambda desk, number: desk.clear(self.session, number))
+
+    def action_annotate_form(self) -> None:
+        number = self.browse.current
+        if number is None or not isinstance(self.session, RecordSession):
+            return
+        try:
+            record = self.desk.record(self.session, number)
+        except (AnnotationError, LogError) as exc:
+            self._refused(exc)
+            return
+        from .annotate import AnnotateScreen
+
+        def closed(annotation: Annotation | None) -> None:
+            if annotation is not None:
+                self._annotated(number, annotation)
+
+        self.app.push_screen(AnnotateScreen(self.desk, self.session, number, record), closed)
+
+    def _annotating(self, act: Callable[[AnnotationDesk, int], Annotation | bool]) -> None:
+        number = self.browse.current
+        if number is None or not isinstance(self.session, RecordSession):
+            return
+        try:
+            done = act(self.desk, number)
+        except (AnnotationError, LogError, ValueError) as exc:
+            self._refused(exc)
+            return
+        self._annotated(number, done)
+
+    def _annotated(self, number: int, done: Annotation | bool) -> None:
+        if isinstance(done, bool):
+            words = "annotation cleared" if done else "the record had no annotation"
+        else:
+            words = f"annotated {done.decision}"
+        self.notify(words, markup=False, timeout=2)
+        self.post_message(RecordAnnotated(number))
+
+    @on(RecordAnnotated)
+    def _record_annotated(self, message: RecordAnnotated) -> None:
+        self.annotations_changed = True  # the overview joins its counts again when it is back
+        if self.browse.current == message.number:
+            self._show_strip(message.number)
+
+    def _refused(self, exc: Exception) -> None:
+        self.notify(safe.display(str(exc)), title="cannot annotate", severity="error", markup=False, timeout=8)
 
     def action_log_line(self) -> None:
         """The record's whole line, reread from its log (a log changed since it was counted: said instead)."""

@@ -36,6 +36,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input, Static
 
 from ...contract.text import visible
+from ...presentation.annotate import AnnotationDesk, AnnotationError
 from ...presentation.bars import bar
 from ...presentation.session import Session
 from ...presentation.triage import (
@@ -99,6 +100,7 @@ class TriageScreen(Screen[None]):
         self._counting = threading.Event()  # set when the last count started has returned
         self._recount_asked = False  # ctrl+r was pressed once with lab edits that counting again drops
         self._told = 0  # the number of the last event of the follow said in a notice
+        self.desk = AnnotationDesk()  # the reviewers' annotations beside the logs (t, w, N on a record)
 
     # -- layout -------------------------------------------------------------------
 
@@ -196,6 +198,7 @@ class TriageScreen(Screen[None]):
                 self.notify(visible(f"{file} broke off after line {line:,}: {problem}; every line before the "
                                     "break is counted"), title="a log broke off", severity="warning",
                             markup=False, timeout=8)
+            self._join_annotations()
             for changed in snapshot.changed:
                 self.notify(safe.display(f"{changed.path}: the log changed while it was counted ({changed.what}): "
                                          "the counts may mix two files; ctrl+r counts again"),
@@ -435,6 +438,24 @@ class TriageScreen(Screen[None]):
                                  f"of it can be {doing}, the lines there would be other records; ctrl+r counts "
                                  "again"), title="a log changed", severity="error", markup=False, timeout=8)
 
+    # -- the reviewers' annotations ------------------------------------------------------
+
+    def _join_annotations(self) -> None:
+        """Each group's annotated records, from the annotations files beside the logs (a finished count's:
+        a partial one is not joined); an annotations file that cannot be read is said."""
+        counted = self.counted
+        if counted is None or not counted.done or counted.failed is not None:
+            return
+        try:
+            joined = self.desk.join(counted, self.run, self.reader)
+        except AnnotationError as exc:
+            self.notify(safe.display(str(exc)), title="cannot read the annotations", severity="error",
+                        markup=False, timeout=8)
+            return
+        if joined is not None and joined.stale:
+            self.notify(f"{len(joined.stale):,} annotation(s) of lines rewritten since they were annotated: stale, "
+                        "not counted", title="stale annotations", severity="warning", markup=False, timeout=6)
+
     # -- opening a group ----------------------------------------------------------------
 
     def action_open_group(self) -> None:
@@ -468,8 +489,13 @@ class TriageScreen(Screen[None]):
         session, number = kept
         from .records import RecordsScreen
 
+        screen = RecordsScreen(session, group, number, self.desk)
+
         def closed(current: int | None) -> None:
             if counted.done:
                 self._sessions[group.name] = (session, current or 0)
+            if screen.annotations_changed and counted is self.counted:
+                self._join_annotations()
+                self._show_groups()
 
-        self.app.push_screen(RecordsScreen(session, group, number), closed)
+        self.app.push_screen(screen, closed)

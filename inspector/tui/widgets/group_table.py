@@ -1,5 +1,6 @@
 """The triage overview's groups (``GroupTable``): kind, name, the summary's bar,
-records and their share.  Group names come from the log: untrusted, drawn
+records and their share, and once records are annotated how many of each
+group's are, and how many of those the contract got wrong (false).  Group names come from the log: untrusted, drawn
 through ``safe`` like every cell."""
 
 from __future__ import annotations
@@ -36,6 +37,8 @@ class GroupTable(GrowingTable):
         Column("rate", "rate", width=6, justify="right"),
         Column("rejected", "rejected", width=9, justify="right"),
     )
+    # Once a reviewer annotated records of the logs: how many of the group's, and how many the contract got wrong.
+    ANNOTATED = Column("annotated", "annotated", width=12, justify="right")
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -52,6 +55,9 @@ class GroupTable(GrowingTable):
         self.groups, self.records, self.lines, self.by_kind = groups, records, lines, by_kind
         cursor = next((row for row, group in enumerate(groups) if group.name == current), None)
         self.cursor = cursor if cursor is not None else (0 if groups else None)
+        annotated = any(group.annotated is not None for group in groups)
+        if annotated != (self.columns[-1] is self.ANNOTATED):
+            self.set_columns((*self.COLUMNS, self.ANNOTATED) if annotated else self.COLUMNS)
         self.set_row_count(len(groups))
 
     @property
@@ -77,6 +83,12 @@ class GroupTable(GrowingTable):
             return (f"{group.records:,}", None)
         if key == "rate":
             return (f"{100 * group.rate:.1f}%", TABLE[Tone.MUTED])
+        if key == "annotated":
+            if not group.annotated:
+                return ("·", TABLE[Tone.PENDING]) if group.annotated is not None else None
+            wrong = (group.false_rejections or 0) + (group.false_acceptances or 0)
+            return (f"{group.annotated:,} · {wrong:,} false", TABLE[Tone.BAD]) if wrong else \
+                (f"{group.annotated:,}", None)
         if group.rejected is None:
             return None
         return (f"✗ {group.rejected:,}", TABLE[Tone.BAD]) if group.rejected else ("·", TABLE[Tone.PENDING])

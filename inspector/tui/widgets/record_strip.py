@@ -19,6 +19,8 @@ __all__ = ["RecordStrip"]
 
 _MUTED = TEXT[Tone.MUTED]
 _WARN = TEXT[Tone.WARN]
+# An annotation saying the contract was wrong, right, or one that cannot be applied (stale).
+_ANNOTATION_TONES = {"false": TEXT[Tone.BAD], "true": TEXT[Tone.GOOD], "stale": TEXT[Tone.WARN]}
 # Lines the strip takes unless its style says fewer (max-height).
 LINES = 3
 
@@ -28,7 +30,8 @@ class RecordStrip(Widget):
         "**Record** (a triage group's records): where the record is, its log as given, its line and the byte "
         "offset the line starts at (from 0), and its metadata in the line's order, nested "
         "objects opened (`metadata.model`), long values cut, the members that do not fit counted as *+N more*; "
-        "`l` shows the whole line."
+        "`l` shows the whole line. A reviewer's annotation follows the place (✎: the decision, who, when, the "
+        "note): `t` and `w` mark the contract right or wrong, `N` opens the form with a note, `U` clears it."
     )
 
     DEFAULT_CSS = """
@@ -74,6 +77,9 @@ class RecordStrip(Widget):
         items = [self._place_item(place, room)]
         if place.problem is not None:
             items.append(safe.content(place.problem, _WARN))
+        if place.annotation is not None:  # a reviewer's note is untrusted text, like the log's
+            tone = _ANNOTATION_TONES.get(place.annotation_state or "", _WARN)
+            items.append(Content.assemble(("✎ ", tone), safe.content(place.annotation, tone)))
         items.extend(Content.assemble(safe.content(key, _MUTED), " ", safe.content(value))
                      for key, value in place.members)
         rows, more = fit([item.cell_length for item in items], room, lines, lambda n: len(_marker(n)),

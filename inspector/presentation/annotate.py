@@ -1,0 +1,176 @@
+"""A reviewer's annotations as the inspector shows and makes them: ``AnnotationDesk``.
+
+One desk a triage overview: it reads each log's annotations file
+(``triage.annotations``) when it is asked for and keeps it until the file
+changes, says what a record's annotation is (the strip above its request:
+``RecordPlace.annotation``), annotates or clears a record of a group opened
+(its line reread as its case is: only from a log still what was counted), and
+joins the annotations to the overview's groups (``triage.annotated``).  No
+textual; everything a note holds stays untrusted text (the widgets draw it
+through ``tui.safe``).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, replace
+from typing import Any
+
+from ..contract.text import shorten
+from ..triage.annotated import AnnotationCounts, apply_annotations, join_annotations
+from ..triage.annotations import (
+    DECISIONS,
+    Annotation,
+    AnnotationError,
+    Annotations,
+    allowed_decisions,
+    annotate,
+    annotations_path,
+    clear,
+    decision_for,
+    digest,
+    new_annotation,
+    read_annotations,
+)
+from ..triage.drill import LineReader
+from ..triage.logs import LogError
+from ..triage.stamp import LogChanged
+from .records import RecordPlace
+from .triage import RecordSession, Snapshot, TriageRun
+
+__all__ = ["DECISIONS", "NOTE_SHOWN", "Annotation", "AnnotationDesk", "AnnotationError", "LogChanged", "LogError", "RecordAnnotation",
+           "annotation_words", "parse_decision"]
+
+# A note's characters the strip shows at most (the line says the rest is cut).
+NOTE_SHOWN = 160
+
+
+@dataclass(frozen=True, slots=True)
+class RecordAnnotation:
+    """The record a decision is about, as the annotate form shows it: its place, verdict, the two
+    decisions it may get, and its annotation now (None: none)."""
+
+    file: str
+    line: int
+    offset: int
+    verdict: str
+    choices: tuple[str, str]
+    current: Annotation | None
+
+
+def parse_decision(text: str, verdict: str) -> str:
+    """A decision as typed in the form: its name, or ``true``/``false`` (``t``/``f``) for the
+    record's pair.  ValueError (one line) otherwise."""
+    typed = text.strip().casefold()
+    if typed in ("t", "true", "right"):
+        return decision_for(verdict, True)
+    if typed in ("f", "false", "w", "wrong"):
+        return decision_for(verdict, False)
+    if typed in DECISIONS:
+        return typed
+    raise ValueError(f"type one of {', '.join(allowed_decisions(verdict))} (or true, false)")
+
+
+def annotation_words(annotation: Annotation) -> str:
+    """``false_rejection · Ada · 2026-12-02T06:30:00Z · the note`` (the note cut to ``NOTE_SHOWN``)."""
+    parts = [annotation.decision, annotation.reviewer, annotation.at]
+    if annotation.note:
+        parts.append(shorten(annotation.note, NOTE_SHOWN))
+    return " · ".join(parts)
+
+
+class AnnotationDesk:
+    """The annotations of one triage's logs: read when asked for, kept until their file changes."""
+
+    def __init__(self) -> None:
+        self._books: dict[str, tuple[Any, Annotations]] = {}
+
+    def book(self, log: str) -> Annotations:
+        """The annotations of ``log`` (AnnotationError: standard input, or a file that cannot be read)."""
+        path = annotations_path(log)
+        try:
+            found = os.stat(path, follow_symlinks=False)
+            stamp: Any = (found.st_dev, found.st_ino, found.st_size, found.st_mtime_ns)
+        except (OSError, ValueError):
+            stamp = None
+        kept = self._books.get(log)
+        if kept is not None and kept[0] == stamp and stamp is not None:
+            return kept[1]
+        book = read_annotations(log)
+        self._books[log] = (stamp, book)
+        return book
+
+    # -- a record's --------------------------------------------------------------------
+
+    def place(self, session: RecordSession, number: int, place: RecordPlace | None) -> RecordPlace | None:
+        """The strip's ``place`` with the record's annotation (or why it cannot be known)."""
+        if place is None or place.problem is not None:
+            return place
+        record = session.cases.record(number)
+        if record is None or record.sha256 is None:
+            return place
+        try:
+            book = self.book(record.file)
+        except AnnotationError as exc:
+            return replace(place, annotation=f"annotations unreadable: {exc}", annotation_state="stale")
+        found = book.find(record.line, record.offset, record.sha256)
+        if found is not None:
+            return replace(place, annotation=annotation_words(found),
+                           annotation_state="false" if found.is_false else "true")
+        if book.stale_at(record.line, record.offset, record.sha256):
+            return replace(place, annotation="an annotation of another line at this offset (the log was "
+                           "rewritten): stale, not applied", annotation_state="stale")
+        return place
+
+    def record(self, session: RecordSession, number: int) -> RecordAnnotation:
+        """The ``number``-th record as the form asks about it.  AnnotationError, LogChanged
+        or LogError (one line) when it cannot be annotated."""
+        file, line, offset, text, verdict = self._line(session, number)
+        current = self.book(file).find(line, offset, digest(text))
+        return RecordAnnotation(file, line, offset, verdict, allowed_decisions(verdict), current)
+
+    def annotate(self, session: RecordSession, number: int, decision: str | bool, note: str | None = None, *,
+                 keep_note: bool = False, reviewer: str | None = None) -> Annotation:
+        """Mark the ``number``-th record: ``decision`` by name, or True (the contract was right) / False
+        (wrong); ``keep_note``: the note of its annotation now (a decision changed with a key).  Returns the
+        annotation kept.  AnnotationError, ValueError, LogChanged or LogError (one line) when refused."""
+        file, line, offset, text, verdict = self._line(session, number)
+        if isinstance(decision, bool):
+            decision = decision_for(verdict, decision)
+        if keep_note:
+            current = self.book(file).find(line, offset, digest(text))
+            note = current.note if current is not None else None
+        annotation = new_annotation(file, line, offset, text, verdict, decision, note, reviewer)
+        self._books[file] = (None, annotate(file, annotation))
+        return annotation
+
+    def clear(self, session: RecordSession, number: int) -> bool:
+        """Remove the ``number``-th record's annotation; whether it had one."""
+        file, line, offset, text, _ = self._line(session, number)
+        book, removed = clear(file, line, offset, digest(text))
+        self._books[file] = (None, book)
+        return removed
+
+    def _line(self, session: RecordSession, number: int) -> tuple[str, int, int, bytes, str]:
+        members = session.cases.members
+        entry = members.entry(number)
+        if entry is None:
+            raise LogChanged("log", f"record {number + 1} is not found again")
+        annotations_path(entry[0])  # standard input: refused before anything is read
+        found = members.line(number)  # reread as its case is: LogChanged when it is not the record counted
+        if found is None:  # pragma: no cover - entry() found it
+            raise LogChanged(entry[0], f"record {number + 1} is not found again")
+        file, line, offset, text = found
+        return file, line, offset, text, entry[3]
+
+    # -- the overview's --------------------------------------------------------------------
+
+    def join(self, snapshot: Snapshot, run: TriageRun, reader: LineReader | None = None) -> AnnotationCounts | None:
+        """Every group of ``snapshot`` with its annotated counts (``triage.annotated``), None when no log
+        has annotations.  AnnotationError for a file that cannot be read."""
+        books = {log: self.book(log) for log in dict.fromkeys(run.logs)}
+        if not any(book.exists for book in books.values()):
+            return None
+        counts = join_annotations(snapshot.summary, run.registry, books, run.options, reader)
+        apply_annotations(snapshot.summary, counts)
+        return counts

@@ -1,0 +1,120 @@
+"""``inspector triage`` with a log's annotations beside it (issue 19): the counts per group in
+``--format json`` and the text, a corrupt annotations file as one line and exit 2, ``--export``
+carrying each record's decision into its case as ``human``, which ``audit`` loads and shows."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from inspector.contract.verify import verify
+from inspector.suites.load import bundled_root, load_registry, load_suite
+from inspector.triage.annotations import annotate, annotations_path, new_annotation
+from inspector.triage.records import decode_record
+
+from support import decoded, one_line_error, run_cli
+
+SAMPLE = Path(bundled_root()) / "logs" / "sample.jsonl"
+REGISTRY = Path(bundled_root()) / "logs" / "sample-registry.json"
+NOTE = "[bold]loud[/bold] \x1b[31mred"
+
+
+@pytest.fixture(scope="module")
+def annotated(tmp_path_factory):
+    """A copy of the sample log with three VALUE_MISMATCH records annotated (two false rejections,
+    the first with a hostile note) and one accepted record (a true acceptance)."""
+    folder = tmp_path_factory.mktemp("annotated")
+    log = folder / "app.jsonl"
+    log.write_bytes(SAMPLE.read_bytes())
+    registry = load_registry(REGISTRY)
+    offset, marked = 0, {}
+    for number, text in enumerate(log.read_bytes().split(b"\n"), 1):
+        record = decode_record(text, str(log), number, offset)
+        if hasattr(record, "raw"):
+            label = verify(record.raw, record.request, registry).label
+            if label == "VALUE_MISMATCH" and marked.get(label, 0) < 3:
+                decision = "false_rejection" if marked.get(label, 0) < 2 else "true_rejection"
+                note = NOTE if not marked.get(label) else None
+                annotate(str(log), new_annotation(str(log), number, offset, text, label, decision, note, "Ada"))
+                marked[label] = marked.get(label, 0) + 1
+            elif label == "ACCEPT" and not marked.get(label):
+                annotate(str(log), new_annotation(str(log), number, offset, text, label, "true_acceptance",
+                                                  reviewer="Ada"))
+                marked[label] = 1
+        offset += len(text) + 1
+    return folder, log
+
+
+def test_the_json_and_the_text_count_annotated_records_per_group(annotated):
+    folder, log = annotated
+    proc = run_cli("triage", log, "--registry", REGISTRY, "--format", "json")
+    out, err = decoded(proc)
+    assert proc.returncode == 0, err
+    document = json.loads(out)
+    groups = {group["group"]: group for group in document["groups"]}
+    assert (groups["VALUE_MISMATCH"]["annotated"], groups["VALUE_MISMATCH"]["false_rejections"]) == (3, 2)
+    assert (groups["ACCEPT"]["annotated"], groups["ACCEPT"]["false_acceptances"]) == (1, 0)
+    assert groups["INVALID_JSON"]["annotated"] == 0
+    assert document["annotations"]["annotated"] == 4
+    assert document["annotations"]["files"] == [str(annotations_path(str(log)))]
+    proc = run_cli("triage", log, "--registry", REGISTRY, "--summary")
+    out, err = decoded(proc)
+    assert proc.returncode == 0, err
+    assert "4 record(s) · 2 false rejection(s) · 0 false acceptance(s)" in out
+    assert "annotated records by group" in out
+    table = out[out.index("annotated records by group"):]
+    row = next(line for line in table.splitlines() if "│ VALUE_MISMATCH " in line)
+    assert [cell.strip() for cell in row.split("│")[2:6]] == ["26", "3", "2", "0"]
+
+
+def test_without_annotations_the_json_is_as_it_was():
+    proc = run_cli("triage", SAMPLE, "--registry", REGISTRY, "--format", "json")
+    document = json.loads(decoded(proc)[0])
+    assert "annotations" not in document and "annotated" not in document["groups"][0]
+
+
+def test_a_corrupt_annotations_file_is_one_line_and_exit_2(tmp_path):
+    log = tmp_path / "app.jsonl"
+    log.write_bytes(SAMPLE.read_bytes())
+    annotations_path(str(log)).write_text('{"schema": "inspector.annotations/1"}\n{"line": "x"}\n')
+    proc = run_cli("triage", log, "--registry", REGISTRY, "--summary")
+    assert proc.returncode == 2
+    one_line_error(decoded(proc)[1], "app.jsonl.annotations.jsonl:2:")
+
+
+def test_export_carries_the_decisions_and_audit_shows_them(annotated, tmp_path):
+    folder, log = annotated
+    out = tmp_path / "mismatch.json"
+    proc = run_cli("triage", log, "--registry", REGISTRY, "--export", "VALUE_MISMATCH", "--out", out)
+    assert proc.returncode == 0, decoded(proc)[1]
+    cases = json.loads(out.read_text())["cases"]
+    humans = [case.get("human") for case in cases]
+    assert [human["decision"] for human in humans if human] == ["false_rejection", "false_rejection",
+                                                                 "true_rejection"]
+    first = next(human for human in humans if human)
+    assert first["note"] == NOTE and first["reviewer"] == "Ada" and first["verifier"].startswith("contract-")
+    assert set(first) == {"decision", "note", "reviewer", "at", "verifier"}
+    suite = load_suite(out)
+    assert sum(case.human is not None for case in suite.cases) == 3
+    proc = run_cli("audit", out, "--format", "json")
+    document = json.loads(decoded(proc)[0])
+    decided = [case for case in document["cases"] if "human" in case]
+    assert len(decided) == 3 and decided[0]["human"]["note"] == NOTE
+    proc = run_cli("audit", out)
+    text = decoded(proc)[0]
+    lines = [line for line in text.splitlines() if "human:" in line]
+    assert len(lines) == 3 and "false_rejection by Ada" in lines[0]
+    assert "\x1b" not in text and "\\u001b[31mred" in text  # the note's escape shown, not sent
+
+
+def test_a_suite_with_a_bad_human_decision_is_a_case_error(tmp_path):
+    out = tmp_path / "bad.json"
+    proc = run_cli("triage", SAMPLE, "--registry", REGISTRY, "--export", "ACCEPT", "--out", out, "--limit", "1")
+    assert proc.returncode == 0
+    document = json.loads(out.read_text())
+    document["cases"][0]["human"] = {"decision": "maybe", "reviewer": "A", "at": "t", "verifier": "v"}
+    out.write_text(json.dumps(document))
+    suite = load_suite(out, strict=False)
+    assert not suite.cases and "maybe" in suite.broken[0].problem
