@@ -17,7 +17,7 @@ from textual.message import Message
 from ..lab.history import Change
 
 __all__ = ["AnswerChanged", "CaseChosen", "CasesChosen", "CheckChosen", "ClaimChosen", "FileChosen", "MutantChosen",
-           "MutationChosen", "UndoAsked"]
+           "MutationChosen", "ReviewAsked", "ReviewLeft", "UndoAsked"]
 
 
 @dataclass
@@ -86,3 +86,16 @@ class MutationChosen(Message):
 @dataclass
 class UndoAsked(Message):
     """Undo the latest change of the current case's answer (the exercise's restore step)."""
+
+
+@dataclass
+class ReviewAsked(Message):
+    """Enter review mode on the open suites (the palette's "Review pending cases"), as
+    ``reviewer`` (None: ``suites.reviewer.reviewer_name()``)."""
+
+    reviewer: str | None = None
+
+
+@dataclass
+class ReviewLeft(Message):
+    """Leave review mode: every case again (the decisions stay in the pending file)."""
