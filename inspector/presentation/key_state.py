@@ -25,6 +25,7 @@ NEEDS: dict[str, str] = {
     "first_failure": "failure",
     "edit_claim": "claims",  # claims were decoded: the answer is strict JSON of the claims shape
     "edit_raw": "loaded", "save": "loaded", "review_save": "loaded",
+    "leave_review": "unfiltered",  # Esc clears a filter first
     "decide": "decidable", "decide_with_note": "decidable", "label_claim": "claims_decidable",
     "mutations": "changeable", "mutate": "changeable",
     "exercise": "accepted",
@@ -32,7 +33,7 @@ NEEDS: dict[str, str] = {
     "undo": "can_undo", "redo": "can_redo", "reset": "edited",
 }
 # Not shown at all when they do not apply (the others are shown greyed).
-HIDDEN: frozenset[str] = frozenset({"clear_filter"})
+HIDDEN: frozenset[str] = frozenset({"clear_filter", "leave_review"})
 # Keys of one mode only: True, review mode's (a, r, s decide there); False, the keys
 # they shadow, which review mode moves (``review_pretty``, ``review_save``).  Not
 # shown at all in the other mode.
@@ -59,6 +60,7 @@ class KeyState:
     can_redo: bool = False
     edited: bool = False  # changed from the frozen case: reset
     filtered: bool = False  # the list is filtered, or the filter field is open
+    unfiltered: bool = True  # the opposite of filtered
     reviewing: bool = False  # review mode: a, r, s decide
     decidable: bool = False  # ... and the case shown can be decided (loaded, not edited in the lab)
     claims_decidable: bool = False  # ... and it has claims to label
@@ -67,7 +69,7 @@ class KeyState:
     def of(cls, selection: Selection | None, history: History | None, *, filtered: bool,
            reviewing: bool = False) -> KeyState:
         if selection is None:
-            return cls(filtered=filtered, reviewing=reviewing)
+            return cls(filtered=filtered, unfiltered=not filtered, reviewing=reviewing)
         report = selection.report
         verdict = report.verdict
         changeable = history is not None
@@ -85,6 +87,7 @@ class KeyState:
             can_redo=history is not None and history.can_redo,
             edited=history is not None and history.edited,
             filtered=filtered,
+            unfiltered=not filtered,
             reviewing=reviewing,
             decidable=decidable,
             claims_decidable=decidable and bool(selection.claims),
