@@ -454,6 +454,8 @@ def keys_markdown() -> str:
         if not declared:
             continue
         parts.append(f"\n## {title}\n")
+        if screen == "review":
+            parts.append("\nThe walk, the pending file, human labels and agreement: [review.md](review.md).\n")
         for group, group_title in GROUPS.items():
             rows = [key for key in declared if key.group == group]
             if not rows:
