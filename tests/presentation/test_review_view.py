@@ -17,9 +17,11 @@ from inspector.presentation.review_view import (
     end_words,
     human_label_cell,
     human_labels_shown,
+    in_review,
     label_problem,
     next_case,
     parse_decision,
+    review_agreement,
     row_state,
     strip_words,
 )
@@ -146,3 +148,14 @@ class TestAgreement:
         assert not cells[0].agreed and claims.rows[0][1][0].agreed
         assert answers.figures.startswith("1 answer compared · agree 0%")
         assert answers.rows[1][1][0].cases == (0,)  # person ABSTAIN, contract ANSWER
+
+
+class TestASuiteOpenedSince:
+    def test_its_cases_are_outside_the_review(self, review):
+        session = review.session
+        (added,) = [n for n in session.add_suite(load_suite(ARTICLE)) if session.ids[n] == "complete-answer"]
+        assert not in_review(review, added) and in_review(review, 0)
+        assert row_state(review, added) is None and case_review(session.frozen(added), review) is None
+        assert human_labels_shown(session.frozen(added), review) is None
+        review.label(0, 0, "SUPPORTED")
+        assert review_agreement(review, list(range(len(session)))).claims.compared == 1

@@ -44,6 +44,7 @@ from ...presentation.review_view import (
     case_review,
     end_words,
     human_labels_shown,
+    in_review,
     next_case,
 )
 from ...presentation.selection import Selection, select
@@ -316,7 +317,7 @@ class MainScreen(Screen[None]):
 
     def action_decide(self, decision: str) -> None:
         review, number = self.review, self.browse.current
-        if review is None or number is None:
+        if review is None or number is None or not self._reviewable(number):
             return
         try:
             review.decide(number, decision)
@@ -328,7 +329,7 @@ class MainScreen(Screen[None]):
     def action_decide_with_note(self) -> None:
         from .decide import DecideScreen
 
-        if self.review is None or self.selection is None:
+        if self.review is None or self.selection is None or not self._reviewable(self.selection.report.number):
             return
         number = self.selection.report.number
         self.app.push_screen(DecideScreen(self.review, self.session.frozen(number)),
@@ -337,6 +338,15 @@ class MainScreen(Screen[None]):
     def _note_decided(self, number: int, decision: Decision | None) -> None:
         if decision is not None and self.review is not None:
             self._decided(number)
+
+    def _reviewable(self, number: int) -> bool:
+        """Whether the review is of this case's suite (else it says so: a suite opened since)."""
+        assert self.review is not None
+        if in_review(self.review, number):
+            return True
+        self.notify("this case's suite was opened after the review started: leave review mode (Esc) and enter it "
+                    "again to review it", title="not in this review", severity="warning", markup=False)
+        return False
 
     def _decided(self, number: int) -> None:
         """A decision was kept: redraw its row and the strip, then on to the next case nobody decided."""
@@ -356,7 +366,8 @@ class MainScreen(Screen[None]):
         from .label import LabelScreen
 
         review, selection = self.review, self.selection
-        if review is None or selection is None or selection.claim is None or not selection.claims:
+        if review is None or selection is None or selection.claim is None or not selection.claims \
+                or not self._reviewable(selection.report.number):
             return
         report, claim = selection.report, selection.claim
         decoded = selection.claims[claim]

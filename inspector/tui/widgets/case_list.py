@@ -86,8 +86,9 @@ class CaseList(SafeTable):
             if report.expected is None or not report.differs:
                 return [self._actual(report)]
             return [*untrusted(report.short_expected), (" ≠ ", TABLE[Tone.BAD]), self._actual(report)]
-        if self.review is not None and not report.broken:
-            mark, tone = ROW_MARKS[row_state(self.review, report.number)]
+        state = row_state(self.review, report.number) if self.review is not None and not report.broken else None
+        if state is not None:
+            mark, tone = ROW_MARKS[state]
             return (mark, TABLE[tone])
         if report.broken:
             return ("!", TABLE[Tone.BAD])
