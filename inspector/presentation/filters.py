@@ -43,8 +43,12 @@ STATUS_FILTERS: tuple[CaseFilter, ...] = (
 CHECK_FILTERS: tuple[CaseFilter, ...] = (
     *(_check(check.id, check.title, check.code) for check in CHECKS),
     CaseFilter("mismatched", "verdict differs from the frozen label",
-               "Only the cases whose verdict is not their frozen label.", "label differs",
+               "Only the cases whose verdict is not their frozen label (known regressions left out: a reviewer "
+               "kept their label knowingly).", "label differs",
                lambda session: session.mismatched()),
+    CaseFilter("known_regressions", "known regressions (rejected in review)",
+               "Only the cases a reviewer rejected the verdict of, keeping the label: they differ, knowingly.",
+               "known regressions", lambda session: session.known_regressions()),
     CaseFilter("lens_disagrees", "label lens says ANSWER, contract rejects",
                "Only the cases the weaker per-claim label lens would answer and the contract rejects.",
                "lens ANSWER, contract rejects", lambda session: session.lens_disagreements()),

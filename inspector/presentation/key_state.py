@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from ..lab.history import History
 from .selection import Selection
 
-__all__ = ["HIDDEN", "NEEDS", "KeyState"]
+__all__ = ["HIDDEN", "MODES", "NEEDS", "KeyState"]
 
 # action -> the fact of KeyState it needs (an attribute's name).
 NEEDS: dict[str, str] = {
@@ -24,14 +24,24 @@ NEEDS: dict[str, str] = {
     "next_step": "steps", "previous_step": "steps", "explore": "steps",
     "first_failure": "failure",
     "edit_claim": "claims",  # claims were decoded: the answer is strict JSON of the claims shape
-    "edit_raw": "loaded", "save": "loaded",
+    "edit_raw": "loaded", "save": "loaded", "review_save": "loaded",
+    "leave_review": "unfiltered",  # Esc clears a filter first
+    "decide": "decidable", "decide_with_note": "decidable", "label_claim": "claims_decidable",
     "mutations": "changeable", "mutate": "changeable",
     "exercise": "accepted",
     "repair": "rejected",  # a rejected answer, edited or frozen
     "undo": "can_undo", "redo": "can_redo", "reset": "edited",
 }
 # Not shown at all when they do not apply (the others are shown greyed).
-HIDDEN: frozenset[str] = frozenset({"clear_filter"})
+HIDDEN: frozenset[str] = frozenset({"clear_filter", "leave_review"})
+# Keys of one mode only: True, review mode's (a, r, s decide there); False, the keys
+# they shadow, which review mode moves (``review_pretty``, ``review_save``).  Not
+# shown at all in the other mode.
+MODES: dict[str, bool] = {
+    "decide": True, "decide_with_note": True, "label_claim": True, "leave_review": True,
+    "review_pretty": True, "review_save": True,
+    "toggle_pretty": False, "save": False,
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,14 +60,20 @@ class KeyState:
     can_redo: bool = False
     edited: bool = False  # changed from the frozen case: reset
     filtered: bool = False  # the list is filtered, or the filter field is open
+    unfiltered: bool = True  # the opposite of filtered
+    reviewing: bool = False  # review mode: a, r, s decide
+    decidable: bool = False  # ... and the case shown can be decided (loaded, not edited in the lab)
+    claims_decidable: bool = False  # ... and it has claims to label
 
     @classmethod
-    def of(cls, selection: Selection | None, history: History | None, *, filtered: bool) -> KeyState:
+    def of(cls, selection: Selection | None, history: History | None, *, filtered: bool,
+           reviewing: bool = False) -> KeyState:
         if selection is None:
-            return cls(filtered=filtered)
+            return cls(filtered=filtered, unfiltered=not filtered, reviewing=reviewing)
         report = selection.report
         verdict = report.verdict
         changeable = history is not None
+        decidable = reviewing and verdict is not None and report.case is not None and report.parent is None
         return cls(
             claims=bool(selection.claims),
             several_claims=len(selection.claims) > 1,
@@ -71,12 +87,19 @@ class KeyState:
             can_redo=history is not None and history.can_redo,
             edited=history is not None and history.edited,
             filtered=filtered,
+            unfiltered=not filtered,
+            reviewing=reviewing,
+            decidable=decidable,
+            claims_decidable=decidable and bool(selection.claims),
         )
 
     def applies(self, action: str) -> bool | None:
         """True when the action does something now; else None (greyed), or False for the hidden ones.
         ``action`` may carry its parameters (``mutate('quote.other_line')``, as the palette has it)."""
         name = action.partition("(")[0]
+        mode = MODES.get(name)
+        if mode is not None and mode != self.reviewing:
+            return False
         need = NEEDS.get(name)
         if need is None or getattr(self, need):
             return True

@@ -227,8 +227,14 @@ class Session:
                 if (check := self._check(n)) is not None and check.id == check_id]
 
     def mismatched(self) -> list[int]:
-        """Cases whose frozen expectations do not hold (or that could not be loaded)."""
-        return [n for n in range(len(self)) if self.report(n).differs]
+        """Cases whose frozen expectations do not hold (or that could not be loaded), known
+        regressions left out: a reviewer already rejected their verdict and kept the label,
+        as the suite summary's and the audit's mismatches leave them out."""
+        return [n for n in range(len(self)) if (report := self.report(n)).differs and not report.known_regression]
+
+    def known_regressions(self) -> list[int]:
+        """Cases a reviewer rejected the verdict of, keeping the label (it still differs, knowingly)."""
+        return [n for n in range(len(self)) if self.report(n).known_regression]
 
     def lens_disagreements(self) -> list[int]:
         """Cases the label lens would ANSWER and the contract rejects."""

@@ -10,6 +10,7 @@ from collections.abc import Iterable
 
 from textual.app import App
 
+from ..presentation.review import ReviewSession
 from ..presentation.session import Session
 from ..presentation.triage import TriageRun
 from ..suites.load import Suite
@@ -17,7 +18,7 @@ from . import keys
 from .screens.main import MainScreen
 from .screens.triage import TriageScreen
 
-__all__ = ["InspectorApp", "TriageApp", "make_app", "make_triage_app"]
+__all__ = ["InspectorApp", "TriageApp", "make_app", "make_review_app", "make_triage_app"]
 
 
 class InspectorApp(App[int]):
@@ -27,10 +28,10 @@ class InspectorApp(App[int]):
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-normal"), (160, "-wide")]
     VERTICAL_BREAKPOINTS = [(0, "-short"), (32, "-tall")]
 
-    def __init__(self, session: Session, *, freeze_gc: bool = False) -> None:
+    def __init__(self, session: Session, *, freeze_gc: bool = False, review: ReviewSession | None = None) -> None:
         super().__init__()
         self.session = session
-        self.main = MainScreen(session, freeze_gc=freeze_gc)
+        self.main = MainScreen(session, freeze_gc=freeze_gc, review=review)
 
     def get_default_screen(self) -> MainScreen:
         return self.main
@@ -49,6 +50,14 @@ def make_app(suites: Iterable[Suite], *, freeze_gc: bool = False) -> InspectorAp
     generation (``gc.freeze``), for a process that runs only the app (the CLI);
     tests leave it off so that one app's objects do not outlive it."""
     return InspectorApp(Session(suites), freeze_gc=freeze_gc)
+
+
+def make_review_app(session: Session, review: ReviewSession, *, freeze_gc: bool = False) -> InspectorApp:
+    """The inspector in review mode on ``review``'s cases (``inspector review``; ``review.session``
+    is ``session``): the main view opens on the first case left."""
+    if review.session is not session:
+        raise ValueError("the review is of another session")
+    return InspectorApp(session, freeze_gc=freeze_gc, review=review)
 
 
 class TriageApp(InspectorApp):

@@ -25,9 +25,9 @@ from ..presentation.filters import CHECK_FILTERS, FILTERS, STATUS_FILTERS
 from ..presentation.session import Session
 from ..suites.load import bundled_suite_paths
 from . import keys, safe
-from .messages import CaseChosen, CasesChosen, FileChosen
+from .messages import CaseChosen, CasesChosen, FileChosen, ReviewAsked, ReviewLeft
 
-__all__ = ["CaseCommands", "ExerciseCommands", "FilterCommands", "KeyCommands", "OpenCommands"]
+__all__ = ["CaseCommands", "ExerciseCommands", "FilterCommands", "KeyCommands", "OpenCommands", "ReviewCommands"]
 
 MAX_CASE_HITS = 40
 MAX_FILE_HITS = 50
@@ -57,6 +57,8 @@ class _Browsing(Protocol):
 
     session: Session
     browse: Browse
+    reviewing: bool
+    can_review: bool
 
     def applies(self, action: str) -> bool | None: ...
 
@@ -144,6 +146,21 @@ class FilterCommands(_InspectorProvider):
     def _choose(self, filter_id: str) -> None:
         case_filter = FILTERS[filter_id]
         self._post(CasesChosen(case_filter.cases(self.main.session), case_filter.description))
+
+
+class ReviewCommands(_InspectorProvider):
+    """Enter review mode on the open suites, or leave it."""
+
+    def _commands(self) -> list[tuple[str, Callable[[], object], str]]:
+        main = self.main
+        if not getattr(main, "can_review", False):  # a triage group's records are not a suite to review
+            return []
+        if main.reviewing:
+            return [("Leave review mode", partial(self._post, ReviewLeft()),
+                     "Every case again; the decisions stay in the pending file until applied.")]
+        return [("Review pending cases", partial(self._post, ReviewAsked()),
+                 "Walk the cases whose verdict differs from the frozen label, and those saved or edited since "
+                 "their last review: a accept, r reject, s skip, L labels a claim.")]
 
 
 class ExerciseCommands(_InspectorProvider):

@@ -7,7 +7,9 @@ everywhere, ``main`` on the main view, ``summary`` on the suite summary,
 ``mutation_report`` on the mutation report, ``edit_claim`` and ``raw_editor`` in
 the lab's two editors, ``triage`` on a triage's overview, ``records`` on a
 group's records (the main view's keys and these), ``bad`` on its bad lines,
-``help`` on the help screen.
+``help`` on the help screen.  ``review`` keys are the main view's too, and work
+only in review mode (``presentation.key_state.MODES``); those they shadow work
+only outside it; ``decide`` and ``label`` are review mode's two small forms.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from textual.binding import Binding
 from ..lab.mutations import MUTATIONS_BY_NAME
 from ..presentation.exercise import VALUE_MUTATIONS
 from ..presentation.predict import PREDICTIONS
+from ..presentation.review_view import LABEL_CHOICES
 
 __all__ = ["GROUPS", "KEYS", "SCREENS", "Key", "bindings", "keys_markdown", "keys_of"]
 
@@ -43,6 +46,9 @@ class Key:
 # Where a key works, as the help screen titles it, in the order it lists them.
 SCREENS: dict[str, str] = {
     "main": "The main view",
+    "review": "Review mode (the main view's keys, these first)",
+    "decide": "A decision with a note (N in review mode)",
+    "label": "A claim's human label (L in review mode)",
     "summary": "The suite summary",
     "edit_claim": "The claim edit form",
     "raw_editor": "The raw answer editor",
@@ -66,6 +72,7 @@ GROUPS: dict[str, str] = {
     "trace": "Trace",
     "view": "View",
     "lab": "Lab: change one thing, see which check flips",
+    "review": "Review: each verdict against its frozen label",
     "summary": "Summary",
     "report": "Mutation report",
     "menu": "Mutation menu",
@@ -175,6 +182,51 @@ KEYS: tuple[Key, ...] = (
         help="Back to the case as its suite has it (redo brings the changes back); each case keeps its "
         "own changes until then.", group="lab", display="R", footer=False),
     *(_shortcut(key, name) for key, name in MUTATION_SHORTCUTS),
+    # Review mode (inspector review, or the palette's "Review pending cases"): insta's keys.
+    # a, r and s shadow raw/pretty (r) and save (s), which move to i and ^s in the mode.
+    Key("review_accept", keys="a", action="decide('accept')", description="accept",
+        help="Accept the verdict: it becomes the case's label (kept in the pending file until applied); on to "
+        "the next case left.", group="review", display="a", screen="review"),
+    Key("review_reject", keys="r", action="decide('reject')", description="reject",
+        help="Reject the verdict and keep the label: the case is a known regression, kept as such; on to the next "
+        "case left.", group="review", display="r", screen="review"),
+    Key("review_skip", keys="s", action="decide('skip')", description="skip",
+        help="Skip the case: nothing decided, it stays left for the next review; on to the next case left.",
+        group="review", display="s", screen="review"),
+    Key("review_note", keys="N", action="decide_with_note", description="note…",
+        help="Accept, reject or skip with a note (a small form: the decision, then the note); the reviewer's name "
+        "and the time are stamped on every decision.", group="review", display="N", screen="review"),
+    Key("review_label", keys="L", action="label_claim", description="label…",
+        help="Label the current claim as a person judges it (SUPPORTED, CONTRADICTED, INSUFFICIENT_EVIDENCE, or "
+        "NOT_ASSESSABLE with a note), or clear its label; the claims panel shows it beside the lens's.",
+        group="review", display="L", screen="review"),
+    Key("review_pretty", keys="i", action="review_pretty", description="raw/pretty",
+        help="In review mode, r rejects: raw/pretty moves here (the answer re-indented, or as received).",
+        group="review", display="i", footer=False, screen="review"),
+    Key("review_save", keys="ctrl+s", action="review_save", description="save",
+        help="In review mode, s skips: the lab's save moves here (the case as shown, as a new case of a "
+        "counterexample file).", group="review", display="^s", footer=False, screen="review"),
+    Key("review_leave", keys="escape", action="leave_review", description="leave review",
+        help="Leave review mode (after clearing a typed filter first): every case again; the decisions stay in "
+        "the pending file.", group="review", display="Esc", screen="review"),
+    Key("decide_submit", keys="enter", action="submit", description="decide",
+        help="Keep the decision and the note (Tab moves between them); a refusal is said here, nothing written.",
+        group="review", display="⏎ Enter", screen="decide", priority=True),
+    Key("decide_close", keys="escape", action="dismiss", description="close",
+        help="Close the form; nothing is decided.", group="review", display="Esc", screen="decide"),
+    *(Key(f"label_{key}", keys=key, action=f"choose({index})", description=(label or "clear").lower(),
+          help=f"Label the claim {label}." if label else "Clear the claim's human label.", group="review",
+          display=key, footer=False, screen="label")
+      for index, (key, label, _) in enumerate(LABEL_CHOICES)),
+    Key("label_down", keys="down", action="cursor(1)", description="down",
+        help="Move to the next label.", group="review", display="↓", footer=False, screen="label"),
+    Key("label_up", keys="up", action="cursor(-1)", description="up",
+        help="Move to the previous label.", group="review", display="↑", footer=False, screen="label"),
+    Key("label_submit", keys="enter", action="submit", description="label",
+        help="Keep the highlighted label with the note (Tab moves to the note; NOT_ASSESSABLE needs one).",
+        group="review", display="⏎ Enter", screen="label", priority=True),
+    Key("label_close", keys="escape", action="dismiss", description="close",
+        help="Close the form; the claim's label stays as it was.", group="review", display="Esc", screen="label"),
     Key("menu_down", keys="down", action="cursor(1)", description="down",
         help="Move to the next mutation.", group="menu", display="↓", screen="mutations", priority=True),
     Key("menu_up", keys="up", action="cursor(-1)", description="up",
@@ -226,9 +278,14 @@ KEYS: tuple[Key, ...] = (
         help="Move to the next row of the summary.", group="summary", display="j ↓", screen="summary"),
     Key("summary_up", keys="k,up", action="cursor(-1)", description="up",
         help="Move to the previous row.", group="summary", display="k ↑", screen="summary"),
+    Key("summary_left", keys="h,left", action="column(-1)", description="left",
+        help="In the agreement's confusion matrix (below the checks, j past the last row), move to the cell on "
+        "the left.", group="summary", display="h ←", footer=False, screen="summary"),
+    Key("summary_right", keys="l,right", action="column(1)", description="right",
+        help="Move to the cell on the right.", group="summary", display="l →", footer=False, screen="summary"),
     Key("summary_cases", keys="enter", action="show_cases", description="list these cases",
-        help="Back to the main view, listing only the cases of this row (Esc there shows every case again).",
-        group="summary", display="⏎ Enter", screen="summary"),
+        help="Back to the main view, listing only the cases of this row, or of the matrix's cell (Esc there shows "
+        "every case again).", group="summary", display="⏎ Enter", screen="summary"),
     Key("summary_scope", keys="a", action="toggle_scope", description="all suites / this suite",
         help="Summarise every loaded suite, or only the current case's suite.", group="summary", display="a",
         screen="summary"),
@@ -418,6 +475,8 @@ def keys_markdown() -> str:
         if not declared:
             continue
         parts.append(f"\n## {title}\n")
+        if screen == "review":
+            parts.append("\nThe walk, the pending file, human labels and agreement: [review.md](review.md).\n")
         for group, group_title in GROUPS.items():
             rows = [key for key in declared if key.group == group]
             if not rows:

@@ -10,7 +10,7 @@ from ..suites.load import Suite
 if TYPE_CHECKING:
     from ..presentation.triage import TriageRun
 
-__all__ = ["open_suites", "open_triage", "write_screenshots"]
+__all__ = ["open_review", "open_suites", "open_triage", "write_screenshots"]
 
 
 def open_suites(suites: list[Suite]) -> int:
@@ -18,6 +18,24 @@ def open_suites(suites: list[Suite]) -> int:
     from .app import make_app
 
     app = make_app(suites, freeze_gc=True)
+    app.run()
+    return app.return_code or 0
+
+
+def open_review(suites: list[Suite], reviewer: str) -> int:
+    """Run the inspector in review mode on these suites' pending cases, as ``reviewer``,
+    until the person quits; the exit status.  ``ReviewError`` (a pending file that
+    cannot be continued) and ``ValueError`` (an unusable reviewer's name) are raised
+    before anything is shown: the CLI says them in one line."""
+    from ..presentation.review import ReviewSession
+    from ..presentation.session import Session
+    from .app import make_review_app
+
+    from ..suites.reviewer import check_name
+
+    session = Session(suites)
+    review = ReviewSession(session, check_name(reviewer))
+    app = make_review_app(session, review, freeze_gc=True)
     app.run()
     return app.return_code or 0
 

@@ -17,7 +17,7 @@ from textual.message import Message
 from ..lab.history import Change
 
 __all__ = ["AnswerChanged", "CaseChosen", "CasesChosen", "CheckChosen", "ClaimChosen", "FileChosen", "MutantChosen",
-           "MutationChosen", "RecordAnnotated", "UndoAsked"]
+           "MutationChosen", "RecordAnnotated", "ReviewAsked", "ReviewLeft", "UndoAsked"]
 
 
 @dataclass
@@ -94,3 +94,16 @@ class RecordAnnotated(Message):
     overview's counts are joined again when it is shown."""
 
     number: int
+
+
+@dataclass
+class ReviewAsked(Message):
+    """Enter review mode on the open suites (the palette's "Review pending cases"), as
+    ``reviewer`` (None: ``suites.reviewer.reviewer_name()``)."""
+
+    reviewer: str | None = None
+
+
+@dataclass
+class ReviewLeft(Message):
+    """Leave review mode: every case again (the decisions stay in the pending file)."""

@@ -10,16 +10,19 @@ from __future__ import annotations
 import asyncio
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from textual.pilot import Pilot
 from textual.widgets import Input, TextArea
 
 from ..contract.text import visible
+from ..contract.version import VERIFIER
+from ..presentation.review import ReviewSession
+from ..presentation.session import Session
 from ..io.writing import TargetExists, WriteError, check_free, write_files, write_new_directory
-from ..suites.load import Suite, bundled_suite_paths, load_suite
-from .app import InspectorApp, make_app
+from ..suites.load import ClaimLabel, Suite, bundled_suite_paths, load_suite
+from .app import InspectorApp, make_app, make_review_app
 
 __all__ = ["FAILING", "FAILING_SCENES", "SCENES", "Scene", "keep_toasts", "load_bundled", "prepare", "steady_cursors",
            "write_all"]
@@ -33,6 +36,7 @@ class Scene:
     keys: tuple[str, ...] = ()
     size: tuple[int, int] = (120, 36)
     suites: tuple[str, ...] | None = None  # only these bundled suites (default: all)
+    review: bool = False  # in review mode on REVIEW_DEMO's suite (review_suite), as REVIEWER
 
 
 # A case failing each check of the contract: (suite, case id).  The snapshot
@@ -103,6 +107,11 @@ SCENES: tuple[Scene, ...] = (
           ("article", "trailing-second-object"), ("E",)),
     Scene("mutation-report", "The mutation report (M) of the bundled suites: the score, the mutants each "
           "verdict code killed first, the slipped mutants per check.", ("article", "complete-answer"), ("M",)),
+    # Review mode (inspector review): the article's suite with three labels that no longer hold.
+    Scene("review", "Review mode: the cases whose verdict differs from the frozen label, how many are left, "
+          "why the case is pending; a accept, r reject, s skip, L labels a claim.", review=True),
+    Scene("review-summary", "The summary in review mode: people's claim labels against the label lens and the "
+          "contract, the rate, Cohen's kappa and the confusion matrices.", keys=("S",), review=True),
 )
 
 
@@ -116,8 +125,38 @@ def load_bundled() -> list[Suite]:
 
 
 def app_for(scene: Scene, suites: Sequence[Suite]) -> InspectorApp:
+    if scene.review:
+        session = Session([review_suite(suites)])
+        return make_review_app(session, ReviewSession(session, REVIEWER, clock=lambda: REVIEW_TIME))
     chosen = [s for s in suites if scene.suites is None or s.name in scene.suites]
     return make_app(chosen)
+
+
+# The review scenes' suite: named as if in a folder of the current directory that
+# does not exist (so the strip's path reads the same on every machine); the
+# scenes decide nothing, so nothing is ever written there.
+REVIEW_DEMO = Path("review-demo") / "article.json"
+REVIEWER, REVIEW_TIME = "alice", "2026-12-02T06:30:00Z"
+# Cases whose frozen label the demo changes (they become pending), and people's labels it holds.
+REVIEW_RELABEL = {"complete-answer": "VALUE_MISMATCH", "real-quote-wrong-value": "ACCEPT",
+                  "prod-v1-claims": "ACCEPT"}
+REVIEW_HUMAN = {"complete-answer": ("SUPPORTED", "SUPPORTED"), "prod-v1-claims": ("SUPPORTED", "CONTRADICTED"),
+                "real-quote-wrong-value": ("CONTRADICTED",), "invented-quote": ("INSUFFICIENT_EVIDENCE",)}
+
+
+def review_suite(suites: Sequence[Suite]) -> Suite:
+    """The bundled article suite with REVIEW_RELABEL's labels and REVIEW_HUMAN's claim labels, in memory."""
+    article = next(suite for suite in suites if suite.name == "article")
+    cases = []
+    for case in article.cases:
+        changes: dict[str, object] = {}
+        if case.id in REVIEW_RELABEL:
+            changes["expected"] = REVIEW_RELABEL[case.id]
+        if case.id in REVIEW_HUMAN:
+            changes["human_labels"] = tuple(ClaimLabel(claim, label, "bob", REVIEW_TIME, VERIFIER)
+                                            for claim, label in enumerate(REVIEW_HUMAN[case.id]))
+        cases.append(replace(case, **changes))
+    return replace(article, path=REVIEW_DEMO, cases=tuple(cases))
 
 
 # How long a toast raised in a scene stays: longer than any scene takes to draw.

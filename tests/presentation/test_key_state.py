@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from support import ARTICLE
-from inspector.presentation.key_state import HIDDEN, NEEDS, KeyState
+from inspector.presentation.key_state import HIDDEN, MODES, NEEDS, KeyState
 from inspector.presentation.mutation_menu import LabCase
 from inspector.presentation.selection import select
 from inspector.presentation.session import Session
@@ -30,8 +30,22 @@ class TestTable:
         assert set(NEEDS.values()) <= facts
 
     def test_every_action_in_the_table_is_a_key_of_the_main_view(self):
-        actions = {key.action.partition("(")[0] for key in keys.keys_of("main")} | {"exercise"}  # a palette command
-        assert set(NEEDS) <= actions and HIDDEN <= set(NEEDS)
+        actions = {key.action.partition("(")[0] for screen in ("main", "review") for key in keys.keys_of(screen)} \
+            | {"exercise"}  # a palette command
+        assert set(NEEDS) <= actions and HIDDEN <= set(NEEDS) and set(MODES) <= actions
+
+    def test_review_modes_keys_and_those_they_shadow_each_apply_in_one_mode(self, session):
+        number = session.find_id("complete-answer")
+        selection = select(session.report(number), False)
+        browsing = KeyState.of(selection, session.history(number), filtered=False)
+        reviewing = KeyState.of(selection, session.history(number), filtered=False, reviewing=True)
+        for action, review_only in MODES.items():
+            assert (browsing.applies(action) is not False) is not review_only, action
+            assert (reviewing.applies(action) is not False) is review_only, action
+        assert reviewing.applies("decide('accept')") is True and reviewing.applies("label_claim") is True
+        # Esc clears a filter before it leaves review mode.
+        filtered = KeyState.of(selection, session.history(number), filtered=True, reviewing=True)
+        assert filtered.applies("clear_filter") is True and filtered.applies("leave_review") is False
 
     def test_an_action_not_in_the_table_always_applies(self):
         assert KeyState().applies("next_case") is True and KeyState().applies("summary") is True

@@ -20,7 +20,7 @@ def test_key_ids_are_unique_and_every_screen_is_known():
     assert {key.group for key in keys.KEYS} <= set(keys.GROUPS)
 
 
-@pytest.mark.parametrize("screen", ["main", "summary", "help"])
+@pytest.mark.parametrize("screen", ["main", "review", "summary", "help", "label", "decide"])
 def test_no_key_is_bound_twice_on_a_screen(screen):
     names = [name for key in keys.keys_of(screen) for name in key.keys.split(",")]
     assert len(names) == len(set(names))
@@ -31,7 +31,11 @@ async def test_each_screen_binds_its_declared_keys(article):
         app = pilot.app
         assert TEXTUAL_KEYS.isdisjoint(name for screen in keys.SCREENS for name in declared(screen))
         assert bound(app) == declared("app")
-        assert bound(app.main) == declared("main")
+        # The main view binds its keys and review mode's (which apply only in the mode: key_state.MODES).
+        both = declared("main")
+        for name, actions in declared("review").items():
+            both.setdefault(name, set()).update(actions)
+        assert bound(app.main) == both
         await pilot.press("S")
         assert isinstance(app.screen, SummaryScreen)
         assert bound(app.screen) == declared("summary")

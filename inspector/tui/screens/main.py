@@ -12,6 +12,12 @@ lab's keys and messages (``AnswerChanged``, ``MutationChosen``, ``UndoAsked``,
 ``MutantChosen``), and the lab hands back the edited answer's report
 (``show_changed``), selected like any other case's.  Which keys apply now is a
 table (``presentation.key_state``), not code here.
+
+Review mode is one more state, ``review`` (a ``ReviewSession``, None outside the
+mode): the case list shows the review's queue, each row's review state, the strip
+above says how many are left, ``a``/``r``/``s`` decide the case shown and open
+the next one nobody decided (``presentation.review_view.next_case``); the keys
+they shadow move for the mode (``keys.py``, the ``review`` screen's keys).
 """
 
 from __future__ import annotations
@@ -31,12 +37,24 @@ from textual.widgets import Footer, Input
 from ...presentation.browse import Browse
 from ...presentation.key_state import KeyState
 from ...presentation.predict import PredictScore
+from ...presentation.review import ReviewSession
+from ...presentation.review_view import (
+    REVIEW_LABEL,
+    LabelChoice,
+    case_review,
+    end_words,
+    human_labels_shown,
+    in_review,
+    next_case,
+)
 from ...presentation.selection import Selection, select
 from ...presentation.session import Session
 from ...reports.case import CaseReport
 from ...suites.load import LoadError, Suite, load_suite
+from ...suites.review import Decision, ReviewError
+from ...suites.reviewer import reviewer_name
 from .. import keys, safe
-from ..commands import CaseCommands, ExerciseCommands, FilterCommands, KeyCommands, OpenCommands
+from ..commands import CaseCommands, ExerciseCommands, FilterCommands, KeyCommands, OpenCommands, ReviewCommands
 from ..lab import Lab
 from ..messages import (
     AnswerChanged,
@@ -47,6 +65,8 @@ from ..messages import (
     FileChosen,
     MutantChosen,
     MutationChosen,
+    ReviewAsked,
+    ReviewLeft,
     UndoAsked,
 )
 from ..widgets.case_list import CaseList
@@ -55,6 +75,7 @@ from ..widgets.checks_panel import ChecksPanel
 from ..widgets.raw_answer import RawAnswer
 from ..widgets.registry_table import RegistryTable
 from ..widgets.request_strip import RequestStrip
+from ..widgets.review_strip import ReviewStrip
 from ..widgets.source_text import SourceText
 from ..widgets.verdict import VerdictView
 
@@ -62,19 +83,23 @@ __all__ = ["MainScreen"]
 
 
 class MainScreen(Screen[None]):
-    BINDINGS = keys.bindings("main")
-    KEY_SCREENS: tuple[str, ...] = ("main",)  # whose declared keys the palette lists (keys.KEYS)
-    COMMANDS = {KeyCommands, CaseCommands, FilterCommands, OpenCommands, ExerciseCommands}
+    # Review mode's keys first: where a key is both (a, r, s), the mode decides which applies.
+    BINDINGS = [*keys.bindings("review"), *keys.bindings("main")]
+    KEY_SCREENS: tuple[str, ...] = ("review", "main")  # whose declared keys the palette lists (keys.KEYS)
+    COMMANDS = {KeyCommands, CaseCommands, FilterCommands, OpenCommands, ExerciseCommands, ReviewCommands}
+    can_review = True  # the palette offers review mode (not on a triage group's records)
     AUTO_FOCUS = ""  # nothing: the keys belong to the screen until "/" focuses the filter
 
     browse: var[Browse] = var(Browse(0, ()))
     selection: var[Selection | None] = var(None)
     explore: var[bool] = var(False)
     pretty: var[bool] = var(False)
+    review: var[ReviewSession | None] = var(None)
 
-    def __init__(self, session: Session, *, freeze_gc: bool = False) -> None:
+    def __init__(self, session: Session, *, freeze_gc: bool = False, review: ReviewSession | None = None) -> None:
         super().__init__()
         self.session = session
+        self._start_review = review
         self._freeze_gc = freeze_gc
         self._views: tuple | None = None
         self._titles: dict[str, Content] = {}
@@ -86,6 +111,7 @@ class MainScreen(Screen[None]):
     # -- layout -------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
+        yield ReviewStrip(id="review-strip")
         with Horizontal(id="main"):
             with Vertical(id="left"):
                 with Vertical(id="cases-panel", classes="panel"):
@@ -121,7 +147,9 @@ class MainScreen(Screen[None]):
         self._views = (self.query_one(RequestStrip), self.query_one(ClaimsTable), self.query_one(RegistryTable),
                        self.query_one(SourceText), self.query_one(ChecksPanel), self.query_one(RawAnswer),
                        self.query_one(VerdictView))
-        if len(self.session):
+        if self._start_review is not None:
+            self.review = self._start_review
+        elif len(self.session):
             self.open_case(0)
         # Also when a case was opened before the screen was mounted (the selection is then
         # unchanged and its watcher does not run): the titles once the panels exist.
@@ -156,6 +184,7 @@ class MainScreen(Screen[None]):
     def watch_selection(self, selection: Selection | None) -> None:
         if selection is None or self._views is None:
             return
+        self._hand_review(selection)
         claims = len(selection.claims)
         height = max(1, min(claims, 8)) + 2
         panel = self.query_one("#claims-panel")
@@ -217,6 +246,155 @@ class MainScreen(Screen[None]):
             self._titles[selector] = content
             self.query_one(selector).border_title = content
 
+    # -- review mode ------------------------------------------------------------------
+
+    @property
+    def reviewing(self) -> bool:
+        return self.review is not None
+
+    def _review_browse(self, review: ReviewSession) -> Browse:
+        return Browse.of(self.session).choosing(self.session, review.queue, REVIEW_LABEL)
+
+    def watch_review(self, review: ReviewSession | None) -> None:
+        if self._views is None:  # not composed yet: on_mount sets it again
+            return
+        self.case_list.review = review
+        self.query_one(ReviewStrip).show_review(review)
+        field = self.query_one("#filter", Input)
+        with field.prevent(Input.Changed):
+            field.value = ""
+        field.remove_class("-active")
+        if review is None:
+            self.browse = self.browse.cleared(self.session)
+            self.case_list.refresh_all()
+            if self.selection is not None:
+                self._show(self.selection)
+            return
+        self.browse = self._review_browse(review)
+        self.case_list.refresh_all()
+        first = next_case(review, None)
+        if first is None and review.queue:
+            first = review.queue[0]
+        if first is not None:
+            self.open_case(first)
+        elif self.selection is not None:
+            self._show(self.selection)
+        if first is None or next_case(review, None) is None:
+            self.notify(end_words(review), markup=False, timeout=8)
+
+    def _hand_review(self, selection: Selection) -> None:
+        """Give the verdict and claims panels the case's review (before they draw it)."""
+        report = selection.report
+        self.query_one(VerdictView).review = case_review(report, self.review)
+        self.query_one(ClaimsTable).show_human(human_labels_shown(report, self.review))
+
+    def _show(self, selection: Selection) -> None:
+        """Draw the selection again (its review changed: a decision or a label)."""
+        self._hand_review(selection)
+        self.query_one(VerdictView).show(selection)
+        self._schedule_footer()
+
+    @on(ReviewAsked)
+    def _review_asked(self, message: ReviewAsked) -> None:
+        if self.review is not None:
+            return
+        try:
+            review = ReviewSession(self.session, reviewer_name(message.reviewer))
+        except (ReviewError, ValueError) as error:
+            self.notify(safe.display(str(error)), title="cannot review", severity="error", markup=False)
+            return
+        if not review.queue:
+            self.notify(end_words(review), markup=False, timeout=6)
+            return
+        self.review = review
+
+    @on(ReviewLeft)
+    def _review_left(self, message: ReviewLeft) -> None:
+        self.review = None
+
+    def action_leave_review(self) -> None:
+        self.review = None
+
+    def action_decide(self, decision: str) -> None:
+        review, number = self.review, self.browse.current
+        if review is None or number is None or not self._reviewable(number):
+            return
+        try:
+            review.decide(number, decision)
+        except (ReviewError, ValueError) as error:
+            self.notify(safe.display(str(error)), title="not decided", severity="error", markup=False)
+            return
+        self._decided(number)
+
+    def action_decide_with_note(self) -> None:
+        from .decide import DecideScreen
+
+        if self.review is None or self.selection is None or not self._reviewable(self.selection.report.number):
+            return
+        number = self.selection.report.number
+        self.app.push_screen(DecideScreen(self.review, self.session.frozen(number)),
+                             lambda decision: self._note_decided(number, decision))
+
+    def _note_decided(self, number: int, decision: Decision | None) -> None:
+        if decision is not None and self.review is not None:
+            self._decided(number)
+
+    def _reviewable(self, number: int) -> bool:
+        """Whether the review is of this case's suite (else it says so: a suite opened since)."""
+        assert self.review is not None
+        if in_review(self.review, number):
+            return True
+        self.notify("this case's suite was opened after the review started: leave review mode (Esc) and enter it "
+                    "again to review it", title="not in this review", severity="warning", markup=False)
+        return False
+
+    def _decided(self, number: int) -> None:
+        """A decision was kept: redraw its row and the strip, then on to the next case nobody decided."""
+        review = self.review
+        assert review is not None
+        self.case_list.refresh_rows([self.browse.row_of(number)])
+        self.query_one(ReviewStrip).show_review(review)
+        following = next_case(review, number)
+        if following is not None:
+            self.open_case(following)
+            return
+        if self.selection is not None:
+            self._show(self.selection)
+        self.notify(end_words(review), markup=False, timeout=10)
+
+    def action_label_claim(self) -> None:
+        from .label import LabelScreen
+
+        review, selection = self.review, self.selection
+        if review is None or selection is None or selection.claim is None or not selection.claims \
+                or not self._reviewable(selection.report.number):
+            return
+        report, claim = selection.report, selection.claim
+        decoded = selection.claims[claim]
+        lens = report.claim_labels[claim] if claim < len(report.claim_labels) else None
+        current = review.human_labels(report.number).get(claim)
+        self.app.push_screen(LabelScreen(claim, decoded.field, decoded.value, lens, current),
+                             lambda choice: self._labelled(report.number, claim, choice))
+
+    def _labelled(self, number: int, claim: int, choice: LabelChoice | None) -> None:
+        if choice is None or self.review is None:
+            return
+        try:
+            self.review.label(number, claim, choice.label, choice.note)
+        except (ReviewError, ValueError) as error:
+            self.notify(safe.display(str(error)), title="not labelled", severity="error", markup=False)
+            return
+        self.query_one(ReviewStrip).show_review(self.review)
+        if self.selection is not None:
+            self._show(self.selection)
+        self.notify(f"claims[{claim}]: {choice.label or 'label cleared'}", markup=False, timeout=3)
+
+    def action_review_pretty(self) -> None:
+        self.action_toggle_pretty()
+
+    def action_review_save(self) -> None:
+        self.action_save()
+
     # -- actions: cases ---------------------------------------------------------------
 
     def action_next_case(self) -> None:
@@ -249,7 +427,11 @@ class MainScreen(Screen[None]):
             field.value = ""
         field.remove_class("-active")
         self.set_focus(None)
-        self.browse = self.browse.cleared(self.session)
+        # In review mode the list goes back to the review's cases, not to every case.
+        review = self.review
+        self.browse = self.browse.cleared(self.session) if review is None else \
+            self._review_browse(review).at(self.browse.current) if self.browse.current is not None \
+            else self._review_browse(review)
 
     @on(Input.Changed, "#filter")
     def _filter_changed(self, event: Input.Changed) -> None:
@@ -404,7 +586,7 @@ class MainScreen(Screen[None]):
         from .summary import SummaryScreen
 
         suite = self.selection.report.suite if self.selection is not None else None
-        self.app.push_screen(SummaryScreen(self.session, suite), self._summary_closed)
+        self.app.push_screen(SummaryScreen(self.session, suite, self.review), self._summary_closed)
 
     def _summary_closed(self, chosen: CasesChosen | None) -> None:
         if chosen is not None:
@@ -424,7 +606,11 @@ class MainScreen(Screen[None]):
         number = self.browse.current
         history = self.session.history(number) if number is not None else None
         filtering = self._views is not None and self.query_one("#filter", Input).has_class("-active")
-        return KeyState.of(self.selection, history, filtered=self.browse.filtered or filtering)
+        review = self.review
+        # In review mode the review's own list is not a filter to clear: Esc then leaves the mode.
+        filtered = self.browse.filtered if review is None else bool(self.browse.text) or \
+            self.browse.label != REVIEW_LABEL
+        return KeyState.of(self.selection, history, filtered=filtered or filtering, reviewing=review is not None)
 
     # -- opening files ------------------------------------------------------------------
 

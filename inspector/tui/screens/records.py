@@ -45,6 +45,7 @@ class RecordsScreen(MainScreen):
     # The main view's keys, Esc going back (a subclass's key replaces the main view's).
     BINDINGS = keys.bindings("records")
     KEY_SCREENS = ("main", "records")
+    can_review = False  # a group's records are not a suite with frozen labels to review
 
     def __init__(self, session: Session, group: Group, number: int = 0, desk: AnnotationDesk | None = None) -> None:
         super().__init__(session)

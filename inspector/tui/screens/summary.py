@@ -5,6 +5,11 @@ Like the article's figure: how many cases each admission rung lets through
 cases it would ANSWER, and how many of those the contract rejects), then every
 check of the contract with how many cases got past it and how many it stopped.
 Enter on a row lists those cases.  Verdicts are computed in a worker, once.
+
+Below, people against the lens and the contract (``reports.agreement``): the
+rate, Cohen's kappa, and each confusion matrix; ``j`` past the last row moves
+into the matrices, ``h``/``l`` across, and Enter on a cell lists its cases.  In
+review mode the review's pending labels count too (``ReviewSession.agreement``).
 """
 
 from __future__ import annotations
@@ -16,6 +21,8 @@ from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
+from ...presentation.review import ReviewSession
+from ...presentation.review_view import NO_LABELS, AgreementSection, agreement_sections, review_agreement
 from ...presentation.selection import STAGE_NAMES
 from ...presentation.session import Session
 from ...reports.suite import SuiteReport
@@ -23,6 +30,7 @@ from ...suites.load import Suite
 from .. import keys, safe
 from ..messages import CasesChosen
 from ..tones import TEXT, Tone, strong
+from ..widgets.agreement_table import AgreementTable
 from ..widgets.summary_table import Row, SummaryTable
 from ..widgets.table import SafeTable
 
@@ -34,16 +42,19 @@ _MUTED = TEXT[Tone.MUTED]
 class SummaryScreen(Screen[CasesChosen | None]):
     BINDINGS = keys.bindings("summary")
 
-    def __init__(self, session: Session, suite: Suite | None) -> None:
+    def __init__(self, session: Session, suite: Suite | None, review: ReviewSession | None = None) -> None:
         super().__init__()
         self.session = session
         self.suite = suite
+        self.review = review
         self.all_suites = suite is None or len(session.suites) == 1
 
     def compose(self) -> ComposeResult:
         with Vertical(id="summary-panel"):
             yield Static("", id="summary-head", markup=False)
             yield SummaryTable(id="summary-table")
+            yield Static("", id="agreement-head", markup=False)
+            yield AgreementTable(id="agreement")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -67,7 +78,23 @@ class SummaryScreen(Screen[CasesChosen | None]):
     def _compute(self) -> None:
         numbers = self._numbers()
         summary = self.session.summary(numbers)
+        agreement = review_agreement(self.review, numbers) if self.review is not None else summary.agreement
+        sections = agreement_sections(agreement)
         self.app.call_from_thread(self._show, numbers, summary)
+        self.app.call_from_thread(self._show_agreement, sections)
+
+    def _show_agreement(self, sections: tuple[AgreementSection, ...]) -> None:
+        head = self.query_one("#agreement-head", Static)
+        table = self.query_one(AgreementTable)
+        table.set_sections(sections)
+        table.display = bool(sections)
+        if not sections:
+            head.update(Content.assemble(("agreement  ", "bold"), (NO_LABELS, _MUTED)))
+            return
+        lines = [Content.assemble(("agreement", "bold"),
+                                  (" (pending labels included)" if self.review is not None else "", _MUTED))]
+        lines += [Content.assemble((f"{section.title}: ", "bold"), (section.figures, _MUTED)) for section in sections]
+        head.update(Content("\n").join(lines))
 
     def _show(self, numbers: list[int], summary: SuiteReport) -> None:
         total = summary.total
@@ -119,16 +146,46 @@ class SummaryScreen(Screen[CasesChosen | None]):
     @on(SafeTable.RowClicked, "#summary-table")
     def _clicked(self, event: SafeTable.RowClicked) -> None:
         event.stop()
+        self.query_one(AgreementTable).leave()
         self.query_one(SummaryTable).move_cursor(event.row)
         self.action_show_cases()
 
     def action_cursor(self, step: int) -> None:
         table = self.query_one(SummaryTable)
+        matrix = self.query_one(AgreementTable)
+        selectable = matrix.selectable
+        if matrix.current is not None:  # in the matrices: up past the first of their rows goes back to the table
+            at = selectable.index(matrix.current[0]) + step
+            if at < 0:
+                matrix.leave()
+                if table.rows:
+                    table.move_cursor(len(table.rows) - 1)
+                return
+            matrix.move_to(selectable[min(at, len(selectable) - 1)], matrix.current[1])
+            return
         if table.rows:
             row = (table.cursor or 0) + step
+            if row >= len(table.rows) and selectable and table.cursor is not None:
+                table.move_cursor(None)
+                matrix.move_to(selectable[0], 0)
+                return
             table.move_cursor(max(0, min(row, len(table.rows) - 1)))
 
+    def action_column(self, step: int) -> None:
+        matrix = self.query_one(AgreementTable)
+        if matrix.current is not None:
+            row, column = matrix.current
+            matrix.move_to(row, column + step)
+
     def action_show_cases(self) -> None:
+        matrix = self.query_one(AgreementTable)
+        cell = matrix.current_cell()
+        if cell is not None:
+            if not cell.cases:
+                self.notify("no case here", markup=False, timeout=2)
+                return
+            self.dismiss(CasesChosen(list(cell.cases), cell.description))
+            return
         table = self.query_one(SummaryTable)
         if table.cursor is None or not table.rows:
             return
@@ -144,4 +201,5 @@ class SummaryScreen(Screen[CasesChosen | None]):
         self.all_suites = not self.all_suites
         self._refresh_title()
         self.query_one(SummaryTable).set_summary_rows([])
+        self.query_one(AgreementTable).set_sections(())
         self._compute()

@@ -5,6 +5,8 @@ from __future__ import annotations
 from textual import events
 
 from ...presentation.browse import Browse
+from ...presentation.review import ReviewSession
+from ...presentation.review_view import KNOWN_REGRESSION_MARK, ROW_MARKS, row_state
 from ...presentation.session import Session
 from ...reports.case import CaseReport
 from ..messages import CaseChosen
@@ -22,7 +24,9 @@ class CaseList(SafeTable):
         "contract's verdict (*actual*); sub-reasons stand for their status "
         "(`DUPLICATE_KEY` is `INVALID_JSON/DUPLICATE_KEY`). `≠` marks a verdict that differs "
         "from the label, `!` a case that could not be loaded, `✎` a case edited in the lab (its verdict is the "
-        "edited answer's; the suite file is never changed). Verdicts are computed when a row is first drawn."
+        "edited answer's; the suite file is never changed), `⊘` a known regression (a reviewer rejected its verdict "
+        "and kept the label). In review mode the list is the review's cases, marked `•` left, `✓` accepted, "
+        "`✗` rejected, `»` skipped. Verdicts are computed when a row is first drawn."
     )
 
     COLUMNS = (
@@ -43,6 +47,7 @@ class CaseList(SafeTable):
     def __init__(self, session: Session, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.session = session
+        self.review: ReviewSession | None = None  # review mode: each row's mark is its review state
         self.browse = Browse.of(session)
         self.empty_message = "no case matches"
         self.set_columns(self.COLUMNS)
@@ -81,10 +86,16 @@ class CaseList(SafeTable):
             if report.expected is None or not report.differs:
                 return [self._actual(report)]
             return [*untrusted(report.short_expected), (" ≠ ", TABLE[Tone.BAD]), self._actual(report)]
+        state = row_state(self.review, report.number) if self.review is not None and not report.broken else None
+        if state is not None:
+            mark, tone = ROW_MARKS[state]
+            return (mark, TABLE[tone])
         if report.broken:
             return ("!", TABLE[Tone.BAD])
         if report.parent is not None:
             return ("✎", TABLE[Tone.WARN])
+        if report.known_regression:
+            return (KNOWN_REGRESSION_MARK[0], TABLE[KNOWN_REGRESSION_MARK[1]])
         if report.differs:
             return ("≠", TABLE[Tone.BAD])
         return None

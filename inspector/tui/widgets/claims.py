@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from textual import events
 
+from ...presentation.review_view import human_label_cell
 from ...presentation.selection import Selection
 from ...reports.case import CLAIM_LABELS
 from ..messages import ClaimChosen
@@ -25,7 +26,9 @@ class ClaimsTable(SafeTable):
         "use `[` `]` to change claim. *label* is the label lens's verdict on the claim against the "
         "authorized evidence: `SUPPORTED`, `CONTRADICTED` or `INSUFFICIENT` (`INSUFFICIENT_EVIDENCE`; "
         "a narrow table shows ✓ ✗ ?). The lens ignores scope, revision, supply and quotes, so the "
-        "contract may still reject a SUPPORTED claim."
+        "contract may still reject a SUPPORTED claim. *person* (in review mode, or when the suite holds people's "
+        "labels) is a person's label of the claim (`L` sets it in review mode; `N/A` not assessable), `≠` where "
+        "it differs from the lens's."
     )
 
     COLUMNS = (
@@ -39,6 +42,9 @@ class ClaimsTable(SafeTable):
     # A table narrower than WIDE cells (80×24, or beside the registry on wide
     # terminals) shows the label as its mark: ✓ ✗ ?
     COMPACT_COLUMNS = (*COLUMNS[:-1], Column("mark", "lens", width=4))
+    # With people's labels (review mode, or a suite that holds them): a column more.
+    HUMAN_COLUMNS = (*COLUMNS, Column("human", "person", width=14))
+    COMPACT_HUMAN_COLUMNS = (*COMPACT_COLUMNS, Column("human_mark", "ppl", width=4))
     WIDE = 60
 
     def __init__(self, *, id: str | None = None) -> None:
@@ -47,12 +53,29 @@ class ClaimsTable(SafeTable):
         self._claims: tuple = ()
         self._labels: tuple[str, ...] = ()
         self._member: tuple[int | None, str | None, Tone | None] = (None, None, None)
+        self._human: dict[int, str] | None = None
+        self._wide = True
         self.set_columns(self.COLUMNS)
 
     def on_resize(self, event: events.Resize) -> None:
-        columns = self.COLUMNS if event.size.width >= self.WIDE else self.COMPACT_COLUMNS
+        self._wide = event.size.width >= self.WIDE
+        self._set_columns()
+
+    def _set_columns(self) -> None:
+        if self._human is None:
+            columns = self.COLUMNS if self._wide else self.COMPACT_COLUMNS
+        else:
+            columns = self.HUMAN_COLUMNS if self._wide else self.COMPACT_HUMAN_COLUMNS
         if columns is not self.columns:
             self.set_columns(columns)
+
+    def show_human(self, labels: dict[int, str] | None) -> None:
+        """People's labels of the claims (claim -> label); None: no column for them."""
+        if labels == self._human:
+            return
+        self._human = None if labels is None else dict(labels)
+        self._set_columns()
+        self.refresh_all()
 
     def show(self, selection: Selection) -> None:
         previous = self.selection
@@ -79,6 +102,10 @@ class ClaimsTable(SafeTable):
         key = column.key
         if key == "index":
             return str(row)
+        if key in ("human", "human_mark"):
+            lens = self._labels[row] if row < len(self._labels) else None
+            mark, word, tone = human_label_cell((self._human or {}).get(row), lens)
+            return (mark if key == "human_mark" else word, TABLE[tone])
         if key in ("label", "mark"):
             label = self._labels[row] if row < len(self._labels) else None
             if label not in CLAIM_LABELS:

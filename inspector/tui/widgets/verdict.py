@@ -19,6 +19,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.visual import Visual
 
+from ...presentation.review_view import CaseReview, Said
 from ...presentation.selection import Selection
 from ...reports.case import Baseline, Blame, CaseReport, Comparison, ConflictLine, Origin
 from ...reports.labels import LabelMatch
@@ -88,8 +89,9 @@ class VerdictView(ScrollView, can_focus=False):
         "them would have accepted a rejected answer. For a rejection: its category and the next "
         "action, whose failure it is (*retrieval* when a requested field had no supporting source "
         "among those supplied, else *generation*) with the retrieval recall, and the conflicting "
-        "evidence the case touches. The accepted map only when accepted. Scrolls with `^d` `^u` "
-        "(or `PgDn` `PgUp`) and the mouse."
+        "evidence the case touches. The accepted map only when accepted. A case's review: in review mode why "
+        "it is pending and the decision taken on it (who, when, the note), and a review or relabelling the suite "
+        "already holds. Scrolls with `^d` `^u` (or `PgDn` `PgUp`) and the mouse."
     )
 
     DEFAULT_CSS = """
@@ -105,6 +107,7 @@ class VerdictView(ScrollView, can_focus=False):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self._entry: object = None
+        self.review: CaseReview | None = None  # the case's review, set by the screen before ``show``
         self._lines: list[Content] = []
         self._strips: list[Strip] = []
         self._width = -1
@@ -113,10 +116,11 @@ class VerdictView(ScrollView, can_focus=False):
         self._wrapped: LRUCache[tuple, list[Strip]] = LRUCache(256)
 
     def show(self, selection: Selection) -> None:
-        if selection.report is self._entry:
+        entry = (selection.report, self.review)
+        if isinstance(self._entry, tuple) and entry[0] is self._entry[0] and entry[1] == self._entry[1]:
             return
-        self._entry = selection.report
-        self._lines = verdict_lines(selection)
+        self._entry = entry
+        self._lines = verdict_lines(selection, self.review)
         self._width = -1
         self.scroll_to(0, 0, animate=False, immediate=True)
         self._wrap()
@@ -162,13 +166,13 @@ class VerdictView(ScrollView, can_focus=False):
         return Strip.blank(self.scrollable_content_region.width, self.rich_style)
 
 
-def render_verdict(selection: Selection) -> Content:
+def render_verdict(selection: Selection, review: CaseReview | None = None) -> Content:
     """The verdict panel's text, as one Content."""
-    return Content("\n").join(verdict_lines(selection))
+    return Content("\n").join(verdict_lines(selection, review))
 
 
-def verdict_lines(selection: Selection) -> list[Content]:
-    """The verdict panel, line by line."""
+def verdict_lines(selection: Selection, review: CaseReview | None = None) -> list[Content]:
+    """The verdict panel, line by line (with the case's review, when it has one)."""
     report = selection.report
     verdict = report.verdict
     lines: list[Content] = []
@@ -196,6 +200,8 @@ def verdict_lines(selection: Selection) -> list[Content]:
         lines.append(Content.assemble(("≠ frozen label ", strong(Tone.BAD)), safe.content(report.expected or "", "bold")))
     if report.lens_match is False:
         lines.append(Content.styled("≠ the frozen per-claim labels or policy", strong(Tone.BAD)))
+    if review is not None:
+        lines.extend(_review(review))
     # What to do about a rejection comes first; the baselines put it in context.
     if report.lens_callout:
         lines.append(Content.styled(report.lens_callout, strong(Tone.WARN)))
@@ -265,3 +271,30 @@ def _origin(origin: Origin) -> Content:
                             *(_listed(edits, "") or [("none", _MUTED)]),
                             (" · parent sha256 ", _MUTED), safe.content(origin.parent_sha256[:12]),
                             (" · inspector ", _MUTED), safe.content(origin.inspector_version))
+
+
+def _said(lead: str, said: Said) -> Content:
+    """A human decision: what, who, when, and the note (all but the words untrusted)."""
+    parts: list[Content | tuple[str, str]] = [(lead, _MUTED), (said.words, strong(said.tone)), (" · ", _MUTED),
+                                              safe.content(said.reviewer, "bold"), (" · ", _MUTED),
+                                              safe.content(said.at, _MUTED)]
+    if said.note:
+        parts += [(" · ", _MUTED), safe.content(said.note, f"italic {_MUTED}")]
+    return Content.assemble(*parts)
+
+
+def _review(review: CaseReview) -> list[Content]:
+    """The case's review: why it is pending, the decision taken now, what the suite holds."""
+    lines = []
+    if review.pending is not None:
+        lines.append(Content.assemble(("pending review: ", _MUTED), (review.pending, strong(Tone.WARN))))
+    if review.decision is not None:
+        lines.append(_said("decided ", review.decision))
+    elif review.pending is not None:
+        lines.append(Content.styled("a accept · r reject · s skip · N with a note", _MUTED))
+    if review.applied is not None:
+        lines.append(_said("reviewed ", review.applied))
+    if review.known_regression and review.decision is None:
+        lines.append(Content.styled("⊘ a known regression: the verdict differs, knowingly", strong(Tone.WARN)))
+    lines.extend(_said("relabelled ", change) for change in review.history)
+    return lines

@@ -1,0 +1,88 @@
+"""The summary's agreement section: people's claim labels against the label lens,
+and against the contract, as confusion matrices (rows: people); one cell is
+current, and Enter lists the cases behind it (``presentation.review_view``)."""
+
+from __future__ import annotations
+
+from ...presentation.review_view import AgreementCell, AgreementSection
+from ..tones import TABLE, Tone
+from .table import Cell, Column, SafeTable
+
+__all__ = ["AgreementTable"]
+
+_WIDTH = 14
+
+
+class AgreementTable(SafeTable):
+    """Each section is a row of column titles, then a row per person's label; a cell is current."""
+
+    DEFAULT_CSS = """
+    AgreementTable { height: auto; max-height: 9; }
+    """
+    show_header = False
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        # Each drawn row: (the section, the person's label row's index, or None for the titles row).
+        self.layout_rows: list[tuple[AgreementSection, int | None]] = []
+        self.current: tuple[int, int] | None = None  # (table row, column), when the cursor is in the matrix
+        self.set_columns((Column("human", "", width=22), *(Column(f"c{i}", "", width=_WIDTH, justify="right")
+                                                           for i in range(3))))
+
+    def set_sections(self, sections: tuple[AgreementSection, ...]) -> None:
+        self.layout_rows = [(section, index) for section in sections
+                            for index in (None, *range(len(section.rows)))]
+        self.current = None
+        self.set_row_count(len(self.layout_rows))
+
+    @property
+    def selectable(self) -> list[int]:
+        """The table rows with cells (a person's label), in order."""
+        return [row for row, (_, index) in enumerate(self.layout_rows) if index is not None]
+
+    def current_cell(self) -> AgreementCell | None:
+        if self.current is None:
+            return None
+        row, column = self.current
+        section, index = self.layout_rows[row]
+        assert index is not None
+        return section.rows[index][1][column]
+
+    def move_to(self, row: int, column: int) -> None:
+        """Make a cell current (its column kept within its section's)."""
+        section, _ = self.layout_rows[row]
+        column = max(0, min(column, len(section.columns) - 1))
+        previous = self.current
+        self.current = (row, column)
+        self.refresh_rows([previous[0] if previous else None, row])
+        self.scroll_to_row(row)
+
+    def leave(self) -> None:
+        previous = self.current
+        self.current = None
+        if previous is not None:
+            self.refresh_rows([previous[0]])
+
+    def row_style(self, row: int) -> str | None:
+        return None
+
+    def cell(self, row: int, column: Column) -> Cell:
+        section, index = self.layout_rows[row]
+        if column.key == "human":
+            if index is None:
+                return (f"person ↓ {section.rater} →", TABLE[Tone.MUTED])
+            return (section.rows[index][0], None)
+        position = int(column.key[1:])
+        if position >= len(section.columns):
+            return None
+        if index is None:
+            return (section.columns[position], TABLE[Tone.MUTED])
+        cell = section.rows[index][1][position]
+        if not cell.count:
+            return ("·", TABLE[Tone.PENDING])
+        return (str(cell.count), TABLE[Tone.GOOD if cell.agreed else Tone.BAD])
+
+    def cell_style(self, row: int, column: Column) -> str | None:
+        if self.current is not None and self.current[0] == row and column.key == f"c{self.current[1]}":
+            return "safe-table--cursor"
+        return None

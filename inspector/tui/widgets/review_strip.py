@@ -1,0 +1,40 @@
+"""Review mode's strip above the main view: how many cases are left, who
+reviews, and where the decisions are kept (``presentation.review_view``)."""
+
+from __future__ import annotations
+
+from textual.content import Content
+from textual.widgets import Static
+
+from ...presentation.review import ReviewSession
+from ...presentation.review_view import strip_words
+from .. import safe
+from ..tones import TEXT, Tone
+
+__all__ = ["ReviewStrip"]
+
+_MUTED = TEXT[Tone.MUTED]
+
+
+class ReviewStrip(Static):
+    """One line, shown only in review mode."""
+
+    HELP = (
+        "**Review strip** (review mode only): `review · N left of M · reviewer` and the pending file the "
+        "decisions go to (`SUITE.review.json` beside the suite, never the suite itself). In the case list, "
+        "`•` marks a case left, `✓` accepted, `✗` rejected (a known regression), `»` skipped; the verdict "
+        "panel says why the case is pending and its decision."
+    )
+
+    DEFAULT_CSS = """
+    ReviewStrip { height: 1; padding: 0 1; background: $warning-muted; display: none; }
+    ReviewStrip.-on { display: block; }
+    """
+
+    def show_review(self, review: ReviewSession | None) -> None:
+        self.set_class(review is not None, "-on")
+        if review is None:
+            self.update("")
+            return
+        header, where = strip_words(review)
+        self.update(Content.assemble(safe.content(header, "bold"), ("   ", ""), safe.content(where, _MUTED)))
