@@ -210,7 +210,8 @@ KEYS: tuple[Key, ...] = (
         help="Leave review mode (after clearing a typed filter first): every case again; the decisions stay in "
         "the pending file.", group="review", display="Esc", screen="review"),
     Key("decide_submit", keys="enter", action="submit", description="decide",
-        help="Keep the decision and the note (Tab moves between them); a refusal is said here, nothing written.",
+        help="Decide the case with this note (Tab moves between the decision and the note); a refusal is said "
+        "here, nothing written.",
         group="review", display="⏎ Enter", screen="decide", priority=True),
     Key("decide_close", keys="escape", action="dismiss", description="close",
         help="Close the form; nothing is decided.", group="review", display="Esc", screen="decide"),
@@ -395,7 +396,8 @@ KEYS: tuple[Key, ...] = (
         help="Remove the record's annotation from the annotations file.", group="triage", display="U",
         footer=False, screen="records"),
     Key("annotate_submit", keys="enter", action="submit", description="annotate",
-        help="Keep the decision and the note (Tab moves between them); a refusal is said here, nothing written.",
+        help="Annotate the record with this decision and note (Tab moves between them); a refusal is said here, "
+        "nothing written.",
         group="triage", display="⏎ Enter", screen="annotate", priority=True),
     Key("annotate_close", keys="escape", action="dismiss", description="close",
         help="Close the form; the record's annotation stays as it was.", group="triage", display="Esc",

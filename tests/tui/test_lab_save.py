@@ -17,6 +17,7 @@ from textual.widgets import Input
 
 from support import ARTICLE, FIXTURES, decoded, run_cli
 from inspector import __version__
+from inspector.contract.version import VERIFIER
 from inspector.lab.mutations import MUTATIONS_BY_NAME, answer_of
 from inspector.lab.repair import repair
 from inspector.lab.save import COUNTEREXAMPLES, parent_sha256, save_case
@@ -256,7 +257,8 @@ class TestSave:
         assert case["note"] == "perturbed, then another line"
         assert case["provenance"] == {
             "parent_suite": "article", "parent_case": "complete-answer", "parent_sha256": parent_sha256(frozen.raw),
-            "edits": ["value.perturb", "quote.other_line"], "inspector_version": __version__}
+            "edits": ["value.perturb", "quote.other_line"], "inspector_version": __version__,
+            "verifier": VERIFIER}
 
     async def test_enter_after_saving_opens_the_saved_case_with_its_provenance(self, tmp_path):
         target = tmp_path / "mine.json"
