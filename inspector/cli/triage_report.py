@@ -152,8 +152,7 @@ def _print_comparison(console: Any, summary: Summary, baseline: Summary, against
         console.print(Text(visible(f"against: {file} broke off after line {line:,}: {problem}"), "bold red"))
     shifts = compare(summary, baseline)
     significant = [shift for shift in shifts if shift.significant]
-    title = visible(f"against {', '.join(against)} ({baseline.records:,} records, {baseline.tally.bad_lines:,} bad "
-                    f"lines) → {', '.join(summary.logs)} ({summary.records:,} records): "
+    title = visible(f"against {', '.join(against)}: {baseline.records:,} records before, {summary.records:,} after; "
                     f"{len(significant):,} significant change(s) first (two-proportion z-test, p < {THRESHOLD:g})")
     console.print(_change_table(title, shifts, width))
     for line in hanging("rates".ljust(FACT_LABEL_WIDTH), [

@@ -39,7 +39,7 @@ from typing import Any
 from .groups import KINDS
 from .summary import POPULATION_KINDS
 
-__all__ = ["MIN_EXPECTED", "THRESHOLD", "Shift", "Side", "compare", "testable", "two_proportion_z"]
+__all__ = ["MIN_EXPECTED", "THRESHOLD", "Shift", "Side", "compare", "enough_records", "two_proportion_z"]
 
 # Below this two-sided p-value a change is more than noise.
 THRESHOLD = 0.01
@@ -62,7 +62,7 @@ def two_proportion_z(x1: int, n1: int, x2: int, n2: int) -> tuple[float, float] 
     return (z, math.erfc(abs(z) / math.sqrt(2.0)))
 
 
-def testable(x1: int, n1: int, x2: int, n2: int) -> bool:
+def enough_records(x1: int, n1: int, x2: int, n2: int) -> bool:
     """Whether the normal approximation of ``two_proportion_z`` holds: under the
     pooled rate, each side expects at least ``MIN_EXPECTED`` records in the group and out of it."""
     if n1 <= 0 or n2 <= 0:
@@ -126,8 +126,8 @@ class Shift:
 
     @property
     def tested(self) -> bool:
-        """Whether there are records enough on both sides for the test to say anything (``testable``)."""
-        return testable(self.before.count, self.before.of, self.after.count, self.after.of)
+        """Whether there are records enough on both sides for the test to say anything (``enough_records``)."""
+        return enough_records(self.before.count, self.before.of, self.after.count, self.after.of)
 
     @property
     def significant(self) -> bool:
