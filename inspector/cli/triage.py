@@ -132,6 +132,9 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     parser.add_argument("--until", metavar="T", help="count only records with ts < T")
     parser.add_argument("--against", nargs="+", metavar="LOG", default=None,
                         help="other logs: every group side by side, sorted by the largest change")
+    parser.add_argument("--pivot", metavar="A,B",
+                        help="cross two dimensions (scope or a --by path, added to --by): per pair of values, "
+                             "the records and the share of them rejected")
     parser.add_argument("--export", metavar="GROUP", help="write the records of GROUP as a new suite (--out)")
     parser.add_argument("--out", metavar="SUITE", type=Path,
                         help="the suite file --export writes (must not exist, nor be inside the bundled fixtures)")
@@ -169,6 +172,25 @@ def run(args: argparse.Namespace) -> int:
     except (LogError, ValueError) as exc:
         return error(str(exc))
     headless = args.summary or args.format is not None or args.export is not None
+    pivot_keys: tuple[str, str] | None = None
+    if args.pivot is not None:
+        from ..triage.pivot import SCOPE, pivot_problem
+
+        if (problem := pivot_problem(args.pivot)) is not None:
+            return error(problem)
+        if args.follow or not (args.summary or args.format == "json"):
+            return error("--pivot is of the headless summary: add --summary (or --format json), without --follow")
+        first, second = args.pivot.split(",")
+        pivot_keys = (first, second)
+        try:
+            from ..triage.mapping import BY_FILE, parse_path
+
+            for key in pivot_keys:
+                if key not in (SCOPE, BY_FILE):
+                    parse_path(key)
+        except ValueError as exc:
+            return error(f"--pivot: {exc}")
+        by = tuple(dict.fromkeys([*by, *(key for key in pivot_keys if key != SCOPE)]))
     if (problem := follow_problem(args)) is not None:
         return error(problem)
     if not headless and (problem := _inspector_problem(args)) is not None:
@@ -269,8 +291,15 @@ def run(args: argparse.Namespace) -> int:
             print(visible(f"wrote every bad line ({summary.tally.bad_lines:,}) to {args.bad_lines}"))
         print(visible(f"wrote {written} case(s) of {args.export} to {args.out}{stopped}"))
         return _exit(summary, baseline)
+    crossed = None
+    if pivot_keys is not None:
+        from ..triage.pivot import pivot
+
+        crossed = pivot(summary.tally, pivot_keys)
     if args.format == "json":
         document = summary.to_dict()
+        if crossed is not None:
+            document["pivot"] = crossed.to_dict()
         if baseline is not None:
             from ..triage.compare import THRESHOLD, compare
             from ..triage.summary import broken_document
@@ -286,7 +315,7 @@ def run(args: argparse.Namespace) -> int:
             document["bad_lines_file"] = str(args.bad_lines)
         print(json_dumps(document))
     else:
-        print_summary(summary, baseline, args.against or ())
+        print_summary(summary, baseline, args.against or (), crossed)
         if args.bad_lines is not None:
             print(visible(f"wrote every bad line ({summary.tally.bad_lines:,}) to {args.bad_lines}"))
         if written is not None:

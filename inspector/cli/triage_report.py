@@ -14,6 +14,7 @@ from .table import BAR_WIDTH, FACT_LABEL_WIDTH, TableColumn, fitted, hanging
 
 if TYPE_CHECKING:
     from ..triage.compare import Shift
+    from ..triage.pivot import Pivot
     from ..triage.summary import Group, Summary
 
 __all__ = ["SHOWN_BAD", "SHOWN_ROWS", "print_summary"]
@@ -69,7 +70,8 @@ TIME_COLUMNS = (
 )
 
 
-def print_summary(summary: Summary, baseline: Summary | None, against: Sequence[str]) -> None:
+def print_summary(summary: Summary, baseline: Summary | None, against: Sequence[str], crossed: Pivot | None = None
+                  ) -> None:
     from rich.text import Text
 
     console = report_console()
@@ -119,6 +121,8 @@ def print_summary(summary: Summary, baseline: Summary | None, against: Sequence[
             console.print(Text(visible(
                 f"by {key}: more than {kept:,} distinct values: the {kept:,} heaviest are groups, "
                 f"the other values' {capped[key]:,} record(s) are the group {other_name(key)}"), "yellow"))
+    if crossed is not None:
+        console.print(_pivot_table(crossed, width))
     if summary.histogram is not None:
         console.print(_time_table(summary, width))
     elif records:
@@ -241,6 +245,24 @@ def _split_table(title: str, groups: list[Group], width: int, tail: Sequence[Gro
             hidden = 0
     _more(rows, hidden, SPLIT_COLUMNS)
     return fitted(title, SPLIT_COLUMNS, rows, width)
+
+
+def _pivot_table(crossed: Pivot, width: int) -> Any:
+    """``--pivot A,B``: per pair of values, the records, the rejected and their share, the first checks."""
+    from rich.text import Text
+
+    a, b = crossed.keys
+    columns = (TableColumn(visible(a), min_width=12), TableColumn(visible(b), min_width=12), TableColumn("records"),
+               TableColumn("rejected"), TableColumn("rejected %"), TableColumn("first checks", priority=1, min_width=12))
+    rows: list[dict[str, Any]] = []
+    for cell in crossed.cells[:SHOWN_ROWS]:
+        checks = sorted(((n, s) for s, n in cell.by_check.items() if s != "ACCEPT"), reverse=True)
+        rows.append({columns[0].header: Text(cell.a), columns[1].header: Text(cell.b),
+                     "records": Text(_count(cell.records)), "rejected": Text(_count(cell.rejected)),
+                     "rejected %": Text(_share(cell.rejected_rate)),
+                     "first checks": Text(", ".join(f"{s} {n:,}" for n, s in checks[:3]) or "-")})
+    _more(rows, len(crossed.cells) - SHOWN_ROWS, columns)
+    return fitted(visible(f"{a} by {b}: each pair's records and the share of them rejected"), columns, rows, width)
 
 
 def _change_table(title: str, shifts: list[Shift], width: int) -> Any:

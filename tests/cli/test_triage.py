@@ -177,6 +177,33 @@ class TestAgainst:
         assert "model=llama-z" in rows[0] and "+41.7 pt" in rows[0] and "50.0%" in rows[0] and "91.7%" in rows[0]
         assert lines.index(next(line for line in lines if line.startswith("triage "))) > lines.index(rows[0])
 
+class TestPivot:
+    def test_the_json_and_the_text(self, made, capsys, monkeypatch):
+        from inspector.cli import main
+
+        folder, registry, mix = made
+        assert main(["triage", str(folder / "app.jsonl"), "--registry", str(registry), "--format", "json",
+                     "--pivot", "model,scope"]) == 0
+        document = json.loads(capsys.readouterr().out)
+        assert document["pivot"]["keys"] == ["model", "scope"] and "model" in document["by"]  # added to --by
+        cells = document["pivot"]["cells"]
+        assert sum(cell["records"] for cell in cells) == mix.records
+        assert all(cell["a"].startswith("model=") and cell["b"].startswith("scope:") for cell in cells)
+        monkeypatch.setenv("COLUMNS", "150")
+        assert main(["triage", str(folder / "app.jsonl"), "--registry", str(registry), "--summary",
+                     "--pivot", "model,prompt_version"]) == 0
+        assert "model by prompt_version: each pair's records and the share of them rejected" in capsys.readouterr().out
+
+    @pytest.mark.parametrize("pivot", ["model", "model,model", ",scope"])
+    def test_refused(self, made, capsys, pivot):
+        from inspector.cli import main
+
+        folder, registry, _ = made
+        assert main(["triage", str(folder / "app.jsonl"), "--registry", str(registry), "--summary",
+                     "--pivot", pivot]) == 2
+        assert "--pivot" in one_line_error(capsys.readouterr().err)
+
+
 class TestExport:
     def test_a_group_becomes_a_suite_that_audit_reads(self, made, tmp_path):
         folder, registry, mix = made

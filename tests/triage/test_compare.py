@@ -172,3 +172,34 @@ class TestSides:
             assert both[0] == triage([a], registry, BY_MODEL, workers=1)
             assert both[1] == triage([b], registry, Options(), workers=1)
             assert both[1].by == {} and both[0].records == 80 and both[1].records == 30
+
+
+class TestPivot:
+    def test_two_dimensions_crossed_with_their_rejected_share(self, tmp_path, registry):
+        from inspector.triage.pivot import pivot, pivot_problem
+
+        log = tmp_path / "p.jsonl"
+        rows = [(3, ACCEPT, "gpt-x", "p1"), (1, MISMATCH, "gpt-x", "p1"), (2, MISMATCH, "llama-z", "p2"),
+                (2, ACCEPT, "llama-z", "p1")]
+        log.write_text("".join(json.dumps({"model": model, "prompt_version": prompt, "raw": answer,
+                                           "request": REQUEST}) + "\n"
+                               for count, answer, model, prompt in rows for _ in range(count)))
+        options = Options(by=("model", "prompt_version"))
+        tally = triage([str(log)], registry, options, workers=1)
+        crossed = pivot(tally, ("model", "prompt_version"))
+        cells = {(cell.a, cell.b): cell for cell in crossed.cells}
+        assert set(cells) == {("model=gpt-x", "prompt_version=p1"), ("model=llama-z", "prompt_version=p2"),
+                              ("model=llama-z", "prompt_version=p1")}
+        gpt = cells[("model=gpt-x", "prompt_version=p1")]
+        assert (gpt.records, gpt.rejected, gpt.rejected_rate) == (4, 1, 0.25)
+        assert gpt.by_check == {"VALUE_MISMATCH": 1, "ACCEPT": 3}
+        assert crossed.cells[0] is gpt  # the most records first
+        assert cells[("model=llama-z", "prompt_version=p2")].rejected_rate == 1.0
+        by_scope = pivot(tally, ("scope", "model"))
+        assert sum(cell.records for cell in by_scope.cells) == tally.records == 8
+        assert all(cell.a.startswith("scope:") for cell in by_scope.cells)
+        assert crossed.to_dict()["cells"][0] == {"a": "model=gpt-x", "b": "prompt_version=p1", "records": 4,
+                                                 "rejected": 1, "rejected_rate": 0.25,
+                                                 "by_check": {"VALUE_MISMATCH": 1, "ACCEPT": 3}}
+        assert pivot_problem("model") and pivot_problem("model,model") and pivot_problem("a,")
+        assert pivot_problem("model,prompt_version") is None
