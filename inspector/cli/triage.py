@@ -63,6 +63,12 @@ logs: a LOG (and each of --against's) is a file, -, a quoted glob ('logs/*.jsonl
 files sorted) or a directory (every *.jsonl, *.jsonl.gz, *.ndjson, *.ndjson.gz directly in
 it, sorted); each record keeps its file (--by file groups by it).
 
+rates: a scope's or --by value's group is a population: its rejected share is of its own records
+(model=llama-z: 77.5% of its answers rejected); any other group's rate is its share of all records.
+--against compares each group's rate before (its logs) and after (LOG): the change in points and a
+two-proportion z-test (pooled, two-sided), significant when p < 0.01 and each side expects at least
+5 records in the group and 5 out of it; significant changes first, new and vanished groups said.
+
 The summary lists the first 1,000 bad lines (and the count of each kind); --bad-lines FILE
 writes every one, a JSON object a line: {"file", "line", "offset", "reason"}.
 
@@ -131,7 +137,8 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     parser.add_argument("--since", metavar="T", help="count only records with ts >= T")
     parser.add_argument("--until", metavar="T", help="count only records with ts < T")
     parser.add_argument("--against", nargs="+", metavar="LOG", default=None,
-                        help="other logs: every group side by side, sorted by the largest change")
+                        help="other logs (before), counted beside LOG (after): every group compared, significant "
+                             "changes first (a two-proportion z-test), first in the text")
     parser.add_argument("--pivot", metavar="A,B",
                         help="cross two dimensions (scope or a --by path, added to --by): per pair of values, "
                              "the records and the share of them rejected")
