@@ -183,9 +183,10 @@ COVERAGE_COLUMNS = (TableColumn("code"), TableColumn("cases"), TableColumn("firs
 
 
 def print_mutate(mutation_run: MutationRun, console: Console) -> None:
-    """Verify the run's mutants and print its report: the figures, then the mutants it
+    """Verify the run's mutants and print its report: the tables, the mutants it
     lists (the holes, the harmless mutants rejected, the harmless survivors), which
-    wait in spools meanwhile."""
+    wait in spools meanwhile, and last the score and the coverage, so that a
+    terminal shows them after hundreds of lines."""
     from ..lab.mutation_testing import Spool
 
     with Spool(mutation_run.parents) as survivors, Spool(mutation_run.parents) as stricter:
@@ -194,7 +195,7 @@ def print_mutate(mutation_run: MutationRun, console: Console) -> None:
                 survivors.add(result)
             elif result.mutant.harmless:
                 stricter.add(result)
-        _print_figures(mutation_run, console)
+        _print_tables(mutation_run, console)
         tally = mutation_run.tally
         listings = (
             ("survivors meant to be rejected (holes in the contract)", tally.holes, "bold red",
@@ -215,9 +216,11 @@ def print_mutate(mutation_run: MutationRun, console: Console) -> None:
             for result in survivors:
                 if result.mutant.harmless:
                     _print_mutant(console, result, full=False)
+        _print_score(mutation_run, console)
 
 
-def _print_figures(report: MutationRun, console: Console) -> None:
+def _print_tables(report: MutationRun, console: Console) -> None:
+    """The tables: each mutation's mutants, the codes that killed them, the suites' coverage."""
     from rich.text import Text
 
     from ..lab.mutation_testing import REJECTIONS
@@ -258,6 +261,13 @@ def _print_figures(report: MutationRun, console: Console) -> None:
     console.print(fitted("coverage: the suites' own cases failing first with each code", COVERAGE_COLUMNS,
                          coverage, width))
 
+
+def _print_score(report: MutationRun, console: Console) -> None:
+    """The last lines: the mutants, the score, the harmless ones, and what the suites' cases cover."""
+    from rich.text import Text
+
+    width = console.width
+    tally = report.tally
     score = "-" if report.score is None else f"{report.score:.1%}"
     mutants = f"{tally.mutants} mutants of {len(report.parents)} accepted case(s) (of {report.summary.total})"
     facts = [

@@ -63,6 +63,12 @@ logs: a LOG (and each of --against's) is a file, -, a quoted glob ('logs/*.jsonl
 files sorted) or a directory (every *.jsonl, *.jsonl.gz, *.ndjson, *.ndjson.gz directly in
 it, sorted); each record keeps its file (--by file groups by it).
 
+rates: a scope's or --by value's group is a population: its rejected share is of its own records
+(model=llama-z: 77.5% of its answers rejected); any other group's rate is its share of all records.
+--against compares each group's rate before (its logs) and after (LOG): the change in points and a
+two-proportion z-test (pooled, two-sided), significant when p < 0.01 and each side expects at least
+5 records in the group and 5 out of it; significant changes first, new and vanished groups said.
+
 The summary lists the first 1,000 bad lines (and the count of each kind); --bad-lines FILE
 writes every one, a JSON object a line: {"file", "line", "offset", "reason"}.
 
@@ -131,7 +137,11 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     parser.add_argument("--since", metavar="T", help="count only records with ts >= T")
     parser.add_argument("--until", metavar="T", help="count only records with ts < T")
     parser.add_argument("--against", nargs="+", metavar="LOG", default=None,
-                        help="other logs: every group side by side, sorted by the largest change")
+                        help="other logs (before), counted beside LOG (after): every group compared, significant "
+                             "changes first (a two-proportion z-test), first in the text")
+    parser.add_argument("--pivot", metavar="A,B",
+                        help="cross two dimensions (scope or a --by path, added to --by): per pair of values, "
+                             "the records and the share of them rejected")
     parser.add_argument("--export", metavar="GROUP", help="write the records of GROUP as a new suite (--out)")
     parser.add_argument("--out", metavar="SUITE", type=Path,
                         help="the suite file --export writes (must not exist, nor be inside the bundled fixtures)")
@@ -169,6 +179,25 @@ def run(args: argparse.Namespace) -> int:
     except (LogError, ValueError) as exc:
         return error(str(exc))
     headless = args.summary or args.format is not None or args.export is not None
+    pivot_keys: tuple[str, str] | None = None
+    if args.pivot is not None:
+        from ..triage.pivot import SCOPE, pivot_problem
+
+        if (problem := pivot_problem(args.pivot)) is not None:
+            return error(problem)
+        if args.follow or not (args.summary or args.format == "json"):
+            return error("--pivot is of the headless summary: add --summary (or --format json), without --follow")
+        first, second = args.pivot.split(",")
+        pivot_keys = (first, second)
+        try:
+            from ..triage.mapping import BY_FILE, parse_path
+
+            for key in pivot_keys:
+                if key not in (SCOPE, BY_FILE):
+                    parse_path(key)
+        except ValueError as exc:
+            return error(f"--pivot: {exc}")
+        by = tuple(dict.fromkeys([*by, *(key for key in pivot_keys if key != SCOPE)]))
     if (problem := follow_problem(args)) is not None:
         return error(problem)
     if not headless and (problem := _inspector_problem(args)) is not None:
@@ -217,11 +246,12 @@ def run(args: argparse.Namespace) -> int:
     registry = load_registry(args.registry)
     if not headless:
         return _inspect(args, registry, window, log_format, by)
-    # Only the export is wanted: the counting stops at the limit (the summary is not printed).
-    export_only = args.limit is not None and not args.summary and args.format is None and not args.against \
-        and args.bad_lines is None
+    # Only the export is wanted (no --summary, no --format): one line says what was written, and
+    # with --limit the counting stops there.
+    export_only = args.export is not None and not args.summary and args.format is None
+    stop_at_limit = export_only and args.limit is not None and args.bad_lines is None
     options = Options(by=by, since=window.get("since"), until=window.get("until"),
-                      collect=args.export, limit=args.limit, stop_at_limit=export_only, log_format=log_format)
+                      collect=args.export, limit=args.limit, stop_at_limit=stop_at_limit, log_format=log_format)
     if args.follow:
         from .triage_follow import follow_jsonl
 
@@ -233,14 +263,17 @@ def run(args: argparse.Namespace) -> int:
         books = read_all(args.logs)
     except AnnotationError as exc:
         return error(str(exc))
+    # --against's logs are counted beside the logs, in the same workers (not one count after the other);
+    # a quiet export has no use for them.
+    against = None
+    if args.against and not export_only:
+        against = (args.against, Options(by=options.by, since=options.since, until=options.until,
+                                         log_format=log_format))
     try:
-        summary = _summarise_to(args.bad_lines, args.logs, args.registry, registry, options, args.workers)
+        summary, baseline = _summarise_to(args.bad_lines, args.logs, args.registry, registry, options, args.workers,
+                                          against)
         if any(book.exists for book in books.values()):
             apply_annotations(summary, join_annotations(summary, registry, books, options))
-        baseline = None
-        if args.against:
-            plain = Options(by=options.by, since=options.since, until=options.until, log_format=log_format)
-            baseline = _summarise(args.against, args.registry, registry, plain, args.workers, "against: ")
     except WorkerError as exc:
         error(str(exc))
         return EXIT_INTERNAL
@@ -260,29 +293,45 @@ def run(args: argparse.Namespace) -> int:
         except ExportError as exc:
             return error(str(exc))
     if export_only:
-        stopped = " (the first ones: the counting stopped there)" if written == args.limit else ""
+        stopped = " (the first ones: the counting stopped there)" if stop_at_limit and written == args.limit else ""
+        if args.bad_lines is not None:
+            print(visible(f"wrote every bad line ({summary.tally.bad_lines:,}) to {args.bad_lines}"))
         print(visible(f"wrote {written} case(s) of {args.export} to {args.out}{stopped}"))
-        return EXIT_ACCEPT
+        return _exit(summary, baseline)
+    crossed = None
+    if pivot_keys is not None:
+        from ..triage.pivot import pivot
+
+        crossed = pivot(summary.tally, pivot_keys)
     if args.format == "json":
         document = summary.to_dict()
+        if crossed is not None:
+            document["pivot"] = crossed.to_dict()
         if baseline is not None:
-            from ..triage.summary import broken_document, compare
+            from ..triage.compare import THRESHOLD, compare
+            from ..triage.summary import broken_document
 
             document["against"] = {"logs": list(args.against), "lines": baseline.tally.lines,
                                    "records": baseline.records, "bad_lines": baseline.tally.bad_lines,
-                                   "broken": broken_document(baseline.tally),
-                                   "changes": [change.to_dict() for change in compare(summary, baseline)]}
+                                   "broken": broken_document(baseline.tally)}
+            document["comparison"] = {"test": "two-proportion z-test, pooled, two-sided", "threshold": THRESHOLD,
+                                      "groups": [shift.to_dict() for shift in compare(summary, baseline)]}
         if written is not None:
             document["export"] = {"group": args.export, "out": str(args.out), "cases": written}
         if args.bad_lines is not None:
             document["bad_lines_file"] = str(args.bad_lines)
         print(json_dumps(document))
     else:
-        print_summary(summary, baseline, args.against or ())
+        print_summary(summary, baseline, args.against or (), crossed)
         if args.bad_lines is not None:
             print(visible(f"wrote every bad line ({summary.tally.bad_lines:,}) to {args.bad_lines}"))
         if written is not None:
             print(visible(f"wrote {written} case(s) of {args.export} to {args.out}"))
+    return _exit(summary, baseline)
+
+
+def _exit(summary: Summary, baseline: Summary | None) -> int:
+    """The exit status of a finished count: 4 when a log broke off (each said on standard error), else 0."""
     broken = [*summary.tally.broken, *(baseline.tally.broken if baseline is not None else ())]
     if broken:
         for file, line, problem in broken:
@@ -392,30 +441,37 @@ def _unknown_group(name: str, summary: Summary) -> str:
 
 
 def _summarise(logs: Sequence[str], registry_path: str, registry: Any, options: Any, workers: int | None,
-               what: str, **engine: Any) -> Summary:
-    from ..triage import triage
+               against: tuple[Sequence[str], Any] | None = None, **engine: Any) -> tuple[Summary, Summary | None]:
+    """The summary of ``logs``, and with ``against`` (its logs and options) that of
+    ``--against``'s logs, both counted in one pool (``triage_sides``)."""
+    from ..triage import triage_sides
     from ..triage.summary import summarize
 
-    with _progress_display(what) as on_progress:
-        tally = triage(logs, registry, options, workers=workers, on_progress=on_progress,
-                       on_notice=_notice, **engine)
-    return summarize(tally, options, logs, registry_path)
+    sides = [(logs, options), *([against] if against is not None else [])]
+    with _progress_display("") as on_progress:
+        tallies = triage_sides(sides, registry, workers=workers, on_progress=on_progress, on_notice=_notice,
+                               **engine)
+    summary = summarize(tallies[0], options, logs, registry_path)
+    if against is None:
+        return summary, None
+    return summary, summarize(tallies[1], against[1], against[0], registry_path)
 
 
 def _summarise_to(bad_lines: Path | None, logs: Sequence[str], registry_path: str, registry: Any, options: Any,
-                  workers: int | None) -> Summary:
+                  workers: int | None, against: tuple[Sequence[str], Any] | None = None
+                  ) -> tuple[Summary, Summary | None]:
     """``_summarise`` of the logs, every bad line written to the new file
     ``bad_lines`` as it is found: the count runs inside the write
     (``io.writing``), so the file appears whole once the count is done, or not
     at all (a log that cannot be read, a full disk, an interrupt)."""
     if bad_lines is None:
-        return _summarise(logs, registry_path, registry, options, workers, "")
+        return _summarise(logs, registry_path, registry, options, workers, against)
     from ..io.writing import write_files
 
-    done: list[Summary] = []
+    done: list[tuple[Summary, Summary | None]] = []
 
     def count(stream: Any) -> None:
-        done.append(_summarise(logs, registry_path, registry, options, workers, "", bad_lines=stream,
+        done.append(_summarise(logs, registry_path, registry, options, workers, against, bad_lines=stream,
                                spill_dir=bad_lines.parent))
 
     write_files(bad_lines.parent, {bad_lines.name: count}, overwrite=False)
@@ -432,7 +488,7 @@ class _progress_display:
     runs; nothing when standard error is not a terminal.  Refreshed from the
     triage's callback (no refresh thread: workers are forked meanwhile)."""
 
-    def __init__(self, what: str) -> None:
+    def __init__(self, what: str = "") -> None:
         self.what = what
         self.progress: Any = None
         self.task: Any = None

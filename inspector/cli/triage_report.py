@@ -13,7 +13,9 @@ from .output import report_console
 from .table import BAR_WIDTH, FACT_LABEL_WIDTH, TableColumn, fitted, hanging
 
 if TYPE_CHECKING:
-    from ..triage.summary import Change, Group, Summary
+    from ..triage.compare import Shift
+    from ..triage.pivot import Pivot
+    from ..triage.summary import Group, Summary
 
 __all__ = ["SHOWN_BAD", "SHOWN_ROWS", "print_summary"]
 
@@ -38,18 +40,21 @@ GROUP_COLUMNS = (
 SPLIT_COLUMNS = (
     TableColumn("group", min_width=16),
     TableColumn("records"),
+    TableColumn("share", priority=2),
     TableColumn("rejected"),
-    TableColumn("rate"),
+    TableColumn("rejected %"),
     TableColumn("first checks", priority=1, min_width=12),
 )
 CHANGE_COLUMNS = (
     TableColumn("group", min_width=16),
     TableColumn("change"),
-    TableColumn("now"),
-    TableColumn("against", priority=1),
-    TableColumn("records now", priority=2),
-    TableColumn("records against", priority=3),
+    TableColumn("before"),
+    TableColumn("after"),
+    TableColumn("p"),
+    TableColumn("z", priority=2),
+    TableColumn("counts before → after", priority=1),
 )
+SHOWN_NAMES = 8  # the names of a line of new or vanished groups beyond which "+N more" is said
 ANNOTATED_COLUMNS = (
     TableColumn("group", min_width=16),
     TableColumn("records"),
@@ -65,21 +70,26 @@ TIME_COLUMNS = (
 )
 
 
-def print_summary(summary: Summary, baseline: Summary | None, against: Sequence[str]) -> None:
+def print_summary(summary: Summary, baseline: Summary | None, against: Sequence[str], crossed: Pivot | None = None
+                  ) -> None:
     from rich.text import Text
 
     console = report_console()
     width = console.width
     tally = summary.tally
     records = summary.records
-    rungs = [f"{name} {passed:,}/{records:,}" for _, name, passed in summary.rungs]
+    if baseline is not None:  # what changed first: the rest is the logs' own summary
+        _print_comparison(console, summary, baseline, against, width)
+    # Each part is named as --export takes it (rung:…, false_accept:…, blame:…).
+    rungs = [f"rung:{rung} ({name}) {passed:,}/{records:,}" for rung, name, passed in summary.rungs]
     false_accepts = summary.group("false_accept:citation_only")
     facts = [
         ("triage", " · ", [visible(", ".join(summary.logs)), f"{tally.lines:,} lines", f"{records:,} records",
                            f"{tally.bad_lines:,} bad lines",
                            *([f"{len(tally.broken):,} log(s) broke off"] if tally.broken else [])]),
-        ("rungs", " · ", [*rungs, f"citation-only false accepts {false_accepts.records if false_accepts else 0:,}"]),
-        ("blame", "; ", [f"{group.detail['blame']} {group.records:,}" for group in summary.of_kind("blame")]
+        ("rungs", " · ", [*rungs, f"false_accept:citation_only (citation-only false accepts) "
+                                  f"{false_accepts.records if false_accepts else 0:,}"]),
+        ("blame", "; ", [f"{group.name} {group.records:,}" for group in summary.of_kind("blame")]
          or ["no rejections"]),
     ]
     if summary.options.since is not None or summary.options.until is not None:
@@ -111,6 +121,8 @@ def print_summary(summary: Summary, baseline: Summary | None, against: Sequence[
             console.print(Text(visible(
                 f"by {key}: more than {kept:,} distinct values: the {kept:,} heaviest are groups, "
                 f"the other values' {capped[key]:,} record(s) are the group {other_name(key)}"), "yellow"))
+    if crossed is not None:
+        console.print(_pivot_table(crossed, width))
     if summary.histogram is not None:
         console.print(_time_table(summary, width))
     elif records:
@@ -128,14 +140,41 @@ def print_summary(summary: Summary, baseline: Summary | None, against: Sequence[
             console.print(Text(f"  … {tally.bad_lines - SHOWN_BAD:,} more ({listed})", "dim"))
     if summary.annotations is not None:
         _print_annotations(console, summary, width)
-    if baseline is not None:
-        from ..triage.summary import compare
+    if summary.groups:
+        console.print(Text("every name above (ACCEPT, reason:…, claim:…, scope:…, rung:…, blame:…) is a group "
+                           "--export NAME --out SUITE writes; --format json lists every group", "dim"))
 
-        for file, line, problem in baseline.tally.broken:
-            console.print(Text(visible(f"against: {file} broke off after line {line:,}: {problem}"), "bold red"))
-        title = visible(f"against {', '.join(against)} ({baseline.records:,} records, "
-                        f"{baseline.tally.bad_lines:,} bad lines): largest change first")
-        console.print(_change_table(title, compare(summary, baseline), width))
+
+def _print_comparison(console: Any, summary: Summary, baseline: Summary, against: Sequence[str], width: int) -> None:
+    """``--against``: every group's rate before and after, significant changes first, new and vanished groups
+    called out (``triage.compare``)."""
+    from rich.text import Text
+
+    from ..triage.compare import THRESHOLD, compare
+
+    for file, line, problem in baseline.tally.broken:
+        console.print(Text(visible(f"against: {file} broke off after line {line:,}: {problem}"), "bold red"))
+    shifts = compare(summary, baseline)
+    significant = [shift for shift in shifts if shift.significant]
+    title = visible(f"against {', '.join(against)}: {baseline.records:,} records before, {summary.records:,} after; "
+                    f"{len(significant):,} significant change(s) first (two-proportion z-test, p < {THRESHOLD:g})")
+    console.print(_change_table(title, shifts, width))
+    for line in hanging("rates".ljust(FACT_LABEL_WIDTH), [
+            "a scope's or --by value's: the share of its own records rejected",
+            "any other group's: its share of all records (bad: of the lines)",
+            "(few): too few records on a side for the test (never significant)"], width, "; ", lead_style="dim"):
+        console.print(line)
+    for word, found in (("new", [shift for shift in shifts if shift.new]),
+                        ("vanished", [shift for shift in shifts if shift.vanished])):
+        if found:  # the largest first
+            found.sort(key=lambda shift: -(shift.after if shift.new else shift.before).count
+                       - (shift.after if shift.new else shift.before).of * shift.population)
+            names = [f"{shift.name} ({_size(shift.after if shift.new else shift.before, shift.population)})"
+                     for shift in found[:SHOWN_NAMES]]
+            if len(found) > SHOWN_NAMES:
+                names.append(f"+{len(found) - SHOWN_NAMES:,} more")
+            for line in hanging(word.ljust(FACT_LABEL_WIDTH), [visible(name) for name in names], width, "; "):
+                console.print(line)
 
 
 def _print_annotations(console: Any, summary: Summary, width: int) -> None:
@@ -198,7 +237,8 @@ def _split_table(title: str, groups: list[Group], width: int, tail: Sequence[Gro
     for group in [*shown, *tail]:
         checks = sorted(((n, s) for s, n in (group.by_check or {}).items() if s != "ACCEPT"), reverse=True)
         rows.append({"group": Text(group.name), "records": Text(_count(group.records)),
-                     "rejected": Text(_count(group.rejected or 0)), "rate": Text(_share(group.rate)),
+                     "share": Text(_share(group.rate)), "rejected": Text(_count(group.rejected or 0)),
+                     "rejected %": Text(_share(group.rejected_rate or 0.0)),
                      "first checks": Text(", ".join(f"{s} {n:,}" for n, s in checks[:3]) or "-")})
         if tail and shown and group is shown[-1]:
             _more(rows, hidden, SPLIT_COLUMNS)
@@ -207,19 +247,60 @@ def _split_table(title: str, groups: list[Group], width: int, tail: Sequence[Gro
     return fitted(title, SPLIT_COLUMNS, rows, width)
 
 
-def _change_table(title: str, changes: list[Change], width: int) -> Any:
+def _pivot_table(crossed: Pivot, width: int) -> Any:
+    """``--pivot A,B``: per pair of values, the records, the rejected and their share, the first checks."""
+    from rich.text import Text
+
+    a, b = crossed.keys
+    columns = (TableColumn(visible(a), min_width=12), TableColumn(visible(b), min_width=12), TableColumn("records"),
+               TableColumn("rejected"), TableColumn("rejected %"), TableColumn("first checks", priority=1, min_width=12))
+    rows: list[dict[str, Any]] = []
+    for cell in crossed.cells[:SHOWN_ROWS]:
+        checks = sorted(((n, s) for s, n in cell.by_check.items() if s != "ACCEPT"), reverse=True)
+        rows.append({columns[0].header: Text(cell.a), columns[1].header: Text(cell.b),
+                     "records": Text(_count(cell.records)), "rejected": Text(_count(cell.rejected)),
+                     "rejected %": Text(_share(cell.rejected_rate)),
+                     "first checks": Text(", ".join(f"{s} {n:,}" for n, s in checks[:3]) or "-")})
+    _more(rows, len(crossed.cells) - SHOWN_ROWS, columns)
+    return fitted(visible(f"{a} by {b}: each pair's records and the share of them rejected"), columns, rows, width)
+
+
+def _change_table(title: str, shifts: list[Shift], width: int) -> Any:
     from rich.text import Text
 
     rows: list[dict[str, Any]] = []
-    for change in changes[:SHOWN_ROWS]:
-        worse = change.change > 0 and change.kind not in ("rung",) and change.name != "ACCEPT"
-        rows.append({"group": Text(change.name),
-                     "change": Text(f"{change.change * 100:+.1f} pt", "red" if worse and change.change else ""),
-                     "now": Text(_share(change.rate)), "against": Text(_share(change.before_rate)),
-                     "records now": Text(_count(change.records)),
-                     "records against": Text(_count(change.before_records))})
-    _more(rows, len(changes) - SHOWN_ROWS, CHANGE_COLUMNS)
+    for shift in shifts[:SHOWN_ROWS]:
+        change, z, p = shift.change, shift.z, shift.p
+        if change is None:
+            said, style = ("new", "bold") if shift.new else ("vanished", "bold")
+        else:
+            better = shift.kind == "rung" or shift.name == "ACCEPT"
+            worse = (change > 0) != better and round(change, 12) != 0
+            said = f"{change * 100:+.1f} pt"
+            style = ("bold red" if worse else "bold green") if shift.significant else "red" if worse else ""
+        rows.append({"group": Text(shift.name), "change": Text(said, style),
+                     "before": Text(_side(shift.before)), "after": Text(_side(shift.after)),
+                     "p": Text("-" if p is None else _p(p) + ("" if shift.tested else " (few)"),
+                               "bold" if shift.significant else "dim"),
+                     "z": Text("-" if z is None else f"{z:+.2f}"),
+                     "counts before → after": Text(f"{shift.before.count:,}/{shift.before.of:,} → "
+                                                   f"{shift.after.count:,}/{shift.after.of:,}")})
+    _more(rows, len(shifts) - SHOWN_ROWS, CHANGE_COLUMNS)
     return fitted(title, CHANGE_COLUMNS, rows, width)
+
+
+def _size(side: Any, population: bool) -> str:
+    """How big a new or vanished group is on the side it is on."""
+    return f"{side.of:,} records" if population else f"{side.count:,}"
+
+
+def _side(side: Any) -> str:
+    rate = side.rate
+    return "-" if rate is None else _share(rate)
+
+
+def _p(p: float) -> str:
+    return f"{p:.4f}" if p >= 0.0001 else "<0.0001"
 
 
 def _time_table(summary: Summary, width: int) -> Any:

@@ -30,7 +30,8 @@ The engine, for the headless summary and the inspector's overview alike::
 - ``drill``: records reread from their offsets (``LineReader``, many in a row).
 - ``tally``: ``Tally`` (counts that merge), ``Index`` (per line: file, line,
   offset, label code, in arrays), ``tally_range`` / ``tally_chunk``, ``merge``.
-- ``run``: ``triage`` over every core, with ``Progress`` and cancel.
+- ``run``: ``triage`` over every core, with ``Progress`` and cancel; ``triage_sides``
+  counts several sets of logs (``--against``'s two) in one pool, a tally each.
 - ``follow``: logs followed as they grow (``Follower.poll``, ``follow``): appended
   lines counted, rotations and truncations noticed (``FollowEvent``), the
   headless ``inspector.triage.follow/1`` objects.
@@ -39,7 +40,10 @@ The engine, for the headless summary and the inspector's overview alike::
 - ``groups``: group names (``VALUE_MISMATCH``, ``reason:NO_CITATION/QUOTE_NOT_FOUND``,
   ``model=gpt-x``, ``bad``...) and which records a name holds.
 - ``timeline``: ``ts`` (ISO 8601 or epoch seconds), the histogram and its bucket.
-- ``summary``: the summary (``inspector.triage/1``) and ``--against`` comparisons.
+- ``summary``: the summary (``inspector.triage/1``): the groups, their rates (a
+  population group's rejected share).
+- ``compare``: two summaries side by side (``--against``): per group the rate
+  before and after, a two-proportion z-test, new and vanished groups.
 - ``export``: a group's records as a new suite file.
 - ``stamp``: each log as it was when counted (``LogStamp``); ``LogChanged`` when
   a reread finds it rewritten, rotated or grown (``members.Rereader`` checks it);
@@ -52,7 +56,7 @@ from .groups import GroupMatcher
 from .logs import STDIN, LogError, check_log
 from .mapping import DEFAULT_FORMAT, LogFormat
 from .records import BadLine, LogRecord, RequestCache, decode_record
-from .run import Progress, triage
+from .run import Progress, triage, triage_sides
 from .tally import BAD_CODE, VERDICT_LABELS, Index, Options, Tally, merge, tally_chunk, tally_range
 
 __all__ = [
@@ -77,4 +81,5 @@ __all__ = [
     "tally_chunk",
     "tally_range",
     "triage",
+    "triage_sides",
 ]

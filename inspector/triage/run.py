@@ -67,7 +67,7 @@ from .records import RequestCache
 from .tally import Options, Tally, tally_chunk, tally_chunks, tally_range
 
 __all__ = ["MAX_WORKERS", "PARALLEL_MIN_BYTES", "TASK_BYTES", "Progress", "WorkerError", "cores", "plan_workers",
-           "triage"]
+           "triage", "triage_sides"]
 
 TASK_BYTES = 16 * 1024 * 1024
 # Below this much input, counting here beats starting processes.
@@ -132,14 +132,16 @@ _WORKER: dict[str, Any] = {}
 
 
 def _spill_of(task: _Task) -> str | None:
-    """Where the task spills its bad lines (None without --bad-lines)."""
+    """Where the task spills its bad lines (None without --bad-lines, or for a log of a side after the first)."""
     folder = _WORKER.get("spills")
-    return os.path.join(folder, spill_name(task[0], task[2], task[3])) if folder is not None else None
+    if folder is None or task[2] >= _WORKER["spilling"]:
+        return None
+    return os.path.join(folder, spill_name(task[0], task[2], task[3]))
 
 
 def _work(task: _Task) -> Tally:
-    """Count one task (in a worker, or here)."""
-    registry, options, requests = _WORKER["registry"], _WORKER["options"], _WORKER["requests"]
+    """Count one task (in a worker, or here) with the options of its log's side."""
+    registry, options, requests = _WORKER["registry"], _WORKER["options"][task[2]], _WORKER["requests"]
     kind, path = task[0], task[1]
     spilled = _spill_of(task)
     spill = Spill(spilled) if spilled is not None else None
@@ -196,14 +198,24 @@ def broken_problem(exc: StreamBroke, handed: int) -> str:
     return exc.problem
 
 
-def triage(logs: Sequence[str], registry: Registry, options: Options = Options(), *,
-           workers: int | None = None, on_progress: Callable[[Progress], None] | None = None,
-           cancel: threading.Event | None = None, stdin: BinaryIO | None = None,
-           parallel_min_bytes: int = PARALLEL_MIN_BYTES, task_bytes: int = TASK_BYTES,
-           progress_every: float = 0.25, indexes: dict[str, SeekIndex] | None = None,
-           bad_lines: BinaryIO | None = None, spill_dir: str | os.PathLike[str] | None = None,
-           on_notice: Callable[[str], None] | None = None, ends: Mapping[str, int] | None = None) -> Tally:
-    """Count every line of ``logs`` (in order; ``-`` is standard input).
+def triage(logs: Sequence[str], registry: Registry, options: Options = Options(), **engine: Any) -> Tally:
+    """Count every line of ``logs`` (in order; ``-`` is standard input): ``triage_sides`` of one side."""
+    return triage_sides([(logs, options)], registry, **engine)[0]
+
+
+def triage_sides(sides: Sequence[tuple[Sequence[str], Options]], registry: Registry, *,
+                 workers: int | None = None, on_progress: Callable[[Progress], None] | None = None,
+                 cancel: threading.Event | None = None, stdin: BinaryIO | None = None,
+                 parallel_min_bytes: int = PARALLEL_MIN_BYTES, task_bytes: int = TASK_BYTES,
+                 progress_every: float = 0.25, indexes: dict[str, SeekIndex] | None = None,
+                 bad_lines: BinaryIO | None = None, spill_dir: str | os.PathLike[str] | None = None,
+                 on_notice: Callable[[str], None] | None = None,
+                 ends: Mapping[str, int] | None = None) -> list[Tally]:
+    """Count every line of each side's logs (in order; ``-`` is standard input,
+    on one side only), each side with its options, into a tally a side.  The
+    sides' tasks share one pool of workers (``--against``: the two triages side
+    by side on every core, not one after the other); the first side's are the
+    ones ``bad_lines``, ``options.stop_at_limit`` and the progress's tally are of.
 
     ``workers``: processes to count in (default: every core; at most the cores
     and the tasks, ``plan_workers``); 1, or less input than
@@ -231,6 +243,10 @@ def triage(logs: Sequence[str], registry: Registry, options: Options = Options()
     before it; a followed log's last newline, so that a line still being
     written is left to the follower, ``triage.follow``).
     """
+    logs = [path for side_logs, _ in sides for path in side_logs]
+    side_of = [number for number, (side_logs, _) in enumerate(sides) for _ in side_logs]
+    options_of = [side_options for side_logs, side_options in sides for _ in side_logs]
+    options = sides[0][1]
     for path in logs:
         check_log(path)
     if sum(1 for path in logs if path == STDIN) > 1:
@@ -255,7 +271,8 @@ def triage(logs: Sequence[str], registry: Registry, options: Options = Options()
         workers = 1
 
     started = time.monotonic()
-    result = Tally()
+    results = [Tally() for _ in sides]
+    result = results[0]
     consumed = [0]  # bytes read by the stream readers
     ranges = [0]  # bytes of the plain ranges counted
     place = [-1, 0]  # the log being merged, and its lines so far (a range's numbers start at 1)
@@ -274,11 +291,11 @@ def triage(logs: Sequence[str], registry: Registry, options: Options = Options()
             tally.shift(shift)
             ranges[0] += task[4] - task[3]
         place[1] += tally.lines
-        result.add(tally)
+        results[side_of[task[2]]].add(tally)
         now = time.monotonic()
         if on_progress is not None and now - reported[0] >= progress_every:
             reported[0] = now
-            on_progress(Progress(result.lines, ranges[0] + consumed[0], total, now - started, result))
+            on_progress(Progress(_lines(results), ranges[0] + consumed[0], total, now - started, result))
 
     limit = options.limit if options.stop_at_limit else None
 
@@ -286,7 +303,8 @@ def triage(logs: Sequence[str], registry: Registry, options: Options = Options()
         return (cancel is not None and cancel.is_set()) or (limit is not None and len(result.collected) >= limit)
 
     spills = tempfile.mkdtemp(prefix=".inspector-bad-lines-", dir=spill_dir) if bad_lines is not None else None
-    _WORKER.update(registry=registry, options=options, requests=RequestCache(registry), spills=spills)
+    _WORKER.update(registry=registry, options=options_of, requests=RequestCache(registry), spills=spills,
+                   spilling=len(sides[0][0]))
     try:
         tasks = _tasks(logs, kinds, sizes, task_bytes, stdin, consumed, indexes, ends)
         if workers == 1 or not _run_pool(tasks, workers, take, stopped, on_notice):
@@ -299,8 +317,12 @@ def triage(logs: Sequence[str], registry: Registry, options: Options = Options()
         if spills is not None:
             shutil.rmtree(spills, ignore_errors=True)  # the directory made above, and only what the tasks spilled
     if on_progress is not None:
-        on_progress(Progress(result.lines, ranges[0] + consumed[0], total, time.monotonic() - started, result))
-    return result
+        on_progress(Progress(_lines(results), ranges[0] + consumed[0], total, time.monotonic() - started, result))
+    return results
+
+
+def _lines(results: Sequence[Tally]) -> int:
+    return sum(tally.lines for tally in results)
 
 
 def _run_pool(tasks: Iterator[_Task], workers: int, take: Callable[[_Task, Tally], None],

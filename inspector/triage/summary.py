@@ -2,9 +2,11 @@
 
 ``summarize(tally)`` names and orders what a ``Tally`` counted (the names of
 ``groups``), and ``Summary.to_dict()`` is the ``inspector.triage/1`` document.
-``compare(now, before)`` sets two summaries side by side, group by group,
-sorted by the largest change of rate (``--against``).  Rates are shares of the
-records counted (the bad lines': of the lines read).
+Every group's ``rate`` is its share of the records counted (the bad lines': of
+the lines read); a population group (a scope, a ``--by`` value: a dimension's
+value) has its ``population`` (its records), how many of them were rejected and
+that share (``rejected_rate``), and by check.  ``triage.compare`` sets two
+summaries side by side (``--against``).
 
 What a tally keeps is bounded, and the summary says where a bound was reached:
 the bad lines listed are the first ``BAD_KEPT`` (``bad_more``: how many
@@ -25,7 +27,6 @@ from ..reports.case import RUNGS
 from .groups import (
     BAD,
     FALSE_ACCEPT,
-    KINDS,
     OTHER,
     Outcome,
     blame_name,
@@ -40,16 +41,22 @@ from .groups import (
 from .tally import Options, Tally
 from .timeline import Histogram, histogram, iso
 
-__all__ = ["SCHEMA", "Change", "Group", "Summary", "broken_document", "compare", "summarize"]
+__all__ = ["POPULATION_KINDS", "SCHEMA", "Group", "Summary", "broken_document", "summarize"]
 
 SCHEMA = "inspector.triage/1"
 REASON_LABELS = tuple(label_of(check.code, reason) for check in CHECKS for reason in check.reasons)
+# The kinds whose groups are a population (a dimension's values: a scope, a --by member's value):
+# their rates are of their own records.  The others' (a verdict, a reason, a claim, ...) are of all records.
+POPULATION_KINDS = ("scope", "by")
 
 
 @dataclass
 class Group:
-    """A named group: its records, and for a scope or metadata group how many
-    were rejected and by which check."""
+    """A named group: its records and ``rate``, their share of ``total`` (every
+    record counted; the bad lines': every line read), and for a population group
+    (a scope or metadata value) how many of its records were rejected and by
+    which check (their shares of the group's own records: ``rejected_rate``,
+    ``check_rates``)."""
 
     name: str
     kind: str
@@ -63,14 +70,36 @@ class Group:
     annotated: int | None = None
     false_rejections: int | None = None
     false_acceptances: int | None = None
+    total: int = 0  # what ``rate`` is a share of
+
+    @property
+    def population(self) -> int | None:
+        """A population group's records (what its rejected share is of); None for a check group."""
+        return self.records if self.kind in POPULATION_KINDS else None
+
+    @property
+    def rejected_rate(self) -> float | None:
+        """The share of a population group's records that were rejected."""
+        return _rate(self.rejected or 0, self.records) if self.kind in POPULATION_KINDS else None
+
+    @property
+    def check_rates(self) -> dict[str, float] | None:
+        """Per check, the share of a population group's records that failed first with it (ACCEPT: accepted)."""
+        if self.by_check is None:
+            return None
+        return {status: _rate(count, self.records) for status, count in self.by_check.items()}
 
     def to_dict(self) -> dict[str, Any]:
         found: dict[str, Any] = {"group": self.name, "kind": self.kind, **self.detail, "records": self.records,
-                                 "rate": round(self.rate, 6)}
-        if self.rejected is not None:
+                                 "rate": round(self.rate, 6), "of": self.total}
+        if self.kind in POPULATION_KINDS:
+            found.update(population=self.records, rejected=self.rejected or 0,
+                         rejected_rate=round(self.rejected_rate or 0.0, 6))
+        elif self.rejected is not None:
             found["rejected"] = self.rejected
         if self.by_check is not None:
             found["by_check"] = self.by_check
+            found["by_check_rate"] = {status: round(rate, 6) for status, rate in (self.check_rates or {}).items()}
         if self.annotated is not None:
             found.update(annotated=self.annotated, false_rejections=self.false_rejections,
                          false_acceptances=self.false_acceptances)
@@ -234,8 +263,10 @@ def summarize(tally: Tally, options: Options = Options(), logs: Sequence[str] = 
     groups += [Group(rung_name(rung), "rung", rungs[rung.id], _rate(rungs[rung.id], records),
                      detail={"rung": rung.id}) for rung in RUNGS]
     groups.append(Group(FALSE_ACCEPT, "false_accept", false_accepts, _rate(false_accepts, records)))
+    for group in groups:
+        group.total = records
     if tally.bad_lines:
-        groups.append(Group(BAD, "bad", tally.bad_lines, _rate(tally.bad_lines, tally.lines)))
+        groups.append(Group(BAD, "bad", tally.bad_lines, _rate(tally.bad_lines, tally.lines), total=tally.lines))
     return Summary(tally, options, tuple(logs), registry, groups,
                    {status: statuses.get(status, 0) for status in STATUSES},
                    {label: reasons.get(f"reason:{label}", 0) for label in REASON_LABELS},
@@ -261,38 +292,3 @@ def _split_groups(counts: dict[Any, int], records: int, kind: str, naming: Any) 
         group.by_check = _ordered(group.by_check or {})
     # The largest first; the other values of a --by key (not a value) after its values.
     return sorted(merged.values(), key=lambda group: (bool(group.detail.get("other")), -group.records, group.name))
-
-
-@dataclass(frozen=True, slots=True)
-class Change:
-    """A group in two logs: now and before (``--against``)."""
-
-    name: str
-    kind: str
-    records: int
-    rate: float
-    before_records: int
-    before_rate: float
-
-    @property
-    def change(self) -> float:
-        return self.rate - self.before_rate
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"group": self.name, "kind": self.kind, "records": self.records, "rate": round(self.rate, 6),
-                "against_records": self.before_records, "against_rate": round(self.before_rate, 6),
-                "change": round(self.change, 6)}
-
-
-def compare(now: Summary, before: Summary) -> list[Change]:
-    """Every group of either summary, sorted by the largest change of rate first
-    (either way; ties by kind and name)."""
-    mine = {group.name: group for group in now.groups}
-    theirs = {group.name: group for group in before.groups}
-    changes = []
-    for name in dict.fromkeys([*mine, *theirs]):
-        a, b = mine.get(name), theirs.get(name)
-        kind = (a or b).kind  # type: ignore[union-attr]
-        changes.append(Change(name, kind, a.records if a else 0, a.rate if a else 0.0,
-                              b.records if b else 0, b.rate if b else 0.0))
-    return sorted(changes, key=lambda c: (-abs(round(c.change, 12)), KINDS.index(c.kind), c.name))

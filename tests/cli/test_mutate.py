@@ -201,6 +201,18 @@ class TestText:
         assert "article/complete-answer  raw.bom  a leading BOM  -> ACCEPT" in out
         assert "insert ‹\\ufeff›" in out  # the BOM itself is never printed
 
+    def test_the_text_ends_with_the_score_and_the_coverage(self, capsys):
+        """Hundreds of lines of survivors scroll up: the score and the coverage are the last lines,
+        where a terminal shows them."""
+        assert main(["mutate"]) == 0
+        lines = capsys.readouterr().out.splitlines()
+        score = next(number for number, line in enumerate(lines) if line.startswith("score "))
+        assert len(lines) > 100 and score >= len(lines) - 12
+        tail = "\n".join(lines[score - 1:])
+        assert tail.startswith("mutants ") and "harmless " in tail
+        assert "every rejection code is covered" in tail or "not covered by any case" in tail
+        assert not any(line.startswith("  ") and " -> " in line for line in lines[score:])  # no survivor after it
+
     def test_a_narrow_terminal_keeps_the_figures(self, capsys, monkeypatch):
         monkeypatch.setenv("COLUMNS", "80")
         assert main(["mutate", str(ARTICLE)]) == 0

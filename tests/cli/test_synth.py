@@ -81,7 +81,7 @@ class TestWritten:
         out, err = decoded(proc)
         assert proc.returncode == 0 and err == "", err
         assert f"{LINES:,} lines · {mix.records:,} records · {len(mix.bad)} bad lines" in out
-        assert f"contract {mix.statuses['ACCEPT']:,}/{mix.records:,}" in out
+        assert f"rung:contract (contract) {mix.statuses['ACCEPT']:,}/{mix.records:,}" in out
 
 
 class TestGzip:

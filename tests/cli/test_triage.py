@@ -70,8 +70,38 @@ class TestSummary:
         assert max(len(line) for line in out.splitlines()) <= 80
         # The article's rungs are called rungs (docs/glossary.md): a ladder counts checks.
         rungs = next(line for line in out.splitlines() if line.startswith("rungs "))
-        assert "strict JSON " in rungs and "citation-only " in rungs and "contract " in rungs
+        assert "strict JSON" in rungs and "rung:strict_json" in rungs
         assert not any(line.startswith("ladder") for line in out.splitlines())
+
+    def test_the_text_prints_every_kind_of_name_export_takes(self, made, capsys, monkeypatch):
+        """blame:, rung: and false_accept: groups were counted in the text, never named: each kind
+        --export takes is printed as --export takes it."""
+        from inspector.cli import main
+        from inspector.triage.groups import KINDS
+
+        folder, registry, _ = made
+        monkeypatch.setenv("COLUMNS", "200")
+        assert main(["triage", str(folder / "app.jsonl"), "--registry", str(registry), "--summary",
+                     "--by", "model"]) == 0
+        out = capsys.readouterr().out
+        assert len(KINDS) == 10  # a new kind is named in this test too
+        for name in ("ACCEPT", "reason:INVALID_JSON/SYNTAX", "claim:", "scope:", "model=gpt-x", "blame:retrieval",
+                     "blame:generation", "category:", "rung:strict_json", "rung:citation_only", "rung:contract",
+                     "false_accept:citation_only", "the group bad"):
+            assert name in out, name
+        assert "--export NAME --out SUITE" in out
+
+    def test_a_population_groups_rejected_share(self, capsys, monkeypatch, tmp_path):
+        from inspector.cli import main
+
+        log = tmp_path / "models.jsonl"
+        log.write_text("\n".join([record("accept.json", model="gpt-x")] * 9 + [record("value-mismatch.json",
+                                                                                      model="llama-z")] * 3
+                                 + [record("accept.json", model="llama-z")]) + "\n")
+        monkeypatch.setenv("COLUMNS", "120")
+        assert main(["triage", str(log), "--registry", str(PAYMENTS_REGISTRY), "--summary", "--by", "model"]) == 0
+        row = next(line for line in capsys.readouterr().out.splitlines() if "model=llama-z" in line)
+        assert "30.8%" in row and "75.0%" in row  # its share of the records, and of its own records rejected
 
     def test_hostile_metadata_is_shown_escaped(self, tmp_path):
         log = tmp_path / "hostile.jsonl"
@@ -104,22 +134,74 @@ class TestSummary:
 
 
 class TestAgainst:
-    def test_groups_side_by_side_largest_change_first(self, tmp_path):
+    def test_every_group_before_and_after_with_its_test(self, tmp_path):
         before, now = tmp_path / "before.jsonl", tmp_path / "now.jsonl"
         before.write_text("\n".join([record("accept.json")] * 8 + [record("value-mismatch.json")] * 2) + "\n")
         now.write_text("\n".join([record("accept.json")] * 4 + [record("value-mismatch.json")] * 2
                                  + [record("stale-revision.json")] * 4) + "\n")
         document = summary(now, "--registry", PAYMENTS_REGISTRY, "--against", before)
-        changes = document["against"]["changes"]
-        assert [abs(c["change"]) for c in changes] == sorted((abs(c["change"]) for c in changes), reverse=True)
-        top = {c["group"]: c for c in changes[:6]}
-        assert top["STALE_REVISION"]["change"] == 0.4 and top["STALE_REVISION"]["against_records"] == 0
-        assert top["ACCEPT"]["change"] == -0.4
-        unchanged = next(c for c in changes if c["group"] == "VALUE_MISMATCH")
-        assert (unchanged["records"], unchanged["against_records"], unchanged["change"]) == (2, 2, 0.0)
-        proc = run_cli("triage", now, "--registry", PAYMENTS_REGISTRY, "--summary", "--against", before)
-        out, _ = decoded(proc)
-        assert "largest change first" in out and "+40.0 pt" in out
+        assert document["against"]["records"] == 10 and "changes" not in document["against"]
+        comparison = document["comparison"]
+        assert comparison["threshold"] == 0.01 and "z-test" in comparison["test"]
+        shifts = {shift["group"]: shift for shift in comparison["groups"]}
+        stale = shifts["STALE_REVISION"]
+        assert stale["before"] == {"count": 0, "of": 10, "rate": 0.0} and stale["after"]["count"] == 4
+        assert stale["change"] == 0.4 and stale["new"] and not stale["vanished"]
+        assert shifts["ACCEPT"]["change"] == -0.4
+        unchanged = shifts["VALUE_MISMATCH"]
+        assert (unchanged["before"]["count"], unchanged["after"]["count"], unchanged["change"]) == (2, 2, 0.0)
+        assert unchanged["p"] == 1.0 and not unchanged["significant"]
+        scope = next(shift for shift in comparison["groups"] if shift["kind"] == "scope")
+        assert scope["measure"] == "rejected" and scope["before"] == {"count": 2, "of": 10, "rate": 0.2}
+        assert scope["after"] == {"count": 6, "of": 10, "rate": 0.6}
+        # ten records a side are too few for the normal approximation: nothing is called significant
+        assert not any(shift["significant"] for shift in comparison["groups"])
+
+    def test_the_comparison_comes_first_in_the_text(self, tmp_path, capsys, monkeypatch):
+        from inspector.cli import main
+
+        before, now = tmp_path / "before.jsonl", tmp_path / "now.jsonl"
+        before.write_text("\n".join([record("accept.json", model="gpt-x")] * 60
+                                    + [record("accept.json", model="llama-z")] * 30
+                                    + [record("value-mismatch.json", model="llama-z")] * 30) + "\n")
+        now.write_text("\n".join([record("accept.json", model="gpt-x")] * 60
+                                 + [record("accept.json", model="llama-z")] * 5
+                                 + [record("value-mismatch.json", model="llama-z")] * 55) + "\n")
+        monkeypatch.setenv("COLUMNS", "150")
+        assert main(["triage", str(now), "--registry", str(PAYMENTS_REGISTRY), "--summary", "--by", "model",
+                     "--against", str(before)]) == 0
+        lines = capsys.readouterr().out.splitlines()
+        assert lines[0].startswith("against ") and "significant change(s) first" in " ".join(lines[:3])
+        rows = [line for line in lines if line.startswith("│")]
+        # llama-z: 50.0% of its answers rejected, then 91.7%, at the same half of the traffic
+        assert "model=llama-z" in rows[0] and "+41.7 pt" in rows[0] and "50.0%" in rows[0] and "91.7%" in rows[0]
+        assert lines.index(next(line for line in lines if line.startswith("triage "))) > lines.index(rows[0])
+
+class TestPivot:
+    def test_the_json_and_the_text(self, made, capsys, monkeypatch):
+        from inspector.cli import main
+
+        folder, registry, mix = made
+        assert main(["triage", str(folder / "app.jsonl"), "--registry", str(registry), "--format", "json",
+                     "--pivot", "model,scope"]) == 0
+        document = json.loads(capsys.readouterr().out)
+        assert document["pivot"]["keys"] == ["model", "scope"] and "model" in document["by"]  # added to --by
+        cells = document["pivot"]["cells"]
+        assert sum(cell["records"] for cell in cells) == mix.records
+        assert all(cell["a"].startswith("model=") and cell["b"].startswith("scope:") for cell in cells)
+        monkeypatch.setenv("COLUMNS", "150")
+        assert main(["triage", str(folder / "app.jsonl"), "--registry", str(registry), "--summary",
+                     "--pivot", "model,prompt_version"]) == 0
+        assert "model by prompt_version: each pair's records and the share of them rejected" in capsys.readouterr().out
+
+    @pytest.mark.parametrize("pivot", ["model", "model,model", ",scope"])
+    def test_refused(self, made, capsys, pivot):
+        from inspector.cli import main
+
+        folder, registry, _ = made
+        assert main(["triage", str(folder / "app.jsonl"), "--registry", str(registry), "--summary",
+                     "--pivot", pivot]) == 2
+        assert "--pivot" in one_line_error(capsys.readouterr().err)
 
 
 class TestExport:
@@ -137,6 +219,21 @@ class TestExport:
         assert audit.returncode == 0, audit.stdout  # every verdict is its frozen label
         audited = json.loads(audit.stdout)["summary"]
         assert (audited["cases"], audited["label_mismatches"]) == (len(suite.cases), 0)
+
+    def test_an_export_says_what_it_wrote_and_nothing_else(self, made, tmp_path, capsys):
+        from inspector.cli import main
+
+        folder, registry, mix = made
+        out = tmp_path / "accepted.json"
+        assert main(["triage", str(folder / "app.jsonl"), "--registry", str(registry), "--export", "ACCEPT",
+                     "--out", str(out)]) == 0
+        said = capsys.readouterr().out
+        assert said == f"wrote {mix.statuses['ACCEPT']} case(s) of ACCEPT to {out}\n"
+        with_summary = tmp_path / "with-summary.json"
+        assert main(["triage", str(folder / "app.jsonl"), "--registry", str(registry), "--export", "ACCEPT",
+                     "--out", str(with_summary), "--summary"]) == 0
+        lines = capsys.readouterr().out.splitlines()
+        assert len(lines) > 20 and lines[-1] == f"wrote {mix.statuses['ACCEPT']} case(s) of ACCEPT to {with_summary}"
 
     @pytest.mark.parametrize("group", ["model=llama-z", "reason:NO_CITATION/QUOTE_NOT_FOUND", "blame:retrieval"])
     def test_other_kinds_of_group(self, made, tmp_path, group):
