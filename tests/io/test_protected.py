@@ -10,6 +10,8 @@ remove whatever a failing refusal wrote."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from inspector.cli import main
@@ -156,6 +158,9 @@ class TestTheRealTree:
             one_line_error(capsys.readouterr().err, REFUSAL, "write elsewhere")
 
 
+_WRITE_MODE = re.compile(r"""\bopen\([^()]*?['"]([wax][bt+]{0,2})['"]""")
+
+
 def test_no_writer_writes_outside_io_writing():
     """Every file inspector's commands create goes through io.writing (so the rule
     holds); the synthetic generator's two helpers, which rewrite in place for the
@@ -166,9 +171,12 @@ def test_no_writer_writes_outside_io_writing():
         if path.name == "writing.py":
             continue
         text = path.read_text("utf-8")
-        for needle in ('"wb"', "'wb'", '"w"', "'w'", "'ab'", '"ab"', "write_text(", "write_bytes(", "os.O_CREAT"):
+        for needle in ("write_text(", "write_bytes(", "os.O_CREAT"):
             if needle in text:
                 writers.append((str(path.relative_to(ROOT)), needle))
+        # A file opened for writing, appending or creating ("w" alone is also a key's name).
+        for mode in sorted(set(_WRITE_MODE.findall(text))):
+            writers.append((str(path.relative_to(ROOT)), f'"{mode}"'))
     # A new writer here writes through io.writing, or asks refuse_protected first and is listed.
     # badlines.py: --bad-lines' spills, each a new file (O_EXCL) in a private
     # directory that mkdtemp made beside the --bad-lines file, whose folder was checked.

@@ -16,6 +16,7 @@ from inspector.suites.load import load_suite
 from inspector.tui import keys
 from inspector.tui.app import make_app
 from inspector.tui.messages import MutationChosen
+from inspector.tui.scenes import steady_cursors
 from inspector.tui.screens.exercise import ExerciseScreen
 from inspector.tui.screens.help import HelpScreen, help_markdown
 from inspector.tui.screens.mutations import MutationMenu
@@ -360,7 +361,9 @@ def _app(suite):
 
 
 async def _settled(pilot) -> None:
-    """Workers done and the footer caught up (it follows the keys by 0.15 s): one picture per state."""
+    """Workers done, the footer caught up (it follows the keys by 0.15 s) and every cursor
+    steady (a blinking one is drawn or not by the time the picture is taken): one picture per state."""
+    steady_cursors(pilot.app)
     await pilot.app.workers.wait_for_complete()
     await pilot.pause(0.2)
     await pilot.wait_for_scheduled_animations()
