@@ -98,13 +98,13 @@ def on_shared_app(test: Callable[..., Any]) -> Callable[..., Any]:
 async def reopened(pilot: Pilot, case: str, suite: str | None = None) -> Pilot:
     """The module's shared app with ``case`` (of ``suite``) open, as ``inspecting``
     would show it in an app of its own.  The app must be as it started, but for
-    the open case: the main screen on top, explore off, no filter, nothing edited
-    (a test that changes any of these keeps an app of its own)."""
+    the open case: the main screen on top, explore off, the raw answer shown, no
+    filter, nothing edited (a test that changes any of these keeps an app of its own)."""
     app = pilot.app
     assert isinstance(app, InspectorApp)
     main = app.main
     assert app.screen is main, f"a screen left open by an earlier test: {app.screen!r}"
-    assert not main.explore and not main.browse.filtered
+    assert not main.explore and not main.pretty and not main.browse.filtered
     assert not app.session.edits(), "a case edited by an earlier test"
     open_id(app, case, suite)
     await pilot.pause()
