@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import pytest_asyncio
 
 from support import ARTICLE, COLUMNS, FIXTURES, save_counterexample, tree
 from support.disks import DiskFull, mount_tmpfs, umount
@@ -86,6 +87,16 @@ def bundled() -> list:
     from inspector.tui.scenes import load_bundled
 
     return load_bundled()
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def shared_app(bundled):
+    """The inspector on the bundled suites, started once for the module's tests
+    marked ``support.tui.on_shared_app`` (each opens its case with ``reopened``)."""
+    from support.tui import inspecting
+
+    async with inspecting(bundled) as pilot:
+        yield pilot
 
 
 @pytest.fixture(scope="session")

@@ -12,10 +12,12 @@ from __future__ import annotations
 import io
 import json
 import unicodedata
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from rich.console import Console
 from rich.style import Style
@@ -77,6 +79,36 @@ async def inspecting(suites: Sequence[Suite], case: str | None = None, suite: st
             open_id(app, case, suite)
             await pilot.pause()
         yield pilot
+
+
+# -- one app shared by a module's tests that only open cases and read ------------------
+#
+# Starting an app costs about half a second of CPU, most of a test that only opens
+# a case and reads what is drawn: such tests share their module's app
+# (``shared_app`` in conftest.py), each opening its case with ``reopened``.
+
+def on_shared_app(test: Callable[..., Any]) -> Callable[..., Any]:
+    """Marks a test that runs on its module's ``shared_app``: in the module's event
+    loop (the app runs in it), and on the same pytest-xdist worker as the module's
+    other such tests (``--dist loadgroup``), so that the module starts one app."""
+    test = pytest.mark.asyncio(loop_scope="module")(test)
+    return pytest.mark.xdist_group(f"shared-app:{test.__module__}")(test)
+
+
+async def reopened(pilot: Pilot, case: str, suite: str | None = None) -> Pilot:
+    """The module's shared app with ``case`` (of ``suite``) open, as ``inspecting``
+    would show it in an app of its own.  The app must be as it started, but for
+    the open case: the main screen on top, explore off, the raw answer shown, no
+    filter, nothing edited (a test that changes any of these keeps an app of its own)."""
+    app = pilot.app
+    assert isinstance(app, InspectorApp)
+    main = app.main
+    assert app.screen is main, f"a screen left open by an earlier test: {app.screen!r}"
+    assert not main.explore and not main.pretty and not main.browse.filtered
+    assert not app.session.edits(), "a case edited by an earlier test"
+    open_id(app, case, suite)
+    await pilot.pause()
+    return pilot
 
 
 def write_suite(path: Path, data: dict[str, Any]) -> Path:

@@ -6,30 +6,31 @@ from __future__ import annotations
 from inspector.contract.checks import CHECKS
 from inspector.tui.widgets.claims import ClaimsTable
 from inspector.tui.widgets.checks_panel import ChecksTable
-from support.tui import cursor_check, inspecting, open_id, row_text, step_detail, step_id
+from support.tui import cursor_check, inspecting, on_shared_app, open_id, reopened, row_text, step_detail, step_id
 
 
 class TestRungs:
-    async def test_the_access_rung_only_with_a_scope(self, bundled):
-        async with inspecting(bundled, "expired", "access") as pilot:
-            app = pilot.app
-            table = app.main.query_one(ChecksTable)
-            assert [row.check.id for row in table.rows] == [c.id for c in CHECKS]
-            assert table.row_count == len(CHECKS)
-            assert cursor_check(app) == "authorized"
-            open_id(app, "prod-v1-claims", "article")
-            await pilot.pause()
-            assert "authorized" not in [row.check.id for row in table.rows]
-            assert table.row_count == len(CHECKS) - 1
-            # The cursor is on the failing check's row of the shorter panel.
-            assert cursor_check(app) == "revision" == app.main.selection.check.id
-            open_id(app, "no-scope-nothing-filtered", "access")
-            await pilot.pause()
-            assert "authorized" not in [row.check.id for row in table.rows]
-            open_id(app, "not-approved", "access")
-            await pilot.pause()
-            assert cursor_check(app) == "authorized"
-            assert "access allowed" in row_text(table, table.cursor)
+    @on_shared_app
+    async def test_the_access_rung_only_with_a_scope(self, shared_app):
+        pilot = await reopened(shared_app, "expired", "access")
+        app = pilot.app
+        table = app.main.query_one(ChecksTable)
+        assert [row.check.id for row in table.rows] == [c.id for c in CHECKS]
+        assert table.row_count == len(CHECKS)
+        assert cursor_check(app) == "authorized"
+        open_id(app, "prod-v1-claims", "article")
+        await pilot.pause()
+        assert "authorized" not in [row.check.id for row in table.rows]
+        assert table.row_count == len(CHECKS) - 1
+        # The cursor is on the failing check's row of the shorter panel.
+        assert cursor_check(app) == "revision" == app.main.selection.check.id
+        open_id(app, "no-scope-nothing-filtered", "access")
+        await pilot.pause()
+        assert "authorized" not in [row.check.id for row in table.rows]
+        open_id(app, "not-approved", "access")
+        await pilot.pause()
+        assert cursor_check(app) == "authorized"
+        assert "access allowed" in row_text(table, table.cursor)
 
     async def test_the_failing_rung_reads_with_its_reason(self, article):
         async with inspecting(article, "prod-v1-claims") as pilot:
@@ -38,22 +39,24 @@ class TestRungs:
 
 
 class TestDetail:
-    async def test_a_stale_revision_says_what_and_how_to_fix_it(self, bundled):
-        async with inspecting(bundled, "prod-v1-claims", "article") as pilot:
-            detail = step_detail(pilot.app)
-            assert "STALE_REVISION: request revision v2, prod-v1 is v1" in detail
-            assert "Cite the current revision's document." in detail
-            assert " · claims[0] · " in detail.split("\n")[0]
+    @on_shared_app
+    async def test_a_stale_revision_says_what_and_how_to_fix_it(self, shared_app):
+        pilot = await reopened(shared_app, "prod-v1-claims", "article")
+        detail = step_detail(pilot.app)
+        assert "STALE_REVISION: request revision v2, prod-v1 is v1" in detail
+        assert "Cite the current revision's document." in detail
+        assert " · claims[0] · " in detail.split("\n")[0]
 
-    async def test_a_value_mismatch_says_this_claims_and_sources_values(self, bundled):
+    @on_shared_app
+    async def test_a_value_mismatch_says_this_claims_and_sources_values(self, shared_app):
         """The hint check prints, from the same step (Step.fix), shown safely."""
-        async with inspecting(bundled, "value-in-seconds", "article") as pilot:
-            assert step_detail(pilot.app).split("\n")[-1] == 'fix: Copy prod-v2\'s read_timeout_ms exactly: "5000", not "5s".'
-            open_id(pilot.app, "ansi-color-value-mismatch", "hostile")
-            await pilot.pause()
-            fix = step_detail(pilot.app).split("\n")[-1]
-            assert fix == 'fix: Copy prod-v2\'s read_timeout_ms exactly: "5000", not "\\u001b[31m5000\\u001b[0m".'
-            assert "\x1b" not in fix
+        pilot = await reopened(shared_app, "value-in-seconds", "article")
+        assert step_detail(pilot.app).split("\n")[-1] == 'fix: Copy prod-v2\'s read_timeout_ms exactly: "5000", not "5s".'
+        open_id(pilot.app, "ansi-color-value-mismatch", "hostile")
+        await pilot.pause()
+        fix = step_detail(pilot.app).split("\n")[-1]
+        assert fix == 'fix: Copy prod-v2\'s read_timeout_ms exactly: "5000", not "\\u001b[31m5000\\u001b[0m".'
+        assert "\x1b" not in fix
 
     async def test_an_explored_step_says_so(self, article):
         async with inspecting(article, "prod-v1-claims") as pilot:

@@ -7,7 +7,7 @@ from inspector.reports.tones import Tone
 from inspector.tui.messages import CheckChosen
 from inspector.tui.tones import TABLE_HIGHLIGHT
 from inspector.tui.widgets.claims import ClaimsTable
-from support.tui import cells_styled, inspecting, open_id, row_text, step_id
+from support.tui import cells_styled, inspecting, on_shared_app, open_id, reopened, row_text, step_id
 
 
 def label_cell(claims: ClaimsTable, row: int):  # noqa: ANN201 - a table cell
@@ -45,33 +45,36 @@ async def test_no_claims_says_why(article):
         assert "no claims: the answer did not pass strict decoding" in row_text(claims, 0)
 
 
-async def test_labels_of_the_label_lens(bundled):
-    async with inspecting(bundled, "expired", "access") as pilot:
-        app = pilot.app
-        claims = app.main.query_one(ClaimsTable)
-        assert app.main.selection.report.claim_labels == ("INSUFFICIENT_EVIDENCE", "INSUFFICIENT_EVIDENCE")
-        assert row_text(claims, 0).rstrip().endswith("INSUFFICIENT")
-        assert row_text(claims, 1).rstrip().endswith("INSUFFICIENT")
-        open_id(app, "contradicting-value", "access")
-        await pilot.pause()
-        assert app.main.selection.report.claim_labels == ("CONTRADICTED", "SUPPORTED")
-        assert label_cell(claims, 0) == ("CONTRADICTED", "safe-table--bad")
-        assert label_cell(claims, 1) == ("SUPPORTED", "safe-table--good")
-        assert row_text(claims, 0).rstrip().endswith("CONTRADICTED")
+@on_shared_app
+async def test_labels_of_the_label_lens(shared_app):
+    pilot = await reopened(shared_app, "expired", "access")
+    app = pilot.app
+    claims = app.main.query_one(ClaimsTable)
+    assert app.main.selection.report.claim_labels == ("INSUFFICIENT_EVIDENCE", "INSUFFICIENT_EVIDENCE")
+    assert row_text(claims, 0).rstrip().endswith("INSUFFICIENT")
+    assert row_text(claims, 1).rstrip().endswith("INSUFFICIENT")
+    open_id(app, "contradicting-value", "access")
+    await pilot.pause()
+    assert app.main.selection.report.claim_labels == ("CONTRADICTED", "SUPPORTED")
+    assert label_cell(claims, 0) == ("CONTRADICTED", "safe-table--bad")
+    assert label_cell(claims, 1) == ("SUPPORTED", "safe-table--good")
+    assert row_text(claims, 0).rstrip().endswith("CONTRADICTED")
 
 
-async def test_every_claim_supported_on_a_stale_revision(bundled):
-    async with inspecting(bundled, "stale-but-supported", "access") as pilot:
-        claims = pilot.app.main.query_one(ClaimsTable)
-        assert pilot.app.main.selection.report.claim_labels == ("SUPPORTED", "SUPPORTED")
-        assert [label_cell(claims, row) for row in (0, 1)] == [("SUPPORTED", "safe-table--good")] * 2
+@on_shared_app
+async def test_every_claim_supported_on_a_stale_revision(shared_app):
+    pilot = await reopened(shared_app, "stale-but-supported", "access")
+    claims = pilot.app.main.query_one(ClaimsTable)
+    assert pilot.app.main.selection.report.claim_labels == ("SUPPORTED", "SUPPORTED")
+    assert [label_cell(claims, row) for row in (0, 1)] == [("SUPPORTED", "safe-table--good")] * 2
 
 
-async def test_a_conflict_side_is_contradicted(bundled):
-    async with inspecting(bundled, "conflict-wrong-side", "conflicts") as pilot:
-        claims = pilot.app.main.query_one(ClaimsTable)
-        assert pilot.app.main.selection.report.claim_labels == ("SUPPORTED", "CONTRADICTED")
-        assert [label_cell(claims, row)[0] for row in (0, 1)] == ["SUPPORTED", "CONTRADICTED"]
+@on_shared_app
+async def test_a_conflict_side_is_contradicted(shared_app):
+    pilot = await reopened(shared_app, "conflict-wrong-side", "conflicts")
+    claims = pilot.app.main.query_one(ClaimsTable)
+    assert pilot.app.main.selection.report.claim_labels == ("SUPPORTED", "CONTRADICTED")
+    assert [label_cell(claims, row)[0] for row in (0, 1)] == ["SUPPORTED", "CONTRADICTED"]
 
 
 async def test_a_narrow_table_shows_the_label_as_a_mark(bundled):

@@ -7,9 +7,10 @@ import pytest
 
 from inspector.reports.tones import Tone
 from inspector.tui.widgets.request_strip import RequestStrip
-from support.tui import inspecting, open_id, rendered, request_highlight
+from support.tui import inspecting, on_shared_app, open_id, rendered, reopened, request_highlight
 
 
+@on_shared_app
 @pytest.mark.parametrize(("suite", "case", "attribute"), [
     ("article", "dev-environment-claims", "environment"),
     ("article", "billing-service-claims", "service"),
@@ -17,11 +18,11 @@ from support.tui import inspecting, open_id, rendered, request_highlight
     ("article", "billing-not-supplied", "supplied"),
     ("access", "expired", "scope"),
 ])
-async def test_the_compared_attribute_is_highlighted_in_the_failure_tone(bundled, suite, case, attribute):
-    async with inspecting(bundled, case, suite) as pilot:
-        selection = pilot.app.main.selection
-        assert (selection.request_attribute, selection.tone) == (attribute, Tone.BAD)
-        assert request_highlight(pilot.app) == (attribute, Tone.BAD)
+async def test_the_compared_attribute_is_highlighted_in_the_failure_tone(shared_app, suite, case, attribute):
+    pilot = await reopened(shared_app, case, suite)
+    selection = pilot.app.main.selection
+    assert (selection.request_attribute, selection.tone) == (attribute, Tone.BAD)
+    assert request_highlight(pilot.app) == (attribute, Tone.BAD)
 
 
 async def test_a_passed_step_is_highlighted_in_the_pass_tone(article):
@@ -34,14 +35,15 @@ async def test_a_passed_step_is_highlighted_in_the_pass_tone(article):
         assert request_highlight(pilot.app) == ("environment", Tone.GOOD)
 
 
-async def test_the_scope_only_when_the_request_has_one(bundled):
-    async with inspecting(bundled, "expired", "access") as pilot:
-        app = pilot.app
-        strip = app.main.query_one(RequestStrip)
-        assert "scope tenant tenant-a, user alice, now 1500" in rendered(strip)
-        # The article's requests have no scope.
-        open_id(app, "prod-v1-claims", "article")
-        await pilot.pause()
-        text = rendered(strip)
-        assert "scope" not in text
-        assert text.startswith("service payments  environment prod  revision v2  fields ")
+@on_shared_app
+async def test_the_scope_only_when_the_request_has_one(shared_app):
+    pilot = await reopened(shared_app, "expired", "access")
+    app = pilot.app
+    strip = app.main.query_one(RequestStrip)
+    assert "scope tenant tenant-a, user alice, now 1500" in rendered(strip)
+    # The article's requests have no scope.
+    open_id(app, "prod-v1-claims", "article")
+    await pilot.pause()
+    text = rendered(strip)
+    assert "scope" not in text
+    assert text.startswith("service payments  environment prod  revision v2  fields ")

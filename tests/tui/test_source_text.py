@@ -6,43 +6,46 @@ from __future__ import annotations
 from inspector.reports.tones import Tone
 from inspector.tui.tones import TEXT_HIGHLIGHT
 from inspector.tui.widgets.source_text import SourceText
-from support.tui import inspecting, marked, open_id, rendered, settled, text_view
+from support.tui import inspecting, marked, on_shared_app, open_id, rendered, reopened, settled, text_view
 
 
 def caption(app) -> str:  # noqa: ANN001 - the app
     return rendered(app.main.query_one(SourceText).query_one("#source-caption"))
 
 
-async def test_a_value_mismatch_marks_the_facts_line(bundled):
-    async with inspecting(bundled, "real-quote-wrong-value", "article") as pilot:
-        view = text_view(pilot.app, "#source-view")
-        assert view.text == pilot.app.main.selection.source.text
-        assert marked(view) == ["read_timeout_ms=5000"]
-        assert marked(view, TEXT_HIGHLIGHT[Tone.BAD]) == ["read_timeout_ms=5000"]
-        assert caption(pilot.app) == "prod-v2 text · the fact's line at line 2"
+@on_shared_app
+async def test_a_value_mismatch_marks_the_facts_line(shared_app):
+    pilot = await reopened(shared_app, "real-quote-wrong-value", "article")
+    view = text_view(pilot.app, "#source-view")
+    assert view.text == pilot.app.main.selection.source.text
+    assert marked(view) == ["read_timeout_ms=5000"]
+    assert marked(view, TEXT_HIGHLIGHT[Tone.BAD]) == ["read_timeout_ms=5000"]
+    assert caption(pilot.app) == "prod-v2 text · the fact's line at line 2"
 
 
-async def test_a_quote_not_found_marks_the_nearest_line(bundled):
-    async with inspecting(bundled, "invented-quote", "article") as pilot:
-        app = pilot.app
-        assert app.main.selection.source_caption.tone is Tone.BAD
-        text = caption(app)
-        assert "not found" in text and "nearest line" in text
-        view = text_view(app, "#source-view")
-        # The nearest line is not what the step found: pending, not failed.
-        assert [m.component for m in view.marks] == [TEXT_HIGHLIGHT[Tone.PENDING]]
+@on_shared_app
+async def test_a_quote_not_found_marks_the_nearest_line(shared_app):
+    pilot = await reopened(shared_app, "invented-quote", "article")
+    app = pilot.app
+    assert app.main.selection.source_caption.tone is Tone.BAD
+    text = caption(app)
+    assert "not found" in text and "nearest line" in text
+    view = text_view(app, "#source-view")
+    # The nearest line is not what the step found: pending, not failed.
+    assert [m.component for m in view.marks] == [TEXT_HIGHLIGHT[Tone.PENDING]]
 
 
-async def test_a_quote_found_is_marked_in_the_pass_tone(bundled):
-    async with inspecting(bundled, "complete-answer", "article") as pilot:
-        main = pilot.app.main
-        main.selection = main.selection.at_check("quote_found")
-        await pilot.pause()
-        view = text_view(pilot.app, "#source-view")
-        assert view.text == main.selection.source.text
-        assert [(view.text[m.start:m.end], m.component) for m in view.marks] == [
-            ("read_timeout_ms=5000", TEXT_HIGHLIGHT[Tone.GOOD])]
-        assert caption(pilot.app) == "prod-v2 text · quote at line 2"
+@on_shared_app
+async def test_a_quote_found_is_marked_in_the_pass_tone(shared_app):
+    pilot = await reopened(shared_app, "complete-answer", "article")
+    main = pilot.app.main
+    main.selection = main.selection.at_check("quote_found")
+    await pilot.pause()
+    view = text_view(pilot.app, "#source-view")
+    assert view.text == main.selection.source.text
+    assert [(view.text[m.start:m.end], m.component) for m in view.marks] == [
+        ("read_timeout_ms=5000", TEXT_HIGHLIGHT[Tone.GOOD])]
+    assert caption(pilot.app) == "prod-v2 text · quote at line 2"
 
 
 async def test_the_caption_keeps_its_spaces(article):

@@ -22,7 +22,9 @@ from support.tui import (
     case_id,
     flowing,
     inspecting,
+    on_shared_app,
     open_id,
+    reopened,
     row_text,
     settled,
     step_id,
@@ -83,66 +85,73 @@ class TestFrozenLabel:
 
 
 class TestBaselines:
-    async def test_citation_only_call_out(self, bundled):
-        async with inspecting(bundled, "prod-v1-claims", "article") as pilot:
-            app = pilot.app
-            assert app.main.selection.report.citation_callout == CITATION_CALLOUT
-            assert says(app, "citation-only would have accepted this", "accepted nothing (an empty map)")
-            open_id(app, "complete-answer", "article")
-            await pilot.pause()
-            assert not says(app, "citation-only would have accepted")
-            assert "  read_timeout_ms = 5000" in verdict_lines(app)
+    @on_shared_app
+    async def test_citation_only_call_out(self, shared_app):
+        pilot = await reopened(shared_app, "prod-v1-claims", "article")
+        app = pilot.app
+        assert app.main.selection.report.citation_callout == CITATION_CALLOUT
+        assert says(app, "citation-only would have accepted this", "accepted nothing (an empty map)")
+        open_id(app, "complete-answer", "article")
+        await pilot.pause()
+        assert not says(app, "citation-only would have accepted")
+        assert "  read_timeout_ms = 5000" in verdict_lines(app)
 
-    async def test_the_label_lens_abstains_on_insufficient_evidence(self, bundled):
-        async with inspecting(bundled, "expired", "access") as pilot:
-            app = pilot.app
-            assert "label lens    ✗ ABSTAIN" in verdict_lines(app)
-            assert app.main.selection.report.lens_callout is None
-            assert not says(app, "label lens would answer")
+    @on_shared_app
+    async def test_the_label_lens_abstains_on_insufficient_evidence(self, shared_app):
+        pilot = await reopened(shared_app, "expired", "access")
+        app = pilot.app
+        assert "label lens    ✗ ABSTAIN" in verdict_lines(app)
+        assert app.main.selection.report.lens_callout is None
+        assert not says(app, "label lens would answer")
 
-    async def test_the_lens_would_answer_a_stale_revision(self, bundled):
-        async with inspecting(bundled, "stale-but-supported", "access") as pilot:
-            app = pilot.app
-            assert app.main.selection.report.lens_callout == LENS_CALLOUT
-            lines = verdict_lines(app)
-            assert "label lens    ✓ ANSWER" in lines and "contract      ✗ reject" in lines
-            assert says(app, LENS_CALLOUT, "wrong scope: Regenerate against the requested scope",
-                        "generation: the supporting evidence was supplied (recall 1/1)")
+    @on_shared_app
+    async def test_the_lens_would_answer_a_stale_revision(self, shared_app):
+        pilot = await reopened(shared_app, "stale-but-supported", "access")
+        app = pilot.app
+        assert app.main.selection.report.lens_callout == LENS_CALLOUT
+        lines = verdict_lines(app)
+        assert "label lens    ✓ ANSWER" in lines and "contract      ✗ reject" in lines
+        assert says(app, LENS_CALLOUT, "wrong scope: Regenerate against the requested scope",
+                    "generation: the supporting evidence was supplied (recall 1/1)")
 
 
 class TestBeside:
-    async def test_a_conflict_is_flagged(self, bundled):
-        async with inspecting(bundled, "conflict-wrong-side", "conflicts") as pilot:
-            app = pilot.app
-            assert says(app, "conflicting evidence: Resolve the registry",
-                        "⚠ conflict retry_enabled: ops-prod-v2 says false, wiki-prod-v2 says true")
-            # A case that does not touch the conflict names none.
-            open_id(app, "conflict-not-touched", "conflicts")
-            await pilot.pause()
-            assert app.main.selection.report.conflicts == ()
-            assert not says(app, "⚠ conflict")
+    @on_shared_app
+    async def test_a_conflict_is_flagged(self, shared_app):
+        pilot = await reopened(shared_app, "conflict-wrong-side", "conflicts")
+        app = pilot.app
+        assert says(app, "conflicting evidence: Resolve the registry",
+                    "⚠ conflict retry_enabled: ops-prod-v2 says false, wiki-prod-v2 says true")
+        # A case that does not touch the conflict names none.
+        open_id(app, "conflict-not-touched", "conflicts")
+        await pilot.pause()
+        assert app.main.selection.report.conflicts == ()
+        assert not says(app, "⚠ conflict")
 
-    async def test_an_accepted_case_on_a_conflict_is_flagged_too(self, bundled):
-        async with inspecting(bundled, "conflict-cite-ops", "conflicts") as pilot:
-            app = pilot.app
-            assert verdict_lines(app)[0].startswith(" ACCEPT ")
-            assert says(app, "⚠ conflict retry_enabled")
-            assert app.main.selection.report.blame is None
-            assert not says(app, "generation") and not says(app, "retrieval")  # no blame when accepted
+    @on_shared_app
+    async def test_an_accepted_case_on_a_conflict_is_flagged_too(self, shared_app):
+        pilot = await reopened(shared_app, "conflict-cite-ops", "conflicts")
+        app = pilot.app
+        assert verdict_lines(app)[0].startswith(" ACCEPT ")
+        assert says(app, "⚠ conflict retry_enabled")
+        assert app.main.selection.report.blame is None
+        assert not says(app, "generation") and not says(app, "retrieval")  # no blame when accepted
 
+    @on_shared_app
     @pytest.mark.parametrize(("case", "line"), [
         ("retrieval-supplied-nothing-relevant",
          "retrieval: no supplied source supports read_timeout_ms, retry_enabled (recall 0/2)"),
         ("retrieval-partial-recall", "generation: the supporting evidence was supplied (recall 1/2)"),
     ])
-    async def test_whose_failure_with_the_recall(self, bundled, case, line):
-        async with inspecting(bundled, case, "conflicts") as pilot:
-            assert says(pilot.app, line)
+    async def test_whose_failure_with_the_recall(self, shared_app, case, line):
+        pilot = await reopened(shared_app, case, "conflicts")
+        assert says(pilot.app, line)
 
-    async def test_retrieval_that_supplied_an_unreadable_document(self, bundled):
-        async with inspecting(bundled, "expired", "access") as pilot:
-            assert says(pilot.app, "unauthorized evidence: Fix access control before retrieval",
-                        "retrieval: it supplied a document the scope may not read (recall 1/1)")
+    @on_shared_app
+    async def test_retrieval_that_supplied_an_unreadable_document(self, shared_app):
+        pilot = await reopened(shared_app, "expired", "access")
+        assert says(pilot.app, "unauthorized evidence: Fix access control before retrieval",
+                    "retrieval: it supplied a document the scope may not read (recall 1/1)")
 
     async def test_many_disagreeing_documents_are_named_in_part(self, tmp_path: Path):
         async with inspecting([many_conflicts_suite(tmp_path)], "conflict-wrong-side") as pilot:
