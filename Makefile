@@ -21,12 +21,13 @@ run: $(STAMP)
 audit: $(STAMP)
 	$(BIN)/inspector audit
 
-# The package compiled first: where bytecode is not written (PYTHONDONTWRITEBYTECODE,
-# as on the machine the figures are measured on) every `python -m inspector` the
-# tests start, and every worker, would otherwise compile it again.
+# The package compiled first, and bytecode written during the run: where the
+# environment says not to (PYTHONDONTWRITEBYTECODE, as on the machine the figures
+# are measured on), every `python -m inspector` the tests start would compile the
+# package again, and every worker would rewrite every test module's assertions.
 test: $(STAMP)
 	$(BIN)/python -m compileall -q inspector tests/support
-	$(BIN)/python -m pytest -q -n 4
+	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -q -n 4
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_verify.py
