@@ -52,6 +52,8 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
                              "for a bundled suite)")
     parser.add_argument("--pending", metavar="FILE", type=Path,
                         help="with --apply or --discard: the pending file to use, when reviewers left several")
+    parser.add_argument("--all", dest="every", action="store_true",
+                        help="walk every case, not only the pending ones (to label the claims of any case)")
     parser.add_argument("--reviewer", metavar="NAME",
                         help="the name stamped on each decision (default: git's user.name, else the login)")
     parser.add_argument("--format", choices=("text", "json"), default="text", help="with --status")
@@ -82,6 +84,8 @@ def run(args: argparse.Namespace) -> int:
         return error("--format json goes with --status")
     if _deciding(args) and (args.apply or args.discard or args.status):
         return error("--accept and --reject record decisions; apply them in a second step (--apply)")
+    if args.every and (args.apply or args.discard or args.status or _deciding(args)):
+        return error("--all walks every case in the inspector: it goes with no other action")
     if args.note is not None and not _deciding(args):
         return error("--note goes with --accept, --reject, --accept-all or --reject-all")
     if args.accept_all and args.reject_all:
@@ -108,7 +112,7 @@ def run(args: argparse.Namespace) -> int:
             return _decide(args, suites, reviewer)
         from ..tui.launch import open_review
 
-        return open_review(suites, reviewer)
+        return open_review(suites, reviewer, every=args.every)
     except ReviewError as exc:
         return error(str(exc))
 

@@ -53,15 +53,18 @@ class SuiteReview:
 class ReviewSession:
     """A reviewer's pass over the pending cases of a session's suites."""
 
-    def __init__(self, session: Session, reviewer: str, clock: Callable[[], str] = now_stamp) -> None:
+    def __init__(self, session: Session, reviewer: str, clock: Callable[[], str] = now_stamp,
+                 every: bool = False) -> None:
         self.session = session
         self.reviewer = reviewer
         self.clock = clock
         self.suites: dict[int, SuiteReview] = {}
         for suite in session.suites:
             self.suites[id(suite)] = self._open(suite)
+        # ``every``: all the cases that loaded, to label claims of cases nothing made pending.
         self.queue: list[int] = [number for number in range(len(session))
-                                 if session.frozen(number).pending_reason is not None
+                                 if (every and session.frozen(number).verdict is not None)
+                                 or session.frozen(number).pending_reason is not None
                                  or self.decision(number) is not None]
 
     def _open(self, suite: Suite) -> SuiteReview:

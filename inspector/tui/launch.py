@@ -22,19 +22,19 @@ def open_suites(suites: list[Suite]) -> int:
     return app.return_code or 0
 
 
-def open_review(suites: list[Suite], reviewer: str) -> int:
-    """Run the inspector in review mode on these suites' pending cases, as ``reviewer``,
-    until the person quits; the exit status.  ``ReviewError`` (a pending file that
-    cannot be continued) and ``ValueError`` (an unusable reviewer's name) are raised
-    before anything is shown: the CLI says them in one line."""
+def open_review(suites: list[Suite], reviewer: str, every: bool = False) -> int:
+    """Run the inspector in review mode on these suites' pending cases (``every``: on
+    all their cases), as ``reviewer``, until the person quits; the exit status.
+    ``ReviewError`` (a pending file that cannot be continued) and ``ValueError`` (an
+    unusable reviewer's name) are raised before anything is shown: the CLI says them
+    in one line."""
     from ..presentation.review import ReviewSession
     from ..presentation.session import Session
+    from ..suites.reviewer import check_name
     from .app import make_review_app
 
-    from ..suites.reviewer import check_name
-
     session = Session(suites)
-    review = ReviewSession(session, check_name(reviewer))
+    review = ReviewSession(session, check_name(reviewer), every=every)
     app = make_review_app(session, review, freeze_gc=True)
     app.run()
     return app.return_code or 0

@@ -218,3 +218,9 @@ def test_nothing_left_to_decide(suite_path, capsys):
     inspector(capsys, "review", suite_path, "--reject-all")
     status, out, _ = inspector(capsys, "review", suite_path, "--accept-all")
     assert status == 0 and out == "nothing to decide: no case is left to review (4 decided, waiting for --apply)\n"
+
+
+def test_all_goes_with_no_other_action(suite_path, capsys):
+    status, _, err = inspector(capsys, "review", "--all", "--status", suite_path)
+    assert status == 2
+    one_line_error(err, "--all walks every case")

@@ -300,3 +300,14 @@ def test_the_pending_file_is_msgspec_strict():
 
     with pytest.raises(msgspec.ValidationError):
         msgspec.convert({"schema": REVIEW_SCHEMA}, PendingFile)
+
+
+def test_every_case_can_be_walked_to_label_claims(tmp_path):
+    from inspector.presentation.review import ReviewSession
+    from inspector.presentation.session import Session
+    from support import ARTICLE
+
+    session = Session([load_suite(ARTICLE)])
+    assert ReviewSession(session, "alice").queue == []  # every label matches
+    every = ReviewSession(session, "alice", every=True)
+    assert every.queue == list(range(22)) and every.header() == "review · 22 left of 22 · alice"
