@@ -112,16 +112,11 @@ class Decision(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     policy: str | None = None
 
 
-class PendingLabel(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """A person's label of one claim, pending."""
+class PendingLabel(ClaimLabel, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """A person's label of one claim (``ClaimLabel``, as ``--apply`` writes it into the
+    case), pending: with the case it is of."""
 
     case: str
-    claim: int
-    label: str
-    reviewer: str
-    at: str
-    verifier: str
-    note: str | None = None
 
 
 class PendingFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -326,7 +321,7 @@ def record_label(content: PendingFile, case: Case, claim: int, label: str | None
         raise ValueError(f"unknown label {label!r}")
     kept = [item for item in content.labels if (item.case, item.claim) != (case.id, claim)]
     if label is not None:
-        kept.append(PendingLabel(case.id, claim, label, check_name(reviewer), at, VERIFIER, check_note(note)))
+        kept.append(PendingLabel(claim, label, check_name(reviewer), at, VERIFIER, check_note(note), case=case.id))
     return msgspec.structs.replace(content, labels=kept)
 
 
@@ -437,8 +432,8 @@ def apply_review(pending: Pending, suite_path: str | Path, out: str | Path | Non
     for label in content.labels:
         item = items[label.case]
         kept = [entry for entry in item.get("human_labels", []) if entry.get("claim") != label.claim]
-        entry = ClaimLabel(label.claim, label.label, label.reviewer, label.at, label.verifier, label.note)
-        item["human_labels"] = sorted([*kept, msgspec.to_builtins(entry)], key=lambda entry: entry["claim"])
+        entry = {key: value for key, value in msgspec.to_builtins(label).items() if key != "case"}
+        item["human_labels"] = sorted([*kept, entry], key=lambda entry: entry["claim"])
     written = (json_dumps(document) + "\n").encode("utf-8")
     if len(written) > MAX_SUITE_BYTES:
         raise ReviewError(target, f"the suite would be {len(written)} bytes, more than a suite may be")

@@ -4,7 +4,6 @@ claim's human label beside the lens's, and the summary's agreement section."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
@@ -30,6 +29,7 @@ from inspector.reports.tones import Tone
 from inspector.suites.load import load_suite
 from inspector.suites.review import apply_review, load_pending
 from support import ARTICLE
+from support.review import relabelled_article
 
 STAMP = "2026-12-02T06:30:00Z"
 RELABELLED = {"complete-answer": "VALUE_MISMATCH", "reordered-claims": "VALUE_MISMATCH",
@@ -37,12 +37,7 @@ RELABELLED = {"complete-answer": "VALUE_MISMATCH", "reordered-claims": "VALUE_MI
 
 
 def pending_session(folder: Path) -> Session:
-    data = json.loads(ARTICLE.read_text(encoding="utf-8"))
-    for case in data["cases"]:
-        case["expected"] = RELABELLED.get(case["id"], case["expected"])
-    path = folder / "article.json"
-    path.write_text(json.dumps(data), encoding="utf-8")
-    return Session([load_suite(path)])
+    return Session([load_suite(relabelled_article(folder, labels=RELABELLED))])
 
 
 @pytest.fixture

@@ -4,6 +4,7 @@ so that those cases' verdicts differ from their labels (what a reviewer walks)."
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from pathlib import Path
 
 from support import ARTICLE
@@ -14,11 +15,14 @@ RELABELLED = ("complete-answer", "reordered-claims", "one-field-request", "real-
 CLOCK = "2026-12-02T09:00:00Z"
 
 
-def relabelled_article(folder: Path, name: str = "article.json") -> Path:
-    """A copy of the article's suite in ``folder`` with ``RELABELLED``'s labels changed."""
+def relabelled_article(folder: Path, name: str = "article.json", labels: Mapping[str, str] | None = None) -> Path:
+    """A copy of the article's suite in ``folder`` with some labels changed: ``labels``
+    (case id -> its new label), by default ``RELABELLED``'s, ACCEPT and VALUE_MISMATCH swapped."""
     document = json.loads(ARTICLE.read_text("utf-8"))
     for case in document["cases"]:
-        if case["id"] in RELABELLED:
+        if labels is not None:
+            case["expected"] = labels.get(case["id"], case["expected"])
+        elif case["id"] in RELABELLED:
             case["expected"] = "VALUE_MISMATCH" if case["expected"] == "ACCEPT" else "ACCEPT"
     path = folder / name
     path.write_text(json.dumps(document, indent=2, ensure_ascii=False) + "\n", "utf-8")

@@ -20,7 +20,7 @@ from inspector.tui.screens.save import SaveScreen
 from inspector.tui.screens.summary import SummaryScreen
 from inspector.tui.widgets.case_list import CaseList
 from inspector.tui.widgets.claims import ClaimsTable
-from support import ARTICLE
+from support.review import relabelled_article
 from support.tui import SIZE, flowing, hidden_characters, inspecting, panel_title, rendered, row_text, \
     run_from_palette, verdict_text
 
@@ -31,12 +31,7 @@ STAMP = "2026-12-02T06:30:00Z"
 
 
 def pending_suite(folder: Path) -> Suite:
-    data = json.loads(ARTICLE.read_text(encoding="utf-8"))
-    for case in data["cases"]:
-        case["expected"] = RELABELLED.get(case["id"], case["expected"])
-    path = folder / "article.json"
-    path.write_text(json.dumps(data), encoding="utf-8")
-    return load_suite(path)
+    return load_suite(relabelled_article(folder, labels=RELABELLED))
 
 
 def reviewing(suite: Suite, reviewer: str = "alice"):  # noqa: ANN201 - the app, its review
