@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from ..contract.version import VERIFIER
-from ..suites.load import Suite
+from ..suites.load import SKIP_DECISION, Suite
 from ..suites.review import ReviewError, load_pending, pending_files
 from .case import CaseReport
 from .suite import SuiteReport
@@ -66,7 +66,7 @@ def review_status(suites: Iterable[Suite], result: Audit) -> dict[str, Any]:
                 entry["problem"] = exc.problem
             else:
                 entry.update(reviewer=pending.content.reviewer,
-                             decisions=sum(1 for d in pending.content.decisions if d.decision != "skip"),
+                             decisions=sum(1 for d in pending.content.decisions if d.decision != SKIP_DECISION),
                              labels=len(pending.content.labels))
             files.append(entry)
     return {

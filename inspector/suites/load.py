@@ -41,10 +41,13 @@ from ..io.reading import (
 from ..io.writing import protect
 
 __all__ = [
+    "ACCEPT_DECISION",
     "DECISIONS",
     "HUMAN_DECISIONS",
     "HUMAN_LABELS",
     "NOT_ASSESSABLE",
+    "REJECT_DECISION",
+    "SKIP_DECISION",
     "Case",
     "CaseError",
     "ClaimLabel",
