@@ -343,6 +343,14 @@ KEYS: tuple[Key, ...] = (
         help="Move to the next group.", group="triage", display="j ↓", screen="triage"),
     Key("triage_up", keys="k,up", action="cursor(-1)", description="up",
         help="Move to the previous group.", group="triage", display="k ↑", screen="triage"),
+    Key("triage_first", keys="g,home", action="cursor_to(0)", description="first group",
+        help="Move to the first group.", group="triage", display="g", footer=False, screen="triage"),
+    Key("triage_last", keys="G,end", action="cursor_to(-1)", description="last group",
+        help="Move to the last group.", group="triage", display="G", footer=False, screen="triage"),
+    Key("triage_page_down", keys="pagedown,ctrl+d", action="page(1)", description="page down",
+        help="Move a page down.", group="triage", display="PgDn ^d", footer=False, screen="triage"),
+    Key("triage_page_up", keys="pageup,ctrl+u", action="page(-1)", description="page up",
+        help="Move a page up.", group="triage", display="PgUp ^u", footer=False, screen="triage"),
     Key("triage_open", keys="enter", action="open_group", description="open group",
         help="Open the group's records in the main view (registry, checks, lab), j/k paging through them; the bad "
         "lines' group lists each bad line's file, line and reason.", group="triage", display="⏎ Enter",
@@ -351,7 +359,7 @@ KEYS: tuple[Key, ...] = (
         help="Order the groups by kind (as the summary lists them), by count, or by name.", group="triage", display="o",
         screen="triage"),
     Key("triage_filter", keys="slash", action="filter", description="filter",
-        help="Filter the groups by name (typing a letter starts the filter too); Enter goes back to the groups.",
+        help="Filter the groups by name; Enter goes back to the groups (their keys move again).",
         group="triage", display="/", screen="triage"),
     Key("triage_export", keys="ctrl+e", action="export", description="export",
         help="Write the group's records (the first 1,000 unless told) as a new suite file, as --export does: "

@@ -100,7 +100,7 @@ class TestOverview:
                              "false_accept", "bad"}
             assert mix.records == document["records"]
 
-    async def test_sorted_by_kind_count_or_name_and_filtered_by_typing(self, made):
+    async def test_sorted_by_kind_count_or_name_and_filtered_after_slash(self, made):
         folder, registry, _ = made
         async with app_for(folder / "app.jsonl", registry, "model").run_test(size=SIZE) as pilot:
             screen = await counted(pilot)
@@ -116,8 +116,8 @@ class TestOverview:
             assert names == sorted(names, key=str.casefold)
             await pilot.press("o")
             assert [group.name for group in table.groups] == by_kind
-            # typing a letter that is no key starts the filter
-            await pilot.press("m", "o", "d", "e", "l", "=")
+            # a letter is not the filter (G is "last", as on every screen): / starts it
+            await pilot.press("slash", "m", "o", "d", "e", "l", "=")
             assert [group.name for group in table.groups] == ["model=gpt-x", "model=claude-y", "model=llama-z"]
             assert "filter model=" in screen.query_one("#groups-title").render().plain
             await pilot.press("enter")  # back to the groups: j and k move again
@@ -127,6 +127,31 @@ class TestOverview:
             assert [group.name for group in table.groups] == by_kind
             await pilot.press("slash", "x", "y", "z", "q")
             assert table.groups == [] and row_text(table, 0).strip().startswith("no group matches")
+
+    async def test_the_movement_keys_of_every_screen(self, made):
+        folder, registry, _ = made
+        async with app_for(folder / "app.jsonl", registry, "model").run_test(size=SIZE) as pilot:
+            screen = await counted(pilot)
+            table = screen.query_one(GroupTable)
+            last = len(table.groups) - 1
+            await pilot.press("G")
+            assert table.cursor == last and table.current.name == "bad"
+            assert not screen.filter_text and not screen.query_one("#triage-filter").has_focus
+            await pilot.press("g")
+            assert table.cursor == 0
+            page = table.scrollable_content_region.height - 2
+            await pilot.press("pagedown")
+            assert table.cursor == page
+            await pilot.press("ctrl+d", "ctrl+d", "ctrl+d", "ctrl+d", "ctrl+d")
+            assert table.cursor == min(last, 6 * page)
+            await pilot.press("pageup")
+            assert table.cursor == max(0, min(last, 6 * page) - page)
+            await pilot.press("end")
+            assert table.cursor == last
+            top = int(table.scroll_offset.y)
+            assert top <= last < top + table.scrollable_content_region.height  # the cursor is in view
+            await pilot.press("home")
+            assert table.cursor == 0 and int(table.scroll_offset.y) == 0
 
     async def test_the_bad_lines_are_a_group_listing_file_line_and_reason(self, made):
         folder, registry, mix = made

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import threading
 
-from textual import events, on, work
+from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
@@ -339,6 +339,15 @@ class TriageScreen(Screen[None]):
             row = (table.cursor or 0) + step
             table.move_cursor(max(0, min(row, len(table.groups) - 1)))
 
+    def action_cursor_to(self, row: int) -> None:
+        """To the first group (0) or the last (-1)."""
+        table = self.query_one(GroupTable)
+        if table.groups:
+            table.move_cursor(row % len(table.groups))
+
+    def action_page(self, step: int) -> None:
+        self.action_cursor(step * max(1, self.query_one(GroupTable).scrollable_content_region.height - 2))
+
     def action_sort(self) -> None:
         self.sort = SORTS[(SORTS.index(self.sort) + 1) % len(SORTS)]
         self._show_groups()
@@ -372,24 +381,6 @@ class TriageScreen(Screen[None]):
             return (self.running or bool(self.filter_text)
                     or self.query_one("#triage-filter", Input).has_class("-active")) or None
         return True
-
-    def on_key(self, event: events.Key) -> None:
-        # Typing a letter that is no key here starts the filter with it.
-        field = self.query_one("#triage-filter", Input)
-        character = event.character
-        if field.has_focus or character is None or not character.isprintable() or character.isspace():
-            return
-        if any(character == name or event.key == name for name in self._bound_keys()):
-            return
-        event.stop()
-        event.prevent_default()
-        self.action_filter()
-        field.value += character
-        field.cursor_position = len(field.value)
-
-    def _bound_keys(self) -> set[str]:
-        return {name for key in (*keys.keys_of("triage"), *keys.keys_of("app")) for name in key.keys.split(",")} | \
-            {"question_mark", "?", "/"}
 
     @on(Input.Changed, "#triage-filter")
     def _filter_changed(self, event: Input.Changed) -> None:
