@@ -17,7 +17,7 @@ from inspector.contract.checks import STATUSES
 from inspector.suites.load import load_suite
 from inspector.triage.synth import write_log, write_registry
 
-from support import ANSWERS, PAYMENTS_REGISTRY, PAYMENTS_REQUEST, ROOT, decoded, one_line_error, run_cli, tree
+from support import ANSWERS, PAYMENTS_REGISTRY, PAYMENTS_REQUEST, ROOT, decoded, one_line_error, run_cli, run_main, tree
 
 
 @pytest.fixture(scope="module")
@@ -28,10 +28,15 @@ def made(tmp_path_factory):
     return folder, registry, mix
 
 
-def summary(*args, input: bytes | None = None) -> dict:
-    proc = run_cli("triage", *args, "--format", "json", input=input)
-    out, err = decoded(proc)
-    assert proc.returncode == 0, err
+def summary(capsys, *args, input: bytes | None = None) -> dict:
+    """The JSON summary of ``triage ARGS``: in this process, or (``capsys`` None) in a
+    subprocess, for a test of what worker processes do."""
+    if capsys is None:
+        proc = run_cli("triage", *args, "--format", "json", input=input)
+        status, (out, err) = proc.returncode, decoded(proc)
+    else:
+        status, out, err = run_main(capsys, "triage", *args, "--format", "json", input=input)
+    assert status == 0, err
     return json.loads(out)
 
 
@@ -40,9 +45,9 @@ def record(answer: str, **meta) -> str:
 
 
 class TestSummary:
-    def test_the_json_keeps_the_issue_names(self, made):
+    def test_the_json_keeps_the_issue_names(self, made, capsys):
         folder, registry, mix = made
-        document = summary(folder / "app.jsonl", "--registry", registry, "--by", "model")
+        document = summary(capsys, folder / "app.jsonl", "--registry", registry, "--by", "model")
         assert document["schema"] == "inspector.triage/1"
         assert document["records"] == mix.records and document["bad_lines"] == len(mix.bad)
         assert [(bad["file"], bad["line"]) for bad in document["bad"]] == \
@@ -103,43 +108,42 @@ class TestSummary:
         row = next(line for line in capsys.readouterr().out.splitlines() if "model=llama-z" in line)
         assert "30.8%" in row and "75.0%" in row  # its share of the records, and of its own records rejected
 
-    def test_hostile_metadata_is_shown_escaped(self, tmp_path):
+    def test_hostile_metadata_is_shown_escaped(self, tmp_path, capsys):
         log = tmp_path / "hostile.jsonl"
         log.write_text(record("accept.json", model="gpt\x1b]52;c;x\x07\u202e") + "\n")
-        proc = run_cli("triage", log, "--registry", PAYMENTS_REGISTRY, "--summary", "--by", "model")
-        out, _ = decoded(proc)
+        _, out, _ = run_main(capsys, "triage", log, "--registry", PAYMENTS_REGISTRY, "--summary", "--by", "model")
         assert "\x1b" not in out and "\u202e" not in out and "model=gpt\\u001b]52;c;x\\u0007\\u202e" in out
 
-    def test_empty_log(self, tmp_path):
+    def test_empty_log(self, tmp_path, capsys):
         log = tmp_path / "empty.jsonl"
         log.write_bytes(b"")
-        document = summary(log, "--registry", PAYMENTS_REGISTRY)
+        document = summary(capsys, log, "--registry", PAYMENTS_REGISTRY)
         assert (document["records"], document["bad_lines"], document["bad"]) == (0, 0, [])
-        assert run_cli("triage", log, "--registry", PAYMENTS_REGISTRY, "--summary").returncode == 0
+        assert run_main(capsys, "triage", log, "--registry", PAYMENTS_REGISTRY, "--summary")[0] == 0
 
-    def test_standard_input_and_several_logs(self, made):
+    def test_standard_input_and_several_logs(self, made, capsys):
         folder, registry, mix = made
         data = (folder / "app.jsonl").read_bytes()
-        document = summary("-", folder / "app.jsonl", "--registry", registry, input=data)
+        document = summary(capsys, "-", folder / "app.jsonl", "--registry", registry, input=data)
         assert document["records"] == 2 * mix.records
         assert {bad["file"] for bad in document["bad"]} == {"-", str(folder / "app.jsonl")}
 
-    def test_since_until(self, made):
+    def test_since_until(self, made, capsys):
         folder, registry, mix = made
         dated = sorted(s for s in mix.stamps if s is not None)
         since = (dated[99] + dated[100]) / 2
-        document = summary(folder / "app.jsonl", "--registry", registry, "--since", str(since))
+        document = summary(capsys, folder / "app.jsonl", "--registry", registry, "--since", str(since))
         assert document["records"] == len(dated) - 100
         assert document["window"]["undated"] == mix.no_ts
 
 
 class TestAgainst:
-    def test_every_group_before_and_after_with_its_test(self, tmp_path):
+    def test_every_group_before_and_after_with_its_test(self, tmp_path, capsys):
         before, now = tmp_path / "before.jsonl", tmp_path / "now.jsonl"
         before.write_text("\n".join([record("accept.json")] * 8 + [record("value-mismatch.json")] * 2) + "\n")
         now.write_text("\n".join([record("accept.json")] * 4 + [record("value-mismatch.json")] * 2
                                  + [record("stale-revision.json")] * 4) + "\n")
-        document = summary(now, "--registry", PAYMENTS_REGISTRY, "--against", before)
+        document = summary(capsys, now, "--registry", PAYMENTS_REGISTRY, "--against", before)
         assert document["against"]["records"] == 10 and "changes" not in document["against"]
         comparison = document["comparison"]
         assert comparison["threshold"] == 0.01 and "z-test" in comparison["test"]
@@ -205,19 +209,19 @@ class TestPivot:
 
 
 class TestExport:
-    def test_a_group_becomes_a_suite_that_audit_reads(self, made, tmp_path):
+    def test_a_group_becomes_a_suite_that_audit_reads(self, made, tmp_path, capsys):
         folder, registry, mix = made
         out = tmp_path / "mismatch.json"
-        proc = run_cli("triage", folder / "app.jsonl", "--registry", registry, "--export", "VALUE_MISMATCH",
-                       "--out", out)
-        assert proc.returncode == 0, proc.stderr
+        status, _, err = run_main(capsys, "triage", folder / "app.jsonl", "--registry", registry, "--export",
+                                  "VALUE_MISMATCH", "--out", out)
+        assert status == 0, err
         suite = load_suite(out)
         assert len(suite.cases) == mix.statuses["VALUE_MISMATCH"]
         assert {case.expected for case in suite.cases} == {"VALUE_MISMATCH"}
         assert all(case.id.startswith("7-") and "from " in case.note and '"model"' in case.note for case in suite.cases)
-        audit = run_cli("audit", out, "--format", "json")
-        assert audit.returncode == 0, audit.stdout  # every verdict is its frozen label
-        audited = json.loads(audit.stdout)["summary"]
+        status, audit, _ = run_main(capsys, "audit", out, "--format", "json")
+        assert status == 0, audit  # every verdict is its frozen label
+        audited = json.loads(audit)["summary"]
         assert (audited["cases"], audited["label_mismatches"]) == (len(suite.cases), 0)
 
     def test_an_export_says_what_it_wrote_and_nothing_else(self, made, tmp_path, capsys):
@@ -236,24 +240,25 @@ class TestExport:
         assert len(lines) > 20 and lines[-1] == f"wrote {mix.statuses['ACCEPT']} case(s) of ACCEPT to {with_summary}"
 
     @pytest.mark.parametrize("group", ["model=llama-z", "reason:NO_CITATION/QUOTE_NOT_FOUND", "blame:retrieval"])
-    def test_other_kinds_of_group(self, made, tmp_path, group):
+    def test_other_kinds_of_group(self, made, tmp_path, group, capsys):
         folder, registry, _ = made
         out = tmp_path / "group.json"
-        document = summary(folder / "app.jsonl", "--registry", registry, "--by", "model", "--export", group,
+        document = summary(capsys, folder / "app.jsonl", "--registry", registry, "--by", "model", "--export", group,
                            "--out", out, "--limit", "5")
         listed = next(g for g in document["groups"] if g["group"] == group)
         assert document["export"]["cases"] == min(5, listed["records"]) == len(load_suite(out).cases)
-        assert run_cli("audit", out).returncode == 0
+        assert run_main(capsys, "audit", out)[0] == 0
 
-    def test_never_over_an_existing_file(self, made, tmp_path):
+    def test_never_over_an_existing_file(self, made, tmp_path, capsys):
         folder, registry, _ = made
         out = tmp_path / "taken.json"
         out.write_text("mine")
-        proc = run_cli("triage", folder / "app.jsonl", "--registry", registry, "--export", "ACCEPT", "--out", out)
-        assert proc.returncode == 2 and "refusing to overwrite" in one_line_error(decoded(proc)[1])
+        status, _, err = run_main(capsys, "triage", folder / "app.jsonl", "--registry", registry, "--export", "ACCEPT",
+                                  "--out", out)
+        assert status == 2 and "refusing to overwrite" in one_line_error(err)
         assert out.read_text() == "mine"
 
-    def test_nothing_is_left_when_writing_fails(self, made, tmp_path):
+    def test_nothing_is_left_when_writing_fails(self, made, tmp_path, capsys):
         folder, registry, _ = made
         locked = tmp_path / "locked"
         locked.mkdir()
@@ -261,9 +266,9 @@ class TestExport:
         try:
             if os.access(locked, os.W_OK):
                 pytest.skip("running as a user who may write anyway")
-            proc = run_cli("triage", folder / "app.jsonl", "--registry", registry, "--export", "ACCEPT",
-                           "--out", locked / "x.json")
-            assert proc.returncode == 2 and "nothing was written" in one_line_error(decoded(proc)[1])
+            status, _, err = run_main(capsys, "triage", folder / "app.jsonl", "--registry", registry, "--export",
+                                      "ACCEPT", "--out", locked / "x.json")
+            assert status == 2 and "nothing was written" in one_line_error(err)
             assert list(locked.iterdir()) == []
         finally:
             locked.chmod(stat.S_IRWXU)
@@ -283,7 +288,7 @@ class TestExport:
                          [("log", 1, 0, record("accept.json").encode(), "ACCEPT")], ["log"])
         assert list(tmp_path.iterdir()) == []
 
-    def test_never_into_the_bundled_fixtures(self, made, tmp_path, bundled_tree):
+    def test_never_into_the_bundled_fixtures(self, made, tmp_path, bundled_tree, capsys):
         """A suite there is one plain inspector, audit and mutate would load: refused, directly or
         through a symlinked folder, at any depth, before the log is counted."""
         folder, registry, _ = made
@@ -291,15 +296,15 @@ class TestExport:
         for out, place in ((bundled_tree / "new.json", "fixtures/new.json"),
                            (bundled_tree / "registries" / "new.json", "fixtures/registries/new.json"),
                            (tmp_path / "mine" / "answers" / "new.json", "fixtures/payments/answers/new.json")):
-            proc = run_cli("triage", folder / "app.jsonl", "--registry", registry, "--export", "ACCEPT",
-                           "--out", out)
-            line = one_line_error(decoded(proc)[1], str(out))
-            assert proc.returncode == 2
+            status, _, err = run_main(capsys, "triage", folder / "app.jsonl", "--registry", registry, "--export",
+                                      "ACCEPT", "--out", out)
+            line = one_line_error(err, str(out))
+            assert status == 2
             assert line.endswith(f"is inside the bundled fixtures ({place}); write elsewhere")
         # Before counting: a log that does not exist is not even looked at.
-        proc = run_cli("triage", tmp_path / "missing.jsonl", "--registry", registry, "--export", "ACCEPT",
-                       "--out", bundled_tree / "new.json")
-        assert proc.returncode == 2 and "bundled fixtures" in one_line_error(decoded(proc)[1])
+        status, _, err = run_main(capsys, "triage", tmp_path / "missing.jsonl", "--registry", registry, "--export",
+                                  "ACCEPT", "--out", bundled_tree / "new.json")
+        assert status == 2 and "bundled fixtures" in one_line_error(err)
 
     def test_export_suite_refuses_a_protected_tree(self, tmp_path, protected_copy):
         from inspector.suites.load import load_registry
@@ -316,17 +321,17 @@ class TestExport:
     @pytest.mark.parametrize("group, words", [("NOPE", "no group named 'NOPE'"),
                                               ("VALUE_MISMATC", "did you mean VALUE_MISMATCH"),
                                               ("bad", "cannot be exported")])
-    def test_unknown_and_bad_groups(self, made, tmp_path, group, words):
+    def test_unknown_and_bad_groups(self, made, tmp_path, group, words, capsys):
         folder, registry, _ = made
-        proc = run_cli("triage", folder / "app.jsonl", "--registry", registry, "--export", group,
-                       "--out", tmp_path / "x.json")
-        assert proc.returncode == 2 and words in one_line_error(decoded(proc)[1])
+        status, _, err = run_main(capsys, "triage", folder / "app.jsonl", "--registry", registry, "--export", group,
+                                  "--out", tmp_path / "x.json")
+        assert status == 2 and words in one_line_error(err)
         assert not (tmp_path / "x.json").exists()
 
 
 class TestExitStatus:
     @pytest.mark.parametrize("make", ["missing-log", "missing-registry", "directory", "fifo", "since"])
-    def test_unusable_input_is_one_line_and_2(self, made, tmp_path, make):
+    def test_unusable_input_is_one_line_and_2(self, made, tmp_path, make, capsys):
         folder, registry, _ = made
         log, extra = folder / "app.jsonl", []
         if make == "missing-log":
@@ -340,9 +345,13 @@ class TestExitStatus:
             os.mkfifo(log)
         else:
             extra = ["--since", "last tuesday"]
-        proc = run_cli("triage", log, "--registry", registry, "--summary", *extra, timeout=30)
-        assert proc.returncode == 2
-        one_line_error(decoded(proc)[1])
+        if make == "fifo":  # in a subprocess: a command that blocked on the FIFO would meet the timeout
+            proc = run_cli("triage", log, "--registry", registry, "--summary", *extra, timeout=30)
+            status, err = proc.returncode, decoded(proc)[1]
+        else:
+            status, _, err = run_main(capsys, "triage", log, "--registry", registry, "--summary", *extra)
+        assert status == 2
+        one_line_error(err)
 
     def test_without_summary_the_inspector_needs_a_terminal(self, made):
         folder, registry, _ = made
@@ -387,38 +396,36 @@ class TestBrokenInput:
                             for at in range(log.stat().st_size)).count(b"\n")  # what zcat writes
         return log, registry, readable
 
-    def test_json_says_which_log_broke_off_after_which_line_and_exits_4(self, cut):
+    def test_json_says_which_log_broke_off_after_which_line_and_exits_4(self, cut, capsys):
         log, registry, readable = cut
-        proc = run_cli("triage", log, "--registry", registry, "--format", "json")
-        out, err = decoded(proc)
-        assert proc.returncode == 4
+        status, out, err = run_main(capsys, "triage", log, "--registry", registry, "--format", "json")
+        assert status == 4
         document = json.loads(out)
         assert document["lines"] == readable and 0 < readable < 500
         [broken] = document["broken"]
         assert (broken["file"], broken["after_line"]) == (str(log), readable) and "truncated" in broken["problem"]
         assert f"{log} broke off after line {readable:,}" in err and "Traceback" not in err
 
-    def test_the_text_says_so_too(self, cut):
+    def test_the_text_says_so_too(self, cut, capsys):
         log, registry, readable = cut
-        proc = run_cli("triage", log, "--registry", registry, "--summary")
-        out, _ = decoded(proc)
-        assert proc.returncode == 4
+        status, out, _ = run_main(capsys, "triage", log, "--registry", registry, "--summary")
+        assert status == 4
         assert "1 log(s) broke off" in out and f"{log} broke off after line {readable:,}: truncated" in out
 
-    def test_garbage_after_a_complete_gz_keeps_every_line_and_warns(self, made, tmp_path):
+    def test_garbage_after_a_complete_gz_keeps_every_line_and_warns(self, made, tmp_path, capsys):
         folder, registry, mix = made
         log = tmp_path / "garbage.jsonl.gz"
         log.write_bytes(gzip.compress((folder / "app.jsonl").read_bytes()) + b"\0" * 512)
-        proc = run_cli("triage", log, "--registry", registry, "--format", "json")
-        document = json.loads(decoded(proc)[0])
-        assert proc.returncode == 4 and document["lines"] == 500 and document["records"] == mix.records
+        status, out, _ = run_main(capsys, "triage", log, "--registry", registry, "--format", "json")
+        document = json.loads(out)
+        assert status == 4 and document["lines"] == 500 and document["records"] == mix.records
         assert "512 byte(s) of trailing garbage" in document["broken"][0]["problem"]
 
-    def test_a_whole_gz_exits_0_with_nothing_broken(self, made, tmp_path):
+    def test_a_whole_gz_exits_0_with_nothing_broken(self, made, tmp_path, capsys):
         folder, registry, _ = made
         log = tmp_path / "whole.jsonl.gz"
         log.write_bytes(gzip.compress((folder / "app.jsonl").read_bytes()))
-        assert summary(log, "--registry", registry)["broken"] == []
+        assert summary(capsys, log, "--registry", registry)["broken"] == []
 
 
 @pytest.fixture(scope="module")
@@ -436,7 +443,7 @@ class TestBounds:
     def test_the_summary_lists_the_first_bad_lines_and_bad_lines_writes_every_one(self, hostile, tmp_path):
         log, registry, mix = hostile
         out = tmp_path / "bad.jsonl"
-        document = summary(log, "--registry", registry, "--bad-lines", out, "--workers", "2")
+        document = summary(None, log, "--registry", registry, "--bad-lines", out, "--workers", "2")
         every = len(mix.bad) + 1500
         assert (document["bad_lines"], len(document["bad"]), document["bad_more"]) == (every, 1000, every - 1000)
         assert document["bad_kinds"]["not JSON"] >= 1500 and document["bad_lines_file"] == str(out)
@@ -450,18 +457,18 @@ class TestBounds:
             assert lines.readline() == b"junk 1499\n"
         assert [path.name for path in tmp_path.iterdir()] == ["bad.jsonl"]  # no spill left behind
 
-    def test_the_text_says_how_many_more_and_where_every_one_is(self, hostile, tmp_path):
+    def test_the_text_says_how_many_more_and_where_every_one_is(self, hostile, tmp_path, capsys):
         log, registry, mix = hostile
-        proc = run_cli("triage", log, "--registry", registry, "--summary", "--bad-lines", tmp_path / "bad.jsonl")
-        out, err = decoded(proc)
-        assert proc.returncode == 0, err
+        status, out, err = run_main(capsys, "triage", log, "--registry", registry, "--summary", "--bad-lines",
+                                    tmp_path / "bad.jsonl")
+        assert status == 0, err
         every = len(mix.bad) + 1500
         assert f"{every:,} bad line(s), the group bad:" in out and "not JSON 1," in out
         assert f"… {every - 20:,} more (--format json lists the first 1,000, --bad-lines FILE every one)" in out
         assert f"wrote every bad line ({every:,}) to {tmp_path / 'bad.jsonl'}" in out
 
     @pytest.mark.parametrize("make", ["exists", "no-directory", "same-as-out"])
-    def test_bad_lines_takes_a_new_file_checked_before_counting(self, hostile, tmp_path, make):
+    def test_bad_lines_takes_a_new_file_checked_before_counting(self, hostile, tmp_path, make, capsys):
         log, registry, _ = hostile
         target, extra = tmp_path / "bad.jsonl", []
         if make == "exists":
@@ -470,18 +477,18 @@ class TestBounds:
             target = tmp_path / "missing" / "bad.jsonl"
         else:
             extra = ["--export", "ACCEPT", "--out", target]
-        proc = run_cli("triage", log, "--registry", registry, "--summary", "--bad-lines", target, *extra)
-        out, err = decoded(proc)
-        assert proc.returncode == 2 and out == ""  # refused before a line is counted
+        status, out, err = run_main(capsys, "triage", log, "--registry", registry, "--summary", "--bad-lines", target,
+                                    *extra)
+        assert status == 2 and out == ""  # refused before a line is counted
         assert {"exists": "refusing to overwrite", "no-directory": "no such directory",
                 "same-as-out": "name the same file"}[make] in one_line_error(err, "--bad-lines")
         assert [path.read_text() for path in tmp_path.iterdir()] == (["mine"] if make == "exists" else [])
 
-    def test_a_broken_count_leaves_no_bad_lines_file(self, hostile, tmp_path):
+    def test_a_broken_count_leaves_no_bad_lines_file(self, hostile, tmp_path, capsys):
         log, registry, _ = hostile
-        proc = run_cli("triage", log, tmp_path / "missing.jsonl", "--registry", registry, "--summary",
-                       "--bad-lines", tmp_path / "bad.jsonl")
-        assert proc.returncode == 2 and "missing.jsonl" in one_line_error(decoded(proc)[1])
+        status, _, err = run_main(capsys, "triage", log, tmp_path / "missing.jsonl", "--registry", registry,
+                                  "--summary", "--bad-lines", tmp_path / "bad.jsonl")
+        assert status == 2 and "missing.jsonl" in one_line_error(err)
         assert list(tmp_path.iterdir()) == []
 
     def test_by_past_the_bound_keeps_the_heaviest_and_says_so(self, made, tmp_path, monkeypatch, capsys):
@@ -512,7 +519,7 @@ class TestBounds:
                      "--export", f"id={late}", "--out", str(out), "--limit", "1", "--workers", "1"]) == 0
         assert len(load_suite(out).cases) == 1
 
-    def test_the_help_says_the_engines_bounds(self):
+    def test_the_help_says_the_engines_bounds(self, capsys):
         from inspector.cli.triage import EPILOG
         from inspector.triage.badlines import KEPT
         from inspector.cli.triage import MAX_WORKERS as SAID
@@ -521,23 +528,22 @@ class TestBounds:
 
         assert SAID == MAX_WORKERS
         assert f"past {BY_VALUES:,} values" in EPILOG and f"lists the first {KEPT:,} bad lines" in EPILOG
-        proc = run_cli("triage", "--help")
-        assert f"the summary lists the first {KEPT:,}" in " ".join(decoded(proc)[0].split())
+        _, out, _ = run_main(capsys, "triage", "--help")
+        assert f"the summary lists the first {KEPT:,}" in " ".join(out.split())
 
-    def test_the_other_values_are_not_exported(self, made, tmp_path):
+    def test_the_other_values_are_not_exported(self, made, tmp_path, capsys):
         folder, registry, _ = made
-        proc = run_cli("triage", folder / "app.jsonl", "--registry", registry, "--by", "id",
-                       "--export", "other:id", "--out", tmp_path / "x.json")
-        assert proc.returncode == 2 and "past the bound" in one_line_error(decoded(proc)[1])
+        status, _, err = run_main(capsys, "triage", folder / "app.jsonl", "--registry", registry, "--by", "id",
+                                  "--export", "other:id", "--out", tmp_path / "x.json")
+        assert status == 2 and "past the bound" in one_line_error(err)
         assert list(tmp_path.iterdir()) == []
 
-    def test_export_with_a_limit_alone_stops_counting_there(self, made, tmp_path):
+    def test_export_with_a_limit_alone_stops_counting_there(self, made, tmp_path, capsys):
         folder, registry, _ = made
         out = tmp_path / "first.json"
-        proc = run_cli("triage", folder / "app.jsonl", "--registry", registry, "--export", "ACCEPT", "--out", out,
-                       "--limit", "3")
-        stdout, err = decoded(proc)
-        assert proc.returncode == 0, err
+        status, stdout, err = run_main(capsys, "triage", folder / "app.jsonl", "--registry", registry, "--export",
+                                       "ACCEPT", "--out", out, "--limit", "3")
+        assert status == 0, err
         said = f"wrote 3 case(s) of ACCEPT to {out} (the first ones: the counting stopped there)"
         assert stdout.splitlines() == [said]
         suite = load_suite(out)

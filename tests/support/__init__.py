@@ -10,6 +10,8 @@ for the tests that audit them.
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import os
 import resource
@@ -121,6 +123,37 @@ def run_cli(*args: str | os.PathLike[str], input: bytes | None = None, cwd: Path
         input=input, capture_output=True, cwd=cwd or ROOT, timeout=timeout,
         env={**os.environ, "PYTHONIOENCODING": "utf-8", "COLUMNS": COLUMNS, "NO_COLOR": "1"},
     )
+
+
+def run_main(capsys: Any, *args: str | os.PathLike[str], input: bytes | None = None) -> tuple[int, str, str]:
+    """``inspector ARGS`` in this process, as ``run_cli`` runs it (from ``ROOT``, with
+    ``NO_COLOR=1`` and the tests' ``COLUMNS``) but without a new interpreter's start:
+    the exit status (argparse's own exits included), standard output and standard error.
+    ``input`` is standard input's bytes, as an in-memory stream (no file descriptor, so
+    not for a test of what standard input is: closed, a terminal, write-only)."""
+    from inspector.cli import main
+
+    saved = {name: os.environ.get(name) for name in ("NO_COLOR", "COLUMNS")}
+    os.environ.update(NO_COLOR="1", COLUMNS=COLUMNS)
+    stdin = sys.stdin
+    if input is not None:
+        sys.stdin = io.TextIOWrapper(io.BytesIO(input), encoding="utf-8")
+    capsys.readouterr()  # only this command's output
+    try:
+        with contextlib.chdir(ROOT):
+            try:
+                status = main([str(arg) for arg in args])
+            except SystemExit as exit:
+                status = exit.code if isinstance(exit.code, int) else (0 if exit.code is None else 1)
+    finally:
+        sys.stdin = stdin
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+    out, err = capsys.readouterr()
+    return status, out, err
 
 
 def decoded(proc: subprocess.CompletedProcess) -> tuple[str, str]:
