@@ -14,7 +14,7 @@ from inspector.suites.load import bundled_root, load_registry, load_suite
 from inspector.triage.annotations import annotate, annotations_path, new_annotation
 from inspector.triage.records import decode_record
 
-from support import decoded, one_line_error, run_cli
+from support import one_line_error, run_main
 
 SAMPLE = Path(bundled_root()) / "logs" / "sample.jsonl"
 REGISTRY = Path(bundled_root()) / "logs" / "sample-registry.json"
@@ -47,11 +47,10 @@ def annotated(tmp_path_factory):
     return folder, log
 
 
-def test_the_json_and_the_text_count_annotated_records_per_group(annotated):
+def test_the_json_and_the_text_count_annotated_records_per_group(annotated, capsys):
     folder, log = annotated
-    proc = run_cli("triage", log, "--registry", REGISTRY, "--format", "json")
-    out, err = decoded(proc)
-    assert proc.returncode == 0, err
+    status, out, err = run_main(capsys, "triage", log, "--registry", REGISTRY, "--format", "json")
+    assert status == 0, err
     document = json.loads(out)
     groups = {group["group"]: group for group in document["groups"]}
     assert (groups["VALUE_MISMATCH"]["annotated"], groups["VALUE_MISMATCH"]["false_rejections"]) == (3, 2)
@@ -59,9 +58,8 @@ def test_the_json_and_the_text_count_annotated_records_per_group(annotated):
     assert groups["INVALID_JSON"]["annotated"] == 0
     assert document["annotations"]["annotated"] == 4
     assert document["annotations"]["files"] == [str(annotations_path(str(log)))]
-    proc = run_cli("triage", log, "--registry", REGISTRY, "--summary")
-    out, err = decoded(proc)
-    assert proc.returncode == 0, err
+    status, out, err = run_main(capsys, "triage", log, "--registry", REGISTRY, "--summary")
+    assert status == 0, err
     assert "4 record(s) · 2 false rejection(s) · 0 false acceptance(s)" in out
     assert "annotated records by group" in out
     table = out[out.index("annotated records by group"):]
@@ -69,26 +67,25 @@ def test_the_json_and_the_text_count_annotated_records_per_group(annotated):
     assert [cell.strip() for cell in row.split("│")[2:6]] == ["26", "3", "2", "0"]
 
 
-def test_without_annotations_the_json_is_as_it_was():
-    proc = run_cli("triage", SAMPLE, "--registry", REGISTRY, "--format", "json")
-    document = json.loads(decoded(proc)[0])
+def test_without_annotations_the_json_is_as_it_was(capsys):
+    document = json.loads(run_main(capsys, "triage", SAMPLE, "--registry", REGISTRY, "--format", "json")[1])
     assert "annotations" not in document and "annotated" not in document["groups"][0]
 
 
-def test_a_corrupt_annotations_file_is_one_line_and_exit_2(tmp_path):
+def test_a_corrupt_annotations_file_is_one_line_and_exit_2(tmp_path, capsys):
     log = tmp_path / "app.jsonl"
     log.write_bytes(SAMPLE.read_bytes())
     annotations_path(str(log)).write_text('{"schema": "inspector.annotations/1"}\n{"line": "x"}\n')
-    proc = run_cli("triage", log, "--registry", REGISTRY, "--summary")
-    assert proc.returncode == 2
-    one_line_error(decoded(proc)[1], "app.jsonl.annotations.jsonl:2:")
+    status, _, err = run_main(capsys, "triage", log, "--registry", REGISTRY, "--summary")
+    assert status == 2
+    one_line_error(err, "app.jsonl.annotations.jsonl:2:")
 
 
-def test_export_carries_the_decisions_and_audit_shows_them(annotated, tmp_path):
+def test_export_carries_the_decisions_and_audit_shows_them(annotated, tmp_path, capsys):
     folder, log = annotated
     out = tmp_path / "mismatch.json"
-    proc = run_cli("triage", log, "--registry", REGISTRY, "--export", "VALUE_MISMATCH", "--out", out)
-    assert proc.returncode == 0, decoded(proc)[1]
+    status, _, err = run_main(capsys, "triage", log, "--registry", REGISTRY, "--export", "VALUE_MISMATCH", "--out", out)
+    assert status == 0, err
     cases = json.loads(out.read_text())["cases"]
     humans = [case.get("human") for case in cases]
     assert [human["decision"] for human in humans if human] == ["false_rejection", "false_rejection",
@@ -98,21 +95,20 @@ def test_export_carries_the_decisions_and_audit_shows_them(annotated, tmp_path):
     assert set(first) == {"decision", "note", "reviewer", "at", "verifier"}
     suite = load_suite(out)
     assert sum(case.human is not None for case in suite.cases) == 3
-    proc = run_cli("audit", out, "--format", "json")
-    document = json.loads(decoded(proc)[0])
+    document = json.loads(run_main(capsys, "audit", out, "--format", "json")[1])
     decided = [case for case in document["cases"] if "human" in case]
     assert len(decided) == 3 and decided[0]["human"]["note"] == NOTE
-    proc = run_cli("audit", out)
-    text = decoded(proc)[0]
+    text = run_main(capsys, "audit", out)[1]
     lines = [line for line in text.splitlines() if "human:" in line]
     assert len(lines) == 3 and "false_rejection by Ada" in lines[0]
     assert "\x1b" not in text and "\\u001b[31mred" in text  # the note's escape shown, not sent
 
 
-def test_a_suite_with_a_bad_human_decision_is_a_case_error(tmp_path):
+def test_a_suite_with_a_bad_human_decision_is_a_case_error(tmp_path, capsys):
     out = tmp_path / "bad.json"
-    proc = run_cli("triage", SAMPLE, "--registry", REGISTRY, "--export", "ACCEPT", "--out", out, "--limit", "1")
-    assert proc.returncode == 0
+    status, _, _ = run_main(capsys, "triage", SAMPLE, "--registry", REGISTRY, "--export", "ACCEPT", "--out", out,
+                            "--limit", "1")
+    assert status == 0
     document = json.loads(out.read_text())
     document["cases"][0]["human"] = {"decision": "maybe", "reviewer": "A", "at": "t", "verifier": "v"}
     out.write_text(json.dumps(document))
