@@ -17,7 +17,7 @@ import pytest
 from inspector.cli import main
 from inspector.triage.synth import Mix, registry_json, write_log
 
-from support import decoded, one_line_error, run_cli, tree
+from support import one_line_error, run_main, tree
 
 LINES, SEED = 1200, 7
 
@@ -36,9 +36,8 @@ def listing(path: Path) -> list[str]:
 def written(tmp_path_factory) -> tuple[Path, Path, str]:
     folder = tmp_path_factory.mktemp("synth")
     log, registry = folder / "app.jsonl", folder / "registry.json"
-    proc = run_cli("synth", log, "--lines", LINES, "--seed", SEED, "--registry", registry)
-    out, err = decoded(proc)
-    assert proc.returncode == 0 and err == "", err
+    status, out, err = run_main(None, "synth", log, "--lines", LINES, "--seed", SEED, "--registry", registry)
+    assert status == 0 and err == "", err
     return log, registry, out
 
 
@@ -56,12 +55,11 @@ class TestWritten:
         assert registry.read_text("utf-8") == registry_json()
         assert listing(log.parent) == ["app.jsonl", "registry.json"]  # no temporary file left
 
-    def test_it_triages_to_the_known_mix(self, written):
+    def test_it_triages_to_the_known_mix(self, written, capsys):
         log, registry, _ = written
         mix = known_mix()
-        proc = run_cli("triage", log, "--registry", registry, "--format", "json", "--by", "model")
-        out, err = decoded(proc)
-        assert proc.returncode == 0, err
+        status, out, err = run_main(capsys, "triage", log, "--registry", registry, "--format", "json", "--by", "model")
+        assert status == 0, err
         document = json.loads(out)
         assert (document["lines"], document["records"], document["bad_lines"]) == (LINES, mix.records, len(mix.bad))
         assert [bad["line"] for bad in document["bad"]] == [line for line, _ in mix.bad]
@@ -74,12 +72,11 @@ class TestWritten:
             models[model] += n
         assert {group["value"]: group["records"] for group in document["by"]["model"]} == dict(models)
 
-    def test_the_summary_says_the_same(self, written):
+    def test_the_summary_says_the_same(self, written, capsys):
         log, registry, _ = written
         mix = known_mix()
-        proc = run_cli("triage", log, "--registry", registry, "--summary")
-        out, err = decoded(proc)
-        assert proc.returncode == 0 and err == "", err
+        status, out, err = run_main(capsys, "triage", log, "--registry", registry, "--summary")
+        assert status == 0 and err == "", err
         assert f"{LINES:,} lines · {mix.records:,} records · {len(mix.bad)} bad lines" in out
         assert f"rung:contract (contract) {mix.statuses['ACCEPT']:,}/{mix.records:,}" in out
 
@@ -99,11 +96,11 @@ class TestGzip:
             assert main(["synth", str(tmp_path / name), "--lines", "200"]) == 0
         assert (tmp_path / "a.jsonl.gz").read_bytes() == (tmp_path / "b.jsonl.gz").read_bytes()
 
-    def test_a_gzipped_log_triages(self, tmp_path):
+    def test_a_gzipped_log_triages(self, tmp_path, capsys):
         log, registry = tmp_path / "app.jsonl.gz", tmp_path / "registry.json"
-        assert run_cli("synth", log, "--lines", 400, "--seed", 5, "--registry", registry).returncode == 0
-        proc = run_cli("triage", log, "--registry", registry, "--format", "json")
-        assert json.loads(decoded(proc)[0])["records"] == known_mix(400, 5).records
+        assert run_main(capsys, "synth", log, "--lines", 400, "--seed", 5, "--registry", registry)[0] == 0
+        _, out, _ = run_main(capsys, "triage", log, "--registry", registry, "--format", "json")
+        assert json.loads(out)["records"] == known_mix(400, 5).records
 
 
 class TestShapes:
@@ -191,10 +188,9 @@ class TestRefusals:
 
     @pytest.mark.parametrize("argv", [["--lines", "many"], [], ["--lines", "5", "--seed", "x"]],
                              ids=["not-a-number", "no-lines", "bad-seed"])
-    def test_a_bad_option_is_a_usage_error(self, tmp_path, argv):
-        proc = run_cli("synth", tmp_path / "app.jsonl", *argv)
-        _, err = decoded(proc)
-        assert proc.returncode == 2 and "Traceback" not in err and "inspector synth: error:" in err
+    def test_a_bad_option_is_a_usage_error(self, tmp_path, argv, capsys):
+        status, _, err = run_main(capsys, "synth", tmp_path / "app.jsonl", *argv)
+        assert status == 2 and "Traceback" not in err and "inspector synth: error:" in err
         assert listing(tmp_path) == []
 
     def test_standard_output_is_not_a_log(self, tmp_path, capsys):

@@ -130,7 +130,8 @@ def run_main(capsys: Any, *args: str | os.PathLike[str], input: bytes | None = N
     ``NO_COLOR=1`` and the tests' ``COLUMNS``) but without a new interpreter's start:
     the exit status (argparse's own exits included), standard output and standard error.
     ``input`` is standard input's bytes, as an in-memory stream (no file descriptor, so
-    not for a test of what standard input is: closed, a terminal, write-only)."""
+    not for a test of what standard input is: closed, a terminal, write-only).  Without
+    ``capsys`` (a module-scoped fixture has none) the output is caught in memory."""
     from inspector.cli import main
 
     saved = {name: os.environ.get(name) for name in ("NO_COLOR", "COLUMNS")}
@@ -138,9 +139,15 @@ def run_main(capsys: Any, *args: str | os.PathLike[str], input: bytes | None = N
     stdin = sys.stdin
     if input is not None:
         sys.stdin = io.TextIOWrapper(io.BytesIO(input), encoding="utf-8")
-    capsys.readouterr()  # only this command's output
+    if capsys is not None:
+        capsys.readouterr()  # only this command's output
+    out, err = io.StringIO(), io.StringIO()
     try:
-        with contextlib.chdir(ROOT):
+        with contextlib.ExitStack() as stack:
+            stack.enter_context(contextlib.chdir(ROOT))
+            if capsys is None:
+                stack.enter_context(contextlib.redirect_stdout(out))
+                stack.enter_context(contextlib.redirect_stderr(err))
             try:
                 status = main([str(arg) for arg in args])
             except SystemExit as exit:
@@ -152,8 +159,10 @@ def run_main(capsys: Any, *args: str | os.PathLike[str], input: bytes | None = N
                 os.environ.pop(name, None)
             else:
                 os.environ[name] = value
-    out, err = capsys.readouterr()
-    return status, out, err
+    if capsys is None:
+        return status, out.getvalue(), err.getvalue()
+    stdout, stderr = capsys.readouterr()
+    return status, stdout, stderr
 
 
 def decoded(proc: subprocess.CompletedProcess) -> tuple[str, str]:
