@@ -18,7 +18,7 @@ from inspector.lab.repair import repair
 from inspector.lab.save import COUNTEREXAMPLES, SaveError, parent_sha256, save_case
 from inspector.suites.load import LoadError, load_suite
 
-from support import ARTICLE, FIXTURES, case_of, decoded, run_cli, save_counterexample, tree
+from support import ARTICLE, FIXTURES, case_of, run_main, save_counterexample, tree
 
 ARTICLE_SUITE = load_suite(ARTICLE)
 CONFLICTS_SUITE = load_suite(FIXTURES / "conflicts.json")
@@ -57,7 +57,7 @@ def test_append_keeps_the_cases_already_there(tmp_path):
     assert json.loads(first)["cases"][0] == json.loads(target.read_text("utf-8"))["cases"][0]
 
 
-def test_a_saved_file_audits_with_the_same_verdicts(tmp_path):
+def test_a_saved_file_audits_with_the_same_verdicts(tmp_path, capsys):
     """Every article case, repaired where it can be, saved and audited again."""
     target = tmp_path / "lab.json"
     expected = {}
@@ -67,15 +67,14 @@ def test_a_saved_file_audits_with_the_same_verdicts(tmp_path):
             label = verify(raw, case.request, ARTICLE_SUITE.registry).label
             save_case(target, ARTICLE_SUITE, case, raw, label, None, f"{case.id}-{suffix}", edits, __version__)
             expected[f"{case.id}-{suffix}"] = label
-    proc = run_cli("audit", target, "--format", "json")
-    out, err = decoded(proc)
+    _, out, _ = run_main(capsys, "audit", target, "--format", "json")
     document = json.loads(out)
     assert {c["id"]: c["actual"] for c in document["cases"]} == expected
     assert all(c["match"] for c in document["cases"])
     assert all("provenance" in c for c in document["cases"])
 
 
-def test_provenance_round_trips_through_load_and_audit_json(tmp_path):
+def test_provenance_round_trips_through_load_and_audit_json(tmp_path, capsys):
     target = tmp_path / "mine.json"
     case = case_of(ARTICLE_SUITE, "value-in-seconds")
     fix = repair(case.raw, case.request, ARTICLE_SUITE.registry)
@@ -84,15 +83,15 @@ def test_provenance_round_trips_through_load_and_audit_json(tmp_path):
     provenance = loaded.cases[0].provenance
     edits = ["value.perturb", {"what": "change", "claim": 0, "member": "value", "old": '"5s"', "new": '"5000"'}]
     assert list(provenance.edits) == edits and provenance.inspector_version == __version__
-    out, _ = decoded(run_cli("audit", target, "--format", "json"))
+    _, out, _ = run_main(capsys, "audit", target, "--format", "json")
     assert json.loads(out)["cases"][0]["provenance"] == {
         "parent_suite": "article", "parent_case": "value-in-seconds",
         "parent_sha256": parent_sha256(case.raw), "edits": edits, "inspector_version": __version__,
         "verifier": VERIFIER}
 
 
-def test_the_bundled_audit_json_has_no_provenance():
-    out, _ = decoded(run_cli("audit", ARTICLE, "--format", "json"))
+def test_the_bundled_audit_json_has_no_provenance(capsys):
+    _, out, _ = run_main(capsys, "audit", ARTICLE, "--format", "json")
     assert all("provenance" not in case for case in json.loads(out)["cases"])
 
 
