@@ -30,8 +30,7 @@ from support import (
     REQUEST_DICT,
     SOURCES,
     SUITE_FILES,
-    decoded,
-    run_cli,
+    run_main,
 )
 
 
@@ -448,10 +447,10 @@ def nested(depth: int) -> str:
     return "[" * depth + "]" * depth
 
 
-def one_line_exit_2(proc) -> str:
-    """The one stderr line of a run that refused its input."""
-    out, err = decoded(proc)
-    assert proc.returncode == 2, err
+def one_line_exit_2(result: tuple[int, str, str]) -> str:
+    """The one stderr line of a run (``run_main``'s status, output, error) that refused its input."""
+    status, _, err = result
+    assert status == 2, err
     assert "Traceback" not in err
     (line,) = err.strip().splitlines()
     return line
@@ -485,18 +484,17 @@ class TestDepth:
         assert suite.description == "[{" * 5000
 
     @pytest.mark.parametrize("depth", [990, 100_000])
-    def test_audit_command(self, tmp_path, depth):
+    def test_audit_command(self, tmp_path, depth, capsys):
         path = write(tmp_path, '{"sources": [], "description": ' + nested(depth) + "}")
-        line = one_line_exit_2(run_cli("audit", path))
+        line = one_line_exit_2(run_main(capsys, "audit", path))
         assert str(path) in line and f"deeper than {MAX_FILE_DEPTH} levels" in line
 
     @pytest.mark.parametrize("which", ["--request", "--registry"])
-    def test_check_command(self, tmp_path, which):
+    def test_check_command(self, tmp_path, which, capsys):
         deep = write(tmp_path, '{"sources": ' + nested(990) + "}", "deep.json")
         files = {"--request": PAYMENTS_REQUEST, "--registry": PAYMENTS_REGISTRY, which: deep}
-        proc = run_cli("check", "--request", files["--request"], "--registry", files["--registry"],
-                       ANSWERS / "accept.json")
-        line = one_line_exit_2(proc)
+        line = one_line_exit_2(run_main(capsys, "check", "--request", files["--request"], "--registry",
+                                        files["--registry"], ANSWERS / "accept.json"))
         assert str(deep) in line and "deeper than" in line
 
 
@@ -569,9 +567,9 @@ class TestExpectations:
                                                        expected_policy="ABSTAIN")]))
         assert suite.cases[0].expected_labels == ("SUPPORTED", "INSUFFICIENT_EVIDENCE")
 
-    def test_audit_command_refuses_them(self, tmp_path):
+    def test_audit_command_refuses_them(self, tmp_path, capsys):
         path = write_suite(tmp_path, [case(), case(id="b", expected_policy="MAYBE")])
-        line = one_line_exit_2(run_cli("audit", path))
+        line = one_line_exit_2(run_main(capsys, "audit", path))
         assert line.endswith(f"{path}: cases[1].expected_policy: unknown policy 'MAYBE' (known: ANSWER, ABSTAIN)")
 
 
