@@ -25,7 +25,7 @@ from inspector.reports.audit import audit
 from inspector.suites.load import load_suites
 from inspector.suites.manifest import RunError, verify_run
 
-from support import ARTICLE, decoded, one_line_error, run_bounded, run_cli
+from support import ARTICLE, decoded, one_line_error, run_bounded, run_main
 
 
 def copy_suite(tmp_path: Path, source: Path = ARTICLE, name: str | None = None) -> Path:
@@ -169,14 +169,14 @@ class TestAuditRuns:
         assert main(["audit", "--verify", str(tmp_path), str(ARTICLE)]) == 2
         one_line_error(capsys.readouterr().err)
 
-    def test_verify_from_another_directory(self, tmp_path):
+    def test_verify_from_another_directory(self, tmp_path, capsys):
         work = tmp_path / "work"
         work.mkdir()
         copy_suite(work)
-        proc = run_cli("audit", "--out", "run", "article.json", cwd=work)
-        assert proc.returncode == 0, decoded(proc)[1]
-        proc = run_cli("audit", "--verify", work / "run", cwd=tmp_path)
-        assert proc.returncode == 0, decoded(proc)[0]
+        status, _, err = run_main(capsys, "audit", "--out", "run", "article.json", cwd=work)
+        assert status == 0, err
+        status, out, _ = run_main(capsys, "audit", "--verify", work / "run", cwd=tmp_path)
+        assert status == 0, out
 
 
 

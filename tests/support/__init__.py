@@ -125,8 +125,9 @@ def run_cli(*args: str | os.PathLike[str], input: bytes | None = None, cwd: Path
     )
 
 
-def run_main(capsys: Any, *args: str | os.PathLike[str], input: bytes | None = None) -> tuple[int, str, str]:
-    """``inspector ARGS`` in this process, as ``run_cli`` runs it (from ``ROOT``, with
+def run_main(capsys: Any, *args: str | os.PathLike[str], input: bytes | None = None,
+             cwd: Path | None = None) -> tuple[int, str, str]:
+    """``inspector ARGS`` in this process, as ``run_cli`` runs it (from ``cwd`` or ``ROOT``, with
     ``NO_COLOR=1`` and the tests' ``COLUMNS``) but without a new interpreter's start:
     the exit status (argparse's own exits included), standard output and standard error.
     ``input`` is standard input's bytes, as an in-memory stream (no file descriptor, so
@@ -144,7 +145,7 @@ def run_main(capsys: Any, *args: str | os.PathLike[str], input: bytes | None = N
     out, err = io.StringIO(), io.StringIO()
     try:
         with contextlib.ExitStack() as stack:
-            stack.enter_context(contextlib.chdir(ROOT))
+            stack.enter_context(contextlib.chdir(cwd or ROOT))
             if capsys is None:
                 stack.enter_context(contextlib.redirect_stdout(out))
                 stack.enter_context(contextlib.redirect_stderr(err))
