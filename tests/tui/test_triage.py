@@ -14,7 +14,7 @@ import pytest
 from textual.content import Content
 from textual.widgets import Input
 
-from support import ANSWERS, PAYMENTS_REGISTRY, PAYMENTS_REQUEST, decoded, one_line_error, run_cli
+from support import ANSWERS, PAYMENTS_REGISTRY, PAYMENTS_REQUEST, decoded, one_line_error, run_cli, run_main
 from inspector.lab.mutations import MUTATIONS_BY_NAME, answer_of
 from inspector.suites.load import load_registry
 from inspector.triage import run as engine_run
@@ -79,11 +79,11 @@ def drawn_groups(screen: TriageScreen) -> list[tuple[str, str]]:
 
 
 class TestOverview:
-    async def test_its_counts_are_the_headless_summary(self, made):
+    async def test_its_counts_are_the_headless_summary(self, made, capsys):
         folder, registry, mix = made
-        proc = run_cli("triage", folder / "app.jsonl", "--registry", registry, "--by", "model", "--format", "json")
-        out, err = decoded(proc)
-        assert proc.returncode == 0, err
+        status, out, err = run_main(capsys, "triage", folder / "app.jsonl", "--registry", registry, "--by", "model",
+                                    "--format", "json")
+        assert status == 0, err
         document = json.loads(out)
         app = app_for(folder / "app.jsonl", registry, "model")
         async with app.run_test(size=SIZE) as pilot:
@@ -500,14 +500,14 @@ class TestCommandLine:
         assert proc.returncode == 2
         one_line_error(decoded(proc)[1], "standard input (-)", "--summary")
 
-    def test_a_missing_log_or_registry_is_named_before_the_ui(self, made, tmp_path):
+    def test_a_missing_log_or_registry_is_named_before_the_ui(self, made, tmp_path, capsys):
         folder, registry, _ = made
-        proc = run_cli("triage", tmp_path / "nowhere.jsonl", "--registry", registry)
-        assert proc.returncode == 2
-        one_line_error(decoded(proc)[1], "nowhere.jsonl")
-        proc = run_cli("triage", folder / "app.jsonl", "--registry", tmp_path / "none.json")
-        assert proc.returncode == 2
-        one_line_error(decoded(proc)[1], "none.json")
+        status, _, err = run_main(capsys, "triage", tmp_path / "nowhere.jsonl", "--registry", registry)
+        assert status == 2
+        one_line_error(err, "nowhere.jsonl")
+        status, _, err = run_main(capsys, "triage", folder / "app.jsonl", "--registry", tmp_path / "none.json")
+        assert status == 2
+        one_line_error(err, "none.json")
 
 
 async def settled(pilot) -> TriageScreen:
