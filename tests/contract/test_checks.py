@@ -11,7 +11,7 @@ from inspector import CHECKS, LIMITS, Stage
 from inspector.cli import main
 from inspector.contract.checks import CHECKS_BY_ID, REASONS, STATUSES, checks_for
 
-from support import decoded, run_cli
+from support import run_main
 
 CONTRACT_ORDER = [
     ("size", "INVALID_JSON"), ("encoding", "INVALID_JSON"), ("depth", "INVALID_JSON"),
@@ -127,10 +127,9 @@ def listed_codes(text: str) -> list[str]:
 
 
 class TestHelp:
-    def test_help_lists_every_check_in_order(self):
-        proc = run_cli("--help")
-        out, err = decoded(proc)
-        assert proc.returncode == 0, err
+    def test_help_lists_every_check_in_order(self, capsys):
+        status, out, err = run_main(capsys, "--help")
+        assert status == 0, err
         assert listed_codes(out) == [check.code for check in CHECKS]
         positions = [out.index(f"{check.code}") for check in CHECKS]
         assert positions == sorted(positions)
