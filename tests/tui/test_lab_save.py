@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from textual.widgets import Input
 
-from support import ARTICLE, FIXTURES, decoded, run_cli
+from support import ARTICLE, FIXTURES, run_main
 from inspector import __version__
 from inspector.contract.version import VERIFIER
 from inspector.lab.mutations import MUTATIONS_BY_NAME, answer_of
@@ -447,7 +447,7 @@ class TestSave:
             assert pilot.app.screen is pilot.app.main
         assert list(tmp_path.iterdir()) == []
 
-    async def test_the_saved_file_audits_with_the_verdicts_shown(self, tmp_path):
+    async def test_the_saved_file_audits_with_the_verdicts_shown(self, tmp_path, capsys):
         target = tmp_path / "lab.json"
         shown = {}
         async with inspecting([ARTICLE_SUITE], "complete-answer") as pilot:
@@ -467,8 +467,8 @@ class TestSave:
                 assert "saved" in status(screen), status(screen)
                 shown[screen.value("id")] = main.selection.report.actual
                 await pilot.press("escape")
-        out, _ = decoded(proc := run_cli("audit", target, "--format", "json"))
-        assert proc.returncode == 0
+        exit_status, out, _ = run_main(capsys, "audit", target, "--format", "json")
+        assert exit_status == 0
         document = json.loads(out)
         assert {case["id"]: case["actual"] for case in document["cases"]} == shown
         assert set(shown.values()) >= {"ACCEPT", "QUOTE_NOT_SUPPORTING", "STALE_REVISION"}
