@@ -1,7 +1,9 @@
 """What the tests share: the paths of the fixtures, a small registry mirroring the
-article's table, claim and answer builders, trace look-ups and a subprocess
-runner for the ``inspector`` command (``support.tui``: the Pilot tests' helpers;
-``support.access``: scoped registries).  Fixtures live in ``tests/conftest.py``.
+article's table, claim and answer builders, trace look-ups and runners for the
+``inspector`` command: ``run_main`` in this process, ``run_cli`` and ``run_bounded``
+in a subprocess, for what only a process shows (streams, terminals, signals, the
+interpreter's start).  ``support.tui``: the Pilot tests' helpers; ``support.access``:
+scoped registries.  Fixtures live in ``tests/conftest.py``.
 
 The registry here is the tests' own (not the fixtures'), so that spans and
 explanations can be asserted exactly; ``FIXTURES`` points at the fixture suites
