@@ -14,7 +14,7 @@ import pytest
 from textual.content import Content
 from textual.widgets import Input
 
-from support import ANSWERS, PAYMENTS_REGISTRY, PAYMENTS_REQUEST, decoded, one_line_error, run_cli
+from support import ANSWERS, FIXTURES, PAYMENTS_REGISTRY, PAYMENTS_REQUEST, decoded, one_line_error, run_cli
 from inspector.lab.mutations import MUTATIONS_BY_NAME, answer_of
 from inspector.suites.load import load_registry
 from inspector.triage import run as engine_run
@@ -45,6 +45,7 @@ from support.tui import (
 )
 
 ESC, RLO = "\x1b", "\u202e"
+SAMPLE = (FIXTURES / "logs" / "sample.jsonl", FIXTURES / "logs" / "sample-registry.json")
 
 
 @pytest.fixture(scope="module")
@@ -76,6 +77,36 @@ def drawn_groups(screen: TriageScreen) -> list[tuple[str, str]]:
     columns = {column.key: column for column in table.columns}
     return [(table.cell(row, columns["group"]), table.cell(row, columns["records"])[0])
             for row in range(table.row_count)]
+
+
+def drawn_cells(table: GroupTable, key: str) -> list[str]:
+    """Every row's cell of column ``key`` as drawn on screen (each row scrolled into view in turn)."""
+    index = next(i for i, column in enumerate(table.columns) if column.key == key)
+    start, width = table._starts[index], table._widths[index]
+    cells = []
+    for row in range(table.row_count):
+        table.scroll_to_row(row)
+        cells.append(row_text(table, row)[start:start + width].strip())
+    return cells
+
+
+class TestOverviewLayout:
+    """What the rows show at 120 and 80 columns, on the bundled sample log (issue 20)."""
+
+    async def test_at_120_columns_every_name_is_told_apart_a_long_one_cut_in_the_middle_and_whole_below(self):
+        async with app_for(*SAMPLE, "model").run_test(size=SIZE) as pilot:
+            screen = await counted(pilot)
+            table = screen.query_one(GroupTable)
+            names = drawn_cells(table, "group")
+            assert len(set(names)) == len(names) == len(table.groups)
+            assert "STALE_REVISION" in names and "model=claude-y" in names  # short names whole
+            row = next(row for row, group in enumerate(table.groups)
+                       if group.name == "claim:STALE_REVISION/pool_size/auth-staging-v1")
+            drawn = names[row]
+            assert "…" in drawn and drawn.startswith("claim:STAL") and drawn.endswith("/auth-staging-v1")
+            select_group(screen, table.groups[row].name)
+            await pilot.pause()
+            assert screen.query_one("#groups-name").render().plain == "claim:STALE_REVISION/pool_size/auth-staging-v1"
 
 
 class TestOverview:
@@ -452,6 +483,9 @@ class TestRecords:
             screen = await counted(pilot)
             names = [group.name for group in screen.query_one(GroupTable).groups]
             assert "model=evil\\u001b[31m\\u202ex" in names  # the group's name, as --export takes it
+            select_group(screen, "model=evil\\u001b[31m\\u202ex")
+            await pilot.pause()
+            assert screen.query_one("#groups-name").render().plain == "model=evil\\u001b[31m\\u202ex"
             text, _ = screen_text_and_styles(pilot.app)
             assert "\\u001b" in text and "\\u202e" in text and hidden_characters(text) == []
             select_group(screen, "bad")
