@@ -108,6 +108,20 @@ class TestOverviewLayout:
             await pilot.pause()
             assert screen.query_one("#groups-name").render().plain == "claim:STALE_REVISION/pool_size/auth-staging-v1"
 
+    @pytest.mark.parametrize("size", [(80, 24), (60, 24)])
+    async def test_narrow_every_row_shows_its_count_the_histogram_and_the_bar_give_way(self, size):
+        async with app_for(*SAMPLE, "model").run_test(size=size) as pilot:
+            screen = await counted(pilot)
+            table = screen.query_one(GroupTable)
+            assert screen.query_one("#time-panel").display is False  # the records carry ts: shown when wide
+            assert "records" in table.render_line(0).text.split()  # the header
+            assert drawn_cells(table, "records") == [f"{group.records:,}" for group in table.groups]
+            if size[0] == 80:  # the histogram and the bar gave way: the names have room to be told apart
+                names = drawn_cells(table, "group")
+                assert len(set(names)) == len(names)
+                assert "reason:INVALID_JSON/MISSING_MEMBER" in names  # cut at 120 beside the histogram
+                assert "rejected" in table.render_line(0).text.split()
+
 
 class TestOverview:
     async def test_its_counts_are_the_headless_summary(self, made):

@@ -85,6 +85,8 @@ class TriageScreen(Screen[None]):
 
     BINDINGS = keys.bindings("triage")
     AUTO_FOCUS = ""
+    # Under 110 columns the time histogram gives way to the groups: their names and counts come first.
+    HORIZONTAL_BREAKPOINTS = [(0, "-groups-only"), (110, "-with-time")]
 
     def __init__(self, run: TriageRun) -> None:
         super().__init__()

@@ -92,13 +92,21 @@ class GroupTable(GrowingTable):
         super()._ensure_layout()
 
     def _fitted(self, available: int) -> tuple[Column, ...]:
-        """The columns for this width: the counts always; the name as wide as the longest needs, up to
-        what is left after them (then cut in the middle); the bar gets the rest, or gives way."""
+        """The columns for this width: the count always; the name as wide as the longest needs, up to
+        what is left after the counts (then cut in the middle); the bar gets the rest, or gives way."""
         kind, group, bar_column, *counts = self.COLUMNS
         if self.annotated:
             counts.append(self.ANNOTATED)
-        fixed = sum(column.width or 0 for column in (kind, *counts)) + self.gap * (len(counts) + 1)
-        room = available - fixed
+
+        def left(counts: list[Column]) -> int:
+            return available - sum(column.width or 0 for column in (kind, *counts)) - self.gap * (len(counts) + 1)
+
+        # Narrower than the name's least: the share, then the annotated and rejected give way, never the count.
+        for key in ("rate", "annotated", "rejected"):
+            if left(counts) >= group.min_width:
+                break
+            counts = [column for column in counts if column.key != key]
+        room = left(counts)
         need = max(self._longest, group.min_width)
         name = max(group.min_width, min(need, room))
         bar_width = room - name - self.gap
