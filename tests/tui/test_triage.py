@@ -122,6 +122,20 @@ class TestOverviewLayout:
                 assert "reason:INVALID_JSON/MISSING_MEMBER" in names  # cut at 120 beside the histogram
                 assert "rejected" in table.render_line(0).text.split()
 
+    async def test_o_sorts_by_rejections_the_passing_groups_last_and_the_title_says_so(self):
+        async with app_for(*SAMPLE, "model").run_test(size=SIZE) as pilot:
+            screen = await counted(pilot)
+            table = screen.query_one(GroupTable)
+            await pilot.press("o")
+            assert "by rejections" in screen.query_one("#groups-title").render().plain
+            names = drawn_cells(table, "group")
+            # blame:generation 143 rejected records, citation-only's false accepts 82, then model=gpt-x:
+            # 78 of its 149 records rejected (above INVALID_JSON's 60, below it by count)
+            assert names[:3] == ["blame:generation", "false_accept:citation_only", "model=gpt-x"]
+            assert names.index("model=gpt-x") < names.index("INVALID_JSON") < names.index("scope:auth/prod/v3")
+            passing = {"ACCEPT", "rung:strict_json", "rung:citation_only", "rung:contract", "bad"}
+            assert set(names[-len(passing):]) == passing
+
 
 class TestOverview:
     async def test_its_counts_are_the_headless_summary(self, made):
@@ -152,6 +166,8 @@ class TestOverview:
             table = screen.query_one(GroupTable)
             by_kind = [group.name for group in table.groups]
             assert by_kind[0] == "INVALID_JSON" and by_kind[-1] == "bad"
+            await pilot.press("o")
+            assert "by rejections" in screen.query_one("#groups-title").render().plain
             await pilot.press("o")
             counts = [group.records for group in table.groups]
             assert counts == sorted(counts, reverse=True)
@@ -306,7 +322,7 @@ class TestWorker:
             assert drawn_groups(screen)[0][0] == "INVALID_JSON"
             # a key is answered while the worker runs
             await pilot.press("o")
-            assert screen.sort == "count"
+            assert screen.sort == "rejections"
             await pilot.press("escape")
             gate.set()
             final = (await counted(pilot)).counted
