@@ -136,6 +136,20 @@ class TestOverviewLayout:
             passing = {"ACCEPT", "rung:strict_json", "rung:citation_only", "rung:contract", "bad"}
             assert set(names[-len(passing):]) == passing
 
+    async def test_rejected_is_filled_wherever_it_means_something_and_the_help_says_what(self):
+        from inspector.tui.screens.help import help_markdown
+
+        async with app_for(*SAMPLE, "model").run_test(size=SIZE) as pilot:
+            screen = await counted(pilot)
+            table = screen.query_one(GroupTable)
+            drawn = dict(zip(drawn_cells(table, "group"), drawn_cells(table, "rejected"), strict=True))
+            assert drawn["model=gpt-x"] == "✗ 78 52%"  # 78 of its own 149 records
+            assert drawn["scope:auth/prod/v3"] == "✗ 14 64%"  # 14 of 22
+            assert drawn["INVALID_JSON"] == drawn["blame:generation"] == drawn["false_accept:citation_only"] == "✗ all"
+            assert drawn["ACCEPT"] == "·"
+            assert drawn["rung:contract"] == drawn["bad"] == ""
+        assert "its rejected records and their share of *its own* records" in help_markdown()
+
 
 class TestOverview:
     async def test_its_counts_are_the_headless_summary(self, made):

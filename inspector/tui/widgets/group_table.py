@@ -9,7 +9,7 @@ from rich.cells import cell_len
 from textual.message import Message
 
 from ...presentation.bars import bar
-from ...presentation.triage import Group
+from ...presentation.triage import Group, rejections
 from ..tones import TABLE, Tone
 from .growing_table import GrowingTable
 from .table import Cell, Column, SafeTable
@@ -26,6 +26,16 @@ KIND_WORDS = {
 class GroupTable(GrowingTable):
     """The groups: kind, name, the summary's bar, records and their share."""
 
+    HELP = (
+        "**Triage groups**: each group of the log with its records (`records`), their share of every record "
+        "counted (`rate`; the bad lines': of every line read) and how many the contract rejected (`rejected`): "
+        "for a scope or a `--by` value, its rejected records and their share of *its own* records (`✗ 78 52%`); "
+        "`✗ all` for a group of rejections (a failing verdict, a sub-reason, a failing claim, a blame, a "
+        "category, citation-only's false accepts); `·` for none (ACCEPT, a scope with none); blank for a rung "
+        "(records passing it, rejected later or not) and the bad lines (never verified). A long name is cut in "
+        "the middle; the line under the table shows the selected group's whole name."
+    )
+
     DEFAULT_CSS = """
     GroupTable > .group-table--bar { color: $primary; }
     """
@@ -38,7 +48,7 @@ class GroupTable(GrowingTable):
         Column("bar", "", min_width=8),
         Column("records", "records", width=9, justify="right"),
         Column("rate", "rate", width=6, justify="right"),
-        Column("rejected", "rejected", width=9, justify="right"),
+        Column("rejected", "rejected", width=8, justify="right"),  # as wide as its widest cell (set_groups)
     )
     # Once a reviewer annotated records of the logs: how many of the group's, and how many the contract got wrong.
     ANNOTATED = Column("annotated", "annotated", width=12, justify="right")
@@ -58,6 +68,7 @@ class GroupTable(GrowingTable):
         self.by_kind = True
         self.annotated = False
         self._longest = 0  # the longest group name, in cells: what the name column needs
+        self._widest = 0  # the widest rejected cell
         self.set_columns(self.COLUMNS)
         self.empty_message = "counting…"
 
@@ -70,8 +81,9 @@ class GroupTable(GrowingTable):
         self.cursor = cursor if cursor is not None else (0 if groups else None)
         annotated = any(group.annotated is not None for group in groups)
         longest = max((cell_len(group.name) for group in groups), default=0)
-        if annotated != self.annotated or longest != self._longest:
-            self.annotated, self._longest = annotated, longest
+        widest = max((len(cell[0]) for cell in map(_rejected, groups) if cell is not None), default=0)
+        if annotated != self.annotated or longest != self._longest or widest != self._widest:
+            self.annotated, self._longest, self._widest = annotated, longest, widest
             self._layout_width = -1  # the columns are fitted again
         self.set_row_count(len(groups))
         if (self.current and self.current.name) != (current and current.name):
@@ -95,6 +107,8 @@ class GroupTable(GrowingTable):
         """The columns for this width: the count always; the name as wide as the longest needs, up to
         what is left after the counts (then cut in the middle); the bar gets the rest, or gives way."""
         kind, group, bar_column, *counts = self.COLUMNS
+        counts = [_sized(column, max(column.width or 0, self._widest)) if column.key == "rejected" else column
+                  for column in counts]
         if self.annotated:
             counts.append(self.ANNOTATED)
 
@@ -143,13 +157,23 @@ class GroupTable(GrowingTable):
             wrong = (group.false_rejections or 0) + (group.false_acceptances or 0)
             return (f"{group.annotated:,} · {wrong:,} false", TABLE[Tone.BAD]) if wrong else \
                 (f"{group.annotated:,}", None)
-        if group.rejected is None:
-            return None
-        return (f"✗ {group.rejected:,}", TABLE[Tone.BAD]) if group.rejected else ("·", TABLE[Tone.PENDING])
+        return _rejected(group)
 
     def on_safe_table_row_clicked(self, event: SafeTable.RowClicked) -> None:
         event.stop()
         self.move_cursor(event.row)
+
+
+def _rejected(group: Group) -> tuple[str, str] | None:
+    """The rejected cell: what it means for this kind of group (``GroupTable.HELP``)."""
+    rejected = rejections(group)
+    if rejected is None:
+        return None
+    if not rejected:
+        return ("·", TABLE[Tone.PENDING])
+    if group.rejected_rate is None:  # a group of rejections: every record of it
+        return ("✗ all", TABLE[Tone.BAD])
+    return (f"✗ {rejected:,} {100 * group.rejected_rate:.0f}%", TABLE[Tone.BAD])
 
 
 def _sized(column: Column, width: int) -> Column:
