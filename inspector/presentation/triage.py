@@ -42,6 +42,7 @@ from .session import Session
 __all__ = [
     "EXPORT_LIMIT",
     "SORTS",
+    "SORT_WORDS",
     "TASK_BYTES",
     "ExportError",
     "FollowEvent",
@@ -66,13 +67,29 @@ __all__ = [
     "other_name",
     "overview_groups",
     "record_suite",
+    "rejections",
     "triage_run",
 ]
 
 # How the overview orders its groups: as the summary lists them (by kind, the
-# largest first), by count across kinds, or by name.
-SORTS = ("kind", "count", "name")
-SORT_WORDS = {"kind": "by kind", "count": "by count", "name": "by name"}
+# largest first), by rejections (``rejections``: the passing groups last), by
+# count across kinds, or by name.
+SORTS = ("kind", "rejections", "count", "name")
+SORT_WORDS = {"kind": "by kind", "rejections": "by rejections", "count": "by count", "name": "by name"}
+# The kinds whose every record the contract rejected (a failing verdict is a ``check`` group but ACCEPT).
+_REJECTION_KINDS = frozenset({"check", "reason", "claim", "blame", "category", "false_accept"})
+
+
+def rejections(group: Group) -> int | None:
+    """How many of the group's records the contract rejected, where that means something: a population's
+    (a scope, a ``--by`` value) ``rejected``; all of a group of rejections (a failing verdict, a sub-reason,
+    a failing claim, a blame, a category, citation-only's false accepts); none of ACCEPT's.  None for a
+    rung (the records passing it, rejected later or not) and the bad lines (not records: never verified)."""
+    if group.population is not None:
+        return group.rejected or 0
+    if group.kind == "check" and group.name == "ACCEPT":
+        return 0
+    return group.records if group.kind in _REJECTION_KINDS else None
 
 
 def overview_groups(summary: Summary, sort: str = "kind", text: str = "") -> list[Group]:
@@ -80,7 +97,14 @@ def overview_groups(summary: Summary, sort: str = "kind", text: str = "") -> lis
     needle = text.casefold().strip()
     groups = [group for group in summary.groups if needle in group.name.casefold()] if needle else \
         list(summary.groups)
-    if sort == "count":
+    if sort == "rejections":
+        # The most rejections first; the groups with none (ACCEPT, the rungs, the bad lines) last, largest first.
+        def most_rejected(group: Group) -> tuple[bool, int, str]:
+            rejected = rejections(group)
+            return (not rejected, -(rejected or group.records), group.name)
+
+        groups.sort(key=most_rejected)
+    elif sort == "count":
         groups.sort(key=lambda group: (-group.records, group.name))
     elif sort == "name":
         groups.sort(key=lambda group: group.name.casefold())

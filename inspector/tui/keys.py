@@ -356,7 +356,9 @@ KEYS: tuple[Key, ...] = (
         "lines' group lists each bad line's file, line and reason.", group="triage", display="⏎ Enter",
         screen="triage"),
     Key("triage_sort", keys="o", action="sort", description="sort",
-        help="Order the groups by kind (as the summary lists them), by count, or by name.", group="triage", display="o",
+        help="Order the groups by kind (as the summary lists them), by rejections (a scope's or "
+        "a --by value's rejected records, a failing group's records; ACCEPT and the rungs last), by count, or "
+        "by name; the groups' title says which.", group="triage", display="o",
         screen="triage"),
     Key("triage_filter", keys="slash", action="filter", description="filter",
         help="Filter the groups by name; Enter goes back to the groups (their keys move again).",

@@ -14,7 +14,7 @@ import pytest
 from textual.content import Content
 from textual.widgets import Input
 
-from support import ANSWERS, PAYMENTS_REGISTRY, PAYMENTS_REQUEST, decoded, one_line_error, run_cli, run_main
+from support import ANSWERS, FIXTURES, PAYMENTS_REGISTRY, PAYMENTS_REQUEST, decoded, one_line_error, run_cli, run_main
 from inspector.lab.mutations import MUTATIONS_BY_NAME, answer_of
 from inspector.suites.load import load_registry
 from inspector.triage import run as engine_run
@@ -45,6 +45,7 @@ from support.tui import (
 )
 
 ESC, RLO = "\x1b", "\u202e"
+SAMPLE = (FIXTURES / "logs" / "sample.jsonl", FIXTURES / "logs" / "sample-registry.json")
 
 
 @pytest.fixture(scope="module")
@@ -78,6 +79,78 @@ def drawn_groups(screen: TriageScreen) -> list[tuple[str, str]]:
             for row in range(table.row_count)]
 
 
+def drawn_cells(table: GroupTable, key: str) -> list[str]:
+    """Every row's cell of column ``key`` as drawn on screen (each row scrolled into view in turn)."""
+    index = next(i for i, column in enumerate(table.columns) if column.key == key)
+    start, width = table._starts[index], table._widths[index]
+    cells = []
+    for row in range(table.row_count):
+        table.scroll_to_row(row)
+        cells.append(row_text(table, row)[start:start + width].strip())
+    return cells
+
+
+class TestOverviewLayout:
+    """What the rows show at 120 and 80 columns, on the bundled sample log (issue 20)."""
+
+    async def test_at_120_columns_every_name_is_told_apart_a_long_one_cut_in_the_middle_and_whole_below(self):
+        async with app_for(*SAMPLE, "model").run_test(size=SIZE) as pilot:
+            screen = await counted(pilot)
+            table = screen.query_one(GroupTable)
+            names = drawn_cells(table, "group")
+            assert len(set(names)) == len(names) == len(table.groups)
+            assert "STALE_REVISION" in names and "model=claude-y" in names  # short names whole
+            row = next(row for row, group in enumerate(table.groups)
+                       if group.name == "claim:STALE_REVISION/pool_size/auth-staging-v1")
+            drawn = names[row]
+            assert "…" in drawn and drawn.startswith("claim:STAL") and drawn.endswith("/auth-staging-v1")
+            select_group(screen, table.groups[row].name)
+            await pilot.pause()
+            assert screen.query_one("#groups-name").render().plain == "claim:STALE_REVISION/pool_size/auth-staging-v1"
+
+    @pytest.mark.parametrize("size", [(80, 24), (60, 24)])
+    async def test_narrow_every_row_shows_its_count_the_histogram_and_the_bar_give_way(self, size):
+        async with app_for(*SAMPLE, "model").run_test(size=size) as pilot:
+            screen = await counted(pilot)
+            table = screen.query_one(GroupTable)
+            assert screen.query_one("#time-panel").display is False  # the records carry ts: shown when wide
+            assert "records" in table.render_line(0).text.split()  # the header
+            assert drawn_cells(table, "records") == [f"{group.records:,}" for group in table.groups]
+            if size[0] == 80:  # the histogram and the bar gave way: the names have room to be told apart
+                names = drawn_cells(table, "group")
+                assert len(set(names)) == len(names)
+                assert "reason:INVALID_JSON/MISSING_MEMBER" in names  # cut at 120 beside the histogram
+                assert "rejected" in table.render_line(0).text.split()
+
+    async def test_o_sorts_by_rejections_the_passing_groups_last_and_the_title_says_so(self):
+        async with app_for(*SAMPLE, "model").run_test(size=SIZE) as pilot:
+            screen = await counted(pilot)
+            table = screen.query_one(GroupTable)
+            await pilot.press("o")
+            assert "by rejections" in screen.query_one("#groups-title").render().plain
+            names = drawn_cells(table, "group")
+            # blame:generation 143 rejected records, citation-only's false accepts 82, then model=gpt-x:
+            # 78 of its 149 records rejected (above INVALID_JSON's 60, below it by count)
+            assert names[:3] == ["blame:generation", "false_accept:citation_only", "model=gpt-x"]
+            assert names.index("model=gpt-x") < names.index("INVALID_JSON") < names.index("scope:auth/prod/v3")
+            passing = {"ACCEPT", "rung:strict_json", "rung:citation_only", "rung:contract", "bad"}
+            assert set(names[-len(passing):]) == passing
+
+    async def test_rejected_is_filled_wherever_it_means_something_and_the_help_says_what(self):
+        from inspector.tui.screens.help import help_markdown
+
+        async with app_for(*SAMPLE, "model").run_test(size=SIZE) as pilot:
+            screen = await counted(pilot)
+            table = screen.query_one(GroupTable)
+            drawn = dict(zip(drawn_cells(table, "group"), drawn_cells(table, "rejected"), strict=True))
+            assert drawn["model=gpt-x"] == "✗ 78 52%"  # 78 of its own 149 records
+            assert drawn["scope:auth/prod/v3"] == "✗ 14 64%"  # 14 of 22
+            assert drawn["INVALID_JSON"] == drawn["blame:generation"] == drawn["false_accept:citation_only"] == "✗ all"
+            assert drawn["ACCEPT"] == "·"
+            assert drawn["rung:contract"] == drawn["bad"] == ""
+        assert "its rejected records and their share of *its own* records" in help_markdown()
+
+
 class TestOverview:
     async def test_its_counts_are_the_headless_summary(self, made, capsys):
         folder, registry, mix = made
@@ -107,6 +180,8 @@ class TestOverview:
             table = screen.query_one(GroupTable)
             by_kind = [group.name for group in table.groups]
             assert by_kind[0] == "INVALID_JSON" and by_kind[-1] == "bad"
+            await pilot.press("o")
+            assert "by rejections" in screen.query_one("#groups-title").render().plain
             await pilot.press("o")
             counts = [group.records for group in table.groups]
             assert counts == sorted(counts, reverse=True)
@@ -261,7 +336,7 @@ class TestWorker:
             assert drawn_groups(screen)[0][0] == "INVALID_JSON"
             # a key is answered while the worker runs
             await pilot.press("o")
-            assert screen.sort == "count"
+            assert screen.sort == "rejections"
             await pilot.press("escape")
             gate.set()
             final = (await counted(pilot)).counted
@@ -452,6 +527,9 @@ class TestRecords:
             screen = await counted(pilot)
             names = [group.name for group in screen.query_one(GroupTable).groups]
             assert "model=evil\\u001b[31m\\u202ex" in names  # the group's name, as --export takes it
+            select_group(screen, "model=evil\\u001b[31m\\u202ex")
+            await pilot.pause()
+            assert screen.query_one("#groups-name").render().plain == "model=evil\\u001b[31m\\u202ex"
             text, _ = screen_text_and_styles(pilot.app)
             assert "\\u001b" in text and "\\u202e" in text and hidden_characters(text) == []
             select_group(screen, "bad")

@@ -22,6 +22,7 @@ from ..widgets.checks_panel import ChecksPanel
 from ..widgets.raw_answer import RawAnswer
 from ..widgets.record_strip import RecordStrip
 from ..widgets.registry_table import RegistryTable
+from ..widgets.group_table import GroupTable
 from ..widgets.request_strip import RequestStrip
 from ..widgets.source_text import SourceText
 from ..widgets.verdict import VerdictView
@@ -29,7 +30,7 @@ from ..widgets.verdict import VerdictView
 __all__ = ["HelpScreen", "help_markdown", "mutations_markdown"]
 
 PANELS = (CaseList, RecordStrip, RequestStrip, ClaimsTable, RegistryTable, SourceText, ChecksPanel, RawAnswer,
-          VerdictView)
+          VerdictView, GroupTable)
 
 INTRO = (
     "# inspector\n\n"

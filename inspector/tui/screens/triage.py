@@ -85,6 +85,8 @@ class TriageScreen(Screen[None]):
 
     BINDINGS = keys.bindings("triage")
     AUTO_FOCUS = ""
+    # Under 110 columns the time histogram gives way to the groups: their names and counts come first.
+    HORIZONTAL_BREAKPOINTS = [(0, "-groups-only"), (110, "-with-time")]
 
     def __init__(self, run: TriageRun) -> None:
         super().__init__()
@@ -113,6 +115,7 @@ class TriageScreen(Screen[None]):
                 with Vertical(id="groups-panel"):
                     yield Static("", id="groups-title", classes="triage-title", markup=False)
                     yield GroupTable(id="groups")
+                    yield Static("", id="groups-name", markup=False)
                 with Vertical(id="time-panel"):
                     yield Static("", id="time-title", classes="triage-title", markup=False)
                     yield TimeTable(id="time")
@@ -255,6 +258,13 @@ class TriageScreen(Screen[None]):
             self.query_one("#time-title", Static).update(Content.assemble(
                 "time", (f" · per {histogram.bucket} · {iso(histogram.first)[:10]} – {iso(histogram.last)[:10]}",
                          _MUTED), (f" · {outliers}" if outliers else "", TEXT[Tone.WARN])), layout=False)
+
+    @on(GroupTable.Moved)
+    def _show_name(self, moved: GroupTable.Moved) -> None:
+        """The group under the cursor, its whole name (the table cuts a long one in the middle)."""
+        group = moved.group
+        line = safe.content(group.name, "bold") if group is not None else Content("")
+        self.query_one("#groups-name", Static).update(line, layout=False)
 
     def _show_titles(self) -> None:
         table = self.query_one(GroupTable)

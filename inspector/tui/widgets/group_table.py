@@ -5,8 +5,11 @@ through ``safe`` like every cell."""
 
 from __future__ import annotations
 
+from rich.cells import cell_len
+from textual.message import Message
+
 from ...presentation.bars import bar
-from ...presentation.triage import Group
+from ...presentation.triage import Group, rejections
 from ..tones import TABLE, Tone
 from .growing_table import GrowingTable
 from .table import Cell, Column, SafeTable
@@ -23,6 +26,16 @@ KIND_WORDS = {
 class GroupTable(GrowingTable):
     """The groups: kind, name, the summary's bar, records and their share."""
 
+    HELP = (
+        "**Triage groups**: each group of the log with its records (`records`), their share of every record "
+        "counted (`rate`; the bad lines': of every line read) and how many the contract rejected (`rejected`): "
+        "for a scope or a `--by` value, its rejected records and their share of *its own* records (`✗ 78 52%`); "
+        "`✗ all` for a group of rejections (a failing verdict, a sub-reason, a failing claim, a blame, a "
+        "category, citation-only's false accepts); `·` for none (ACCEPT, a scope with none); blank for a rung "
+        "(records passing it, rejected later or not) and the bad lines (never verified). A long name is cut in "
+        "the middle; the line under the table shows the selected group's whole name."
+    )
+
     DEFAULT_CSS = """
     GroupTable > .group-table--bar { color: $primary; }
     """
@@ -31,14 +44,21 @@ class GroupTable(GrowingTable):
 
     COLUMNS = (
         Column("kind", "", width=12),
-        Column("group", "group", min_width=16, weight=3),
-        Column("bar", "records", min_width=8, weight=1),
-        Column("records", "n", width=9, justify="right"),
+        Column("group", "group", min_width=16, cut="middle"),
+        Column("bar", "", min_width=8),
+        Column("records", "records", width=9, justify="right"),
         Column("rate", "rate", width=6, justify="right"),
-        Column("rejected", "rejected", width=9, justify="right"),
+        Column("rejected", "rejected", width=8, justify="right"),  # as wide as its widest cell (set_groups)
     )
     # Once a reviewer annotated records of the logs: how many of the group's, and how many the contract got wrong.
     ANNOTATED = Column("annotated", "annotated", width=12, justify="right")
+
+    class Moved(Message):
+        """The cursor is on another group (or on none)."""
+
+        def __init__(self, group: Group | None) -> None:
+            super().__init__()
+            self.group = group
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -46,19 +66,67 @@ class GroupTable(GrowingTable):
         self.records = 0
         self.lines = 0
         self.by_kind = True
+        self.annotated = False
+        self._longest = 0  # the longest group name, in cells: what the name column needs
+        self._widest = 0  # the widest rejected cell
         self.set_columns(self.COLUMNS)
         self.empty_message = "counting…"
 
     def set_groups(self, groups: list[Group], records: int, lines: int, by_kind: bool) -> None:
         """Show these groups, the cursor staying on the same group when it is still there."""
-        current = self.groups[self.cursor].name if self.cursor is not None and self.cursor < len(self.groups) else None
+        current = self.current
         self.groups, self.records, self.lines, self.by_kind = groups, records, lines, by_kind
-        cursor = next((row for row, group in enumerate(groups) if group.name == current), None)
+        cursor = next((row for row, group in enumerate(groups) if current is not None and group.name == current.name),
+                      None)
         self.cursor = cursor if cursor is not None else (0 if groups else None)
         annotated = any(group.annotated is not None for group in groups)
-        if annotated != (self.columns[-1] is self.ANNOTATED):
-            self.set_columns((*self.COLUMNS, self.ANNOTATED) if annotated else self.COLUMNS)
+        longest = max((cell_len(group.name) for group in groups), default=0)
+        widest = max((len(cell[0]) for cell in map(_rejected, groups) if cell is not None), default=0)
+        if annotated != self.annotated or longest != self._longest or widest != self._widest:
+            self.annotated, self._longest, self._widest = annotated, longest, widest
+            self._layout_width = -1  # the columns are fitted again
         self.set_row_count(len(groups))
+        if (self.current and self.current.name) != (current and current.name):
+            self.post_message(self.Moved(self.current))
+
+    def move_cursor(self, row: int | None, *, scroll: bool = True) -> None:
+        moved = row != self.cursor
+        super().move_cursor(row, scroll=scroll)
+        if moved:
+            self.post_message(self.Moved(self.current))
+
+    # -- fitting the columns to the width -------------------------------------------------
+
+    def _ensure_layout(self) -> None:
+        available = self.scrollable_content_region.width or self.size.width
+        if available != self._layout_width or not self._widths:
+            self.columns = self._fitted(available)
+        super()._ensure_layout()
+
+    def _fitted(self, available: int) -> tuple[Column, ...]:
+        """The columns for this width: the count always; the name as wide as the longest needs, up to
+        what is left after the counts (then cut in the middle); the bar gets the rest, or gives way."""
+        kind, group, bar_column, *counts = self.COLUMNS
+        counts = [_sized(column, max(column.width or 0, self._widest)) if column.key == "rejected" else column
+                  for column in counts]
+        if self.annotated:
+            counts.append(self.ANNOTATED)
+
+        def left(counts: list[Column]) -> int:
+            return available - sum(column.width or 0 for column in (kind, *counts)) - self.gap * (len(counts) + 1)
+
+        # Narrower than the name's least: the share, then the annotated and rejected give way, never the count.
+        for key in ("rate", "annotated", "rejected"):
+            if left(counts) >= group.min_width:
+                break
+            counts = [column for column in counts if column.key != key]
+        room = left(counts)
+        need = max(self._longest, group.min_width)
+        name = max(group.min_width, min(need, room))
+        bar_width = room - name - self.gap
+        if bar_width >= bar_column.min_width:
+            return (kind, _sized(group, name), _sized(bar_column, bar_width), *counts)
+        return (kind, _sized(group, max(group.min_width, room)), *counts)
 
     @property
     def current(self) -> Group | None:
@@ -75,7 +143,7 @@ class GroupTable(GrowingTable):
             return group.name  # untrusted: fields, sources, scopes and metadata come from the log
         if key == "bar":
             total = self.lines if group.kind == "bad" else self.records
-            width = self._widths[2] if len(self._widths) > 2 else 20
+            width = self._widths[2]
             style = TABLE[Tone.BAD] if group.kind in ("bad", "false_accept") else \
                 TABLE[Tone.GOOD] if group.name in ("ACCEPT", "rung:contract") else "group-table--bar"
             return (bar(group.records, total, width), style)
@@ -89,10 +157,24 @@ class GroupTable(GrowingTable):
             wrong = (group.false_rejections or 0) + (group.false_acceptances or 0)
             return (f"{group.annotated:,} · {wrong:,} false", TABLE[Tone.BAD]) if wrong else \
                 (f"{group.annotated:,}", None)
-        if group.rejected is None:
-            return None
-        return (f"✗ {group.rejected:,}", TABLE[Tone.BAD]) if group.rejected else ("·", TABLE[Tone.PENDING])
+        return _rejected(group)
 
     def on_safe_table_row_clicked(self, event: SafeTable.RowClicked) -> None:
         event.stop()
         self.move_cursor(event.row)
+
+
+def _rejected(group: Group) -> tuple[str, str] | None:
+    """The rejected cell: what it means for this kind of group (``GroupTable.HELP``)."""
+    rejected = rejections(group)
+    if rejected is None:
+        return None
+    if not rejected:
+        return ("·", TABLE[Tone.PENDING])
+    if group.rejected_rate is None:  # a group of rejections: every record of it
+        return ("✗ all", TABLE[Tone.BAD])
+    return (f"✗ {rejected:,} {100 * group.rejected_rate:.0f}%", TABLE[Tone.BAD])
+
+
+def _sized(column: Column, width: int) -> Column:
+    return Column(column.key, column.title, width=width, justify=column.justify, cut=column.cut)

@@ -30,7 +30,8 @@ from textual.widget import Widget
 
 from .. import safe
 
-__all__ = ["Cell", "Column", "Piece", "SafeTable", "StyleCache", "component_style", "text_segments", "untrusted"]
+__all__ = ["Cell", "Column", "Piece", "SafeTable", "StyleCache", "component_style", "middle_cut", "text_segments",
+           "untrusted"]
 
 Piece = tuple[str, str | None]  # text the view wrote, and a component class (None: plain)
 Cell = str | Piece | list[Piece] | None  # a str is untrusted text
@@ -39,6 +40,50 @@ Cell = str | Piece | list[Piece] | None  # a str is untrusted text
 def untrusted(text: str, component: str | None = None) -> list[Piece]:
     """Untrusted text as pieces: shown literally, escapes styled."""
     return [(piece, "safe-table--escape" if escaped else component) for piece, escaped in safe.pieces(text)]
+
+def _cells(pieces: list[Piece], cells: int, *, from_end: bool = False) -> list[Piece]:
+    """The first (or last) ``cells`` cells of these pieces."""
+    taken: list[Piece] = []
+    room = cells
+    for text, component in reversed(pieces) if from_end else pieces:
+        if room <= 0:
+            break
+        size = cell_len(text)
+        if size > room:
+            chars = text[::-1] if from_end else text
+            kept = ""
+            for char in chars:
+                if cell_len(kept + char) > room:
+                    break
+                kept += char
+            text, size = (kept[::-1] if from_end else kept), cell_len(kept)
+        if text:
+            taken.append((text, component))
+        room -= size
+        if size == 0:
+            break
+    return taken[::-1] if from_end else taken
+
+
+def middle_cut(pieces: list[Piece], width: int) -> list[Piece]:
+    """Pieces cut to ``width`` cells in the middle, an ellipsis there: a name's tail tells it from its
+    neighbours (``claim:STALE_REV…/pool_size/auth-staging-v1``).  When the part from the first ``/`` on
+    fits beside a head of ``kind:`` and three cells, the cut is before it; otherwise a third is head."""
+    plain = "".join(text for text, _ in pieces)
+    total = cell_len(plain)
+    if total <= width:
+        return pieces
+    if width <= 1:
+        return [("…", None)] if width == 1 else []
+    tail = width - 1 - (width - 1) // 3
+    slash = plain.find("/")
+    if slash > 0:
+        path = cell_len(plain[slash:])
+        head = cell_len(plain[: plain.find(":") + 1]) + 3 if ":" in plain[:slash] else 3
+        if head + 1 + path <= width:
+            tail = path
+    return [*_cells(pieces, width - 1 - tail), ("…", None), *_cells(pieces, tail, from_end=True)]
+
 
 # Components that only colour text; the others paint a background, blended over
 # the widget's own (a partial style would drop the blend and paint it opaque).
@@ -108,6 +153,7 @@ class Column:
     min_width: int = 4
     weight: int = 1  # share of the rest, for columns without a fixed width
     justify: str = "left"
+    cut: str = "end"  # where text too long for the column loses cells: "end" or "middle" (its tail kept)
 
 
 class SafeTable(StyleCache, ScrollView, can_focus=False):
@@ -383,7 +429,10 @@ class SafeTable(StyleCache, ScrollView, can_focus=False):
             length += width
             fitted: list[Segment] = []
             room = width
-            for text, component in self._pieces(value):
+            pieces = self._pieces(value)
+            if column.cut == "middle":
+                pieces = middle_cut(pieces, width)
+            for text, component in pieces:
                 if not text:
                     continue
                 size = cell_len(text)
