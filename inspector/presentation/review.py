@@ -110,12 +110,17 @@ class ReviewSession:
         return len(self.queue) - self.left
 
     def next_left(self, after: int | None = None) -> int | None:
-        """The next case still to decide after ``after`` (wrapping), or None when none is left."""
+        """The next case of the queue nobody decided yet, after ``after`` (wrapping); None:
+        the walk is done.  A skipped case is not walked again (it still counts as left)."""
         if not self.queue:
             return None
         start = 0 if after is None else next((i + 1 for i, n in enumerate(self.queue) if n >= after), 0)
         order = self.queue[start:] + self.queue[:start]
-        return next((number for number in order if self.is_left(number) and number != after), None)
+        return next((number for number in order if number != after and self.decision(number) is None), None)
+
+    def in_review(self, number: int) -> bool:
+        """Whether the case's suite is one the review is of (not one opened after it started)."""
+        return id(self.session.frozen(number).suite) in self.suites
 
     def human_labels(self, number: int) -> dict[int, str]:
         """People's labels of the case's claims: the suite's, then this review's on top."""
@@ -127,9 +132,12 @@ class ReviewSession:
         return labels
 
     def agreement(self, numbers: list[int] | None = None) -> Agreement:
+        """People against the lens and the contract over ``numbers``, this review's pending
+        labels on top for the cases of its suites."""
         numbers = list(range(len(self.session))) if numbers is None else numbers
         reports = [self.session.frozen(number) for number in numbers]
-        return agreement(reports, {number: self.human_labels(number) for number in numbers})
+        return agreement(reports, {number: self.human_labels(number) for number in numbers
+                                   if self.in_review(number)})
 
     def header(self) -> str:
         """``review · 3 left of 5 · alice``."""

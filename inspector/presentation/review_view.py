@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..contract.evidence import CONTRADICTED, INSUFFICIENT, SUPPORTED
-from ..reports.agreement import Agreement, Comparison, agreement, applied_labels
+from ..reports.agreement import Agreement, Comparison, applied_labels
 from ..reports.case import CLAIM_LABELS, CaseReport
 from ..reports.tones import Tone
 from ..suites.load import ACCEPT_DECISION, DECISIONS, HUMAN_LABELS, NOT_ASSESSABLE, REJECT_DECISION, SKIP_DECISION
@@ -39,11 +39,8 @@ __all__ = [
     "end_words",
     "human_label_cell",
     "human_labels_shown",
-    "in_review",
     "label_problem",
-    "next_case",
     "parse_decision",
-    "review_agreement",
     "row_state",
     "shown_path",
     "strip_words",
@@ -63,36 +60,13 @@ ROW_MARKS: dict[str, tuple[str, Tone]] = {
 KNOWN_REGRESSION_MARK: tuple[str, Tone] = ("⊘", Tone.WARN)
 
 
-def in_review(review: ReviewSession, number: int) -> bool:
-    """Whether the case's suite is one the review is of (not one opened after it started)."""
-    return id(review.session.frozen(number).suite) in review.suites
-
-
-def review_agreement(review: ReviewSession, numbers: list[int]) -> Agreement:
-    """People against the lens and the contract over ``numbers``, the review's pending
-    labels on top for the cases of its suites."""
-    reports = [review.session.frozen(number) for number in numbers]
-    return agreement(reports, {number: review.human_labels(number) for number in numbers
-                               if in_review(review, number)})
-
-
 def row_state(review: ReviewSession, number: int) -> str | None:
     """``left`` (nobody decided), or the decision the pending file holds: accept, reject,
     skip; None for a case of a suite opened after the review started."""
-    if not in_review(review, number):
+    if not review.in_review(number):
         return None
     decision = review.decision(number)
     return "left" if decision is None else decision.decision
-
-
-def next_case(review: ReviewSession, after: int | None) -> int | None:
-    """The next case of the queue nobody decided yet, after ``after`` (wrapping); None: the walk is done."""
-    queue = review.queue
-    if not queue:
-        return None
-    start = 0 if after is None else next((i + 1 for i, n in enumerate(queue) if n >= after), 0)
-    order = queue[start:] + queue[:start]
-    return next((n for n in order if n != after and review.decision(n) is None), None)
 
 
 def shown_path(path: Path) -> str:
@@ -181,7 +155,7 @@ def case_review(report: CaseReport, review: ReviewSession | None) -> CaseReview 
     case = report.case
     if case is None or report.parent is not None:  # an edited case: the lab's comparison is shown instead
         return None
-    if review is not None and not in_review(review, report.number):
+    if review is not None and not review.in_review(report.number):
         review = None
     decision = None
     if review is not None:
@@ -255,7 +229,7 @@ def human_labels_shown(report: CaseReport, review: ReviewSession | None) -> dict
     (None: the case has none, and the panel shows no column for them)."""
     if report.case is None:
         return None
-    if review is not None and in_review(review, report.number):
+    if review is not None and review.in_review(report.number):
         return review.human_labels(report.number)
     return applied_labels(report) or None
 

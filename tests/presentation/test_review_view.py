@@ -16,11 +16,8 @@ from inspector.presentation.review_view import (
     end_words,
     human_label_cell,
     human_labels_shown,
-    in_review,
     label_problem,
-    next_case,
     parse_decision,
-    review_agreement,
     row_state,
     strip_words,
 )
@@ -48,13 +45,13 @@ def review(tmp_path: Path) -> ReviewSession:
 class TestWalk:
     def test_the_next_case_is_the_next_undecided_one_wrapping(self, review):
         assert review.queue == [0, 1, 3]
-        assert next_case(review, None) == 0 and next_case(review, 0) == 1 and next_case(review, 3) == 0
+        assert review.next_left(None) == 0 and review.next_left(0) == 1 and review.next_left(3) == 0
         review.decide(1, "skip")
         assert row_state(review, 1) == "skip" and row_state(review, 0) == "left"
-        assert next_case(review, 0) == 3  # a skipped case is not walked again
+        assert review.next_left(0) == 3  # a skipped case is not walked again
         review.decide(0, "accept")
         review.decide(3, "reject")
-        assert next_case(review, 3) is None and review.left == 1
+        assert review.next_left(3) is None and review.left == 1
 
     def test_the_end_says_how_it_went_and_how_to_apply(self, review, tmp_path):
         assert end_words(review) == "review done: 0 accepted, 0 rejected, 0 skipped"
@@ -149,8 +146,8 @@ class TestASuiteOpenedSince:
     def test_its_cases_are_outside_the_review(self, review):
         session = review.session
         (added,) = [n for n in session.add_suite(load_suite(ARTICLE)) if session.ids[n] == "complete-answer"]
-        assert not in_review(review, added) and in_review(review, 0)
+        assert not review.in_review(added) and review.in_review(0)
         assert row_state(review, added) is None and case_review(session.frozen(added), review) is None
         assert human_labels_shown(session.frozen(added), review) is None
         review.label(0, 0, "SUPPORTED")
-        assert review_agreement(review, list(range(len(session)))).claims.compared == 1
+        assert review.agreement(list(range(len(session)))).claims.compared == 1

@@ -16,7 +16,7 @@ table (``presentation.key_state``), not code here.
 Review mode is one more state, ``review`` (a ``ReviewSession``, None outside the
 mode): the case list shows the review's queue, each row's review state, the strip
 above says how many are left, ``a``/``r``/``s`` decide the case shown and open
-the next one nobody decided (``presentation.review_view.next_case``); the keys
+the next one nobody decided (``ReviewSession.next_left``); the keys
 they shadow move for the mode (``keys.py``, the ``review`` screen's keys).
 """
 
@@ -44,8 +44,6 @@ from ...presentation.review_view import (
     case_review,
     end_words,
     human_labels_shown,
-    in_review,
-    next_case,
 )
 from ...presentation.selection import Selection, select
 from ...presentation.session import Session
@@ -272,14 +270,14 @@ class MainScreen(Screen[None]):
             return
         self.browse = self._review_browse(review)
         self.case_list.refresh_all()
-        first = next_case(review, None)
+        first = review.next_left(None)
         if first is None and review.queue:
             first = review.queue[0]
         if first is not None:
             self.open_case(first)
         elif self.selection is not None:
             self._show(self.selection)
-        if first is None or next_case(review, None) is None:
+        if first is None or review.next_left(None) is None:
             self.notify(end_words(review), markup=False, timeout=8)
 
     def _hand_review(self, selection: Selection) -> None:
@@ -342,7 +340,7 @@ class MainScreen(Screen[None]):
     def _reviewable(self, number: int) -> bool:
         """Whether the review is of this case's suite (else it says so: a suite opened since)."""
         assert self.review is not None
-        if in_review(self.review, number):
+        if self.review.in_review(number):
             return True
         self.notify("this case's suite was opened after the review started: leave review mode (Esc) and enter it "
                     "again to review it", title="not in this review", severity="warning", markup=False)
@@ -354,7 +352,7 @@ class MainScreen(Screen[None]):
         assert review is not None
         self.case_list.refresh_rows([self.browse.row_of(number)])
         self.query_one(ReviewStrip).show_review(review)
-        following = next_case(review, number)
+        following = review.next_left(number)
         if following is not None:
             self.open_case(following)
             return

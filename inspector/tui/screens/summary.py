@@ -22,7 +22,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from ...presentation.review import ReviewSession
-from ...presentation.review_view import NO_LABELS, AgreementSection, agreement_sections, review_agreement
+from ...presentation.review_view import NO_LABELS, AgreementSection, agreement_sections
 from ...presentation.selection import STAGE_NAMES
 from ...presentation.session import Session
 from ...reports.suite import SuiteReport
@@ -78,7 +78,7 @@ class SummaryScreen(Screen[CasesChosen | None]):
     def _compute(self) -> None:
         numbers = self._numbers()
         summary = self.session.summary(numbers)
-        agreement = review_agreement(self.review, numbers) if self.review is not None else summary.agreement
+        agreement = self.review.agreement(numbers) if self.review is not None else summary.agreement
         sections = agreement_sections(agreement)
         self.app.call_from_thread(self._show, numbers, summary)
         self.app.call_from_thread(self._show_agreement, sections)
