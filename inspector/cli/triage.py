@@ -148,6 +148,11 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     parser.add_argument("--limit", type=int, metavar="N",
                         help="--export at most N records (the first ones); without --summary or --format, "
                              "the counting stops there and only the export is reported")
+    parser.add_argument("--sample", metavar="N",
+                        help="--export a random sample of N of the group's records (in log order; all of them when "
+                             "it holds fewer), the same records for the same --seed")
+    parser.add_argument("--seed", metavar="S",
+                        help="with --sample: the seed, a whole number (default: one is picked and printed)")
     parser.add_argument("--bad-lines", type=Path, metavar="FILE",
                         help="write every bad line to FILE, a new file (JSON lines: file, line, offset, reason); "
                              "the summary lists the first 1,000")
@@ -206,6 +211,24 @@ def run(args: argparse.Namespace) -> int:
         return error("--export GROUP and --out SUITE go together")
     if args.limit is not None and (args.export is None or args.limit < 1):
         return error("--limit N takes a positive N, with --export")
+    sample = seed = None
+    if args.sample is not None or args.seed is not None:
+        from ..triage.sample import parse_sample, parse_seed, pick_seed
+
+        if args.sample is None:
+            return error("--seed S is the seed of --sample N: give --sample too")
+        if args.export is None:
+            return error("--sample N samples the records --export GROUP writes: give --export and --out too")
+        if args.limit is not None:
+            return error("--sample N takes N records at random, --limit N the first N: give one of them")
+        try:
+            sample = parse_sample(args.sample)
+        except ValueError as exc:
+            return error(f"--sample: {exc}")
+        try:
+            seed = parse_seed(args.seed) if args.seed is not None else pick_seed()
+        except ValueError as exc:
+            return error(f"--seed: {exc}")
     if args.workers is not None and not 1 <= args.workers <= MAX_WORKERS:
         return error(f"--workers N takes an N between 1 and {MAX_WORKERS} (more than the cores are not used)")
     window = {}
@@ -251,7 +274,8 @@ def run(args: argparse.Namespace) -> int:
     export_only = args.export is not None and not args.summary and args.format is None
     stop_at_limit = export_only and args.limit is not None and args.bad_lines is None
     options = Options(by=by, since=window.get("since"), until=window.get("until"),
-                      collect=args.export, limit=args.limit, stop_at_limit=stop_at_limit, log_format=log_format)
+                      collect=args.export, limit=args.limit, stop_at_limit=stop_at_limit, log_format=log_format,
+                      sample=sample, seed=seed or 0)
     if args.follow:
         from .triage_follow import follow_jsonl
 
@@ -282,21 +306,29 @@ def run(args: argparse.Namespace) -> int:
     except WriteError as exc:
         return error(f"--bad-lines {exc.path}: {exc.reason}; nothing was written")
     written = None
+    sampled = summary.tally.sampled
+    said = ""  # how the records written were chosen, when at random
     if args.export is not None:
-        from ..triage.export import export_suite
+        from ..triage.export import SampleTaken, export_suite
 
-        collected = summary.tally.collected
+        collected = summary.tally.collected if sampled is None else sampled.items()
         if not collected:  # the group's records are collected as they are counted: none, no such group
             return error(_unknown_group(args.export, summary))
+        taken = SampleTaken(sample, seed or 0, sampled.seen) if sampled is not None and sample is not None else None
         try:
-            written = export_suite(args.out, args.export, registry, collected, args.logs, log_format, books)
+            written = export_suite(args.out, args.export, registry, collected, args.logs, log_format, books,
+                                   sample=taken)
         except ExportError as exc:
             return error(str(exc))
+        if taken is not None:
+            said = f": {taken.words()}"
+            if args.seed is None and not taken.all:
+                said += f"; the seed was picked: --sample {sample} --seed {seed} draws the same records again"
     if export_only:
         stopped = " (the first ones: the counting stopped there)" if stop_at_limit and written == args.limit else ""
         if args.bad_lines is not None:
             print(visible(f"wrote every bad line ({summary.tally.bad_lines:,}) to {args.bad_lines}"))
-        print(visible(f"wrote {written} case(s) of {args.export} to {args.out}{stopped}"))
+        print(visible(f"wrote {written} case(s) of {args.export} to {args.out}{stopped}{said}"))
         return _exit(summary, baseline)
     crossed = None
     if pivot_keys is not None:
@@ -318,6 +350,8 @@ def run(args: argparse.Namespace) -> int:
                                       "groups": [shift.to_dict() for shift in compare(summary, baseline)]}
         if written is not None:
             document["export"] = {"group": args.export, "out": str(args.out), "cases": written}
+            if sampled is not None:
+                document["export"]["sample"] = {"size": sample, "seed": seed, "of": sampled.seen}
         if args.bad_lines is not None:
             document["bad_lines_file"] = str(args.bad_lines)
         print(json_dumps(document))
@@ -326,7 +360,7 @@ def run(args: argparse.Namespace) -> int:
         if args.bad_lines is not None:
             print(visible(f"wrote every bad line ({summary.tally.bad_lines:,}) to {args.bad_lines}"))
         if written is not None:
-            print(visible(f"wrote {written} case(s) of {args.export} to {args.out}"))
+            print(visible(f"wrote {written} case(s) of {args.export} to {args.out}{said}"))
     return _exit(summary, baseline)
 
 

@@ -527,6 +527,8 @@ class CaseReport:
             **({"human_labels": msgspec.to_builtins(case.human_labels)} if case.human_labels else {}),
             # Only a case a reviewer decided on has one (an annotated triage record's export).
             **({"human": msgspec.to_builtins(case.human)} if case.human is not None else {}),
+            # Only an exported triage record has one: its place and metadata.
+            **({"metadata": msgspec.to_builtins(case.metadata)} if case.metadata is not None else {}),
         }
 
 

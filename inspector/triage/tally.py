@@ -41,6 +41,7 @@ from .groups import OTHER, GroupMatcher
 from .logs import Chunk, count_lines, range_chunks
 from .mapping import DEFAULT_FORMAT, FILE_KEY, LogFormat, compile_format
 from .records import BAD_KINDS, RequestCache, file_member, parse_line, parse_mapped
+from .sample import Reservoir
 from .timeline import parse_ts
 
 __all__ = [
@@ -101,7 +102,9 @@ class Options:
     line.  ``collect``: the name of a group whose records' lines are kept (an
     export), at most ``limit`` of them (the first ones); with ``stop_at_limit``
     the counting stops once ``limit`` are kept (only the export is wanted: the
-    counts are then of the lines up to there)."""
+    counts are then of the lines up to there).  ``sample``: instead, a random
+    sample of that many of the group's records, drawn with ``seed``
+    (``triage.sample``: the same records for a seed, whatever the workers)."""
 
     by: tuple[str, ...] = ()
     since: float | None = None
@@ -111,6 +114,8 @@ class Options:
     limit: int | None = None
     stop_at_limit: bool = False
     log_format: LogFormat = DEFAULT_FORMAT
+    sample: int | None = None
+    seed: int = 0
 
     @property
     def windowed(self) -> bool:
@@ -279,7 +284,8 @@ class Tally:
       down to that after each chunk and each merge; a record whose value is
       not kept has ``OTHER`` for it in its cell
     - ``collected``: (file, line, offset, line bytes, label) of the records of
-      the group ``Options.collect`` names, the first ``collect_limit``
+      the group ``Options.collect`` names, the first ``collect_limit``;
+      ``sampled``, with ``Options.sample``: a random sample of them instead
     - ``broken``: (file, line after which it broke, why) of every log that broke
       off before its end (a truncated or corrupt ``.gz``, a read error): not a
       bad line, the end of what could be read of that log
@@ -310,6 +316,7 @@ class Tally:
     index: Index | None = None
     collected: list[tuple[str, int, int, bytes, str]] = field(default_factory=list)
     collect_limit: int | None = None
+    sampled: Reservoir | None = None  # with Options.sample: the sample of the group's records, in place of collected
 
     @property
     def bad_more(self) -> int:
@@ -399,6 +406,8 @@ class Tally:
             self.collected.extend(other.collected)
         else:
             self.collected.extend(other.collected[:max(0, self.collect_limit - len(self.collected))])
+        if other.sampled is not None:
+            self.sampled = other.sampled.copy() if self.sampled is None else self.sampled.merge(other.sampled)
         return self
 
     def _add_values(self, other: Tally) -> dict[int, set[bytes | None]]:
@@ -442,6 +451,8 @@ class Tally:
             self.bad = [(file, line + lines, reason) for file, line, reason in self.bad]
             self.broken = [(file, line + lines, problem) for file, line, problem in self.broken]
             self.collected = [(file, line + lines, *rest) for file, line, *rest in self.collected]
+            if self.sampled is not None:
+                self.sampled.shift(lines)
             if self.index is not None:
                 self.index.line = array("q", (line + lines for line in self.index.line))
         return self
@@ -486,7 +497,9 @@ class _Counting:
         self.requests = requests if requests is not None else RequestCache(registry)
         self.spill = spill
         self.tally = Tally(by_keys=options.by, index=Index() if options.index else None,
-                           collect_limit=options.limit if options.collect is not None else None)
+                           collect_limit=options.limit if options.collect is not None else None,
+                           sampled=Reservoir(options.sample, options.seed)
+                           if options.collect is not None and options.sample is not None else None)
         # Per --by key, the records of each value kept (Tally.by_values), in the order of the members.
         self._kept = [self.tally.by_values.setdefault(key, {}) for key in options.by]
         self._cells: dict[Any, tuple[Any, Any, tuple[bytes | None, ...]]] = {}
@@ -593,7 +606,7 @@ class _Counting:
         join = _SEPARATOR.join
         add_cell, add_minute, add_failure = cells.append, minutes.append, failures.append
         index, matcher = tally.index, self.matcher if not self.full else None
-        collected, limit = tally.collected, tally.collect_limit
+        collected, limit, sampled = tally.collected, tally.collect_limit, tally.sampled
         if matcher is not None and limit is not None and len(collected) >= limit:
             matcher = None
         if index is not None:
@@ -658,6 +671,10 @@ class _Counting:
                 index_code.append(_CODES[label_of(status, verdict.reason)])
                 index.describe(self._indexed_cell(flat), failing)
             if matcher is not None and matcher.matches(verdict, known, members, evidence, file):
+                if sampled is not None:
+                    at = starts[position] + position  # type: ignore[index]
+                    sampled.offer(file, at, (file, number + position, at, text, verdict.label))
+                    continue
                 collected.append((file, number + position, starts[position] + position,  # type: ignore[index]
                                   text, verdict.label))
                 if limit is not None and len(collected) >= limit:
