@@ -26,9 +26,10 @@ from ..contract.models import Registry
 from ..reports.case import CaseReport
 from ..suites.load import Case, CaseError, Suite
 from ..triage.drill import LineReader
-from ..triage.export import ExportError, export_suite
+from ..triage.export import ExportError, SampleTaken, export_suite
 from ..triage.follow import FollowEvent, FollowProgress
 from ..triage.groups import other_name
+from ..triage.sample import sample_numbers
 from ..triage.logs import LogError
 from ..triage.mapping import DEFAULT_FORMAT, LogFormat
 from ..triage.members import GroupMembers, RecordCases, Rereader, place_name, record_suite
@@ -36,6 +37,7 @@ from ..triage.stamp import LogChanged, LogStamp, changed_logs, check_stamps, sta
 from ..triage.summary import Group, Summary, summarize
 from ..triage.tally import VERDICT_LABELS, Options, Tally
 from ..triage.timeline import MAX_BUCKETS, Histogram, iso
+from .marks import Marks
 from .numbers import NumberError, ascii_digits, whole_number
 from .session import Session
 
@@ -275,10 +277,14 @@ def export_path(group: Group) -> str:
 
 
 def export_group(group: Group, snapshot: Snapshot, run: TriageRun, reader: LineReader, out: str | Path,
-                 limit: int = EXPORT_LIMIT) -> int:
+                 limit: int = EXPORT_LIMIT, *, numbers: Sequence[int] | None = None,
+                 sample: SampleTaken | None = None) -> int:
     """Write the group's first ``limit`` records, as counted in ``snapshot``, as a
     new suite file at ``out`` (``triage.export``: the file the headless
     ``--export GROUP --out SUITE --limit N`` writes); returns the cases written.
+    ``numbers``: those of the group's records instead (the ones marked);
+    ``sample``: a random sample of them instead, the records the headless
+    ``--sample N --seed S`` writes for the same seed (``triage.sample``).
     Each record is reread only from a log still what was counted, and only if
     its verdict is still the one counted (``triage.members.Rereader``); the
     logs are checked once more before writing.  Raises ``ExportError`` with the
@@ -296,9 +302,17 @@ def export_group(group: Group, snapshot: Snapshot, run: TriageRun, reader: LineR
                            log_format=run.options.log_format)
     rereader = Rereader(reader, run.registry, snapshot.stamps, run.options.log_format)
     collected = []
+    chosen: Iterable[int] = range(min(limit, len(members)))
+    if numbers is not None:
+        chosen = sorted(set(numbers))
+    elif sample is not None:
+        members.resolve_all()
+        files, file_of, offsets = index.files, index.file, index.offset
+        chosen = sample_numbers(((files[file_of[position]], offsets[position]) for position in members.found),
+                                sample.size, sample.seed)
     try:
         rereader.check()
-        for number in range(min(limit, len(members))):
+        for number in chosen:
             position = members.position(number)
             if position is None:
                 break
@@ -322,7 +336,9 @@ def export_group(group: Group, snapshot: Snapshot, run: TriageRun, reader: LineR
         books = read_all(run.logs)
     except AnnotationError as exc:
         raise ExportError(exc.path, f"{exc.problem}; nothing was written") from None
-    return export_suite(out, group.name, run.registry, collected, run.logs, run.options.log_format, books)
+    marked = f"the {len(collected):,} record(s) marked by hand" if numbers is not None else None
+    return export_suite(out, group.name, run.registry, collected, run.logs, run.options.log_format, books,
+                        sample=sample, chosen=marked)
 
 
 class _Ids(Sequence[str]):
@@ -396,6 +412,7 @@ class RecordSession(Session):
         cases = suite.cases
         assert isinstance(cases, RecordCases)
         self.cases = cases
+        self.marks = Marks()  # the records marked by hand (space), kept while the group's session is
         super().__init__([suite], rows=_Rows(suite, cases), ids=_Ids(cases), reports=_Reports())
 
     def __len__(self) -> int:

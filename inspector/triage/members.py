@@ -208,6 +208,22 @@ class GroupMembers:
         text, _, _ = self.rereader.reread(file, line, offset, label)
         return file, line, offset, text
 
+    def decoded(self, number: int, reader: LineReader, requests: RequestCache) -> LogRecord | None:
+        """The group's ``number``-th record decoded, not verified (a filter reads its answer and
+        metadata), through ``reader`` and ``requests`` (a thread's own: neither is shared between
+        threads), only from a log still what was counted (LogChanged; LogError when unreadable); None
+        past what was counted or when the line is not a record any more.  ``resolve_all`` first when
+        another thread reads too: finding the members is what changes this object."""
+        position = self.position(number)
+        if position is None:
+            return None
+        file, line, offset, _ = self.index.entry(position)
+        stamp = self.rereader.stamps.get(file)
+        if stamp is not None:
+            stamp.check()
+        found = decode_record(reader.line_at(file, offset), file, line, offset, requests, self.rereader.log_format)
+        return found if isinstance(found, LogRecord) else None
+
     def start(self, number: int, limit: int) -> tuple[str, int, int, bytes, bool] | None:
         """(file, line, offset, its first ``limit`` bytes, whether it goes on)
         of the group's ``number``-th line, a record or a bad line: a preview,

@@ -386,6 +386,20 @@ KEYS: tuple[Key, ...] = (
     Key("records_back", keys="escape", action="back", description="overview",
         help="Back to the triage overview (a case filter, when set, is cleared first).", group="triage", display="Esc",
         screen="records"),
+    Key("records_filter", keys="slash", action="filter", description="filter",
+        help="Filter the group's records: KEY=VALUE (a metadata member, as --by names it: model=gpt-x, "
+        "metadata.model=gpt-x; null for none), KEY!=VALUE, and text found in the record's place, verdict or raw "
+        "answer; every term must hold, quote one with spaces; the title says how many match.", group="triage",
+        display="/", screen="records"),
+    Key("records_mark", keys="space", action="mark", description="mark",
+        help="Mark the record, or unmark it (● in the list); the title counts the marked records and ctrl+e "
+        "offers to export just those.", group="triage", display="space", screen="records"),
+    Key("records_clear_marks", keys="C", action="clear_marks", description="clear marks",
+        help="Unmark every record of the group.", group="triage", display="C", footer=False, screen="records"),
+    Key("records_export", keys="ctrl+e", action="export", description="export",
+        help="Write the group's records as a new suite file, as --export does: the marked ones, the first N or a "
+        "random sample of N (a seed draws the same records as --sample N --seed S).", group="triage",
+        display="^e", screen="records"),
     Key("records_line", keys="l", action="log_line", description="log line",
         help="The record's whole line as its log holds it, read again: re-indented (r: exactly as written), "
         "control characters and bytes that are not UTF-8 shown as escapes, the first 64 KiB of a longer one "

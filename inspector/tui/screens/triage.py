@@ -490,7 +490,7 @@ class TriageScreen(Screen[None]):
         session, number = kept
         from .records import RecordsScreen
 
-        screen = RecordsScreen(session, group, number, self.desk)
+        screen = RecordsScreen(session, group, number, self.desk, counted=(counted, self.run))
 
         def closed(current: int | None) -> None:
             if counted.done:
