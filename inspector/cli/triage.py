@@ -79,6 +79,11 @@ time: a ts member that is a JSON number is epoch seconds; a string is ISO 8601 o
 left out too (counted as undated). Records far from the bulk of the others (by ts) are counted
 before or after the histogram's range, not drawn.
 
+export: --export GROUP --out SUITE writes the group's records as a new suite (each case with its
+record's place and metadata, the metadata member); --limit N the first N, --sample N a random
+sample of N in log order (--seed S: the same records every time, whatever --workers; without it
+a seed is picked and printed; a group of N records or fewer is written whole, and said).
+
 Without --summary, --format or --export, the inspector opens on the overview of the groups
 (needs a terminal; a log file, not -): the counts fill in live, Enter opens a group's records.
 

@@ -364,8 +364,9 @@ KEYS: tuple[Key, ...] = (
         help="Filter the groups by name; Enter goes back to the groups (their keys move again).",
         group="triage", display="/", screen="triage"),
     Key("triage_export", keys="ctrl+e", action="export", description="export",
-        help="Write the group's records (the first 1,000 unless told) as a new suite file, as --export does: "
-        "open, audit and the lab read it.", group="triage", display="^e", screen="triage"),
+        help="Write the group's records as a new suite file, as --export does: the first 1,000 unless told, or a "
+        "random sample of N drawn with a seed (as --sample N --seed S); open, audit and the lab read it.",
+        group="triage", display="^e", screen="triage"),
     Key("triage_recount", keys="ctrl+r", action="recount", description="count again",
         help="Count the logs again from the start (a log rewritten or rotated since it was counted cannot be opened "
         "or exported until then); the lab edits of opened groups are dropped, so with some it asks first.",
