@@ -37,7 +37,7 @@ from ...presentation.session import Session
 from ...presentation.triage import Group, RecordSession, Snapshot, TriageRun
 from ...suites.load import Suite
 from .. import keys, safe
-from ..messages import RecordAnnotated
+from ..messages import CasesChosen, RecordAnnotated
 from ..tones import TEXT, Tone
 from ..widgets.record_strip import RecordStrip
 from .main import MainScreen
@@ -231,6 +231,14 @@ class RecordsScreen(MainScreen):
             self._open_found = False
             if self.browse.first is not None:
                 self.open_case(self.browse.first)
+
+    @on(CasesChosen)
+    def _records_chosen(self, message: CasesChosen) -> None:
+        # The main view narrows the list to these records (the palette, the summary) with its own search of the
+        # typed text: the typed filter is matched again among them, as a record filter.
+        text = self.query_one("#filter", Input).value
+        if text.strip():
+            self.call_after_refresh(self.filter_typed, text)
 
     @on(Input.Submitted, "#filter")
     def _records_filter_submitted(self, event: Input.Submitted) -> None:
