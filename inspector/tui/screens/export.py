@@ -64,9 +64,10 @@ class ExportScreen(FormScreen[bool]):
         return Content.assemble(
             (f"{self.group.records:,} records", "bold"), (" in the group", _MUTED),
             (", " if self.marked else "", _MUTED), marked,
-            ("; the first ones, a random sample (the same records for a seed) or the marked ones are written "
-             "as the cases of a new suite (the registry, each record's request and raw answer, its verdict as "
-             "the expected label, its place and metadata), which open, audit and the lab read.", _MUTED))
+            (f"; {'the marked ones, ' if self.marked else ''}the first ones or a random sample (the same records "
+             "for a seed) are written as the cases of a new suite (the registry, each record's request and raw "
+             "answer, its verdict as the expected label, its place and metadata), which open, audit and the lab "
+             "read.", _MUTED))
 
     def fields(self) -> tuple[Field, ...]:
         group = self.group
