@@ -39,7 +39,7 @@ async def filtered(pilot, screen: RecordsScreen, *keys: str, text: str | None = 
 
 
 async def test_filter_mark_and_export_a_groups_records(tmp_path, capsys):
-    app = app_for(SAMPLE, REGISTRY, "model")
+    app = app_for(SAMPLE, REGISTRY, "model", workers=1)  # a 300-line log: no worker to fork
     async with app.run_test(size=SIZE) as pilot:
         select_group(await counted(pilot), "model=gpt-x")
         await pilot.press("enter")
