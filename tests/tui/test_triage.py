@@ -18,7 +18,10 @@ from support import ANSWERS, FIXTURES, PAYMENTS_REGISTRY, PAYMENTS_REQUEST, deco
 from inspector.lab.mutations import MUTATIONS_BY_NAME, answer_of
 from inspector.suites.load import load_registry
 from inspector.triage import run as engine_run
+from inspector.presentation.triage import triage_run
 from inspector.triage.synth import write_log, write_registry
+from inspector.triage.timeline import parse_time
+from inspector.tui.app import make_triage_app
 from inspector.tui import keys
 from inspector.tui.messages import AnswerChanged
 from inspector.tui.screens.bad_lines import BadLinesScreen
@@ -351,6 +354,31 @@ class TestWorker:
             await pilot.press("enter")
             assert isinstance(pilot.app.screen, RecordsScreen)
             assert len(pilot.app.screen.session) == summary.by_check["ACCEPT"]
+
+
+    async def test_with_a_window_the_cursor_stays_on_the_first_row_in_view_and_enter_opens_it(self, made):
+        """Issue 20: with --since, the first snapshots hold no record in the window (only the empty rungs), and
+        the cursor used to stay on the group first shown there (rung:strict_json) as the groups grew around
+        it: opened scrolled to the middle, the cursor off screen, Enter opening a rung."""
+        folder, registry, mix = made
+        lines = (folder / "app.jsonl").read_text().splitlines()
+        since = next(json.loads(line)["ts"] for line in lines[len(lines) // 2:] if '"ts"' in line)
+        run = triage_run([str(folder / "app.jsonl")], load_registry(registry), str(registry),
+                         since=parse_time(since), workers=1, task_bytes=8 * 1024, progress_every=0)
+        async with make_triage_app(run).run_test(size=SIZE) as pilot:
+            screen = await counted(pilot)
+            table = screen.query_one(GroupTable)
+            assert screen.counted.summary.tally.outside > 0
+            assert table.cursor == 0 and table.scroll_offset.y == 0
+            first = table.groups[0]
+            assert first.name == "INVALID_JSON" and screen.query_one("#groups-name").render().plain == first.name
+            await pilot.press("enter")
+            assert isinstance(pilot.app.screen, RecordsScreen) and pilot.app.screen.group.name == first.name
+            await pilot.press("escape")
+            await pilot.press("j", "j")  # moved: the cursor stays on its group as the counts reorder the rows
+            chosen = table.current
+            screen._show_groups()
+            assert table.current == chosen and table.cursor == 2
 
 
 class TestRecords:

@@ -173,6 +173,7 @@ class TriageScreen(Screen[None]):
             table.grow()
         self.query_one("#triage-progress").remove_class("-finished")
         self.query_one("#triage-progress", Static).update("", layout=False)
+        self.query_one(GroupTable).chosen = False  # a new count: the cursor on the first row again
         self.query_one(GroupTable).set_groups([], 0, 0, self.sort == "kind")
         self._show_time(None)
         self._show_head()

@@ -69,15 +69,19 @@ class GroupTable(GrowingTable):
         self.annotated = False
         self._longest = 0  # the longest group name, in cells: what the name column needs
         self._widest = 0  # the widest rejected cell
+        # Whether the cursor was moved (a key, a click): it then stays on its group as the counts reorder the
+        # rows; until then it stays on the first row, in view (not on the group first shown there).
+        self.chosen = False
         self.set_columns(self.COLUMNS)
         self.empty_message = "counting…"
 
     def set_groups(self, groups: list[Group], records: int, lines: int, by_kind: bool) -> None:
-        """Show these groups, the cursor staying on the same group when it is still there."""
+        """Show these groups: the cursor on the group it was moved to while that is still there (scrolled into
+        view), else on the first row."""
         current = self.current
         self.groups, self.records, self.lines, self.by_kind = groups, records, lines, by_kind
         cursor = next((row for row, group in enumerate(groups) if current is not None and group.name == current.name),
-                      None)
+                      None) if self.chosen else None
         self.cursor = cursor if cursor is not None else (0 if groups else None)
         annotated = any(group.annotated is not None for group in groups)
         longest = max((cell_len(group.name) for group in groups), default=0)
@@ -86,10 +90,13 @@ class GroupTable(GrowingTable):
             self.annotated, self._longest, self._widest = annotated, longest, widest
             self._layout_width = -1  # the columns are fitted again
         self.set_row_count(len(groups))
+        if self.cursor is not None:
+            self.scroll_to_row(self.cursor)
         if (self.current and self.current.name) != (current and current.name):
             self.post_message(self.Moved(self.current))
 
     def move_cursor(self, row: int | None, *, scroll: bool = True) -> None:
+        self.chosen = True
         moved = row != self.cursor
         super().move_cursor(row, scroll=scroll)
         if moved:
