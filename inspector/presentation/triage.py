@@ -32,6 +32,7 @@ from ..triage.groups import other_name
 from ..triage.logs import LogError
 from ..triage.mapping import DEFAULT_FORMAT, LogFormat
 from ..triage.members import GroupMembers, RecordCases, Rereader, place_name, record_suite
+from ..triage.series import Buckets
 from ..triage.stamp import LogChanged, LogStamp, changed_logs, check_stamps, stamp_logs
 from ..triage.summary import Group, Summary, summarize
 from ..triage.tally import VERDICT_LABELS, Options, Tally
@@ -56,6 +57,7 @@ __all__ = [
     "RecordSession",
     "Snapshot",
     "StaleExport",
+    "TimeShown",
     "Summary",
     "TriageRun",
     "count",
@@ -68,6 +70,7 @@ __all__ = [
     "overview_groups",
     "record_suite",
     "rejections",
+    "time_shown",
     "triage_run",
 ]
 
@@ -143,7 +146,7 @@ def triage_run(logs: Sequence[str], registry: Registry, registry_path: str | Pat
     engine.setdefault("task_bytes", TASK_BYTES)
     return TriageRun(tuple(logs), registry, str(registry_path),
                      Options(by=tuple(dict.fromkeys(by)), since=since, until=until, index=True,
-                             log_format=log_format), engine, follow)
+                             log_format=log_format, series=True), engine, follow)
 
 
 @dataclass
@@ -236,6 +239,36 @@ def count(run: TriageRun, report: Callable[[Snapshot], None], cancel: threading.
     report(Snapshot(final.summary, final.indexed, final.bad, final.lines, final.bytes_done, final.total_bytes,
                     final.seconds, done=True, cancelled=cancel.is_set(), broken=final.broken, stamps=stamps,
                     changed=tuple(changed_logs(stamps)), events=final.events, event_count=final.event_count))
+
+
+@dataclass(frozen=True)
+class TimeShown:
+    """What the overview's time histogram draws: the selected group's records over time (``group`` its name)
+    on the whole triage's bars, or the whole triage's (``group`` None: the bad lines, or nothing selected)."""
+
+    histogram: Histogram | None
+    group: str | None
+    whole: Histogram | None  # the whole triage's, bar for bar: what a group's share of each bar is of
+
+    def share(self, bar: int) -> float | None:
+        """The group's share of the records of one bar (None for the whole, or an empty bar)."""
+        if self.group is None or self.histogram is None or self.whole is None:
+            return None
+        total = self.whole.bars[bar].records
+        return self.histogram.bars[bar].records / total if total else None
+
+
+def time_shown(snapshot: Snapshot, group: Group | None, buckets: Buckets | None = None) -> tuple[TimeShown, Buckets]:
+    """The histogram the overview shows for ``group`` (a pivot cell's too) in ``snapshot``, and the
+    snapshot's ``Buckets`` (pass them back for the next group of the same snapshot: they are built once,
+    a sweep over every dated record's minute and cell)."""
+    summary = snapshot.summary
+    if buckets is None or buckets.summary is not summary:
+        buckets = Buckets(summary)
+    whole = summary.histogram
+    if group is None or group.kind == "bad" or whole is None:
+        return TimeShown(whole, None, whole), buckets
+    return TimeShown(buckets.of(group), group.name, whole), buckets
 
 
 def log_changes(snapshot: Snapshot) -> list[LogChanged]:

@@ -45,6 +45,7 @@ from support.tui import (
     screen_text_and_styles,
     select_group,
     submitted,
+    time_of,
 )
 
 ESC, RLO = "\x1b", "\u202e"
@@ -278,15 +279,33 @@ class TestOverview:
             assert isinstance(pilot.app.screen, RecordsScreen)
             assert len(pilot.app.screen.session) == mix.records - 5
 
-    async def test_the_time_histogram_with_timestamps_and_none_without(self, made, tmp_path):
+    async def test_the_time_histogram_follows_the_selected_group_and_none_without_timestamps(self, made, tmp_path,
+                                                                                            capsys):
         folder, registry, mix = made
+        status, out, _ = run_main(capsys, "triage", str(folder / "app.jsonl"), "--registry", str(registry),
+                                  "--format", "json", "--series")
+        headless = {group["group"]: group for group in json.loads(out)["groups"]}
         async with app_for(folder / "app.jsonl", registry).run_test(size=SIZE) as pilot:
             screen = await counted(pilot)
             assert screen.query_one("#time-panel").has_class("-shown")
-            bars = screen.query_one(TimeTable).histogram.bars
-            assert sum(b.records for b in bars) == mix.records - mix.no_ts
-            assert "per hour" in screen.query_one("#time-title").render().plain
-            assert row_text(screen.query_one(TimeTable), 0).startswith("12-01 00:00")
+            table = screen.query_one(TimeTable)
+            for name in ("VALUE_MISMATCH", "model=gpt-x" if "model=gpt-x" in headless else "ACCEPT", "ACCEPT"):
+                if name not in headless:
+                    continue
+                select_group(screen, name)
+                shown = await time_of(pilot, screen, name)
+                assert [(bar.records, bar.rejected) for bar in shown.histogram.bars] == \
+                    [(bar["records"], bar["rejected"]) for bar in headless[name]["series"]["bars"]]
+                title = screen.query_one("#time-title").render().plain
+                assert title.startswith("time · group · per hour · 12-01 – 12-02")
+            first = next(row for row in range(table.row_count) if shown.histogram.bars[row].records)
+            whole = shown.whole.bars[first].records
+            assert row_text(table, first).rstrip().endswith(f"{round(100 * shown.histogram.bars[first].records / whole)}%")
+            select_group(screen, "bad")  # the bad lines have no time: every record's histogram
+            shown = await time_of(pilot, screen, None)
+            assert sum(b.records for b in shown.histogram.bars) == mix.records - mix.no_ts
+            assert screen.query_one("#time-title").render().plain.startswith("time · all · per hour")
+            assert row_text(table, 0).startswith("12-01 00:00")
         plain = tmp_path / "no-ts.jsonl"
         plain.write_text(record("accept.json", id="a") + "\n" + record("value-mismatch.json") + "\n")
         async with app_for(plain, PAYMENTS_REGISTRY).run_test(size=SIZE) as pilot:
@@ -621,7 +640,7 @@ async def settled(pilot) -> TriageScreen:
     screen = await counted(pilot)
     screen.counted.seconds = 0.5
     screen._show_head()
-    await pilot.pause()
+    await time_of(pilot, screen, screen.query_one(GroupTable).current.name)
     return screen
 
 
@@ -636,8 +655,9 @@ def test_snapshot_of_a_groups_records(snap_compare, made, monkeypatch):
     monkeypatch.chdir(made[0])
 
     async def settle(pilot):
-        select_group(await settled(pilot), "VALUE_MISMATCH")
-        await pilot.pause()
+        screen = await settled(pilot)
+        select_group(screen, "VALUE_MISMATCH")
+        await time_of(pilot, screen, "VALUE_MISMATCH")
         await pilot.press("enter")
         await pilot.pause()
 
@@ -649,8 +669,9 @@ def test_snapshot_of_the_export_form(snap_compare, made, monkeypatch):
     monkeypatch.chdir(made[0])
 
     async def settle(pilot):
-        select_group(await settled(pilot), "STALE_REVISION")
-        await pilot.pause()
+        screen = await settled(pilot)
+        select_group(screen, "STALE_REVISION")
+        await time_of(pilot, screen, "STALE_REVISION")
         await pilot.press("ctrl+e")
         await pilot.pause()
         for field in pilot.app.screen.query(Input):  # a blinking cursor makes two pictures of one state differ

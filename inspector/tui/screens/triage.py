@@ -26,6 +26,7 @@ stops following, keeping the counts; quitting stops it too.
 from __future__ import annotations
 
 import threading
+import time
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -42,10 +43,11 @@ from ...presentation.session import Session
 from ...presentation.triage import (
     SORT_WORDS,
     SORTS,
-    Histogram,
+    Group,
     LineReader,
     LogChanged,
     Snapshot,
+    TimeShown,
     TriageRun,
     count,
     iso,
@@ -53,6 +55,7 @@ from ...presentation.triage import (
     open_group,
     other_name,
     overview_groups,
+    time_shown,
 )
 from .. import keys, safe
 from ..tones import TEXT, Tone, strong
@@ -80,6 +83,16 @@ class Counted(Message):
         return isinstance(message, Counted) and not message.snapshot.done
 
 
+class TimeDrawn(Message):
+    """The histogram of the selected group, drawn by a worker from a snapshot's series."""
+
+    def __init__(self, shown: TimeShown, buckets: object, snapshot: Snapshot) -> None:
+        super().__init__()
+        self.shown = shown
+        self.buckets = buckets
+        self.snapshot = snapshot
+
+
 class TriageScreen(Screen[None]):
     """The overview of a triage (the app's first screen for ``inspector triage``)."""
 
@@ -103,6 +116,8 @@ class TriageScreen(Screen[None]):
         self._recount_asked = False  # ctrl+r was pressed once with lab edits that counting again drops
         self._told = 0  # the number of the last event of the follow said in a notice
         self.desk = AnnotationDesk()  # the reviewers' annotations beside the logs (t, w, N on a record)
+        self._buckets: object = None  # the shown snapshot's series sorted into bars (presentation.triage.time_shown)
+        self._time_drawn = 0.0  # when the histogram was last drawn while counting
 
     # -- layout -------------------------------------------------------------------
 
@@ -175,7 +190,8 @@ class TriageScreen(Screen[None]):
         self.query_one("#triage-progress", Static).update("", layout=False)
         self.query_one(GroupTable).chosen = False  # a new count: the cursor on the first row again
         self.query_one(GroupTable).set_groups([], 0, 0, self.sort == "kind")
-        self._show_time(None)
+        self._buckets = None
+        self._show_time(TimeShown(None, None, None))
         self._show_head()
         self._show_titles()
         self.refresh_bindings()
@@ -210,7 +226,11 @@ class TriageScreen(Screen[None]):
         else:
             self._show_progress(snapshot)
         self._show_groups()
-        self._show_time(snapshot.summary.histogram)
+        # While counting, the selected group's histogram is drawn again at most every second (a sweep over
+        # the minutes counted so far, in a worker); once done, from the final counts.
+        if snapshot.done or time.monotonic() - self._time_drawn >= 1.0:
+            self._time_drawn = time.monotonic()
+            self._follow_time()
         self._show_head()
 
     def _tell_events(self, snapshot: Snapshot) -> None:
@@ -250,22 +270,49 @@ class TriageScreen(Screen[None]):
         width = max(10, progress.size.width - len(share))
         progress.update(Content.assemble((bar(done, total, width), "$primary"), (share, "bold")), layout=False)
 
-    def _show_time(self, histogram: Histogram | None) -> None:
+    def _follow_time(self) -> None:
+        """Draw the selected group's records over time (in a worker: the snapshot's series are swept once)."""
+        if self.counted is not None:
+            self._draw_time(self.counted, self.query_one(GroupTable).current, self._buckets)
+
+    @work(thread=True, exclusive=True, group="time")
+    def _draw_time(self, snapshot: Snapshot, group: Group | None, buckets: object) -> None:
+        shown, buckets = time_shown(snapshot, group, buckets)  # type: ignore[arg-type]
+        self.post_message(TimeDrawn(shown, buckets, snapshot))
+
+    @on(TimeDrawn)
+    def _time_drawn_now(self, drawn: TimeDrawn) -> None:
+        if drawn.snapshot is not self.counted:
+            return  # an older count's (a newer snapshot draws again)
+        self._buckets = drawn.buckets
+        current = self.query_one(GroupTable).current
+        if drawn.shown.group is not None and (current is None or current.name != drawn.shown.group):
+            return  # the cursor moved on: the next one is on its way
+        self._show_time(drawn.shown)
+
+    def _show_time(self, shown: TimeShown) -> None:
+        histogram = shown.histogram
         panel = self.query_one("#time-panel")
         panel.set_class(histogram is not None, "-shown")
-        self.query_one(TimeTable).set_histogram(histogram)
+        self.query_one(TimeTable).set_shown(shown)
         if histogram is not None:
             outliers = histogram.outlier_words()
+            first, last = iso(histogram.first)[:10], iso(histogram.last)[:10]
+            if first[:4] == last[:4]:  # the year once, in the title's few columns
+                first, last = first[5:], last[5:]
             self.query_one("#time-title", Static).update(Content.assemble(
-                "time", (f" · per {histogram.bucket} · {iso(histogram.first)[:10]} – {iso(histogram.last)[:10]}",
-                         _MUTED), (f" · {outliers}" if outliers else "", TEXT[Tone.WARN])), layout=False)
+                "time", (" · group" if shown.group is not None else " · all", "bold"),
+                (f" · per {histogram.bucket} · {first} – {last}", _MUTED),
+                (f" · {outliers}" if outliers else "", TEXT[Tone.WARN])), layout=False)
 
     @on(GroupTable.Moved)
     def _show_name(self, moved: GroupTable.Moved) -> None:
-        """The group under the cursor, its whole name (the table cuts a long one in the middle)."""
+        """The group under the cursor, its whole name (the table cuts a long one in the middle), and its
+        records over time."""
         group = moved.group
         line = safe.content(group.name, "bold") if group is not None else Content("")
         self.query_one("#groups-name", Static).update(line, layout=False)
+        self._follow_time()
 
     def _show_titles(self) -> None:
         table = self.query_one(GroupTable)
