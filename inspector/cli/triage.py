@@ -188,8 +188,9 @@ def run(args: argparse.Namespace) -> int:
 
         if (problem := pivot_problem(args.pivot)) is not None:
             return error(problem)
-        if args.follow or not (args.summary or args.format == "json"):
-            return error("--pivot is of the headless summary: add --summary (or --format json), without --follow")
+        if headless and (args.follow or not (args.summary or args.format == "json")):
+            return error("--pivot crosses two dimensions in the summary (--summary or --format json, without "
+                         "--follow) or in the inspector (p on the overview)")
         first, second = args.pivot.split(",")
         pivot_keys = (first, second)
         try:
@@ -458,8 +459,9 @@ def _inspect(args: argparse.Namespace, registry: Any, window: dict[str, float | 
     from ..tui.launch import open_triage
 
     engine = {"workers": args.workers} if args.workers else {}
+    pivot = tuple(args.pivot.split(",")) if args.pivot is not None else None
     return open_triage(triage_run(args.logs, registry, args.registry, by, window.get("since"),
-                                  window.get("until"), log_format, follow=args.follow, **engine))
+                                  window.get("until"), log_format, follow=args.follow, pivot=pivot, **engine))
 
 
 def _unknown_group(name: str, summary: Summary) -> str:

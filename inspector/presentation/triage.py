@@ -32,6 +32,7 @@ from ..triage.groups import other_name
 from ..triage.logs import LogError
 from ..triage.mapping import DEFAULT_FORMAT, LogFormat
 from ..triage.members import GroupMembers, RecordCases, Rereader, place_name, record_suite
+from ..triage.pivot import CHECK, SCOPE, Pivot, PivotCell, pivot, pivot_problem
 from ..triage.series import Buckets
 from ..triage.stamp import LogChanged, LogStamp, changed_logs, check_stamps, stamp_logs
 from ..triage.summary import Group, Summary, summarize
@@ -53,6 +54,9 @@ __all__ = [
     "LineReader",
     "LogChanged",
     "MAX_BUCKETS",
+    "PIVOT_SORTS",
+    "Pivot",
+    "PivotCell",
     "RecordCases",
     "RecordSession",
     "Snapshot",
@@ -68,6 +72,12 @@ __all__ = [
     "open_group",
     "other_name",
     "overview_groups",
+    "pivot",
+    "pivot_default",
+    "pivot_dimensions",
+    "pivot_group",
+    "pivot_keys",
+    "pivot_rows",
     "record_suite",
     "rejections",
     "time_shown",
@@ -122,6 +132,58 @@ def overview_groups(summary: Summary, sort: str = "kind", text: str = "") -> lis
 TASK_BYTES = 4 * 1024 * 1024
 
 
+# -- a pivot of two dimensions, in the overview --------------------------------------
+
+# How the pivot view orders its pairs: the most records first, the largest rejected share, the largest share of
+# its row, or by name.
+PIVOT_SORTS = ("records", "rejected", "share", "name")
+
+
+def pivot_dimensions(by: Sequence[str]) -> tuple[str, ...]:
+    """What a triage counted by ``by`` can cross: the scope, the check, each --by path."""
+    return (SCOPE, CHECK, *by)
+
+
+def pivot_default(run: TriageRun) -> tuple[str, str]:
+    """The pivot view's dimensions at first: --pivot's, else the first --by path's by check, else the scope's."""
+    by = run.options.by
+    return run.pivot or ((by[0], CHECK) if by else (SCOPE, CHECK))
+
+
+def pivot_keys(text: str, by: Sequence[str]) -> tuple[str, str]:
+    """The two dimensions ``A,B`` names, each one this triage counted; ValueError with the line to show."""
+    problem = pivot_problem(text.strip())
+    if problem is not None:
+        raise ValueError(problem.removeprefix("--pivot "))
+    first, second = (key.strip() for key in text.split(","))
+    dimensions = pivot_dimensions(by)
+    for key in (first, second):
+        if key not in dimensions:
+            raise ValueError(f"{key!r} was not counted: count with --by {key} (here: {', '.join(dimensions)})")
+    if first == second:
+        raise ValueError(f"{first!r} twice; cross two different dimensions")
+    return first, second
+
+
+def pivot_rows(crossed: Pivot, sort: str = "records") -> list[PivotCell]:
+    """The pivot's pairs in ``sort`` order (``PIVOT_SORTS``)."""
+    cells = list(crossed.cells)
+    if sort == "rejected":
+        cells.sort(key=lambda cell: (-cell.rejected_rate, -cell.records, cell.a, cell.b))
+    elif sort == "share":
+        cells.sort(key=lambda cell: (-cell.share, -cell.records, cell.a, cell.b))
+    elif sort == "name":
+        cells.sort(key=lambda cell: (cell.a.casefold(), cell.b.casefold()))
+    return cells
+
+
+def pivot_group(crossed: Pivot, cell: PivotCell) -> Group:
+    """A pair of the pivot as a group: its records open (``open_group``) and are drawn over time (``time_shown``)
+    as any group's (``triage.groups.membership``)."""
+    return Group(cell.name, "pivot", cell.records, cell.share, cell.rejected,
+                 detail={"keys": crossed.keys, "a": cell.a, "b": cell.b})
+
+
 @dataclass(frozen=True)
 class TriageRun:
     """What to triage and how: the logs, the registry (and its path, as the
@@ -135,18 +197,19 @@ class TriageRun:
     options: Options = Options(index=True)
     engine: dict[str, Any] = field(default_factory=dict)
     follow: bool = False
+    pivot: tuple[str, str] | None = None  # the pivot view's dimensions at first (--pivot A,B)
 
 
 def triage_run(logs: Sequence[str], registry: Registry, registry_path: str | Path, by: Sequence[str] = (),
                since: float | None = None, until: float | None = None, log_format: LogFormat = DEFAULT_FORMAT,
-               follow: bool = False, **engine: Any) -> TriageRun:
+               follow: bool = False, pivot: tuple[str, str] | None = None, **engine: Any) -> TriageRun:
     """A triage for the overview: always with the index (a group opens from it);
     ``log_format``: where the lines' members are (every reread reads them so);
     ``follow``: the logs are followed as they grow (``triage.follow``)."""
     engine.setdefault("task_bytes", TASK_BYTES)
     return TriageRun(tuple(logs), registry, str(registry_path),
                      Options(by=tuple(dict.fromkeys(by)), since=since, until=until, index=True,
-                             log_format=log_format, series=True), engine, follow)
+                             log_format=log_format, series=True), engine, follow, pivot)
 
 
 @dataclass
@@ -182,6 +245,19 @@ class Snapshot:
     per_second: float = 0.0
     events: tuple[FollowEvent, ...] = ()
     event_count: int = 0
+    # The tally's cells and series when summarised, while it goes on counting (copies: the counting thread
+    # changes the tally's own); None once done (the tally's are final).
+    frozen: tuple[dict[Any, int], dict[Any, int], dict[Any, int]] | None = None
+
+    def cells(self) -> dict[Any, int]:
+        """The counts' cells (``Tally.cells``) as summarised."""
+        return self.frozen[0] if self.frozen is not None else self.summary.tally.cells
+
+    def buckets(self) -> Buckets:
+        """The series as summarised, sorted into the histogram's bars."""
+        if self.frozen is not None:
+            return Buckets(self.summary, self.frozen[1], self.frozen[2])
+        return Buckets(self.summary)
 
     @property
     def records_per_second(self) -> float:
@@ -216,7 +292,8 @@ def count(run: TriageRun, report: Callable[[Snapshot], None], cancel: threading.
         snapshot = Snapshot(summarize(tally, run.options, run.logs, run.registry_path),
                             len(tally.index) if tally.index is not None else 0, list(tally.bad),
                             state.lines, state.bytes_done, state.total_bytes, state.seconds,
-                            broken=list(tally.broken), stamps=stamps)
+                            broken=list(tally.broken), stamps=stamps,
+                            frozen=(dict(tally.cells), dict(tally.series), dict(tally.claim_series)))
         if following is not None:
             snapshot.following, snapshot.per_second = following.caught_up, following.per_second
             snapshot.events, snapshot.event_count = following.events, following.event_count
@@ -264,7 +341,7 @@ def time_shown(snapshot: Snapshot, group: Group | None, buckets: Buckets | None 
     a sweep over every dated record's minute and cell)."""
     summary = snapshot.summary
     if buckets is None or buckets.summary is not summary:
-        buckets = Buckets(summary)
+        buckets = snapshot.buckets()
     whole = summary.histogram
     if group is None or group.kind == "bad" or whole is None:
         return TimeShown(whole, None, whole), buckets

@@ -73,12 +73,13 @@ def pivot_problem(text: str) -> str | None:
     return None
 
 
-def pivot(tally: Tally, keys: tuple[str, str]) -> Pivot:
+def pivot(tally: Tally, keys: tuple[str, str], cells: Any = None) -> Pivot:
     """The records of ``tally`` per pair of values of ``keys`` (each ``SCOPE``,
-    ``CHECK`` or one of the tally's ``by_keys``), with their rejections by check."""
+    ``CHECK`` or one of the tally's ``by_keys``), with their rejections by check.
+    ``cells``: the tally's as they were at some point (a copy, while it goes on counting)."""
     first, second = (dimension_namer(key, tally.by_keys) for key in keys)
     found: dict[tuple[str, str], tuple[int, int, dict[str, int]]] = {}
-    for cell, count in tally.cells.items():
+    for cell, count in (tally.cells if cells is None else cells).items():
         pair = (first(cell), second(cell))
         records, rejected, checks = found.get(pair, (0, 0, {}))
         status = cell[0][0]

@@ -33,7 +33,10 @@ _BEFORE, _AFTER = -1, -2
 class Buckets:
     """A triage's dated records per bar of its histogram, per count cell and per failing claim."""
 
-    def __init__(self, summary: Summary) -> None:
+    def __init__(self, summary: Summary, series: Any = None, claim_series: Any = None) -> None:
+        """``series`` and ``claim_series``: the tally's as they were when ``summary`` was made, where the
+        tally goes on counting (the overview's snapshots: copies made in the counting thread); else the
+        summary's tally's."""
         self.summary = summary
         self.frame = frame = summary.histogram
         self.by = summary.tally.by_keys
@@ -53,7 +56,9 @@ class Buckets:
             return place.get((minute * 60 - origin) // seconds, _BEFORE)
 
         bars: dict[int, int] = {}
-        for target, source in ((self.cells, summary.tally.series), (self.claims, summary.tally.claim_series)):
+        series = summary.tally.series if series is None else series
+        claim_series = summary.tally.claim_series if claim_series is None else claim_series
+        for target, source in ((self.cells, series), (self.claims, claim_series)):
             for (minute, key), count in source.items():
                 number = bars.get(minute)
                 if number is None:

@@ -141,3 +141,16 @@ class TestCommandLine:
                                   "--summary", "--pivot", "model,check")
         assert status == 0
         assert "model by check" in out and "of model" in out
+
+
+class TestPivotDimensions:
+    def test_two_counted_dimensions_or_a_line_saying_why_not(self):
+        from inspector.presentation.triage import pivot_dimensions, pivot_keys
+
+        assert pivot_dimensions(("model",)) == ("scope", "check", "model")
+        assert pivot_keys(" model , check ", ("model",)) == ("model", "check")
+        for text, said in (("model", "two dimensions"), ("check,check", "twice"),
+                           ("prompt_version,check", "'prompt_version' was not counted: count with --by "
+                                                    "prompt_version (here: scope, check, model)")):
+            with pytest.raises(ValueError, match="^" + said if said.startswith("'") else said):
+                pivot_keys(text, ("model",))

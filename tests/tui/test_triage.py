@@ -915,3 +915,56 @@ def test_the_proposed_export_file_is_a_plain_name_in_the_current_directory():
         found = path_for(hostile)
         assert "/" not in found and not found.startswith(".") and found.isprintable() and found.endswith(".json")
     assert len(path_for("x" * 500)) <= 85
+
+
+class TestPivotView:
+    async def test_p_crosses_two_dimensions_a_pair_opens_its_records_and_d_changes_them(self, made, capsys):
+        folder, registry, mix = made
+        status, out, _ = run_main(capsys, "triage", str(folder / "app.jsonl"), "--registry", str(registry),
+                                  "--format", "json", "--pivot", "model,check", "--series")
+        headless = json.loads(out)["pivot"]["cells"]
+        from inspector.tui.screens.pivot import PivotScreen
+        from inspector.tui.widgets.pivot_table import PivotTable
+
+        async with app_for(folder / "app.jsonl", registry, "model").run_test(size=SIZE) as pilot:
+            overview = await counted(pilot)
+            await pilot.press("p")
+            screen = pilot.app.screen
+            assert isinstance(screen, PivotScreen) and screen.dimensions == ("model", "check")
+            table = screen.query_one(PivotTable)
+            assert [(cell.a, cell.b, cell.records, cell.of) for cell in table.cells] == \
+                [(cell["a"], cell["b"], cell["records"], cell["of"]) for cell in headless]
+            await pilot.press("j")
+            pair = table.current
+            assert pair == table.cells[1]
+            shown = None
+            for _ in range(300):  # the pair's histogram, drawn in a worker
+                await pilot.pause(0.01)
+                shown = screen.query_one(TimeTable).shown
+                if shown is not None and shown.group == pair.name:
+                    break
+            expected = next(cell for cell in headless if (cell["a"], cell["b"]) == (pair.a, pair.b))["series"]
+            assert [(bar.records, bar.rejected) for bar in shown.histogram.bars] == \
+                [(bar["records"], bar["rejected"]) for bar in expected["bars"]]
+            assert screen.query_one("#pair-name").render().plain == f"{pair.a} × {pair.b}"
+            await pilot.press("enter")
+            records = pilot.app.screen
+            assert isinstance(records, RecordsScreen) and len(records.session) == pair.records
+            labels = {records.session.cases.label_of(n).partition("/")[0] for n in range(len(records.session))}
+            assert labels == {pair.b}
+            await pilot.press("escape")
+            assert pilot.app.screen is screen
+            await pilot.press("o")  # by rejected share: the rejected pairs first
+            assert table.cells[0].rejected_rate == max(cell.rejected_rate for cell in table.cells)
+            await pilot.press("d")
+            field = screen.query_one("#pivot-keys")
+            field.value = "prompt_version,check"
+            await pilot.press("enter")
+            assert screen.dimensions == ("model", "check")  # not counted by prompt_version: said, kept
+            assert any("was not counted" in str(note.message) for note in pilot.app._notifications)
+            field.value = "scope,model"
+            await pilot.press("enter")
+            assert screen.dimensions == ("scope", "model") and table.cells[0].a.startswith("scope:")
+            assert sum(cell.records for cell in table.cells) == overview.counted.summary.records
+            await pilot.press("escape")
+            assert pilot.app.screen is overview

@@ -55,6 +55,8 @@ from ...presentation.triage import (
     open_group,
     other_name,
     overview_groups,
+    pivot_default,
+    pivot_group,
     time_shown,
 )
 from .. import keys, safe
@@ -225,6 +227,11 @@ class TriageScreen(Screen[None]):
                             title="a log changed", severity="warning", markup=False, timeout=8)
         else:
             self._show_progress(snapshot)
+        from .pivot import PivotScreen
+
+        for screen in self.app.screen_stack:  # the pivot view follows the count
+            if isinstance(screen, PivotScreen):
+                screen.update_snapshot(snapshot)
         self._show_groups()
         # While counting, the selected group's histogram is drawn again at most every second (a sweep over
         # the minutes counted so far, in a worker); once done, from the final counts.
@@ -475,6 +482,17 @@ class TriageScreen(Screen[None]):
 
         self.app.push_screen(ExportScreen(group, counted, self.run), closed)
 
+    # -- the pivot view ------------------------------------------------------------------
+
+    def action_pivot(self) -> None:
+        counted = self.counted
+        if counted is None:
+            return
+        from .pivot import PivotScreen
+
+        self.app.push_screen(PivotScreen(self.run, counted, pivot_default(self.run),
+                                         lambda crossed, cell: self._open(pivot_group(crossed, cell))))
+
     def _changed(self, counted: Snapshot, doing: str) -> bool:
         """Whether a log is not what was counted any more (then said on screen, with the key that counts again)."""
         changes = log_changes(counted)
@@ -509,8 +527,13 @@ class TriageScreen(Screen[None]):
 
     def action_open_group(self) -> None:
         group = self.query_one(GroupTable).current
+        if group is not None:
+            self._open(group)
+
+    def _open(self, group: Group) -> None:
+        """A group's records (a pivot pair's too) in the main view; the bad lines' list."""
         counted = self.counted
-        if group is None or counted is None:
+        if counted is None:
             return
         if group.kind == "bad":
             from ...presentation.records import bad_line_starts
