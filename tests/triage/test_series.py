@@ -152,5 +152,6 @@ class TestPivotDimensions:
         for text, said in (("model", "two dimensions"), ("check,check", "twice"),
                            ("prompt_version,check", "'prompt_version' was not counted: count with --by "
                                                     "prompt_version (here: scope, check, model)")):
-            with pytest.raises(ValueError, match="^" + said if said.startswith("'") else said):
+            with pytest.raises(ValueError) as raised:
                 pivot_keys(text, ("model",))
+            assert said in str(raised.value)
