@@ -275,12 +275,11 @@ def _change_table(title: str, shifts: list[Shift], width: int) -> Any:
     rows: list[dict[str, Any]] = []
     for shift in shifts[:SHOWN_ROWS]:
         change, z, p = shift.change, shift.z, shift.p
+        said = shift.change_words()
         if change is None:
-            said, style = ("new", "bold") if shift.new else ("vanished", "bold")
+            style = "bold"
         else:
-            better = shift.kind == "rung" or shift.name == "ACCEPT"
-            worse = (change > 0) != better and round(change, 12) != 0
-            said = f"{change * 100:+.1f} pt"
+            worse = shift.worse
             style = ("bold red" if worse else "bold green") if shift.significant else "red" if worse else ""
         rows.append({"group": Text(shift.name), "change": Text(said, style),
                      "before": Text(_side(shift.before)), "after": Text(_side(shift.after)),
