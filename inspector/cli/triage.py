@@ -433,8 +433,11 @@ def _inspector_problem(args: argparse.Namespace) -> str | None:
     if "-" in args.logs:
         return ("standard input (-) is read by the headless summary only (add --summary or --format json); "
                 "the inspector rereads records from their file: give the log's path")
-    if args.against:
-        return "--against compares in the headless summary only: add --summary (or --format json)"
+    if args.against and "-" in args.against:
+        return ("standard input (-) is read by the headless summary only (add --summary or --format json): "
+                "give --against's log by its path")
+    if args.against and args.follow:
+        return "--against compares two counts: without --follow"
     return None
 
 
@@ -446,7 +449,7 @@ def _inspect(args: argparse.Namespace, registry: Any, window: dict[str, float | 
     from ..triage.follow import check_followable
 
     try:
-        for path in args.logs:
+        for path in [*args.logs, *(args.against or ())]:
             check_log(path)
             if args.follow:
                 check_followable(path)
@@ -461,7 +464,8 @@ def _inspect(args: argparse.Namespace, registry: Any, window: dict[str, float | 
     engine = {"workers": args.workers} if args.workers else {}
     pivot = tuple(args.pivot.split(",")) if args.pivot is not None else None
     return open_triage(triage_run(args.logs, registry, args.registry, by, window.get("since"),
-                                  window.get("until"), log_format, follow=args.follow, pivot=pivot, **engine))
+                                  window.get("until"), log_format, follow=args.follow, pivot=pivot,
+                                  against=args.against or (), **engine))
 
 
 def _unknown_group(name: str, summary: Summary) -> str:

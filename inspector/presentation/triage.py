@@ -32,6 +32,7 @@ from ..triage.groups import other_name
 from ..triage.logs import LogError
 from ..triage.mapping import DEFAULT_FORMAT, LogFormat
 from ..triage.members import GroupMembers, RecordCases, Rereader, place_name, record_suite
+from ..triage.compare import Shift, compare
 from ..triage.pivot import CHECK, SCOPE, Pivot, PivotCell, pivot, pivot_problem
 from ..triage.series import Buckets
 from ..triage.stamp import LogChanged, LogStamp, changed_logs, check_stamps, stamp_logs
@@ -43,8 +44,10 @@ from .session import Session
 
 __all__ = [
     "EXPORT_LIMIT",
+    "COMPARED_SORTS",
     "SORTS",
     "SORT_WORDS",
+    "Shift",
     "TASK_BYTES",
     "ExportError",
     "FollowEvent",
@@ -88,7 +91,10 @@ __all__ = [
 # largest first), by rejections (``rejections``: the passing groups last), by
 # count across kinds, or by name.
 SORTS = ("kind", "rejections", "count", "name")
-SORT_WORDS = {"kind": "by kind", "rejections": "by rejections", "count": "by count", "name": "by name"}
+# Comparing two triages (--against): by the change's weight first (``Shift.weight``: significant first).
+COMPARED_SORTS = ("change", *SORTS)
+SORT_WORDS = {"kind": "by kind", "rejections": "by rejections", "count": "by count", "name": "by name",
+              "change": "by change"}
 # The kinds whose every record the contract rejected (a failing verdict is a ``check`` group but ACCEPT).
 _REJECTION_KINDS = frozenset({"check", "reason", "claim", "blame", "category", "false_accept"})
 
@@ -105,12 +111,20 @@ def rejections(group: Group) -> int | None:
     return group.records if group.kind in _REJECTION_KINDS else None
 
 
-def overview_groups(summary: Summary, sort: str = "kind", text: str = "") -> list[Group]:
-    """The summary's groups whose name contains ``text`` (case-insensitive), in ``sort`` order."""
+def overview_groups(summary: Summary, sort: str = "kind", text: str = "",
+                    shifts: dict[str, Shift] | None = None) -> list[Group]:
+    """The summary's groups whose name contains ``text`` (case-insensitive), in ``sort`` order.  With
+    ``shifts`` (a comparison, ``Snapshot.shifts``), the groups of --against's logs that vanished too (no
+    record here), and ``change`` sorts by the change's weight."""
+    everything = list(summary.groups)
+    if shifts:
+        everything += [Group(shift.name, shift.kind, 0, 0.0, total=summary.records)
+                       for shift in shifts.values() if shift.vanished]
     needle = text.casefold().strip()
-    groups = [group for group in summary.groups if needle in group.name.casefold()] if needle else \
-        list(summary.groups)
-    if sort == "rejections":
+    groups = [group for group in everything if needle in group.name.casefold()] if needle else everything
+    if sort == "change" and shifts:
+        groups.sort(key=lambda group: shifts[group.name].weight() if group.name in shifts else (True,))
+    elif sort == "rejections":
         # The most rejections first; the groups with none (ACCEPT, the rungs, the bad lines) last, largest first.
         def most_rejected(group: Group) -> tuple[bool, int, str]:
             rejected = rejections(group)
@@ -198,18 +212,20 @@ class TriageRun:
     engine: dict[str, Any] = field(default_factory=dict)
     follow: bool = False
     pivot: tuple[str, str] | None = None  # the pivot view's dimensions at first (--pivot A,B)
+    against: tuple[str, ...] = ()  # the logs compared with (--against: before), counted beside the logs
 
 
 def triage_run(logs: Sequence[str], registry: Registry, registry_path: str | Path, by: Sequence[str] = (),
                since: float | None = None, until: float | None = None, log_format: LogFormat = DEFAULT_FORMAT,
-               follow: bool = False, pivot: tuple[str, str] | None = None, **engine: Any) -> TriageRun:
+               follow: bool = False, pivot: tuple[str, str] | None = None, against: Sequence[str] = (),
+               **engine: Any) -> TriageRun:
     """A triage for the overview: always with the index (a group opens from it);
     ``log_format``: where the lines' members are (every reread reads them so);
     ``follow``: the logs are followed as they grow (``triage.follow``)."""
     engine.setdefault("task_bytes", TASK_BYTES)
     return TriageRun(tuple(logs), registry, str(registry_path),
                      Options(by=tuple(dict.fromkeys(by)), since=since, until=until, index=True,
-                             log_format=log_format, series=True), engine, follow, pivot)
+                             log_format=log_format, series=True), engine, follow, pivot, tuple(against))
 
 
 @dataclass
@@ -248,6 +264,9 @@ class Snapshot:
     # The tally's cells and series when summarised, while it goes on counting (copies: the counting thread
     # changes the tally's own); None once done (the tally's are final).
     frozen: tuple[dict[Any, int], dict[Any, int], dict[Any, int]] | None = None
+    # Comparing (``TriageRun.against``), once both are counted: --against's summary, and each group's change.
+    baseline: Summary | None = None
+    shifts: dict[str, Shift] | None = None
 
     def cells(self) -> dict[Any, int]:
         """The counts' cells (``Tally.cells``) as summarised."""
@@ -281,7 +300,7 @@ def count(run: TriageRun, report: Callable[[Snapshot], None], cancel: threading.
     at least every second, until ``cancel`` is set; the stamps are then the
     follower's, kept as it goes (a log may grow, not be replaced or shorten)."""
     from ..triage.follow import follow
-    from ..triage.run import triage
+    from ..triage.run import triage_sides
 
     last: list[Snapshot] = []
     stamps: dict[str, LogStamp] = {}
@@ -291,7 +310,8 @@ def count(run: TriageRun, report: Callable[[Snapshot], None], cancel: threading.
         following = state if isinstance(state, FollowProgress) else None
         snapshot = Snapshot(summarize(tally, run.options, run.logs, run.registry_path),
                             len(tally.index) if tally.index is not None else 0, list(tally.bad),
-                            state.lines, state.bytes_done, state.total_bytes, state.seconds,
+                            tally.lines if run.against else state.lines, state.bytes_done, state.total_bytes,
+                            state.seconds,
                             broken=list(tally.broken), stamps=stamps,
                             frozen=(dict(tally.cells), dict(tally.series), dict(tally.claim_series)))
         if following is not None:
@@ -300,22 +320,32 @@ def count(run: TriageRun, report: Callable[[Snapshot], None], cancel: threading.
         last[:] = [snapshot]
         report(snapshot)
 
+    baseline: Summary | None = None
     try:
         if run.follow:
             follow(list(run.logs), run.registry, run.options, on_progress=progress, cancel=cancel, stamps=stamps,
                    **run.engine)
         else:
             stamps.update(stamp_logs(run.logs))
-            triage(list(run.logs), run.registry, run.options, on_progress=progress, cancel=cancel,
-                   indexes=reader.indexes if reader is not None else None, **run.engine)
+            sides = [(list(run.logs), run.options)]
+            if run.against:  # counted beside the logs, in the same workers; its own counts need no index
+                options = run.options
+                sides.append((list(run.against), Options(by=options.by, since=options.since, until=options.until,
+                                                         log_format=options.log_format)))
+            tallies = triage_sides(sides, run.registry, on_progress=progress, cancel=cancel,
+                                   indexes=reader.indexes if reader is not None else None, **run.engine)
+            if run.against and not cancel.is_set():
+                baseline = summarize(tallies[1], sides[1][1], run.against, run.registry_path)
     except LogError as exc:
         report(Snapshot(summarize(Tally(), run.options, run.logs, run.registry_path), 0, [], 0, 0, None, 0.0,
                         done=True, failed=str(exc)))
         return
     final = last[0]  # the engine reports once at the end, always
+    shifts = {shift.name: shift for shift in compare(final.summary, baseline)} if baseline is not None else None
     report(Snapshot(final.summary, final.indexed, final.bad, final.lines, final.bytes_done, final.total_bytes,
                     final.seconds, done=True, cancelled=cancel.is_set(), broken=final.broken, stamps=stamps,
-                    changed=tuple(changed_logs(stamps)), events=final.events, event_count=final.event_count))
+                    changed=tuple(changed_logs(stamps)), events=final.events, event_count=final.event_count,
+                    baseline=baseline, shifts=shifts))
 
 
 @dataclass(frozen=True)

@@ -125,7 +125,9 @@ class Shift:
         change = self.change
         if change is None:
             return "new" if self.new else "vanished"
-        return f"{change * 100:+.1f} pt"
+        points = change * 100
+        # a group of a few records in thousands moves by hundredths of a point: said, not rounded to 0.0
+        return f"{points:+.1f} pt" if abs(points) >= 0.05 or points == 0 else f"{points:+.2g} pt"
 
     @property
     def test(self) -> tuple[float, float] | None:

@@ -968,3 +968,41 @@ class TestPivotView:
             assert sum(cell.records for cell in table.cells) == overview.counted.summary.records
             await pilot.press("escape")
             assert pilot.app.screen is overview
+
+
+class TestComparedOverview:
+    async def test_against_shows_before_after_and_change_the_regression_first_enter_opens_the_new_records(
+            self, tmp_path):
+        before, now = tmp_path / "before.jsonl", tmp_path / "now.jsonl"
+        before.write_text("\n".join([record("accept.json", model="gpt-x")] * 60
+                                    + [record("accept.json", model="llama-z")] * 30
+                                    + [record("value-mismatch.json", model="llama-z")] * 30
+                                    + [record("stale-revision.json", model="old-model")] * 20) + "\n")
+        now.write_text("\n".join([record("accept.json", model="gpt-x")] * 60
+                                 + [record("accept.json", model="llama-z")] * 5
+                                 + [record("value-mismatch.json", model="llama-z")] * 55) + "\n")
+        run = triage_run([str(now)], load_registry(PAYMENTS_REGISTRY), str(PAYMENTS_REGISTRY), ("model",),
+                         against=[str(before)])
+        async with make_triage_app(run).run_test(size=SIZE) as pilot:
+            screen = await counted(pilot)
+            table = screen.query_one(GroupTable)
+            assert screen.sort == "change" and "by change (o)" in screen.query_one("#groups-title").render().plain
+            first = table.groups[0]
+            assert first.name == "model=llama-z"  # 50.0% of its answers rejected, then 91.7%: the regression
+            assert row_text(table, 0).split()[-5:] == ["60", "50.0%", "91.7%", "+41.7", "pt"]
+            head = screen.query_one("#triage-head").render().plain
+            assert "against: 140 records before" in head and "groups changed more than noise" in head
+            assert "vanished" in head and "against" in str(screen.query_one("#triage-panel").border_title)
+            await pilot.press("enter")  # the group's records, from the logs given
+            records = pilot.app.screen
+            assert isinstance(records, RecordsScreen) and len(records.session) == 60
+            await pilot.press("escape")
+            vanished = next(row for row, group in enumerate(table.groups) if group.name == "model=old-model")
+            assert row_text(table, vanished).rstrip().endswith("vanished")
+            table.move_cursor(vanished)
+            await pilot.press("enter")
+            assert pilot.app.screen is screen
+            assert any("vanished" in str(note.message) for note in pilot.app._notifications)
+            for _ in screen.sorts[1:]:  # every other order keeps the columns; back to the change's weight
+                await pilot.press("o")
+            assert screen.sort == "name" and table.shifts is not None

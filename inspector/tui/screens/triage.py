@@ -41,6 +41,7 @@ from ...presentation.annotate import AnnotationDesk, AnnotationError
 from ...presentation.bars import bar
 from ...presentation.session import Session
 from ...presentation.triage import (
+    COMPARED_SORTS,
     SORT_WORDS,
     SORTS,
     Group,
@@ -107,7 +108,8 @@ class TriageScreen(Screen[None]):
         super().__init__()
         self.run = run
         self.cancel = threading.Event()
-        self.sort = SORTS[0]
+        self.sorts = COMPARED_SORTS if run.against else SORTS  # comparing: by the change's weight first
+        self.sort = self.sorts[0]
         self.filter_text = ""
         self.counted: Snapshot | None = None
         self.running = True
@@ -140,8 +142,11 @@ class TriageScreen(Screen[None]):
 
     def on_mount(self) -> None:
         names = ", ".join(self.run.logs)
+        against = (Content.assemble((" · against ", _MUTED), safe.content(", ".join(self.run.against)))
+                   if self.run.against else "")
+        self.query_one("#triage-head").set_class(bool(self.run.against), "-compared")
         self.query_one("#triage-panel").border_title = Content.assemble(
-            "triage · ", safe.content(names), (" · registry ", _MUTED), safe.content(self.run.registry_path),
+            "triage · ", safe.content(names), against, (" · registry ", _MUTED), safe.content(self.run.registry_path),
             (" · following", strong(Tone.GOOD)) if self.run.follow else "")
         self._show_head()
         self._show_titles()
@@ -255,10 +260,11 @@ class TriageScreen(Screen[None]):
         if self.counted is None:
             return
         summary = self.counted.summary
-        groups = overview_groups(summary, self.sort, self.filter_text)
+        shifts = self.counted.shifts
+        groups = overview_groups(summary, self.sort, self.filter_text, shifts)
         table = self.query_one(GroupTable)
         table.set_groups(groups, summary.records, summary.tally.lines if self.counted.done else self.counted.lines,
-                         self.sort == "kind")
+                         self.sort == "kind", shifts)
         table.empty_message = "no group matches the filter" if self.filter_text else \
             "counting…" if self.running else "no records"
         self._show_titles()
@@ -324,7 +330,9 @@ class TriageScreen(Screen[None]):
     def _show_titles(self) -> None:
         table = self.query_one(GroupTable)
         shown = len(table.groups)
-        total = len(self.counted.summary.groups) if self.counted is not None else 0
+        counted = self.counted
+        total = len(counted.summary.groups) + sum(1 for shift in (counted.shifts or {}).values() if shift.vanished) \
+            if counted is not None else 0
         parts: list[Content | tuple[str, str] | str] = [
             "groups", (f" · {shown}/{total}" if shown != total else f" · {total}", _MUTED),
             (f" · {SORT_WORDS[self.sort]} (o)", _MUTED)]
@@ -377,10 +385,30 @@ class TriageScreen(Screen[None]):
                 (f"{_EVENT_WORDS.get(event.kind, event.kind)}: ", strong(Tone.WARN)), safe.content(event.file, bold),
                 (" ", _MUTED), safe.content(event.detail), (f" · at {iso(event.time)[11:19]}", _MUTED),
                 (f" (and {more:,} before)" if more else "", _MUTED)))
+        if self.run.against:
+            lines.append(self._comparison_words(counted))
         broke = bool(counted.broken) or bool(counted.events)
         if head.has_class("-broken") != broke:
             head.set_class(broke, "-broken")  # one more line: the height changes once
         head.update(Content("\n").join(lines), layout=False)  # a fixed height: no layout pass
+
+    def _comparison_words(self, counted: Snapshot) -> Content:
+        """The head's line on the comparison with --against's logs."""
+        baseline, shifts = counted.baseline, counted.shifts
+        if baseline is None or shifts is None:
+            said = "counted beside the logs; compared once both are counted" if not counted.done else \
+                "not compared: the count was stopped before both were counted"
+            return Content.assemble(("against: ", _MUTED), (said, _MUTED))
+        significant = [shift for shift in shifts.values() if shift.significant]
+        worse = sum(1 for shift in significant if shift.worse)
+        new = sum(1 for shift in shifts.values() if shift.new)
+        vanished = sum(1 for shift in shifts.values() if shift.vanished)
+        return Content.assemble(
+            ("against: ", _MUTED), (f"{baseline.records:,}", "bold"), (" records before · ", _MUTED),
+            (f"{len(significant):,}", strong(Tone.WARN) if significant else "bold"),
+            (" groups changed more than noise", _MUTED), (f" ({worse:,} for the worse)" if significant else "",
+                                                           strong(Tone.BAD) if worse else _MUTED),
+            (f" · {new:,} new · {vanished:,} vanished", _MUTED))
 
     def _state_words(self, counted: Snapshot) -> list[tuple[str, str]]:
         """Where the count is, at the end of the head's first line."""
@@ -414,7 +442,7 @@ class TriageScreen(Screen[None]):
         self.action_cursor(step * max(1, self.query_one(GroupTable).scrollable_content_region.height - 2))
 
     def action_sort(self) -> None:
-        self.sort = SORTS[(SORTS.index(self.sort) + 1) % len(SORTS)]
+        self.sort = self.sorts[(self.sorts.index(self.sort) + 1) % len(self.sorts)]
         self._show_groups()
 
     def action_filter(self) -> None:
@@ -543,7 +571,10 @@ class TriageScreen(Screen[None]):
                                                 bad_line_starts(counted, self.run, self.reader)))
             return
         if not group.records:
-            self.notify("no record in this group", markup=False, timeout=2)
+            shift = counted.shifts.get(group.name) if counted.shifts else None
+            self.notify("vanished: its records were in --against's logs only, none in the logs given"
+                        if shift is not None and shift.vanished else "no record in this group", markup=False,
+                        timeout=3)
             return
         kept = self._sessions.get(group.name) if counted.done else None
         if kept is None:
