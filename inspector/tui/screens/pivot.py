@@ -17,7 +17,6 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
-from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Footer, Input, Static
 
@@ -26,9 +25,7 @@ from ...presentation.triage import (
     Pivot,
     PivotCell,
     Snapshot,
-    TimeShown,
     TriageRun,
-    iso,
     pivot,
     pivot_dimensions,
     pivot_group,
@@ -39,20 +36,12 @@ from ...presentation.triage import (
 from .. import keys, safe
 from ..tones import TEXT, Tone
 from ..widgets.pivot_table import PivotTable
-from ..widgets.time_table import TimeTable
+from ..widgets.time_table import TimeDrawn, TimeTable, time_title
 
 __all__ = ["PivotScreen"]
 
 _MUTED = TEXT[Tone.MUTED]
 _SORT_WORDS = {"records": "by records", "rejected": "by rejected share", "share": "by share of A", "name": "by name"}
-
-
-class _PairDrawn(Message):
-    def __init__(self, shown: TimeShown, buckets: object, snapshot: Snapshot) -> None:
-        super().__init__()
-        self.shown = shown
-        self.buckets = buckets
-        self.snapshot = snapshot
 
 
 class PivotScreen(Screen[None]):
@@ -128,10 +117,10 @@ class PivotScreen(Screen[None]):
     @work(thread=True, exclusive=True, group="pivot-time")
     def _draw_time(self, snapshot: Snapshot, group: object, buckets: object) -> None:
         shown, buckets = time_shown(snapshot, group, buckets)  # type: ignore[arg-type]
-        self.post_message(_PairDrawn(shown, buckets, snapshot))
+        self.post_message(TimeDrawn(shown, buckets, snapshot))
 
-    @on(_PairDrawn)
-    def _pair_drawn(self, drawn: _PairDrawn) -> None:
+    @on(TimeDrawn)
+    def _pair_drawn(self, drawn: TimeDrawn) -> None:
         if drawn.snapshot is not self.snapshot:
             return
         self._buckets = drawn.buckets
@@ -141,14 +130,7 @@ class PivotScreen(Screen[None]):
         histogram = drawn.shown.histogram
         self.query_one("#pivot-time-panel").set_class(histogram is not None, "-shown")
         self.query_one(TimeTable).set_shown(drawn.shown)
-        if histogram is not None:
-            first, last = iso(histogram.first)[:10], iso(histogram.last)[:10]
-            if first[:4] == last[:4]:
-                first, last = first[5:], last[5:]
-            outliers = histogram.outlier_words()
-            self.query_one("#pivot-time-title", Static).update(Content.assemble(
-                "time", (" · pair", "bold"), (f" · per {histogram.bucket} · {first} – {last}", _MUTED),
-                (f" · {outliers}" if outliers else "", TEXT[Tone.WARN])), layout=False)
+        self.query_one("#pivot-time-title", Static).update(time_title(drawn.shown, "pair"), layout=False)
 
     # -- keys ------------------------------------------------------------------------------
 

@@ -63,7 +63,7 @@ from ...presentation.triage import (
 from .. import keys, safe
 from ..tones import TEXT, Tone, strong
 from ..widgets.group_table import GroupTable
-from ..widgets.time_table import TimeTable
+from ..widgets.time_table import TimeDrawn, TimeTable, time_title
 
 __all__ = ["Counted", "TriageScreen"]
 
@@ -84,16 +84,6 @@ class Counted(Message):
     def can_replace(self, message: Message) -> bool:
         # A newer snapshot replaces an older one not yet shown; the last one stays.
         return isinstance(message, Counted) and not message.snapshot.done
-
-
-class TimeDrawn(Message):
-    """The histogram of the selected group, drawn by a worker from a snapshot's series."""
-
-    def __init__(self, shown: TimeShown, buckets: object, snapshot: Snapshot) -> None:
-        super().__init__()
-        self.shown = shown
-        self.buckets = buckets
-        self.snapshot = snapshot
 
 
 class TriageScreen(Screen[None]):
@@ -309,14 +299,7 @@ class TriageScreen(Screen[None]):
         panel.set_class(histogram is not None, "-shown")
         self.query_one(TimeTable).set_shown(shown)
         if histogram is not None:
-            outliers = histogram.outlier_words()
-            first, last = iso(histogram.first)[:10], iso(histogram.last)[:10]
-            if first[:4] == last[:4]:  # the year once, in the title's few columns
-                first, last = first[5:], last[5:]
-            self.query_one("#time-title", Static).update(Content.assemble(
-                "time", (" · group" if shown.group is not None else " · all", "bold"),
-                (f" · per {histogram.bucket} · {first} – {last}", _MUTED),
-                (f" · {outliers}" if outliers else "", TEXT[Tone.WARN])), layout=False)
+            self.query_one("#time-title", Static).update(time_title(shown, "group"), layout=False)
 
     @on(GroupTable.Moved)
     def _show_name(self, moved: GroupTable.Moved) -> None:

@@ -4,13 +4,42 @@ records (``presentation.triage.TimeShown``); the whole triage's when no group is
 
 from __future__ import annotations
 
+from textual.content import Content
+from textual.message import Message
+
 from ...presentation.bars import bar
-from ...presentation.triage import MAX_BUCKETS, Histogram, TimeShown, iso
-from ..tones import TABLE, Tone
+from ...presentation.triage import MAX_BUCKETS, Histogram, Snapshot, TimeShown, iso
+from ..tones import TABLE, TEXT, Tone
 from .growing_table import GrowingTable
 from .table import Cell, Column, SafeTable
 
-__all__ = ["TimeTable"]
+__all__ = ["TimeDrawn", "TimeTable", "time_title"]
+
+
+class TimeDrawn(Message):
+    """A histogram drawn by a worker from a snapshot's series (``presentation.triage.time_shown``): the
+    selected group's (the overview) or pair's (the pivot view)."""
+
+    def __init__(self, shown: TimeShown, buckets: object, snapshot: Snapshot) -> None:
+        super().__init__()
+        self.shown = shown
+        self.buckets = buckets
+        self.snapshot = snapshot
+
+
+def time_title(shown: TimeShown, what: str) -> Content:
+    """The histogram's title: whose records (``what``: the group, the pair; or all), the bucket, the range
+    (the year once when both ends share it) and the records outside it."""
+    histogram = shown.histogram
+    if histogram is None:
+        return Content("")
+    first, last = iso(histogram.first)[:10], iso(histogram.last)[:10]
+    if first[:4] == last[:4]:  # the year once, in the title's few columns
+        first, last = first[5:], last[5:]
+    outliers = histogram.outlier_words()
+    return Content.assemble("time", (f" · {what if shown.group is not None else 'all'}", "bold"),
+                            (f" · per {histogram.bucket} · {first} – {last}", TEXT[Tone.MUTED]),
+                            (f" · {outliers}" if outliers else "", TEXT[Tone.WARN]))
 
 
 class TimeTable(GrowingTable):
