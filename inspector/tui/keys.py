@@ -352,7 +352,7 @@ KEYS: tuple[Key, ...] = (
         help="Move a page down.", group="triage", display="PgDn ^d", footer=False, screen="triage"),
     Key("triage_page_up", keys="pageup,ctrl+u", action="page(-1)", description="page up",
         help="Move a page up.", group="triage", display="PgUp ^u", footer=False, screen="triage"),
-    Key("triage_open", keys="enter", action="open_group", description="open group",
+    Key("triage_open", keys="enter", action="open_group", description="open",
         help="Open the group's records in the main view (registry, checks, lab), j/k paging through them; the bad "
         "lines' group lists each bad line's file, line and reason.", group="triage", display="⏎ Enter",
         screen="triage"),
@@ -367,7 +367,7 @@ KEYS: tuple[Key, ...] = (
     Key("triage_export", keys="ctrl+e", action="export", description="export",
         help="Write the group's records (the first 1,000 unless told) as a new suite file, as --export does: "
         "open, audit and the lab read it.", group="triage", display="^e", screen="triage"),
-    Key("triage_recount", keys="ctrl+r", action="recount", description="count again",
+    Key("triage_recount", keys="ctrl+r", action="recount", description="recount",
         help="Count the logs again from the start (a log rewritten or rotated since it was counted cannot be opened "
         "or exported until then); the lab edits of opened groups are dropped, so with some it asks first.",
         group="triage", display="^r", screen="triage"),
@@ -405,7 +405,7 @@ KEYS: tuple[Key, ...] = (
     Key("export_close", keys="escape", action="close", description="close",
         help="Close the form; a suite written stays written.",
         group="triage", display="Esc", screen="export"),
-    Key("export_recount", keys="ctrl+r", action="recount", description="count again",
+    Key("export_recount", keys="ctrl+r", action="recount", description="recount",
         help="Once a log changed since it was counted: close the form and count the logs again.",
         group="triage", display="^r", screen="export"),
     Key("triage_escape", keys="escape", action="escape", description="stop · clear",

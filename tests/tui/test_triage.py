@@ -1006,3 +1006,36 @@ class TestComparedOverview:
             for _ in screen.sorts[1:]:  # every other order keeps the columns; back to the change's weight
                 await pilot.press("o")
             assert screen.sort == "name" and table.shifts is not None
+
+
+def test_snapshot_of_the_pivot_view(snap_compare, made, monkeypatch):
+    monkeypatch.chdir(made[0])
+
+    async def settle(pilot):
+        await settled(pilot)
+        await pilot.press("p")
+        screen = pilot.app.screen
+        for _ in range(300):  # the pair's histogram, drawn in a worker
+            await pilot.pause(0.01)
+            shown = screen.query_one(TimeTable).shown
+            if shown is not None and shown.group is not None:
+                break
+        await pilot.pause()
+
+    app = app_for("app.jsonl", "registry.json", "model")
+    assert snap_compare(app, terminal_size=SIZE, run_before=settle)
+
+
+def test_snapshot_of_a_comparison(snap_compare, made, monkeypatch):
+    folder = made[0]
+    monkeypatch.chdir(folder)
+    if not (folder / "before.jsonl").exists():
+        write_log(folder / "before.jsonl", 600, seed=12)
+
+    async def settle(pilot):
+        screen = await settled(pilot)
+        assert screen.counted.shifts is not None
+
+    run = triage_run(["app.jsonl"], load_registry("registry.json"), "registry.json", ("model",),
+                     against=["before.jsonl"])
+    assert snap_compare(make_triage_app(run), terminal_size=SIZE, run_before=settle)
