@@ -29,7 +29,7 @@ from ..suites.load import Case, CaseError, Suite
 from ..triage.drill import LineReader
 from ..triage.export import ExportError, export_suite
 from ..triage.follow import FollowEvent, FollowProgress
-from ..triage.groups import other_name
+from ..triage.groups import KINDS, other_name
 from ..triage.logs import LogError
 from ..triage.mapping import DEFAULT_FORMAT, LogFormat
 from ..triage.members import GroupMembers, RecordCases, Rereader, place_name, record_suite
@@ -119,8 +119,10 @@ def overview_groups(summary: Summary, sort: str = "kind", text: str = "",
     record here), and ``change`` sorts by the change's weight."""
     everything = list(summary.groups)
     if shifts:
-        everything += [Group(shift.name, shift.kind, 0, 0.0, total=summary.records)
-                       for shift in shifts.values() if shift.vanished]
+        vanished = [Group(shift.name, shift.kind, 0, 0.0, total=summary.records)
+                    for shift in shifts.values() if shift.vanished]
+        if vanished:  # each after its kind's groups (the summary's order is by kind: a stable sort keeps it)
+            everything = sorted(everything + vanished, key=lambda group: KINDS.index(group.kind))
     needle = text.casefold().strip()
     groups = [group for group in everything if needle in group.name.casefold()] if needle else everything
     if sort == "change" and shifts:
