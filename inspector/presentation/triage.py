@@ -278,11 +278,11 @@ class Snapshot:
         """The counts' cells (``Tally.cells``) as summarised."""
         return self.frozen[0] if self.frozen is not None else self.summary.tally.cells
 
-    def buckets(self) -> Buckets:
-        """The series as summarised, sorted into the histogram's bars."""
+    def buckets(self, group: Group | None = None) -> Buckets:
+        """The series as summarised, sorted into the histogram's bars (``group``: only its records)."""
         if self.frozen is not None:
-            return Buckets(self.summary, self.frozen[1], self.frozen[2])
-        return Buckets(self.summary)
+            return Buckets(self.summary, self.frozen[1], self.frozen[2], group=group)
+        return Buckets(self.summary, group=group)
 
     @property
     def records_per_second(self) -> float:
@@ -377,16 +377,19 @@ class TimeShown:
         return self.histogram.bars[bar].records / total if total else None
 
 
-def time_shown(snapshot: Snapshot, group: Group | None, buckets: Buckets | None = None) -> tuple[TimeShown, Buckets]:
+def time_shown(snapshot: Snapshot, group: Group | None,
+               buckets: Buckets | None = None) -> tuple[TimeShown, Buckets | None]:
     """The histogram the overview shows for ``group`` (a pivot cell's too) in ``snapshot``, and the
-    snapshot's ``Buckets`` (pass them back for the next group of the same snapshot: they are built once,
-    a sweep over every dated record's minute and cell)."""
+    snapshot's ``Buckets`` once counted (pass them back for the next group: they are built once, a sweep over
+    every dated record's minute and cell; while counting, each group's own sweep, None)."""
     summary = snapshot.summary
-    if buckets is None or buckets.summary is not summary:
-        buckets = snapshot.buckets()
     whole = summary.histogram
     if group is None or group.kind == "bad" or whole is None:
         return TimeShown(whole, None, whole), buckets
+    if not snapshot.done:  # the counts change: only this group's records are swept, nothing kept for the next
+        return TimeShown(snapshot.buckets(group).of(group), group.name, whole), None
+    if buckets is None or buckets.summary is not summary or buckets.group is not None:
+        buckets = snapshot.buckets()
     return TimeShown(buckets.of(group), group.name, whole), buckets
 
 

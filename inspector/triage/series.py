@@ -33,11 +33,14 @@ _BEFORE, _AFTER = -1, -2
 class Buckets:
     """A triage's dated records per bar of its histogram, per count cell and per failing claim."""
 
-    def __init__(self, summary: Summary, series: Any = None, claim_series: Any = None) -> None:
+    def __init__(self, summary: Summary, series: Any = None, claim_series: Any = None,
+                 group: Group | None = None) -> None:
         """``series`` and ``claim_series``: the tally's as they were when ``summary`` was made, where the
         tally goes on counting (the overview's snapshots: copies made in the counting thread); else the
-        summary's tally's."""
+        summary's tally's.  ``group``: only its records are sorted (a sweep that skips the others: what one
+        group's histogram needs while the counts change)."""
         self.summary = summary
+        self.group = group
         self.frame = frame = summary.histogram
         self.by = summary.tally.by_keys
         self.cells: dict[Any, dict[int, int]] = {}
@@ -58,8 +61,21 @@ class Buckets:
         bars: dict[int, int] = {}
         series = summary.tally.series if series is None else series
         claim_series = summary.tally.claim_series if claim_series is None else claim_series
-        for target, source in ((self.cells, series), (self.claims, claim_series)):
+        sources = ((self.cells, series), (self.claims, claim_series))
+        if group is not None:
+            if group.kind == "bad":
+                return
+            column, holds = membership(group, self.by)
+            sources = ((self.claims, claim_series),) if column == "claim" else ((self.cells, series),)
+            held: dict[Any, bool] = {}
+        for target, source in sources:
             for (minute, key), count in source.items():
+                if group is not None:
+                    member = held.get(key)
+                    if member is None:
+                        member = held[key] = holds(key)
+                    if not member:
+                        continue
                 number = bars.get(minute)
                 if number is None:
                     number = bars[minute] = bar_of(minute)
@@ -96,7 +112,7 @@ class Buckets:
 
     def of(self, group: Group) -> Histogram | None:
         """One group's histogram (a pivot cell's too: ``groups.membership``); the bad lines have none."""
-        if group.kind == "bad":
+        if group.kind == "bad" or (self.group is not None and group.name != self.group.name):
             return None
         column, holds = membership(group, self.by)
         if column == "claim":

@@ -155,3 +155,11 @@ class TestPivotDimensions:
             with pytest.raises(ValueError) as raised:
                 pivot_keys(text, ("model",))
             assert said in str(raised.value)
+
+
+def test_one_groups_sweep_draws_what_every_groups_does(counted):
+    _, _, summary = counted
+    every = Buckets(summary)
+    for group in summary.groups[:40]:
+        if group.kind != "bad":
+            assert Buckets(summary, group=group).of(group) == every.of(group)

@@ -112,6 +112,7 @@ class TriageScreen(Screen[None]):
         self.desk = AnnotationDesk()  # the reviewers' annotations beside the logs (t, w, N on a record)
         self._buckets: object = None  # the shown snapshot's series sorted into bars (presentation.triage.time_shown)
         self._time_drawn = 0.0  # when the histogram was last drawn while counting
+        self._time_cost = 0.0  # how long that drawing took (its worker's sweep)
 
     # -- layout -------------------------------------------------------------------
 
@@ -228,9 +229,10 @@ class TriageScreen(Screen[None]):
             if isinstance(screen, PivotScreen):
                 screen.update_snapshot(snapshot)
         self._show_groups()
-        # While counting, the selected group's histogram is drawn again at most every second (a sweep over
-        # the minutes counted so far, in a worker); once done, from the final counts.
-        if snapshot.done or time.monotonic() - self._time_drawn >= 1.0:
+        # While counting, the selected group's histogram is drawn again at most every second, and at most a
+        # fifth of the time (a sweep over the minutes counted so far, in a worker: on a big log it takes a
+        # while, and holds the interpreter from the keys meanwhile); once done, from the final counts.
+        if snapshot.done or time.monotonic() - self._time_drawn >= max(1.0, 5 * self._time_cost):
             self._time_drawn = time.monotonic()
             self._follow_time()
         self._show_head()
@@ -280,7 +282,10 @@ class TriageScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="time")
     def _draw_time(self, snapshot: Snapshot, group: Group | None, buckets: object) -> None:
+        started = time.monotonic()
         shown, buckets = time_shown(snapshot, group, buckets)  # type: ignore[arg-type]
+        if not snapshot.done:
+            self._time_cost = time.monotonic() - started
         self.post_message(TimeDrawn(shown, buckets, snapshot))
 
     @on(TimeDrawn)
