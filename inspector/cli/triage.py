@@ -145,8 +145,11 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
                         help="other logs (before), counted beside LOG (after): every group compared, significant "
                              "changes first (a two-proportion z-test), first in the text")
     parser.add_argument("--pivot", metavar="A,B",
-                        help="cross two dimensions (scope or a --by path, added to --by): per pair of values, "
-                             "the records and the share of them rejected")
+                        help="cross two dimensions (scope, check or a --by path, added to --by): per pair of "
+                             "values, the records, their share of A's and the share of them rejected")
+    parser.add_argument("--series", action="store_true",
+                        help="in the JSON, each group's records and rejected per bar of the time histogram "
+                             "(--format json)")
     parser.add_argument("--export", metavar="GROUP", help="write the records of GROUP as a new suite (--out)")
     parser.add_argument("--out", metavar="SUITE", type=Path,
                         help="the suite file --export writes (must not exist, nor be inside the bundled fixtures)")
@@ -191,23 +194,27 @@ def run(args: argparse.Namespace) -> int:
     headless = args.summary or args.format is not None or args.export is not None
     pivot_keys: tuple[str, str] | None = None
     if args.pivot is not None:
-        from ..triage.pivot import SCOPE, pivot_problem
+        from ..triage.pivot import CHECK, SCOPE, pivot_problem
 
         if (problem := pivot_problem(args.pivot)) is not None:
             return error(problem)
-        if args.follow or not (args.summary or args.format == "json"):
-            return error("--pivot is of the headless summary: add --summary (or --format json), without --follow")
+        if headless and (args.follow or not (args.summary or args.format == "json")):
+            return error("--pivot crosses two dimensions in the summary (--summary or --format json, without "
+                         "--follow) or in the inspector (p on the overview)")
         first, second = args.pivot.split(",")
         pivot_keys = (first, second)
         try:
             from ..triage.mapping import BY_FILE, parse_path
 
             for key in pivot_keys:
-                if key not in (SCOPE, BY_FILE):
+                if key not in (SCOPE, CHECK, BY_FILE):
                     parse_path(key)
         except ValueError as exc:
             return error(f"--pivot: {exc}")
-        by = tuple(dict.fromkeys([*by, *(key for key in pivot_keys if key != SCOPE)]))
+        by = tuple(dict.fromkeys([*by, *(key for key in pivot_keys if key not in (SCOPE, CHECK))]))
+    if args.series and (args.format != "json" or args.follow):
+        return error("--series adds each group's records over time to the JSON: add --format json (without "
+                     "--follow); the inspector's overview draws the selected group's")
     if (problem := follow_problem(args)) is not None:
         return error(problem)
     if not headless and (problem := _inspector_problem(args)) is not None:
@@ -280,7 +287,7 @@ def run(args: argparse.Namespace) -> int:
     stop_at_limit = export_only and args.limit is not None and args.bad_lines is None
     options = Options(by=by, since=window.get("since"), until=window.get("until"),
                       collect=args.export, limit=args.limit, stop_at_limit=stop_at_limit, log_format=log_format,
-                      sample=sample, seed=seed or 0)
+                      sample=sample, seed=seed or 0, series=args.series)
     if args.follow:
         from .triage_follow import follow_jsonl
 
@@ -344,6 +351,8 @@ def run(args: argparse.Namespace) -> int:
         document = summary.to_dict()
         if crossed is not None:
             document["pivot"] = crossed.to_dict()
+        if args.series:
+            _add_series(document, summary, crossed)
         if baseline is not None:
             from ..triage.compare import THRESHOLD, compare
             from ..triage.summary import broken_document
@@ -367,6 +376,29 @@ def run(args: argparse.Namespace) -> int:
         if written is not None:
             print(visible(f"wrote {written} case(s) of {args.export} to {args.out}{said}"))
     return _exit(summary, baseline)
+
+
+def _add_series(document: dict[str, Any], summary: Summary, crossed: Any) -> None:
+    """--series: each group's (and pivot cell's) records per bar of the time histogram, beside its counts."""
+    from ..triage.series import Buckets, series_document
+
+    buckets = Buckets(summary)
+    every = buckets.every()
+    nothing = buckets.drawn()  # a group without a dated record: every bar empty
+    for entry in document["groups"]:
+        found = every.get(entry["group"], nothing) if entry["kind"] != "bad" else None
+        if found is not None:
+            entry["series"] = series = series_document(found)
+            # its records without a readable ts (not drawn)
+            series["undated"] = entry["records"] - sum(bar.records for bar in found.bars) - found.outliers
+    if crossed is not None and buckets.frame is not None:
+        from ..triage.summary import Group
+
+        for entry, cell in zip(document["pivot"]["cells"], crossed.cells, strict=True):
+            found = buckets.of(Group(cell.name, "pivot", cell.records, 0.0,
+                                     detail={"keys": crossed.keys, "a": cell.a, "b": cell.b}))
+            if found is not None:
+                entry["series"] = series_document(found)
 
 
 def _exit(summary: Summary, baseline: Summary | None) -> int:
@@ -439,8 +471,11 @@ def _inspector_problem(args: argparse.Namespace) -> str | None:
     if "-" in args.logs:
         return ("standard input (-) is read by the headless summary only (add --summary or --format json); "
                 "the inspector rereads records from their file: give the log's path")
-    if args.against:
-        return "--against compares in the headless summary only: add --summary (or --format json)"
+    if args.against and "-" in args.against:
+        return ("standard input (-) is read by the headless summary only (add --summary or --format json): "
+                "give --against's log by its path")
+    if args.against and args.follow:
+        return "--against compares two counts: without --follow"
     return None
 
 
@@ -452,7 +487,7 @@ def _inspect(args: argparse.Namespace, registry: Any, window: dict[str, float | 
     from ..triage.follow import check_followable
 
     try:
-        for path in args.logs:
+        for path in [*args.logs, *(args.against or ())]:
             check_log(path)
             if args.follow:
                 check_followable(path)
@@ -465,8 +500,10 @@ def _inspect(args: argparse.Namespace, registry: Any, window: dict[str, float | 
     from ..tui.launch import open_triage
 
     engine = {"workers": args.workers} if args.workers else {}
+    pivot = tuple(args.pivot.split(",")) if args.pivot is not None else None
     return open_triage(triage_run(args.logs, registry, args.registry, by, window.get("since"),
-                                  window.get("until"), log_format, follow=args.follow, **engine))
+                                  window.get("until"), log_format, follow=args.follow, pivot=pivot,
+                                  against=args.against or (), **engine))
 
 
 def _unknown_group(name: str, summary: Summary) -> str:

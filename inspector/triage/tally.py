@@ -104,7 +104,10 @@ class Options:
     the counting stops once ``limit`` are kept (only the export is wanted: the
     counts are then of the lines up to there).  ``sample``: instead, a random
     sample of that many of the group's records, drawn with ``seed``
-    (``triage.sample``: the same records for a seed, whatever the workers)."""
+    (``triage.sample``: the same records for a seed, whatever the workers).
+    ``series``: count each dated record by minute and cell too (``Tally.series``),
+    so that every group can be drawn over time (``--series``, the overview's
+    histogram of the selected group)."""
 
     by: tuple[str, ...] = ()
     since: float | None = None
@@ -116,6 +119,7 @@ class Options:
     log_format: LogFormat = DEFAULT_FORMAT
     sample: int | None = None
     seed: int = 0
+    series: bool = False
 
     @property
     def windowed(self) -> bool:
@@ -276,6 +280,9 @@ class Tally:
       ``scopes`` and ``by`` are summed
     - ``claims``: (status, field, cited doc) of rejections by a per-claim check
     - ``minutes``: (minute since the epoch, status) of records with a readable ts
+    - ``series`` (``Options.series``): (minute, cell) of records with a readable
+      ts, and ``claim_series`` (minute, failing claim as in ``claims``): what a
+      group's records are over time, for any group (``summary.group_series``)
     - ``bad_lines``: how many bad lines, ``bad_kinds`` how many of each kind,
       and ``bad`` (file, line, reason) of the first ``BAD_KEPT``, in order
       (``--bad-lines`` writes every one: ``triage.badlines``)
@@ -304,6 +311,8 @@ class Tally:
     cells: Counter = field(default_factory=Counter)
     claims: Counter = field(default_factory=Counter)
     minutes: Counter = field(default_factory=Counter)
+    series: Counter = field(default_factory=Counter)
+    claim_series: Counter = field(default_factory=Counter)
     no_ts: int = 0  # counted records without a readable ts
     bad_ts: int = 0  # of which the ts member was there but unreadable
     outside: int = 0  # records left out by --since/--until: ts outside the window
@@ -381,10 +390,15 @@ class Tally:
         if demote is not None:
             self.cells = _demoted(self.cells, demote)
             self.cells.add(_demoted(other.cells, demote))
+            if self.series or other.series:
+                self.series = _demoted_series(self.series, demote)
+                self.series.add(_demoted_series(other.series, demote))
         else:
             self.cells.add(other.cells)
+            self.series.add(other.series)
         self.claims.add(other.claims)
         self.minutes.add(other.minutes)
+        self.claim_series.add(other.claim_series)
         self.no_ts += other.no_ts
         self.bad_ts += other.bad_ts
         self.outside += other.outside
@@ -441,6 +455,8 @@ class Tally:
         if dropped:
             demote = _demoter(dropped)
             self.cells = _demoted(self.cells, demote)
+            if self.series:
+                self.series = _demoted_series(self.series, demote)
             if self.index is not None:
                 self.index.demote(demote)
         return bool(dropped)
@@ -478,6 +494,15 @@ def _demoted(cells: dict[Any, int], demote: Any) -> Counter:
     for cell, count in cells.items():
         cell = demote(cell)
         found[cell] = get(cell, 0) + count
+    return found
+
+
+def _demoted_series(series: dict[Any, int], demote: Any) -> Counter:
+    found = Counter()
+    get = found.get
+    for (minute, cell), count in series.items():
+        key = (minute, demote(cell))
+        found[key] = get(key, 0) + count
     return found
 
 
@@ -526,18 +551,21 @@ class _Counting:
         cells: list[Any] = []
         minutes: list[int] = []
         failures: list[tuple[str, str, str]] = []
+        series: list[Any] | None = [] if self.options.series else None
+        claim_series: list[Any] = []
         with collector_paused():
-            self._lines(lines, file, offset, line, cells, minutes, failures)
-        self._fold(cells, minutes, failures)
+            self._lines(lines, file, offset, line, cells, minutes, failures, series, claim_series)
+        self._fold(cells, minutes, failures, series, claim_series)
         if any(len(kept) > BY_VALUES for kept in self._kept) and tally.bound_values():
             self._kept = [tally.by_values[key] for key in self.options.by]
             self._cells.clear()
         tally.lines += len(lines)
         return len(lines)
 
-    def _fold(self, cells: list[Any], minutes: list[int], failures: list[tuple[str, str, str]]) -> None:
+    def _fold(self, cells: list[Any], minutes: list[int], failures: list[tuple[str, str, str]],
+              series: list[Any] | None = None, claim_series: list[Any] | None = None) -> None:
         """Add a chunk's records, listed under their flat keys (``_lines``), to
-        the tally's cells, minutes and failing claims: counted here, in C."""
+        the tally's cells, minutes and failing claims (and their series): counted here, in C."""
         tally = self.tally
         found = tally.cells
         get = found.get
@@ -556,6 +584,15 @@ class _Counting:
             key = (minute, STATUSES[status])
             histogram[key] = get(key, 0) + count
         tally.claims.add(_Counter(failures))
+        if series:
+            found = tally.series
+            get = found.get
+            cell_of = self._cell
+            for (minute, flat), count in _Counter(series).items():
+                key = (minute, cell_of(flat))
+                found[key] = get(key, 0) + count
+        if claim_series:
+            tally.claim_series.add(_Counter(claim_series))
 
     def _cell(self, flat: Any) -> tuple[Any, Any, tuple[bytes | None, ...]]:
         """A flat count key as ``Tally.cells`` keys it: (verdict key, scope, metadata)."""
@@ -582,7 +619,8 @@ class _Counting:
         return cell
 
     def _lines(self, lines: list[bytes], file: str, offset: int, number: int,
-               cells: list[Any], minutes: list[int], failures: list[tuple[str, str, str]]) -> None:
+               cells: list[Any], minutes: list[int], failures: list[tuple[str, str, str]],
+               series: list[Any] | None = None, claim_series: list[Any] | None = None) -> None:
         """The per-line loop: everything it touches is a local.
 
         A record is listed under a flat key: the number of its (verdict key,
@@ -605,6 +643,9 @@ class _Counting:
         missing = tuple(msgspec.Raw(file_member(file)) if key is FILE_KEY else _MISSING for key in by)
         join = _SEPARATOR.join
         add_cell, add_minute, add_failure = cells.append, minutes.append, failures.append
+        # With Options.series, each dated record's (minute, flat key) and failing claim's (minute, claim) too.
+        add_series = series.append if series is not None else None
+        add_claim_series = claim_series.append if claim_series is not None else None
         index, matcher = tally.index, self.matcher if not self.full else None
         collected, limit, sampled = tally.collected, tally.collect_limit, tally.sampled
         if matcher is not None and limit is not None and len(collected) >= limit:
@@ -658,7 +699,12 @@ class _Counting:
             flat = (prefix, join(map(members.get, by, missing))) if by else prefix
             add_cell(flat)
             if stamp is not None:
-                add_minute(int(stamp // 60) * _STATUS_COUNT + _STATUS_CODES[status])
+                minute = int(stamp // 60)
+                add_minute(minute * _STATUS_COUNT + _STATUS_CODES[status])
+                if add_series is not None:
+                    add_series((minute, flat))
+                    if failing is not None:
+                        add_claim_series((minute, failing))
             else:
                 no_ts += 1
                 if ts_member is not None:
