@@ -320,7 +320,8 @@ def count(run: TriageRun, report: Callable[[Snapshot], None], cancel: threading.
         tally = state.tally
         now = time.monotonic()
         if now - series[0] >= SERIES_EVERY:
-            series[:] = [now, dict(tally.series), dict(tally.claim_series)]
+            series[:] = [now, {cell: dict(minutes) for cell, minutes in tally.series.items()},
+                         {claim: dict(minutes) for claim, minutes in tally.claim_series.items()}]
         following = state if isinstance(state, FollowProgress) else None
         snapshot = Snapshot(summarize(tally, run.options, run.logs, run.registry_path),
                             len(tally.index) if tally.index is not None else 0, list(tally.bad),

@@ -1,9 +1,8 @@
 """Each group's records over time: the whole triage's histogram, drawn for one group.
 
-The count keeps, with ``Options.series``, each dated record's minute with its
-count cell (``Tally.series``) and each failing claim's minute
-(``Tally.claim_series``): what any group's records are over time, for any
-bucket.  A group's series is drawn on the whole triage's bars (its bucket and
+The count keeps, with ``Options.series``, per count cell the dated records of
+each minute (``Tally.series``), and per failing claim (``Tally.claim_series``):
+what any group's records are over time, for any bucket.  A group's series is drawn on the whole triage's bars (its bucket and
 range, ``summary.histogram``), so that it lines up with them bar for bar; the
 records of the group outside that range are counted before or after it, as the
 whole histogram's outliers are.
@@ -22,7 +21,7 @@ from typing import Any
 
 from .groups import cell_names, claim_name, membership
 from .summary import Group, Summary
-from .timeline import Bar, Histogram, iso
+from .timeline import Bar, Histogram
 
 __all__ = ["Buckets", "group_series", "series_document"]
 
@@ -62,27 +61,22 @@ class Buckets:
         series = summary.tally.series if series is None else series
         claim_series = summary.tally.claim_series if claim_series is None else claim_series
         sources = ((self.cells, series), (self.claims, claim_series))
+        holds: Any = None
         if group is not None:
             if group.kind == "bad":
                 return
             column, holds = membership(group, self.by)
             sources = ((self.claims, claim_series),) if column == "claim" else ((self.cells, series),)
-            held: dict[Any, bool] = {}
         for target, source in sources:
-            for (minute, key), count in source.items():
-                if group is not None:
-                    member = held.get(key)
-                    if member is None:
-                        member = held[key] = holds(key)
-                    if not member:
-                        continue
-                number = bars.get(minute)
-                if number is None:
-                    number = bars[minute] = bar_of(minute)
-                counts = target.get(key)
-                if counts is None:
-                    counts = target[key] = {}
-                counts[number] = counts.get(number, 0) + count
+            for key, minutes in source.items():
+                if holds is not None and not holds(key):
+                    continue
+                counts = target[key] = {}
+                for minute, count in minutes.items():
+                    number = bars.get(minute)
+                    if number is None:
+                        number = bars[minute] = bar_of(minute)
+                    counts[number] = counts.get(number, 0) + count
 
     def drawn(self, cells: Iterable[Any] = (), claims: Iterable[Any] = ()) -> Histogram | None:
         """The histogram of these cells' and claims' records (None without dated records in the triage)."""
@@ -143,8 +137,8 @@ def group_series(summary: Summary, wanted: Callable[[Group], bool] | None = None
 
 
 def series_document(histogram: Histogram) -> dict[str, Any]:
-    """A group's series as the JSON gives it: its records and rejected per bar of the whole histogram, and
-    its records outside the bars."""
-    return {"bars": [{"start": iso(bar.start), "records": bar.records, "rejected": bar.rejected}
-                     for bar in histogram.bars],
+    """A group's series as the JSON gives it: its records and rejected per bar of the whole histogram (one
+    number a bar of ``timeline.bars``, in their order: a series is two lists, not a list of objects), and its
+    records outside the bars."""
+    return {"records": [bar.records for bar in histogram.bars], "rejected": [bar.rejected for bar in histogram.bars],
             "before": histogram.before, "after": histogram.after}

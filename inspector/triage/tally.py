@@ -280,9 +280,9 @@ class Tally:
       ``scopes`` and ``by`` are summed
     - ``claims``: (status, field, cited doc) of rejections by a per-claim check
     - ``minutes``: (minute since the epoch, status) of records with a readable ts
-    - ``series`` (``Options.series``): (minute, cell) of records with a readable
-      ts, and ``claim_series`` (minute, failing claim as in ``claims``): what a
-      group's records are over time, for any group (``summary.group_series``)
+    - ``series`` (``Options.series``): per cell, the records with a readable ts
+      per minute, and ``claim_series`` per failing claim (as in ``claims``): what
+      a group's records are over time, for any group (``triage.series``)
     - ``bad_lines``: how many bad lines, ``bad_kinds`` how many of each kind,
       and ``bad`` (file, line, reason) of the first ``BAD_KEPT``, in order
       (``--bad-lines`` writes every one: ``triage.badlines``)
@@ -311,8 +311,8 @@ class Tally:
     cells: Counter = field(default_factory=Counter)
     claims: Counter = field(default_factory=Counter)
     minutes: Counter = field(default_factory=Counter)
-    series: Counter = field(default_factory=Counter)
-    claim_series: Counter = field(default_factory=Counter)
+    series: dict[Any, dict[int, int]] = field(default_factory=dict)
+    claim_series: dict[Any, dict[int, int]] = field(default_factory=dict)
     no_ts: int = 0  # counted records without a readable ts
     bad_ts: int = 0  # of which the ts member was there but unreadable
     outside: int = 0  # records left out by --since/--until: ts outside the window
@@ -392,13 +392,13 @@ class Tally:
             self.cells.add(_demoted(other.cells, demote))
             if self.series or other.series:
                 self.series = _demoted_series(self.series, demote)
-                self.series.add(_demoted_series(other.series, demote))
+                _add_series(self.series, _demoted_series(other.series, demote))
         else:
             self.cells.add(other.cells)
-            self.series.add(other.series)
+            _add_series(self.series, other.series)
         self.claims.add(other.claims)
         self.minutes.add(other.minutes)
-        self.claim_series.add(other.claim_series)
+        _add_series(self.claim_series, other.claim_series)
         self.no_ts += other.no_ts
         self.bad_ts += other.bad_ts
         self.outside += other.outside
@@ -497,12 +497,22 @@ def _demoted(cells: dict[Any, int], demote: Any) -> Counter:
     return found
 
 
-def _demoted_series(series: dict[Any, int], demote: Any) -> Counter:
-    found = Counter()
-    get = found.get
-    for (minute, cell), count in series.items():
-        key = (minute, demote(cell))
-        found[key] = get(key, 0) + count
+def _add_series(mine: dict[Any, dict[int, int]], theirs: dict[Any, dict[int, int]]) -> None:
+    """Add per-key minute counts (``Tally.series``) in place; ``theirs`` is not changed."""
+    for key, minutes in theirs.items():
+        found = mine.get(key)
+        if found is None:
+            mine[key] = dict(minutes)
+            continue
+        get = found.get
+        for minute, count in minutes.items():
+            found[minute] = get(minute, 0) + count
+
+
+def _demoted_series(series: dict[Any, dict[int, int]], demote: Any) -> dict[Any, dict[int, int]]:
+    found: dict[Any, dict[int, int]] = {}
+    for cell, minutes in series.items():
+        _add_series(found, {demote(cell): minutes})
     return found
 
 
@@ -551,11 +561,10 @@ class _Counting:
         cells: list[Any] = []
         minutes: list[int] = []
         failures: list[tuple[str, str, str]] = []
-        series: list[Any] | None = [] if self.options.series else None
-        claim_series: list[Any] = []
+        failure_minutes: list[int | None] | None = [] if self.options.series else None
         with collector_paused():
-            self._lines(lines, file, offset, line, cells, minutes, failures, series, claim_series)
-        self._fold(cells, minutes, failures, series, claim_series)
+            self._lines(lines, file, offset, line, cells, minutes, failures, failure_minutes)
+        self._fold(cells, minutes, failures, failure_minutes)
         if any(len(kept) > BY_VALUES for kept in self._kept) and tally.bound_values():
             self._kept = [tally.by_values[key] for key in self.options.by]
             self._cells.clear()
@@ -563,15 +572,18 @@ class _Counting:
         return len(lines)
 
     def _fold(self, cells: list[Any], minutes: list[int], failures: list[tuple[str, str, str]],
-              series: list[Any] | None = None, claim_series: list[Any] | None = None) -> None:
+              failure_minutes: list[int] | None = None) -> None:
         """Add a chunk's records, listed under their flat keys (``_lines``), to
-        the tally's cells, minutes and failing claims (and their series): counted here, in C."""
+        the tally's cells, minutes and failing claims: counted here, in C.  With
+        ``failure_minutes`` (``Options.series``) the minutes are aligned with the
+        cells, and those with the failures: the pairs are counted too (the series)."""
         tally = self.tally
         found = tally.cells
         get = found.get
         kept = self._kept
+        cell_of: dict[Any, Any] = {}
         for flat, count in _Counter(cells).items():
-            cell = self._cell(flat)
+            cell = cell_of[flat] = self._cell(flat)
             found[cell] = get(cell, 0) + count
             if kept:
                 for values, value in zip(kept, cell[2]):
@@ -579,20 +591,26 @@ class _Counting:
                         values[value] += count
         histogram = tally.minutes
         get = histogram.get
-        for flat, count in _Counter(minutes).items():
-            minute, status = divmod(flat, len(STATUSES))
+        for code, count in _Counter(minutes).items():
+            if code is None:
+                continue  # (aligned with the cells: a record without a readable ts)
+            minute, status = divmod(code, _STATUS_COUNT)
             key = (minute, STATUSES[status])
             histogram[key] = get(key, 0) + count
         tally.claims.add(_Counter(failures))
-        if series:
-            found = tally.series
-            get = found.get
-            cell_of = self._cell
-            for (minute, flat), count in _Counter(series).items():
-                key = (minute, cell_of(flat))
-                found[key] = get(key, 0) + count
-        if claim_series:
-            tally.claim_series.add(_Counter(claim_series))
+        if failure_minutes is None:
+            return
+        for pairs, into, key_of in ((zip(minutes, cells), tally.series, cell_of),
+                                    (zip(failure_minutes, failures), tally.claim_series, None)):
+            for (code, flat), count in _Counter(pairs).items():
+                if code is None:
+                    continue
+                key = key_of[flat] if key_of is not None else flat
+                found_minutes = into.get(key)
+                if found_minutes is None:
+                    found_minutes = into[key] = {}
+                minute = code // _STATUS_COUNT
+                found_minutes[minute] = found_minutes.get(minute, 0) + count
 
     def _cell(self, flat: Any) -> tuple[Any, Any, tuple[bytes | None, ...]]:
         """A flat count key as ``Tally.cells`` keys it: (verdict key, scope, metadata)."""
@@ -620,7 +638,7 @@ class _Counting:
 
     def _lines(self, lines: list[bytes], file: str, offset: int, number: int,
                cells: list[Any], minutes: list[int], failures: list[tuple[str, str, str]],
-               series: list[Any] | None = None, claim_series: list[Any] | None = None) -> None:
+               failure_minutes: list[int] | None = None) -> None:
         """The per-line loop: everything it touches is a local.
 
         A record is listed under a flat key: the number of its (verdict key,
@@ -643,9 +661,10 @@ class _Counting:
         missing = tuple(msgspec.Raw(file_member(file)) if key is FILE_KEY else _MISSING for key in by)
         join = _SEPARATOR.join
         add_cell, add_minute, add_failure = cells.append, minutes.append, failures.append
-        # With Options.series, each dated record's (minute, flat key) and failing claim's (minute, claim) too.
-        add_series = series.append if series is not None else None
-        add_claim_series = claim_series.append if claim_series is not None else None
+        # With Options.series, ``minutes`` holds every record's minute (None: none), aligned with ``cells``, and
+        # ``failure_minutes`` every failing claim's, aligned with ``failures``: the fold pairs them in C.
+        aligned = failure_minutes is not None
+        add_failure_minute = failure_minutes.append if failure_minutes is not None else None
         index, matcher = tally.index, self.matcher if not self.full else None
         collected, limit, sampled = tally.collected, tally.collect_limit, tally.sampled
         if matcher is not None and limit is not None and len(collected) >= limit:
@@ -699,16 +718,18 @@ class _Counting:
             flat = (prefix, join(map(members.get, by, missing))) if by else prefix
             add_cell(flat)
             if stamp is not None:
-                minute = int(stamp // 60)
-                add_minute(minute * _STATUS_COUNT + _STATUS_CODES[status])
-                if add_series is not None:
-                    add_series((minute, flat))
-                    if failing is not None:
-                        add_claim_series((minute, failing))
+                code = int(stamp // 60) * _STATUS_COUNT + _STATUS_CODES[status]
+                add_minute(code)
+                if aligned and failing is not None:
+                    add_failure_minute(code)
             else:
                 no_ts += 1
                 if ts_member is not None:
                     bad_ts += 1
+                if aligned:  # the minutes stay aligned with the cells (and the claims'): none
+                    add_minute(None)
+                    if failing is not None:
+                        add_failure_minute(None)
             records += 1
             if index is not None:
                 index_file.append(file_number)

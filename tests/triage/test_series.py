@@ -122,9 +122,10 @@ class TestCommandLine:
         document = json.loads(out)
         bars = document["timeline"]["bars"]
         accept = next(group for group in document["groups"] if group["group"] == "ACCEPT")
-        assert [bar["start"] for bar in accept["series"]["bars"]] == [bar["start"] for bar in bars]
-        assert sum(bar["records"] for bar in accept["series"]["bars"]) + accept["series"]["before"] + \
-            accept["series"]["after"] + accept["series"]["undated"] == accept["records"]
+        series = accept["series"]
+        assert len(series["records"]) == len(series["rejected"]) == len(bars)  # a number a bar of the timeline
+        assert sum(series["records"]) + series["before"] + series["after"] + series["undated"] == accept["records"]
+        assert series["rejected"] == [0] * len(bars)
         assert all("series" in group for group in document["groups"] if group["kind"] != "bad")
         cell = document["pivot"]["cells"][0]
         assert cell["share"] == round(cell["records"] / cell["of"], 6) and "series" in cell

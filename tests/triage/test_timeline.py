@@ -114,3 +114,21 @@ def test_the_summary_counts_and_says_the_outliers(tmp_path):
     assert (timeline["before"], timeline["after"], timeline["bucket"]) == (2, 0, "minute")
     assert timeline["earliest"] == "0001-01-01T00:00:00Z" and timeline["first"] == "2026-12-01T00:00:00Z"
     assert sum(bar["records"] for bar in timeline["bars"]) == 40
+
+
+def test_each_groups_series_counts_the_outliers_and_leaves_the_undated_out(tmp_path):
+    """--series beside the summary: the records before the range (the year 1: negative minutes) counted
+    before it, those without a readable ts in no bar, the same bars with and without."""
+    from inspector.triage.series import Buckets
+
+    log = tmp_path / "ts.jsonl"
+    stamps = [0, "0001-01-01T00:00:00+01:00", "0001-01-01T00:00:00Z", "1e5", *(DAY + 60 * n for n in range(40))]
+    log.write_text("\n".join(record(ts) for ts in stamps) + "\n")
+    registry = load_registry(PAYMENTS_REGISTRY)
+    plain = summarize(triage([str(log)], registry, Options(), workers=1))
+    options = Options(series=True)
+    summary = summarize(triage([str(log)], registry, options, workers=1), options)
+    assert summary.to_dict()["timeline"] == plain.to_dict()["timeline"]
+    every = Buckets(summary).every()
+    scope = every[summary.of_kind("scope")[0].name]  # one request: its scope's records are every record
+    assert scope.bars == summary.histogram.bars and (scope.before, scope.after) == (2, 0)
