@@ -115,10 +115,18 @@ class Progress:
     total_bytes: int | None
     seconds: float
     tally: Tally
+    # On a cluster (``triage.distributed``): the tasks done, of ``tasks``.
+    tasks_done: int | None = None
+    tasks: int | None = None
 
     @property
     def lines_per_second(self) -> float:
         return self.lines / self.seconds if self.seconds > 0 else 0.0
+
+    @property
+    def records_per_second(self) -> float:
+        """The records merged so far a second (the tally's: the first side's, in task order)."""
+        return self.tally.records / self.seconds if self.seconds > 0 else 0.0
 
 
 # A task, tagged: ("range", log, number, start, end) for a plain file's byte
@@ -206,11 +214,11 @@ def triage(logs: Sequence[str], registry: Registry, options: Options = Options()
 def triage_sides(sides: Sequence[tuple[Sequence[str], Options]], registry: Registry, *,
                  workers: int | None = None, on_progress: Callable[[Progress], None] | None = None,
                  cancel: threading.Event | None = None, stdin: BinaryIO | None = None,
-                 parallel_min_bytes: int = PARALLEL_MIN_BYTES, task_bytes: int = TASK_BYTES,
+                 parallel_min_bytes: int = PARALLEL_MIN_BYTES, task_bytes: int | None = None,
                  progress_every: float = 0.25, indexes: dict[str, SeekIndex] | None = None,
                  bad_lines: BinaryIO | None = None, spill_dir: str | os.PathLike[str] | None = None,
                  on_notice: Callable[[str], None] | None = None,
-                 ends: Mapping[str, int] | None = None) -> list[Tally]:
+                 ends: Mapping[str, int] | None = None, engine: str = "local", **cluster: Any) -> list[Tally]:
     """Count every line of each side's logs (in order; ``-`` is standard input,
     on one side only), each side with its options, into a tally a side.  The
     sides' tasks share one pool of workers (``--against``: the two triages side
@@ -242,7 +250,22 @@ def triage_sides(sides: Sequence[tuple[Sequence[str], Options]], registry: Regis
     ``ends``: per plain log, the byte its count stops at (the lines that begin
     before it; a followed log's last newline, so that a line still being
     written is left to the follower, ``triage.follow``).
+
+    ``engine="dask"``: the same count on a Dask cluster (``triage.distributed``,
+    imported only then), which ``cluster`` configures (``scheduler``,
+    ``storage_options``, ``client``, ``dashboard``).
     """
+    if engine == "dask":
+        if stdin is not None or ends is not None:
+            raise ValueError("the dask engine reads files and URLs: no standard input, no ends")
+        from .distributed import triage_sides as on_cluster
+
+        return on_cluster(sides, registry, workers=workers, on_progress=on_progress, cancel=cancel,
+                          progress_every=progress_every, bad_lines=bad_lines, on_notice=on_notice,
+                          **({"task_bytes": task_bytes} if task_bytes is not None else {}), **cluster)
+    if engine != "local" or cluster:
+        raise ValueError(f"engine {engine!r} with {sorted(cluster)}: the local engine takes none of these")
+    task_bytes = task_bytes or TASK_BYTES
     logs = [path for side_logs, _ in sides for path in side_logs]
     side_of = [number for number, (side_logs, _) in enumerate(sides) for _ in side_logs]
     options_of = [side_options for side_logs, side_options in sides for _ in side_logs]
