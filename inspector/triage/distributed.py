@@ -364,11 +364,12 @@ class _Connection:
             except (OSError, TimeoutError, ValueError) as exc:
                 raise EngineError(f"cannot connect to the scheduler at {self.scheduler}: {exc}") from None
             return self.client
-        # The dashboard needs bokeh: asked for only where it is installed (else distributed warns).
-        dashboard = ":0" if self.dashboard and _spec("bokeh") is not None else None
+        # The scheduler's HTTP server always runs: on a free port, never a fixed one that another
+        # cluster on this machine holds.  Its dashboard pages need bokeh: shown only where it is here.
+        self.dashboard = self.dashboard and _spec("bokeh") is not None
         logging.getLogger("distributed").setLevel(logging.ERROR)
         self.cluster = LocalCluster(n_workers=self.workers or cores(), threads_per_worker=1, processes=True,
-                                    dashboard_address=dashboard, silence_logs=logging.ERROR)
+                                    dashboard_address="127.0.0.1:0", silence_logs=logging.ERROR)
         self.client = Client(self.cluster, set_as_default=False)
         return self.client
 
@@ -467,8 +468,9 @@ def triage_sides(sides: Sequence[tuple[Sequence[str], Options]], registry: Regis
         place[1] += tally.lines
         results[side_of[task[2]]].add(tally)
 
-    with _Connection(client, scheduler, workers, dashboard) as client:
-        link = dashboard_of(client)
+    connection = _Connection(client, scheduler, workers, dashboard)
+    with connection as client:
+        link = dashboard_of(client) if connection.dashboard else None
         if link and on_notice is not None:
             on_notice(f"the cluster's dashboard: {link}")
         check_workers(client, digest)
@@ -508,7 +510,7 @@ def _collect(client: Any, tasks: Sequence[_Task], futures: dict[str, tuple[int, 
         if cancel is not None and cancel.is_set():
             return
         try:
-            finished = wait([future for _, future in futures.values()], timeout=progress_every,
+            finished = wait([future for _, future in futures.values()], timeout=max(progress_every, 0.05),
                             return_when="FIRST_COMPLETED").done
         except TimeoutError:
             finished = set()
@@ -516,7 +518,7 @@ def _collect(client: Any, tasks: Sequence[_Task], futures: dict[str, tuple[int, 
         for future in finished:
             if future.status != "finished":
                 _failed(future, tasks[futures[future.key][0]], [future for _, future in futures.values()])
-        for future, answer in zip(good, client.gather(good)):
+        for future, answer in zip(good, client.gather(good) if good else ()):
             number, _ = futures.pop(future.key)
             done[number] = answer
             counted["tasks"] += 1
