@@ -61,7 +61,7 @@ from .logs import (
     size_of,
 )
 from .records import RequestCache
-from .run import Progress, WorkerError, broken_problem, cores
+from .engines import Progress, WorkerError, broken_problem, cores
 from .tally import Options, Tally, tally_chunks
 
 __all__ = ["INSTALL", "INSTALL_S3", "TASK_BYTES", "ContractMismatch", "EngineError", "expand_sources", "is_url",
@@ -478,12 +478,15 @@ def triage_sides(sides: Sequence[tuple[Sequence[str], Options]], registry: Regis
         scattered = client.scatter([registry.sources], broadcast=True, hash=False)[0]
         futures: dict[str, tuple[int, Any]] = {}
         try:
-            for number, task in enumerate(tasks):
-                spill = bad_lines is not None and task[2] < spilling
-                future = client.submit(count_task, task, scattered, options_of[task[2]], digest, storage_options,
-                                       spill, key=f"inspector-triage-{run}-{number}", pure=False,
-                                       priority=len(tasks) - number)
-                futures[future.key] = (number, future)
+            # One message for every task (a submit each costs a round of the client's loop).
+            submitted = client.map(count_task, tasks, [scattered] * len(tasks),
+                                   [options_of[task[2]] for task in tasks], [digest] * len(tasks),
+                                   [storage_options] * len(tasks),
+                                   [bad_lines is not None and task[2] < spilling for task in tasks],
+                                   key=[f"inspector-triage-{run}-{number}" for number in range(len(tasks))],
+                                   pure=False)
+            futures.update((future.key, (number, future)) for number, future in enumerate(submitted))
+            del submitted
             with client.as_current():  # distributed.wait asks for the current client
                 _collect(client, tasks, futures, take, counted, report, progress_every, cancel,
                          lambda: limit is not None and len(result.collected) >= limit)

@@ -45,11 +45,11 @@ from collections import deque
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass
 from typing import Any, BinaryIO
 
 from ..contract.models import Registry
 from .badlines import Spill, copy_spill, spill_name
+from .engines import Progress, WorkerError, broken_problem, cores
 from .gz import SeekIndex
 from .logs import (
     STDIN,
@@ -77,18 +77,6 @@ PARALLEL_MIN_BYTES = 8 * 1024 * 1024
 MAX_WORKERS = 64
 
 
-class WorkerError(LogError):
-    """A counting worker process died while counting ``path``: how, in one line."""
-
-
-def cores() -> int:
-    """The cores this process may run on."""
-    try:
-        return len(os.sched_getaffinity(0)) or 1
-    except (AttributeError, OSError):  # pragma: no cover - not Linux
-        return os.cpu_count() or 1
-
-
 def plan_workers(requested: int | None, kinds: Sequence[str], sizes: Sequence[int | None],
                  task_bytes: int = TASK_BYTES) -> int:
     """How many processes to count in: ``requested`` (default: every core), at
@@ -102,31 +90,6 @@ def plan_workers(requested: int | None, kinds: Sequence[str], sizes: Sequence[in
         tasks = sum(max(1, -(-(size or 0) // task_bytes)) for size in sizes)
         workers = min(workers, tasks)
     return max(1, workers)
-
-
-@dataclass(frozen=True, slots=True)
-class Progress:
-    """How far a triage is: lines and bytes counted (of ``total_bytes`` when the
-    inputs have known sizes: a ``.gz`` counts compressed bytes read), seconds
-    since it started, and the counts so far (without the index)."""
-
-    lines: int
-    bytes_done: int
-    total_bytes: int | None
-    seconds: float
-    tally: Tally
-    # On a cluster (``triage.distributed``): the tasks done, of ``tasks``.
-    tasks_done: int | None = None
-    tasks: int | None = None
-
-    @property
-    def lines_per_second(self) -> float:
-        return self.lines / self.seconds if self.seconds > 0 else 0.0
-
-    @property
-    def records_per_second(self) -> float:
-        """The records merged so far a second (the tally's: the first side's, in task order)."""
-        return self.tally.records / self.seconds if self.seconds > 0 else 0.0
 
 
 # A task, tagged: ("range", log, number, start, end) for a plain file's byte
@@ -196,14 +159,6 @@ def _tasks(logs: Sequence[str], kinds: Sequence[str], sizes: Sequence[int | None
         except LogError as exc:
             yield ("broken", path, number, line - 1, exc.problem)
         consumed[0] = before + read[0]
-
-
-def broken_problem(exc: StreamBroke, handed: int) -> str:
-    """Why a stream broke off, and the bytes of the line it cut off (not counted as a line)."""
-    cut = exc.produced - handed
-    if cut > 0:
-        return f"{exc.problem}; the {cut:,} byte(s) of a line cut off after it are not counted"
-    return exc.problem
 
 
 def triage(logs: Sequence[str], registry: Registry, options: Options = Options(), **engine: Any) -> Tally:
