@@ -305,7 +305,7 @@ def count_task(task: _Task, sources: tuple[Source, ...], options: Options, diges
             inflater = Inflater(-1, pread=source.pread, size=lambda: source.size)
             chunks = read_gzip(name, inflater)
         else:
-            chunks = read_range(source.pread, start, end if kind == "range" else source.size)
+            chunks = read_range(source.pread, start, end)  # the size listed: what the local engine counts
         tally = tally_chunks(name, _until_broken(chunks, broke), registry, options, 1, requests, held)
     finally:
         source.close()
@@ -365,8 +365,7 @@ class _Connection:
                 raise EngineError(f"cannot connect to the scheduler at {self.scheduler}: {exc}") from None
             return self.client
         # The scheduler's HTTP server always runs: on a free port, never a fixed one that another
-        # cluster on this machine holds.  Its dashboard pages need bokeh: shown only where it is here.
-        self.dashboard = self.dashboard and _spec("bokeh") is not None
+        # cluster on this machine holds.
         logging.getLogger("distributed").setLevel(logging.ERROR)
         self.cluster = LocalCluster(n_workers=self.workers or cores(), threads_per_worker=1, processes=True,
                                     dashboard_address="127.0.0.1:0", silence_logs=logging.ERROR)
@@ -384,6 +383,9 @@ def dashboard_of(client: Any) -> str | None:
     """The cluster's dashboard address, when it has one."""
     try:
         if "dashboard" not in client.scheduler_info().get("services", {}):
+            return None
+        # The scheduler's HTTP server runs without bokeh, with no dashboard pages to link to.
+        if not client.run_on_scheduler(lambda: importlib.util.find_spec("bokeh") is not None):
             return None
         return client.dashboard_link
     except Exception:  # noqa: BLE001 - a link is a courtesy

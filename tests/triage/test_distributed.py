@@ -433,3 +433,24 @@ class TestS3:
         assert [file for file, _, _ in tally.broken] == [f"s3://{BUCKET}/2026-12-01/app-01.jsonl"]
         assert tally.broken[0][2].startswith("cannot be read: no such object")
         assert tally.lines == sum(60 + number * 7 for number in (1, 2, 4, 5, 7, 8)) - 67
+
+
+class TestOptions:
+    def test_storage_options_nest_and_read_json(self):
+        assert distributed.parse_storage_options(
+            ["anon=true", "client_kwargs.endpoint_url=http://127.0.0.1:9000", "client_kwargs.region_name=eu",
+             "default_block_size=5242880"]) == {
+            "anon": True, "default_block_size": 5242880,
+            "client_kwargs": {"endpoint_url": "http://127.0.0.1:9000", "region_name": "eu"}}
+
+    def test_the_dashboard_is_linked_only_where_it_has_pages(self, cluster):
+        import importlib.util
+
+        has_pages = importlib.util.find_spec("bokeh") is not None  # the scheduler is this machine's
+        assert distributed.dashboard_of(cluster) == (cluster.dashboard_link if has_pages else None)
+
+    def test_the_plan(self):
+        # Ranges of about task_bytes covering each plain log; a .gz (by its name) and a small log one task each.
+        assert plan(["a.jsonl", "b.jsonl.gz", "c.jsonl"], [250, 1000, 40], 100) == [
+            ("range", "a.jsonl", 0, 0, 83), ("range", "a.jsonl", 0, 83, 166), ("range", "a.jsonl", 0, 166, 250),
+            ("file", "b.jsonl.gz", 1, 0, 1000), ("file", "c.jsonl", 2, 0, 40)]
