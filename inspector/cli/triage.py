@@ -512,7 +512,8 @@ class _progress_display:
             TextColumn(f"{self.what}triage"), BarColumn(), TaskProgressColumn(),
             TextColumn("{task.fields[lines]:,} lines · {task.fields[rate]:,.0f} lines/s"), TimeElapsedColumn(),
             console=Console(stderr=True), auto_refresh=False, transient=True)
-        self.cluster_column = TextColumn("{task.fields[records]:,.0f} records/s · {task.fields[tasks]} tasks")
+        self.cluster_column = TextColumn("{task.fields[lines]:,} lines · {task.fields[records]:,.0f} records/s · "
+                                         "{task.fields[tasks]} tasks")
         self.task = self.progress.add_task("triage", total=None, lines=0, rate=0.0, records=0.0, tasks="")
         self.progress.start()
         return self.update

@@ -64,12 +64,15 @@ from .records import RequestCache
 from .engines import Progress, WorkerError, broken_problem, cores
 from .tally import Options, Tally, tally_chunks
 
-__all__ = ["INSTALL", "INSTALL_S3", "TASK_BYTES", "ContractMismatch", "EngineError", "expand_sources", "is_url",
-           "require", "triage_sides"]
+__all__ = ["INSTALL", "INSTALL_S3", "MIN_TASK_BYTES", "TASK_BYTES", "ContractMismatch", "EngineError", "expand_sources", "is_url",
+           "require", "task_size", "triage_sides"]
 
 # A plain log's range a task: about 2 s of counting at ~8 µs a line of ~570 bytes
 # (docs/distributed.md: the scheduler's cost is a few milliseconds a task).
 TASK_BYTES = 64 * 1024 * 1024
+# Smaller when the logs are few for the workers (every worker four tasks at least), never below
+# this: a task of 8 MiB is still ~0.15 s of counting against ~3 ms of the cluster's.
+MIN_TASK_BYTES = 8 * 1024 * 1024
 INSTALL = "pip install 'inspector[dask]'"
 INSTALL_S3 = "pip install 'inspector[s3]'"
 _URL = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
@@ -209,6 +212,12 @@ def plan(logs: Sequence[str], sizes: Sequence[int], task_bytes: int = TASK_BYTES
         parts = -(-size // task_bytes)
         tasks += [("range", name, number, size * part // parts, size * (part + 1) // parts) for part in range(parts)]
     return tasks
+
+
+def task_size(sizes: Sequence[int], workers: int) -> int:
+    """The bytes of a plain log's range a task: ``TASK_BYTES``, or less so
+    that every worker has four tasks, at least ``MIN_TASK_BYTES``."""
+    return max(MIN_TASK_BYTES, min(TASK_BYTES, -(-sum(sizes) // (4 * max(1, workers)))))
 
 
 # -- on a worker --------------------------------------------------------------------------
@@ -422,7 +431,7 @@ def _mismatch(other: Mapping[str, str], digest: str) -> str:
 def triage_sides(sides: Sequence[tuple[Sequence[str], Options]], registry: Registry, *,
                  scheduler: str | None = None, client: Any = None, workers: int | None = None,
                  on_progress: Callable[[Progress], None] | None = None, cancel: threading.Event | None = None,
-                 task_bytes: int = TASK_BYTES, progress_every: float = 0.25, bad_lines: BinaryIO | None = None,
+                 task_bytes: int | None = None, progress_every: float = 0.25, bad_lines: BinaryIO | None = None,
                  storage_options: Mapping[str, Any] | None = None, on_notice: Callable[[str], None] | None = None,
                  dashboard: bool = True) -> list[Tally]:
     """``triage.run.triage_sides`` on a Dask cluster: the same arguments and
@@ -430,6 +439,8 @@ def triage_sides(sides: Sequence[tuple[Sequence[str], Options]], registry: Regis
     scheduler (``tcp://host:8786``); without it (and without ``client``, a
     ``distributed.Client`` to use as it is), a LocalCluster of ``workers``
     processes (default: every core) is started here and closed at the end.
+    ``task_bytes``: a plain log's range a task (default ``TASK_BYTES``, less
+    when that would leave a worker fewer than four tasks: ``task_size``).
     ``on_notice`` is told the dashboard's address when the cluster has one.
     The bad lines (``bad_lines``) come back with each task's tally; a
     ``.gz``'s restart points (the local engine's ``indexes``) stay where the
@@ -444,7 +455,7 @@ def triage_sides(sides: Sequence[tuple[Sequence[str], Options]], registry: Regis
                           "or count it with the local engine")
     logs = [_local(name) for name in logs]
     sizes = [_size(name, storage_options) for name in logs]
-    tasks = plan(logs, sizes, task_bytes)
+    tasks: list[_Task] = []
     total = sum(sizes)
     digest = version.VERIFIER
     started = time.monotonic()
@@ -476,6 +487,7 @@ def triage_sides(sides: Sequence[tuple[Sequence[str], Options]], registry: Regis
         if link and on_notice is not None:
             on_notice(f"the cluster's dashboard: {link}")
         check_workers(client, digest)
+        tasks += plan(logs, sizes, task_bytes or task_size(sizes, len(client.scheduler_info()["workers"])))
         run = uuid.uuid4().hex[:12]
         scattered = client.scatter([registry.sources], broadcast=True, hash=False)[0]
         futures: dict[str, tuple[int, Any]] = {}

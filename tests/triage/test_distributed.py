@@ -449,6 +449,12 @@ class TestOptions:
         has_pages = importlib.util.find_spec("bokeh") is not None  # the scheduler is this machine's
         assert distributed.dashboard_of(cluster) == (cluster.dashboard_link if has_pages else None)
 
+    def test_the_task_size(self):
+        mib = 1024 * 1024
+        assert distributed.task_size([571 * 10**6], 2) == 64 * mib  # 1M lines on two workers: 64 MiB
+        assert distributed.task_size([100 * 10**6], 2) == 100 * 10**6 // 8  # four tasks a worker
+        assert distributed.task_size([1000], 128) == 8 * mib  # never below 8 MiB
+
     def test_the_plan(self):
         # Ranges of about task_bytes covering each plain log; a .gz (by its name) and a small log one task each.
         assert plan(["a.jsonl", "b.jsonl.gz", "c.jsonl"], [250, 1000, 40], 100) == [
