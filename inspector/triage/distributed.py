@@ -37,6 +37,7 @@ import importlib.util
 import logging
 import os
 import re
+import sys
 import threading
 import time
 import uuid
@@ -376,6 +377,7 @@ class _Connection:
         # The scheduler's HTTP server always runs: on a free port, never a fixed one that another
         # cluster on this machine holds.
         logging.getLogger("distributed").setLevel(logging.ERROR)
+        _start_resource_tracker()
         self.cluster = LocalCluster(n_workers=self.workers or cores(), threads_per_worker=1, processes=True,
                                     dashboard_address="127.0.0.1:0", silence_logs=logging.ERROR)
         self.client = Client(self.cluster, set_as_default=False)
@@ -386,6 +388,26 @@ class _Connection:
             self.client.close()
         if self.cluster is not None:
             self.cluster.close()
+
+
+def _start_resource_tracker() -> None:
+    """Start multiprocessing's resource tracker (the LocalCluster's worker
+    processes need it) with a real standard error: it passes on the
+    descriptor, and under the inspector's UI standard error is Textual's
+    capture, whose descriptor is -1 (the workers would fail to start)."""
+    from multiprocessing import resource_tracker
+
+    stderr = sys.stderr
+    try:
+        if stderr is not None and stderr.fileno() >= 0:
+            return
+    except (OSError, ValueError, AttributeError):
+        pass
+    sys.stderr = sys.__stderr__
+    try:
+        resource_tracker.ensure_running()
+    finally:
+        sys.stderr = stderr
 
 
 def dashboard_of(client: Any) -> str | None:
