@@ -74,6 +74,8 @@ TASK_BYTES = 64 * 1024 * 1024
 # Smaller when the logs are few for the workers (every worker four tasks at least), never below
 # this: a task of 8 MiB is still ~0.15 s of counting against ~3 ms of the cluster's.
 MIN_TASK_BYTES = 8 * 1024 * 1024
+# How long to try reaching a scheduler given by --scheduler before saying it cannot be.
+CONNECT_TIMEOUT = "10s"
 INSTALL = "pip install 'inspector[dask]'"
 INSTALL_S3 = "pip install 'inspector[s3]'"
 _URL = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
@@ -370,7 +372,7 @@ class _Connection:
 
         if self.scheduler is not None:
             try:
-                self.client = Client(self.scheduler, timeout="10s", set_as_default=False)
+                self.client = Client(self.scheduler, timeout=CONNECT_TIMEOUT, set_as_default=False)
             except (OSError, TimeoutError, ValueError) as exc:
                 raise EngineError(f"cannot connect to the scheduler at {self.scheduler}: {exc}") from None
             return self.client
@@ -588,8 +590,10 @@ def _failed(future: Any, task: _Task, every: Sequence[Any]) -> None:
                 others[found.worker] = found.theirs
         raise EngineError(_mismatch(others, exc.ours)) from None
     if isinstance(exc, KilledWorker):
-        raise WorkerError(task[1], f"the workers counting it died again and again ({exc}); the counts of the "
-                                   "other tasks are dropped: count with more memory per worker") from None
+        last = getattr(exc.last_worker, "address", exc.last_worker)
+        raise WorkerError(task[1], f"the workers counting it died again and again (the last {last}, past "
+                                   f"{exc.allowed_failures} failures, dask's distributed.scheduler.allowed-failures); "
+                                   "nothing is reported: give the workers more memory") from None
     if exc is not None:
         raise exc
     raise EngineError(f"a task of {task[1]} was cancelled on the cluster (by someone else?); nothing is reported")

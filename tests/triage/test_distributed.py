@@ -460,3 +460,63 @@ class TestOptions:
         assert plan(["a.jsonl", "b.jsonl.gz", "c.jsonl"], [250, 1000, 40], 100) == [
             ("range", "a.jsonl", 0, 0, 83), ("range", "a.jsonl", 0, 83, 166), ("range", "a.jsonl", 0, 166, 250),
             ("file", "b.jsonl.gz", 1, 0, 1000), ("file", "c.jsonl", 2, 0, 40)]
+
+
+class _Answers:
+    """A client whose workers answer ``run`` as given (a digest, or an exception)."""
+
+    def __init__(self, answers):
+        self.answers = answers
+
+    def run(self, function, on_error="raise"):
+        return self.answers
+
+
+class _Failed:
+    """A future that ended with ``exception``."""
+
+    status = "error"
+
+    def __init__(self, exception):
+        self._exception = exception
+
+    def exception(self):
+        return self._exception
+
+
+class TestClusterProblems:
+    def test_a_worker_without_inspector_is_named(self):
+        answers = {"tcp://10.0.0.1:1": version.VERIFIER,
+                   "tcp://10.0.0.2:1": ModuleNotFoundError("No module named 'inspector'")}
+        with pytest.raises(EngineError) as caught:
+            distributed.check_workers(_Answers(answers), version.VERIFIER)
+        said = str(caught.value)
+        assert "1 worker(s) cannot run inspector's counting (tcp://10.0.0.2:1: ModuleNotFoundError" in said
+        assert "install inspector on every worker" in said
+
+    def test_workers_that_die_again_and_again_end_the_count(self):
+        from distributed import KilledWorker
+
+        task = ("range", "app.jsonl", 0, 0, 100)
+        with pytest.raises(run_module.WorkerError) as caught:
+            distributed._failed(_Failed(KilledWorker("inspector-triage-x-0", "tcp://10.0.0.2:1", 3)), task, [])
+        assert str(caught.value).startswith("app.jsonl: the workers counting it died again and again")
+
+    def test_a_scheduler_that_cannot_be_reached(self, made, monkeypatch):
+        folder, registry = made
+        monkeypatch.setattr(distributed, "CONNECT_TIMEOUT", "0.3s")
+        status, _, err = run_main(None, "triage", folder / "more.jsonl", "--registry", registry, "--summary",
+                                  "--engine", "dask", "--scheduler", "tcp://127.0.0.1:1")
+        assert status == 2 and "cannot connect to the scheduler at tcp://127.0.0.1:1" in err
+        assert err.count("\n") == 1
+
+    def test_an_export_alone_stops_at_its_limit(self, made, cluster, tmp_path):
+        folder, registry = made
+        said = []
+        for engine in (("--engine", "local"), ("--engine", "dask", "--scheduler", cluster.scheduler.address)):
+            status, out, err = run_main(None, "triage", folder / "app.jsonl", "--registry", registry, "--export",
+                                        "ACCEPT", "--out", tmp_path / f"{engine[1]}.json", "--limit", "5", *engine)
+            assert status == 0, err
+            said.append(out.replace(engine[1], "ENGINE"))
+        assert said[0] == said[1] and "wrote 5 case(s) of ACCEPT" in said[0]
+        assert (tmp_path / "local.json").read_bytes() == (tmp_path / "dask.json").read_bytes()
