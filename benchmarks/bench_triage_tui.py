@@ -9,10 +9,13 @@ how a key feels while the worker verifies.  Prints figures; asserts nothing.
    and runs it headless until the overview's first frame; then, in the same
    process, until the first partial counts are drawn and until everything is
    counted (both cores: the engine's processes).
-2. Key press to repaint while the worker runs (goal: one frame, 16 ms): j and k
-   on the overview, each timed from posting the key to the composed update plus
-   its rendering to terminal bytes (as ``bench_tui.py``); only presses made while
-   the worker was still counting are kept.
+2. Key press to repaint while the worker runs (goal: one frame, 16 ms): the
+   overview's movement keys (j k G g PgDn PgUp) and o, each timed from posting
+   the key to the composed update plus its rendering to terminal bytes (as
+   ``bench_tui.py``); only presses made while the worker was still counting are
+   kept.  And the time histogram following the selected group: from a j to the
+   group's histogram drawn (a worker sweeps the snapshot's series), while
+   counting and once counted; p to the pivot view's first frame, j there.
 3. A group opened (Enter to the records' first frame) once counted: the largest
    (ACCEPT, ~450,000 records) and a metadata group (model=llama-z), j in the
    records view (each press a record reread from its offset), G on each, and
@@ -116,6 +119,7 @@ async def keys(log: Path, registry: Path, presses: int) -> None:
     from inspector.tui.screens.records import RecordsScreen
     from inspector.presentation.triage import triage_run
     from inspector.tui.widgets.group_table import GroupTable
+    from inspector.tui.widgets.time_table import TimeTable
 
     app = make_triage_app(triage_run([str(log)], load_registry(registry), str(registry), ("model",)))
     frames: list[float] = []
@@ -165,18 +169,68 @@ async def keys(log: Path, registry: Path, presses: int) -> None:
         while screen.counted is None:
             await pilot.pause(0.01)
         print(f"keys on the overview while the worker counts ({load()}):")
-        latencies = []
+        moves = ("j", "k", "G", "g", "pagedown", "pageup", "o")
+        by_key: dict[str, list[float]] = {key: [] for key in moves}
         layouts[0] = 0
         for index in range(presses):
             if screen.counted.done:
                 break
-            found = await press(pilot, "j" if index % 2 == 0 else "k")
+            key = moves[index % len(moves)]
+            found = await press(pilot, key)
             if found is not None and not screen.counted.done:
-                latencies.append(found)
+                by_key[key].append(found)
             await pilot.pause(0.05)
-        print(f"  j/k press to repaint  {figures(latencies)}, {layouts[0]} layout passes")
+        for key, latencies in by_key.items():
+            print(f"  {key:8} press to repaint  {figures(latencies)}")
+        print(f"  {layouts[0]} layout passes")
+        table = screen.query_one(GroupTable)
+        time_table = screen.query_one(TimeTable)
+
+        async def follow() -> float | None:
+            """j, then until the histogram shows the group the cursor went to."""
+            start = time.perf_counter()
+            await pilot.press("j")
+            while time.perf_counter() - start < 5.0:
+                current = table.current
+                shown = time_table.shown
+                if current is not None and shown is not None and shown.group == current.name:
+                    return time.perf_counter() - start
+                await asyncio.sleep(0.002)
+            return None
+
+        table.move_cursor(0)
+        drawn = []
+        for _ in range(presses // 4):
+            if screen.counted.done:
+                break
+            found = await follow()
+            if found is not None and not screen.counted.done:
+                drawn.append(found)
+            await pilot.pause(0.2)
+        print(f"  j to the group's time histogram drawn, while counting  {figures(drawn)}")
         while not screen.counted.done:
             await pilot.pause(0.05)
+        table.move_cursor(0)
+        await pilot.pause(0.5)
+        drawn = []
+        for _ in range(presses // 2):
+            found = await follow()
+            if found is not None:
+                drawn.append(found)
+        print(f"  j to the group's time histogram drawn, once counted  {figures(drawn)}")
+        started = time.perf_counter()
+        opened = await press(pilot, "p")
+        print(f"  p to the pivot view's first frame {1000 * (opened or 0):.0f} ms")
+        await pilot.pause(0.5)
+        latencies = []
+        for _ in range(presses // 2):
+            found = await press(pilot, "j")
+            if found is not None:
+                latencies.append(found)
+            await pilot.pause(0.02)
+        print(f"  j in the pivot view  {figures(latencies)}")
+        await pilot.press("escape")
+        await pilot.pause(0.2)
         print(f"  counted {screen.counted.lines:,} lines in {screen.counted.seconds:.2f} s "
               f"({screen.counted.lines / screen.counted.seconds:,.0f} lines/s)")
         table = screen.query_one(GroupTable)

@@ -181,6 +181,14 @@ def print_audit(suites: list[Suite], result: Audit, status: dict[str, Any] | Non
         labels_differ = any(item.match is False for item in by_suite.get(suite.name, []))
         console.print(fitted(title, audit_columns(labels_differ), rows, console.width))
         for item in by_suite.get(suite.name, []):
+            metadata = item.case.metadata if item.case is not None else None
+            if metadata is not None:  # an exported triage record's place and metadata
+                from ..presentation.records import case_metadata
+
+                for line in hanging(f"  metadata: {visible(item.id)}: ",
+                                    [visible(word) for word in case_metadata(metadata).words()],
+                                    console.width, " · ", "    ", ""):
+                    console.print(line)
             human = item.case.human if item.case is not None else None
             if human is not None:  # a reviewer's decision (an annotated triage record's export)
                 said = f"human: {item.id}: {human.decision} by {human.reviewer} at {human.at}"

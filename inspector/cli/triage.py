@@ -80,6 +80,11 @@ time: a ts member that is a JSON number is epoch seconds; a string is ISO 8601 o
 left out too (counted as undated). Records far from the bulk of the others (by ts) are counted
 before or after the histogram's range, not drawn.
 
+export: --export GROUP --out SUITE writes the group's records as a new suite (each case with its
+record's place and metadata, the metadata member); --limit N the first N, --sample N a random
+sample of N in log order (--seed S: the same records every time, whatever --workers; without it
+a seed is picked and printed; a group of N records or fewer is written whole, and said).
+
 Without --summary, --format or --export, the inspector opens on the overview of the groups
 (needs a terminal; a log file, not -): the counts fill in live, Enter opens a group's records.
 
@@ -146,14 +151,22 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
                         help="other logs (before), counted beside LOG (after): every group compared, significant "
                              "changes first (a two-proportion z-test), first in the text")
     parser.add_argument("--pivot", metavar="A,B",
-                        help="cross two dimensions (scope or a --by path, added to --by): per pair of values, "
-                             "the records and the share of them rejected")
+                        help="cross two dimensions (scope, check or a --by path, added to --by): per pair of "
+                             "values, the records, their share of A's and the share of them rejected")
+    parser.add_argument("--series", action="store_true",
+                        help="in the JSON, each group's records and rejected per bar of the time histogram "
+                             "(--format json)")
     parser.add_argument("--export", metavar="GROUP", help="write the records of GROUP as a new suite (--out)")
     parser.add_argument("--out", metavar="SUITE", type=Path,
                         help="the suite file --export writes (must not exist, nor be inside the bundled fixtures)")
     parser.add_argument("--limit", type=int, metavar="N",
                         help="--export at most N records (the first ones); without --summary or --format, "
                              "the counting stops there and only the export is reported")
+    parser.add_argument("--sample", metavar="N",
+                        help="--export a random sample of N of the group's records (in log order; all of them when "
+                             "it holds fewer), the same records for the same --seed")
+    parser.add_argument("--seed", metavar="S",
+                        help="with --sample: the seed, a whole number (default: one is picked and printed)")
     parser.add_argument("--bad-lines", type=Path, metavar="FILE",
                         help="write every bad line to FILE, a new file (JSON lines: file, line, offset, reason); "
                              "the summary lists the first 1,000")
@@ -188,23 +201,27 @@ def run(args: argparse.Namespace) -> int:
         return error(str(exc))
     pivot_keys: tuple[str, str] | None = None
     if args.pivot is not None:
-        from ..triage.pivot import SCOPE, pivot_problem
+        from ..triage.pivot import CHECK, SCOPE, pivot_problem
 
         if (problem := pivot_problem(args.pivot)) is not None:
             return error(problem)
-        if args.follow or not (args.summary or args.format == "json"):
-            return error("--pivot is of the headless summary: add --summary (or --format json), without --follow")
+        if headless and (args.follow or not (args.summary or args.format == "json")):
+            return error("--pivot crosses two dimensions in the summary (--summary or --format json, without "
+                         "--follow) or in the inspector (p on the overview)")
         first, second = args.pivot.split(",")
         pivot_keys = (first, second)
         try:
             from ..triage.mapping import BY_FILE, parse_path
 
             for key in pivot_keys:
-                if key not in (SCOPE, BY_FILE):
+                if key not in (SCOPE, CHECK, BY_FILE):
                     parse_path(key)
         except ValueError as exc:
             return error(f"--pivot: {exc}")
-        by = tuple(dict.fromkeys([*by, *(key for key in pivot_keys if key != SCOPE)]))
+        by = tuple(dict.fromkeys([*by, *(key for key in pivot_keys if key not in (SCOPE, CHECK))]))
+    if args.series and (args.format != "json" or args.follow):
+        return error("--series adds each group's records over time to the JSON: add --format json (without "
+                     "--follow); the inspector's overview draws the selected group's")
     if (problem := follow_problem(args)) is not None:
         return error(problem)
     if not headless and (problem := _inspector_problem(args)) is not None:
@@ -213,6 +230,24 @@ def run(args: argparse.Namespace) -> int:
         return error("--export GROUP and --out SUITE go together")
     if args.limit is not None and (args.export is None or args.limit < 1):
         return error("--limit N takes a positive N, with --export")
+    sample = seed = None
+    if args.sample is not None or args.seed is not None:
+        from ..triage.sample import parse_sample, parse_seed, pick_seed
+
+        if args.sample is None:
+            return error("--seed S is the seed of --sample N: give --sample too")
+        if args.export is None:
+            return error("--sample N samples the records --export GROUP writes: give --export and --out too")
+        if args.limit is not None:
+            return error("--sample N takes N records at random, --limit N the first N: give one of them")
+        try:
+            sample = parse_sample(args.sample)
+        except ValueError as exc:
+            return error(f"--sample: {exc}")
+        try:
+            seed = parse_seed(args.seed) if args.seed is not None else pick_seed()
+        except ValueError as exc:
+            return error(f"--seed: {exc}")
     if args.workers is not None and not 1 <= args.workers <= MAX_WORKERS:
         return error(f"--workers N takes an N between 1 and {MAX_WORKERS} (more than the cores are not used)")
     window = {}
@@ -258,7 +293,8 @@ def run(args: argparse.Namespace) -> int:
     export_only = args.export is not None and not args.summary and args.format is None
     stop_at_limit = export_only and args.limit is not None and args.bad_lines is None
     options = Options(by=by, since=window.get("since"), until=window.get("until"),
-                      collect=args.export, limit=args.limit, stop_at_limit=stop_at_limit, log_format=log_format)
+                      collect=args.export, limit=args.limit, stop_at_limit=stop_at_limit, log_format=log_format,
+                      sample=sample, seed=seed or 0, series=args.series)
     if args.follow:
         from .triage_follow import follow_jsonl
 
@@ -289,21 +325,29 @@ def run(args: argparse.Namespace) -> int:
     except WriteError as exc:
         return error(f"--bad-lines {exc.path}: {exc.reason}; nothing was written")
     written = None
+    sampled = summary.tally.sampled
+    said = ""  # how the records written were chosen, when at random
     if args.export is not None:
-        from ..triage.export import export_suite
+        from ..triage.export import SampleTaken, export_suite
 
-        collected = summary.tally.collected
+        collected = summary.tally.collected if sampled is None else sampled.items()
         if not collected:  # the group's records are collected as they are counted: none, no such group
             return error(_unknown_group(args.export, summary))
+        taken = SampleTaken(sample, seed or 0, sampled.seen) if sampled is not None and sample is not None else None
         try:
-            written = export_suite(args.out, args.export, registry, collected, args.logs, log_format, books)
+            written = export_suite(args.out, args.export, registry, collected, args.logs, log_format, books,
+                                   sample=taken)
         except ExportError as exc:
             return error(str(exc))
+        if taken is not None:
+            said = f": {taken.words()}"
+            if args.seed is None and not taken.all:
+                said += f"; the seed was picked: --sample {sample} --seed {seed} draws the same records again"
     if export_only:
         stopped = " (the first ones: the counting stopped there)" if stop_at_limit and written == args.limit else ""
         if args.bad_lines is not None:
             print(visible(f"wrote every bad line ({summary.tally.bad_lines:,}) to {args.bad_lines}"))
-        print(visible(f"wrote {written} case(s) of {args.export} to {args.out}{stopped}"))
+        print(visible(f"wrote {written} case(s) of {args.export} to {args.out}{stopped}{said}"))
         return _exit(summary, baseline)
     crossed = None
     if pivot_keys is not None:
@@ -314,6 +358,8 @@ def run(args: argparse.Namespace) -> int:
         document = summary.to_dict()
         if crossed is not None:
             document["pivot"] = crossed.to_dict()
+        if args.series:
+            _add_series(document, summary, crossed)
         if baseline is not None:
             from ..triage.compare import THRESHOLD, compare
             from ..triage.summary import broken_document
@@ -325,6 +371,8 @@ def run(args: argparse.Namespace) -> int:
                                       "groups": [shift.to_dict() for shift in compare(summary, baseline)]}
         if written is not None:
             document["export"] = {"group": args.export, "out": str(args.out), "cases": written}
+            if sampled is not None:
+                document["export"]["sample"] = {"size": sample, "seed": seed, "of": sampled.seen}
         if args.bad_lines is not None:
             document["bad_lines_file"] = str(args.bad_lines)
         print(json_dumps(document))
@@ -333,8 +381,31 @@ def run(args: argparse.Namespace) -> int:
         if args.bad_lines is not None:
             print(visible(f"wrote every bad line ({summary.tally.bad_lines:,}) to {args.bad_lines}"))
         if written is not None:
-            print(visible(f"wrote {written} case(s) of {args.export} to {args.out}"))
+            print(visible(f"wrote {written} case(s) of {args.export} to {args.out}{said}"))
     return _exit(summary, baseline)
+
+
+def _add_series(document: dict[str, Any], summary: Summary, crossed: Any) -> None:
+    """--series: each group's (and pivot cell's) records per bar of the time histogram, beside its counts."""
+    from ..triage.series import Buckets, series_document
+
+    buckets = Buckets(summary)
+    every = buckets.every()
+    nothing = buckets.drawn()  # a group without a dated record: every bar empty
+    for entry in document["groups"]:
+        found = every.get(entry["group"], nothing) if entry["kind"] != "bad" else None
+        if found is not None:
+            entry["series"] = series = series_document(found)
+            # its records without a readable ts (not drawn)
+            series["undated"] = entry["records"] - sum(bar.records for bar in found.bars) - found.outliers
+    if crossed is not None and buckets.frame is not None:
+        from ..triage.summary import Group
+
+        for entry, cell in zip(document["pivot"]["cells"], crossed.cells, strict=True):
+            found = buckets.of(Group(cell.name, "pivot", cell.records, 0.0,
+                                     detail={"keys": crossed.keys, "a": cell.a, "b": cell.b}))
+            if found is not None:
+                entry["series"] = series_document(found)
 
 
 def _exit(summary: Summary, baseline: Summary | None) -> int:
@@ -407,8 +478,11 @@ def _inspector_problem(args: argparse.Namespace) -> str | None:
     if "-" in args.logs:
         return ("standard input (-) is read by the headless summary only (add --summary or --format json); "
                 "the inspector rereads records from their file: give the log's path")
-    if args.against:
-        return "--against compares in the headless summary only: add --summary (or --format json)"
+    if args.against and "-" in args.against:
+        return ("standard input (-) is read by the headless summary only (add --summary or --format json): "
+                "give --against's log by its path")
+    if args.against and args.follow:
+        return "--against compares two counts: without --follow"
     return None
 
 
@@ -420,7 +494,7 @@ def _inspect(args: argparse.Namespace, registry: Any, window: dict[str, float | 
     from ..triage.follow import check_followable
 
     try:
-        for path in args.logs:
+        for path in [*args.logs, *(args.against or ())]:
             check_log(path)
             if args.follow:
                 check_followable(path)
@@ -434,8 +508,10 @@ def _inspect(args: argparse.Namespace, registry: Any, window: dict[str, float | 
 
     engine = {"workers": args.workers} if args.workers else {}
     engine.update(engine_options(args))
+    pivot = tuple(args.pivot.split(",")) if args.pivot is not None else None
     return open_triage(triage_run(args.logs, registry, args.registry, by, window.get("since"),
-                                  window.get("until"), log_format, follow=args.follow, **engine))
+                                  window.get("until"), log_format, follow=args.follow, pivot=pivot,
+                                  against=args.against or (), **engine))
 
 
 def _unknown_group(name: str, summary: Summary) -> str:

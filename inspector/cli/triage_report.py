@@ -252,17 +252,21 @@ def _pivot_table(crossed: Pivot, width: int) -> Any:
     from rich.text import Text
 
     a, b = crossed.keys
+    share = visible(f"of {a}")
     columns = (TableColumn(visible(a), min_width=12), TableColumn(visible(b), min_width=12), TableColumn("records"),
-               TableColumn("rejected"), TableColumn("rejected %"), TableColumn("first checks", priority=1, min_width=12))
+               TableColumn(share), TableColumn("rejected"), TableColumn("rejected %"),
+               TableColumn("first checks", priority=1, min_width=12))
     rows: list[dict[str, Any]] = []
     for cell in crossed.cells[:SHOWN_ROWS]:
         checks = sorted(((n, s) for s, n in cell.by_check.items() if s != "ACCEPT"), reverse=True)
         rows.append({columns[0].header: Text(cell.a), columns[1].header: Text(cell.b),
-                     "records": Text(_count(cell.records)), "rejected": Text(_count(cell.rejected)),
+                     "records": Text(_count(cell.records)), share: Text(_share(cell.share)),
+                     "rejected": Text(_count(cell.rejected)),
                      "rejected %": Text(_share(cell.rejected_rate)),
                      "first checks": Text(", ".join(f"{s} {n:,}" for n, s in checks[:3]) or "-")})
     _more(rows, len(crossed.cells) - SHOWN_ROWS, columns)
-    return fitted(visible(f"{a} by {b}: each pair's records and the share of them rejected"), columns, rows, width)
+    return fitted(visible(f"{a} by {b}: each pair's records, their share of its {a} value's and the share of them rejected"),
+                  columns, rows, width)
 
 
 def _change_table(title: str, shifts: list[Shift], width: int) -> Any:
@@ -271,12 +275,11 @@ def _change_table(title: str, shifts: list[Shift], width: int) -> Any:
     rows: list[dict[str, Any]] = []
     for shift in shifts[:SHOWN_ROWS]:
         change, z, p = shift.change, shift.z, shift.p
+        said = shift.change_words()
         if change is None:
-            said, style = ("new", "bold") if shift.new else ("vanished", "bold")
+            style = "bold"
         else:
-            better = shift.kind == "rung" or shift.name == "ACCEPT"
-            worse = (change > 0) != better and round(change, 12) != 0
-            said = f"{change * 100:+.1f} pt"
+            worse = shift.worse
             style = ("bold red" if worse else "bold green") if shift.significant else "red" if worse else ""
         rows.append({"group": Text(shift.name), "change": Text(said, style),
                      "before": Text(_side(shift.before)), "after": Text(_side(shift.after)),

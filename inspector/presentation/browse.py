@@ -82,6 +82,10 @@ class Browse:
     def searching(self, session: Session, text: str) -> Browse:
         return replace(self, text=text, visible=tuple(session.search(text, self.chosen)))
 
+    def found(self, text: str, numbers: Sequence[int]) -> Browse:
+        """The cases a filter of ``text`` found elsewhere (a triage group's records, read from the log)."""
+        return replace(self, text=text, visible=tuple(sorted(numbers)))
+
     def choosing(self, session: Session, numbers: Sequence[int], label: str) -> Browse:
         chosen = tuple(sorted(numbers))
         return replace(self, label=label, chosen=chosen, visible=tuple(session.search(self.text, chosen)))

@@ -22,6 +22,7 @@ from itertools import islice
 from typing import Any
 
 from ..contract.text import shorten
+from ..suites.load import CaseMetadata
 from ..triage.drill import LineReader
 from ..triage.logs import LogError
 from ..triage.members import GroupMembers, Record
@@ -39,12 +40,14 @@ __all__ = [
     "START_BYTES",
     "VALUE_CHARS",
     "BadLineStarts",
+    "CaseMetadataShown",
     "LineStart",
     "LogChanged",
     "LogError",
     "LogLine",
     "RecordPlace",
     "bad_line_starts",
+    "case_metadata",
     "fit",
     "log_line",
     "meta_members",
@@ -108,6 +111,29 @@ def record_place(record: Record) -> RecordPlace:
                            problem=record.problem or "its metadata could not be read")
     members, more = meta_members(record.meta)
     return RecordPlace(record.file, record.line, record.offset, members, more)
+
+
+@dataclass(frozen=True, slots=True)
+class CaseMetadataShown:
+    """An exported record's ``metadata`` member (``suites.load.CaseMetadata``) as audit and the verdict
+    panel say it: its place (``FILE:LINE · offset N``) and its members as the strip shows a record's,
+    ``more`` counting those not shown (and those the export left out)."""
+
+    place: str
+    members: tuple[tuple[str, str], ...]
+    more: int
+
+    def words(self) -> list[str]:
+        """The place, then each member as ``key value``, then ``+N more``: untrusted, to be shown escaped."""
+        return [self.place, *(f"{key} {value}" for key, value in self.members),
+                *([f"+{self.more} more"] if self.more else [])]
+
+
+def case_metadata(metadata: CaseMetadata, shown: int = MEMBERS_SHOWN) -> CaseMetadataShown:
+    """How a case's structured metadata is shown (cut as the strip cuts a record's)."""
+    members, more = meta_members(metadata.members, shown)
+    return CaseMetadataShown(f"{metadata.file}:{metadata.line} · offset {metadata.offset}", members,
+                             more + metadata.more)
 
 
 def meta_members(meta: Mapping[str, Any], shown: int = MEMBERS_SHOWN) -> tuple[tuple[tuple[str, str], ...], int]:

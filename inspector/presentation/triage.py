@@ -14,6 +14,7 @@ from __future__ import annotations
 import operator
 import re
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -26,23 +27,30 @@ from ..contract.models import Registry
 from ..reports.case import CaseReport
 from ..suites.load import Case, CaseError, Suite
 from ..triage.drill import LineReader
-from ..triage.export import ExportError, export_suite
+from ..triage.export import ExportError, SampleTaken, export_suite
 from ..triage.follow import FollowEvent, FollowProgress
-from ..triage.groups import other_name
+from ..triage.groups import KINDS, other_name
+from ..triage.sample import sample_numbers
 from ..triage.logs import LogError
 from ..triage.mapping import DEFAULT_FORMAT, LogFormat
 from ..triage.members import GroupMembers, RecordCases, Rereader, place_name, record_suite
+from ..triage.compare import Shift, compare
+from ..triage.pivot import CHECK, SCOPE, Pivot, PivotCell, pivot, pivot_problem
+from ..triage.series import Buckets
 from ..triage.stamp import LogChanged, LogStamp, changed_logs, check_stamps, stamp_logs
 from ..triage.summary import Group, Summary, summarize
 from ..triage.tally import VERDICT_LABELS, Options, Tally
 from ..triage.timeline import MAX_BUCKETS, Histogram, iso
+from .marks import Marks
 from .numbers import NumberError, ascii_digits, whole_number
 from .session import Session
 
 __all__ = [
     "EXPORT_LIMIT",
+    "COMPARED_SORTS",
     "SORTS",
     "SORT_WORDS",
+    "Shift",
     "TASK_BYTES",
     "ExportError",
     "FollowEvent",
@@ -52,10 +60,14 @@ __all__ = [
     "LineReader",
     "LogChanged",
     "MAX_BUCKETS",
+    "PIVOT_SORTS",
+    "Pivot",
+    "PivotCell",
     "RecordCases",
     "RecordSession",
     "Snapshot",
     "StaleExport",
+    "TimeShown",
     "Summary",
     "TriageRun",
     "count",
@@ -66,8 +78,15 @@ __all__ = [
     "open_group",
     "other_name",
     "overview_groups",
+    "pivot",
+    "pivot_default",
+    "pivot_dimensions",
+    "pivot_group",
+    "pivot_keys",
+    "pivot_rows",
     "record_suite",
     "rejections",
+    "time_shown",
     "triage_run",
 ]
 
@@ -75,7 +94,10 @@ __all__ = [
 # largest first), by rejections (``rejections``: the passing groups last), by
 # count across kinds, or by name.
 SORTS = ("kind", "rejections", "count", "name")
-SORT_WORDS = {"kind": "by kind", "rejections": "by rejections", "count": "by count", "name": "by name"}
+# Comparing two triages (--against): by the change's weight first (``Shift.weight``: significant first).
+COMPARED_SORTS = ("change", *SORTS)
+SORT_WORDS = {"kind": "by kind", "rejections": "by rejections", "count": "by count", "name": "by name",
+              "change": "by change"}
 # The kinds whose every record the contract rejected (a failing verdict is a ``check`` group but ACCEPT).
 _REJECTION_KINDS = frozenset({"check", "reason", "claim", "blame", "category", "false_accept"})
 
@@ -92,12 +114,22 @@ def rejections(group: Group) -> int | None:
     return group.records if group.kind in _REJECTION_KINDS else None
 
 
-def overview_groups(summary: Summary, sort: str = "kind", text: str = "") -> list[Group]:
-    """The summary's groups whose name contains ``text`` (case-insensitive), in ``sort`` order."""
+def overview_groups(summary: Summary, sort: str = "kind", text: str = "",
+                    shifts: dict[str, Shift] | None = None) -> list[Group]:
+    """The summary's groups whose name contains ``text`` (case-insensitive), in ``sort`` order.  With
+    ``shifts`` (a comparison, ``Snapshot.shifts``), the groups of --against's logs that vanished too (no
+    record here), and ``change`` sorts by the change's weight."""
+    everything = list(summary.groups)
+    if shifts:
+        vanished = [Group(shift.name, shift.kind, 0, 0.0, total=summary.records)
+                    for shift in shifts.values() if shift.vanished]
+        if vanished:  # each after its kind's groups (the summary's order is by kind: a stable sort keeps it)
+            everything = sorted(everything + vanished, key=lambda group: KINDS.index(group.kind))
     needle = text.casefold().strip()
-    groups = [group for group in summary.groups if needle in group.name.casefold()] if needle else \
-        list(summary.groups)
-    if sort == "rejections":
+    groups = [group for group in everything if needle in group.name.casefold()] if needle else everything
+    if sort == "change" and shifts:
+        groups.sort(key=lambda group: shifts[group.name].weight() if group.name in shifts else (True,))
+    elif sort == "rejections":
         # The most rejections first; the groups with none (ACCEPT, the rungs, the bad lines) last, largest first.
         def most_rejected(group: Group) -> tuple[bool, int, str]:
             rejected = rejections(group)
@@ -113,10 +145,65 @@ def overview_groups(summary: Summary, sort: str = "kind", text: str = "") -> lis
 
 # -- a triage run, and what it has counted so far --------------------------------------
 
+# While counting, how often the series are copied for the overview's histogram (seconds).
+SERIES_EVERY = 1.0
+
 # The overview's tasks are smaller than the headless summary's: the first counts
 # are drawn after one task (4 MiB, ~7,000 lines: 0.5 s on the 1M-line log against
 # 2.9 s with 16 MiB, the same busy machine) and Esc is answered within one task.
 TASK_BYTES = 4 * 1024 * 1024
+
+
+# -- a pivot of two dimensions, in the overview --------------------------------------
+
+# How the pivot view orders its pairs: the most records first, the largest rejected share, the largest share of
+# its row, or by name.
+PIVOT_SORTS = ("records", "rejected", "share", "name")
+
+
+def pivot_dimensions(by: Sequence[str]) -> tuple[str, ...]:
+    """What a triage counted by ``by`` can cross: the scope, the check, each --by path."""
+    return (SCOPE, CHECK, *by)
+
+
+def pivot_default(run: TriageRun) -> tuple[str, str]:
+    """The pivot view's dimensions at first: --pivot's, else the first --by path's by check, else the scope's."""
+    by = run.options.by
+    return run.pivot or ((by[0], CHECK) if by else (SCOPE, CHECK))
+
+
+def pivot_keys(text: str, by: Sequence[str]) -> tuple[str, str]:
+    """The two dimensions ``A,B`` names, each one this triage counted; ValueError with the line to show."""
+    problem = pivot_problem(text.strip())
+    if problem is not None:
+        raise ValueError(problem.removeprefix("--pivot "))
+    first, second = (key.strip() for key in text.split(","))
+    dimensions = pivot_dimensions(by)
+    for key in (first, second):
+        if key not in dimensions:
+            raise ValueError(f"{key!r} was not counted: count with --by {key} (here: {', '.join(dimensions)})")
+    if first == second:
+        raise ValueError(f"{first!r} twice; cross two different dimensions")
+    return first, second
+
+
+def pivot_rows(crossed: Pivot, sort: str = "records") -> list[PivotCell]:
+    """The pivot's pairs in ``sort`` order (``PIVOT_SORTS``)."""
+    cells = list(crossed.cells)
+    if sort == "rejected":
+        cells.sort(key=lambda cell: (-cell.rejected_rate, -cell.records, cell.a, cell.b))
+    elif sort == "share":
+        cells.sort(key=lambda cell: (-cell.share, -cell.records, cell.a, cell.b))
+    elif sort == "name":
+        cells.sort(key=lambda cell: (cell.a.casefold(), cell.b.casefold()))
+    return cells
+
+
+def pivot_group(crossed: Pivot, cell: PivotCell) -> Group:
+    """A pair of the pivot as a group: its records open (``open_group``) and are drawn over time (``time_shown``)
+    as any group's (``triage.groups.membership``)."""
+    return Group(cell.name, "pivot", cell.records, cell.share, cell.rejected,
+                 detail={"keys": crossed.keys, "a": cell.a, "b": cell.b})
 
 
 @dataclass(frozen=True)
@@ -132,18 +219,21 @@ class TriageRun:
     options: Options = Options(index=True)
     engine: dict[str, Any] = field(default_factory=dict)
     follow: bool = False
+    pivot: tuple[str, str] | None = None  # the pivot view's dimensions at first (--pivot A,B)
+    against: tuple[str, ...] = ()  # the logs compared with (--against: before), counted beside the logs
 
 
 def triage_run(logs: Sequence[str], registry: Registry, registry_path: str | Path, by: Sequence[str] = (),
                since: float | None = None, until: float | None = None, log_format: LogFormat = DEFAULT_FORMAT,
-               follow: bool = False, **engine: Any) -> TriageRun:
+               follow: bool = False, pivot: tuple[str, str] | None = None, against: Sequence[str] = (),
+               **engine: Any) -> TriageRun:
     """A triage for the overview: always with the index (a group opens from it);
     ``log_format``: where the lines' members are (every reread reads them so);
     ``follow``: the logs are followed as they grow (``triage.follow``)."""
     engine.setdefault("task_bytes", TASK_BYTES)
     return TriageRun(tuple(logs), registry, str(registry_path),
                      Options(by=tuple(dict.fromkeys(by)), since=since, until=until, index=True,
-                             log_format=log_format), engine, follow)
+                             log_format=log_format, series=True), engine, follow, pivot, tuple(against))
 
 
 @dataclass
@@ -179,6 +269,22 @@ class Snapshot:
     per_second: float = 0.0
     events: tuple[FollowEvent, ...] = ()
     event_count: int = 0
+    # The tally's cells and series when summarised, while it goes on counting (copies: the counting thread
+    # changes the tally's own); None once done (the tally's are final).
+    frozen: tuple[dict[Any, int], dict[Any, int], dict[Any, int]] | None = None
+    # Comparing (``TriageRun.against``), once both are counted: --against's summary, and each group's change.
+    baseline: Summary | None = None
+    shifts: dict[str, Shift] | None = None
+
+    def cells(self) -> dict[Any, int]:
+        """The counts' cells (``Tally.cells``) as summarised."""
+        return self.frozen[0] if self.frozen is not None else self.summary.tally.cells
+
+    def buckets(self, group: Group | None = None) -> Buckets:
+        """The series as summarised, sorted into the histogram's bars (``group``: only its records)."""
+        if self.frozen is not None:
+            return Buckets(self.summary, self.frozen[1], self.frozen[2], group=group)
+        return Buckets(self.summary, group=group)
 
     @property
     def records_per_second(self) -> float:
@@ -202,40 +308,91 @@ def count(run: TriageRun, report: Callable[[Snapshot], None], cancel: threading.
     at least every second, until ``cancel`` is set; the stamps are then the
     follower's, kept as it goes (a log may grow, not be replaced or shorten)."""
     from ..triage.follow import follow
-    from ..triage.run import triage
+    from ..triage.run import triage_sides
 
     last: list[Snapshot] = []
     stamps: dict[str, LogStamp] = {}
+    # The series copied for the snapshots (a dict of a key per dated minute and cell: hundreds of thousands on a
+    # big log), at most once a second, what the overview's histogram is redrawn at while counting.
+    series: list[Any] = [0.0, {}, {}]
 
     def progress(state: Any) -> None:
         tally = state.tally
+        now = time.monotonic()
+        if now - series[0] >= SERIES_EVERY:
+            series[:] = [now, dict(tally.series), dict(tally.claim_series)]
         following = state if isinstance(state, FollowProgress) else None
         snapshot = Snapshot(summarize(tally, run.options, run.logs, run.registry_path),
                             len(tally.index) if tally.index is not None else 0, list(tally.bad),
-                            state.lines, state.bytes_done, state.total_bytes, state.seconds,
-                            broken=list(tally.broken), stamps=stamps)
+                            tally.lines if run.against else state.lines, state.bytes_done, state.total_bytes,
+                            state.seconds,
+                            broken=list(tally.broken), stamps=stamps,
+                            frozen=(dict(tally.cells), series[1], series[2]))
         if following is not None:
             snapshot.following, snapshot.per_second = following.caught_up, following.per_second
             snapshot.events, snapshot.event_count = following.events, following.event_count
         last[:] = [snapshot]
         report(snapshot)
 
+    baseline: Summary | None = None
     try:
         if run.follow:
             follow(list(run.logs), run.registry, run.options, on_progress=progress, cancel=cancel, stamps=stamps,
                    **run.engine)
         else:
             stamps.update(stamp_logs(run.logs))
-            triage(list(run.logs), run.registry, run.options, on_progress=progress, cancel=cancel,
-                   indexes=reader.indexes if reader is not None else None, **run.engine)
+            sides = [(list(run.logs), run.options)]
+            if run.against:  # counted beside the logs, in the same workers; its own counts need no index
+                options = run.options
+                sides.append((list(run.against), Options(by=options.by, since=options.since, until=options.until,
+                                                         log_format=options.log_format)))
+            tallies = triage_sides(sides, run.registry, on_progress=progress, cancel=cancel,
+                                   indexes=reader.indexes if reader is not None else None, **run.engine)
+            if run.against and not cancel.is_set():
+                baseline = summarize(tallies[1], sides[1][1], run.against, run.registry_path)
     except LogError as exc:
         report(Snapshot(summarize(Tally(), run.options, run.logs, run.registry_path), 0, [], 0, 0, None, 0.0,
                         done=True, failed=str(exc)))
         return
     final = last[0]  # the engine reports once at the end, always
+    shifts = {shift.name: shift for shift in compare(final.summary, baseline)} if baseline is not None else None
     report(Snapshot(final.summary, final.indexed, final.bad, final.lines, final.bytes_done, final.total_bytes,
                     final.seconds, done=True, cancelled=cancel.is_set(), broken=final.broken, stamps=stamps,
-                    changed=tuple(changed_logs(stamps)), events=final.events, event_count=final.event_count))
+                    changed=tuple(changed_logs(stamps)), events=final.events, event_count=final.event_count,
+                    baseline=baseline, shifts=shifts))
+
+
+@dataclass(frozen=True)
+class TimeShown:
+    """What the overview's time histogram draws: the selected group's records over time (``group`` its name)
+    on the whole triage's bars, or the whole triage's (``group`` None: the bad lines, or nothing selected)."""
+
+    histogram: Histogram | None
+    group: str | None
+    whole: Histogram | None  # the whole triage's, bar for bar: what a group's share of each bar is of
+
+    def share(self, bar: int) -> float | None:
+        """The group's share of the records of one bar (None for the whole, or an empty bar)."""
+        if self.group is None or self.histogram is None or self.whole is None:
+            return None
+        total = self.whole.bars[bar].records
+        return self.histogram.bars[bar].records / total if total else None
+
+
+def time_shown(snapshot: Snapshot, group: Group | None,
+               buckets: Buckets | None = None) -> tuple[TimeShown, Buckets | None]:
+    """The histogram the overview shows for ``group`` (a pivot cell's too) in ``snapshot``, and the
+    snapshot's ``Buckets`` once counted (pass them back for the next group: they are built once, a sweep over
+    every dated record's minute and cell; while counting, each group's own sweep, None)."""
+    summary = snapshot.summary
+    whole = summary.histogram
+    if group is None or group.kind == "bad" or whole is None:
+        return TimeShown(whole, None, whole), buckets
+    if not snapshot.done:  # the counts change: only this group's records are swept, nothing kept for the next
+        return TimeShown(snapshot.buckets(group).of(group), group.name, whole), None
+    if buckets is None or buckets.summary is not summary or buckets.group is not None:
+        buckets = snapshot.buckets()
+    return TimeShown(buckets.of(group), group.name, whole), buckets
 
 
 def log_changes(snapshot: Snapshot) -> list[LogChanged]:
@@ -275,10 +432,14 @@ def export_path(group: Group) -> str:
 
 
 def export_group(group: Group, snapshot: Snapshot, run: TriageRun, reader: LineReader, out: str | Path,
-                 limit: int = EXPORT_LIMIT) -> int:
+                 limit: int = EXPORT_LIMIT, *, numbers: Sequence[int] | None = None,
+                 sample: SampleTaken | None = None) -> int:
     """Write the group's first ``limit`` records, as counted in ``snapshot``, as a
     new suite file at ``out`` (``triage.export``: the file the headless
     ``--export GROUP --out SUITE --limit N`` writes); returns the cases written.
+    ``numbers``: those of the group's records instead (the ones marked);
+    ``sample``: a random sample of them instead, the records the headless
+    ``--sample N --seed S`` writes for the same seed (``triage.sample``).
     Each record is reread only from a log still what was counted, and only if
     its verdict is still the one counted (``triage.members.Rereader``); the
     logs are checked once more before writing.  Raises ``ExportError`` with the
@@ -296,9 +457,17 @@ def export_group(group: Group, snapshot: Snapshot, run: TriageRun, reader: LineR
                            log_format=run.options.log_format)
     rereader = Rereader(reader, run.registry, snapshot.stamps, run.options.log_format)
     collected = []
+    chosen: Iterable[int] = range(min(limit, len(members)))
+    if numbers is not None:
+        chosen = sorted(set(numbers))
+    elif sample is not None:
+        members.resolve_all()
+        files, file_of, offsets = index.files, index.file, index.offset
+        chosen = sample_numbers(((files[file_of[position]], offsets[position]) for position in members.found),
+                                sample.size, sample.seed)
     try:
         rereader.check()
-        for number in range(min(limit, len(members))):
+        for number in chosen:
             position = members.position(number)
             if position is None:
                 break
@@ -322,7 +491,9 @@ def export_group(group: Group, snapshot: Snapshot, run: TriageRun, reader: LineR
         books = read_all(run.logs)
     except AnnotationError as exc:
         raise ExportError(exc.path, f"{exc.problem}; nothing was written") from None
-    return export_suite(out, group.name, run.registry, collected, run.logs, run.options.log_format, books)
+    marked = f"the {len(collected):,} record(s) marked by hand" if numbers is not None else None
+    return export_suite(out, group.name, run.registry, collected, run.logs, run.options.log_format, books,
+                        sample=sample, chosen=marked)
 
 
 class _Ids(Sequence[str]):
@@ -396,6 +567,7 @@ class RecordSession(Session):
         cases = suite.cases
         assert isinstance(cases, RecordCases)
         self.cases = cases
+        self.marks = Marks()  # the records marked by hand (space), kept while the group's session is
         super().__init__([suite], rows=_Rows(suite, cases), ids=_Ids(cases), reports=_Reports())
 
     def __len__(self) -> int:

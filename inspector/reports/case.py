@@ -21,7 +21,7 @@ from ..contract.trace import Step, Trace, explain
 from ..contract.verdict import Verdict
 from ..contract.verify import verify
 from ..contract.version import VERIFIER
-from ..suites.load import REJECT_DECISION, Case, CaseError, Provenance, Suite
+from ..suites.load import REJECT_DECISION, Case, CaseError, CaseMetadata, Provenance, Suite
 from ..suites.review import case_sha256
 from .labels import LabelMatch, label_matches, match_of, short_label
 from .tones import Tone
@@ -267,6 +267,11 @@ class CaseReport:
     @property
     def note(self) -> str | None:
         return self.case.note if self.case is not None else None
+
+    @property
+    def metadata(self) -> CaseMetadata | None:
+        """An exported triage record's place and metadata (None for any other case)."""
+        return self.case.metadata if self.case is not None else None
 
     @property
     def origin(self) -> Origin | None:
@@ -527,6 +532,8 @@ class CaseReport:
             **({"human_labels": msgspec.to_builtins(case.human_labels)} if case.human_labels else {}),
             # Only a case a reviewer decided on has one (an annotated triage record's export).
             **({"human": msgspec.to_builtins(case.human)} if case.human is not None else {}),
+            # Only an exported triage record has one: its place and metadata.
+            **({"metadata": msgspec.to_builtins(case.metadata)} if case.metadata is not None else {}),
         }
 
 

@@ -45,11 +45,16 @@ __all__ = [
     "DECISIONS",
     "HUMAN_DECISIONS",
     "HUMAN_LABELS",
+    "METADATA_FILE_CHARS",
+    "METADATA_KEY_CHARS",
+    "METADATA_MEMBERS",
+    "METADATA_VALUE_CHARS",
     "NOT_ASSESSABLE",
     "REJECT_DECISION",
     "SKIP_DECISION",
     "Case",
     "CaseError",
+    "CaseMetadata",
     "ClaimLabel",
     "HumanDecision",
     "LabelChange",
@@ -178,6 +183,48 @@ class HumanDecision(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omi
             raise ValueError(f"{self.decision!r} is not a decision: one of {', '.join(HUMAN_DECISIONS)}")
 
 
+# A triage record's metadata as its exported case carries it (``CaseMetadata``): at most this many
+# members, each key and each string value at most this many characters (a log's line can hold megabytes).
+METADATA_MEMBERS = 100
+METADATA_KEY_CHARS = 256
+METADATA_VALUE_CHARS = 1024
+METADATA_FILE_CHARS = 4096
+
+
+class CaseMetadata(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
+    """Where an exported triage record came from (its log as the triage named it, its line, the byte offset
+    the line starts at) and its metadata (``members``: every member of the line but the answer and the request,
+    a nested object's members named by their dotted path, each value a string, a number, a boolean or null;
+    ``more``: how many members past ``METADATA_MEMBERS`` were left out).  The note has the whole metadata, as
+    free text; this is the structured copy that ``audit`` and the inspector show."""
+
+    file: str
+    line: int
+    offset: int
+    members: dict[str, str | int | float | bool | None] = {}
+    more: int = 0
+
+
+def _check_metadata(metadata: CaseMetadata) -> tuple[str, str] | None:
+    """(place, problem) for a metadata member past its bounds or with a place no log line has."""
+    if not metadata.file or len(metadata.file) > METADATA_FILE_CHARS:
+        return "metadata.file", f"a log's name of 1 to {METADATA_FILE_CHARS:,} characters"
+    if metadata.line < 1:
+        return "metadata.line", "a line number is 1 or more"
+    if metadata.offset < 0:
+        return "metadata.offset", "a byte offset is 0 or more"
+    if metadata.more < 0:
+        return "metadata.more", "a count is 0 or more"
+    if len(metadata.members) > METADATA_MEMBERS:
+        return "metadata.members", f"{len(metadata.members):,} members, more than {METADATA_MEMBERS}"
+    for key, value in metadata.members.items():
+        if not key or len(key) > METADATA_KEY_CHARS:
+            return "metadata.members", f"a key of 1 to {METADATA_KEY_CHARS} characters, not {len(key):,}"
+        if isinstance(value, str) and len(value) > METADATA_VALUE_CHARS:
+            return f"metadata.members.{key}", f"{len(value):,} characters, more than {METADATA_VALUE_CHARS:,}"
+    return None
+
+
 class _CaseFile(msgspec.Struct, forbid_unknown_fields=True):
     id: str
     request: Request
@@ -192,6 +239,7 @@ class _CaseFile(msgspec.Struct, forbid_unknown_fields=True):
     history: list[LabelChange] | None = None
     human_labels: list[ClaimLabel] | None = None
     human: HumanDecision | None = None
+    metadata: CaseMetadata | None = None
 
 
 class _SuiteFile(msgspec.Struct, forbid_unknown_fields=True):
@@ -219,6 +267,7 @@ class Case:
     history: tuple[LabelChange, ...] = ()  # its relabellings, oldest first
     human_labels: tuple[ClaimLabel, ...] = ()  # people's labels of its claims
     human: HumanDecision | None = None  # a reviewer's decision on it (an annotated triage record's)
+    metadata: CaseMetadata | None = None  # an exported triage record's place and metadata
 
 
 @dataclass(frozen=True, slots=True)
@@ -509,6 +558,8 @@ def _check_expectations(case: _CaseFile) -> tuple[str, str] | None:
         for member in ("parent_suite", "parent_case", "inspector_version"):
             if not getattr(provenance, member):
                 return f"provenance.{member}", "empty"
+    if case.metadata is not None and (problem := _check_metadata(case.metadata)) is not None:
+        return problem
     return _check_review(case)
 
 
@@ -637,7 +688,7 @@ def _case(suite: str, index: int, item: Any, ids: dict[str, int]) -> Case:
     return Case(suite, index, case.id, raw, case.request, case.expected, case.note,
                 tuple(case.expected_labels) if case.expected_labels is not None else None,
                 case.expected_policy, case.provenance, case.review, tuple(case.history or ()),
-                tuple(case.human_labels or ()), case.human)
+                tuple(case.human_labels or ()), case.human, case.metadata)
 
 
 def load_sources(path: str | Path) -> list[Source]:

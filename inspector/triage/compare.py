@@ -111,6 +111,25 @@ class Shift:
         return after - before if after is not None and before is not None else None
 
     @property
+    def worse(self) -> bool:
+        """Whether the change is for the worse: a rate of rejections (or of bad lines) rose, or a rung's (or
+        ACCEPT's) fell; False without a change."""
+        change = self.change
+        if change is None or round(change, 12) == 0:
+            return False
+        better = self.kind == "rung" or self.name == "ACCEPT"
+        return (change > 0) != better
+
+    def change_words(self) -> str:
+        """The change as the text and the overview say it: ``+17.9 pt``, ``new``, ``vanished``."""
+        change = self.change
+        if change is None:
+            return "new" if self.new else "vanished"
+        points = change * 100
+        # a group of a few records in thousands moves by hundredths of a point: said, not rounded to 0.0
+        return f"{points:+.1f} pt" if abs(points) >= 0.05 or points == 0 else f"{points:+.2g} pt"
+
+    @property
     def test(self) -> tuple[float, float] | None:
         return two_proportion_z(self.before.count, self.before.of, self.after.count, self.after.of)
 

@@ -2,17 +2,22 @@
 
 The suite holds the registry the log was triaged against, and per record a case:
 its request, its raw answer exactly, its current verdict as the expected label,
-and its place and metadata in the note, so that ``inspector open``, ``audit``
+its place and metadata in the note (free text, whole) and as the structured
+``metadata`` member (``suites.load.CaseMetadata``: bounded, each value a
+string, a number, a boolean or null), so that ``inspector open``, ``audit``
 and the lab read it like any suite (and ``audit`` finds every label matching
-until the contract changes).  The file is new: written whole or not at all,
-never over an existing file (``io.writing``).
+until the contract changes).  The records are the group's first ones, or a
+random sample of them (``triage.sample``: ``SampleTaken`` says which, in the
+suite's description).  The file is new: written whole or not at all, never
+over an existing file (``io.writing``).
 """
 
 from __future__ import annotations
 
 import base64
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -23,12 +28,13 @@ from ..contract.text import json_dumps
 from ..io.reading import MAX_SUITE_BYTES
 from ..io.writing import WriteError, check_new_file, refuse_protected, write_files
 from ..suites.document import source_document  # one writing of a source into a suite file
+from ..suites.load import METADATA_KEY_CHARS, METADATA_MEMBERS, METADATA_VALUE_CHARS
 from .annotations import Annotations, digest
 from .mapping import DEFAULT_FORMAT, LogFormat
 from .records import BadLine, RequestCache, decode_record
 
-__all__ = ["EXPORT_KIND", "ExportError", "check_destination", "export_suite", "human_member", "record_note",
-           "suite_document"]
+__all__ = ["EXPORT_KIND", "ExportError", "SampleTaken", "check_destination", "export_suite", "human_member",
+           "metadata_member", "record_note", "suite_document"]
 
 EXPORT_KIND = "triage-export"
 
@@ -98,6 +104,78 @@ def record_note(file: str, line: int, offset: int, meta: dict[str, Any], limit: 
     return note if note.isascii() else note.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
+# A nested object's members are opened into dotted keys down to this many keys; deeper, and any
+# array, is kept as its compact JSON text (a string).
+METADATA_DEPTH = 3
+# An integer outside what a suite's loader holds (a signed or unsigned 64-bit number) is kept as its text.
+_INT_RANGE = range(-2**63, 2**64)
+
+
+def metadata_member(file: str, line: int, offset: int, meta: Mapping[str, Any]) -> dict[str, Any]:
+    """``{"metadata": {...}}``: the record's place and metadata as its case carries them
+    (``suites.load.CaseMetadata``): a nested object opened into dotted keys (``metadata.model``, as
+    ``--by`` names them), each value a string, a number, a boolean or null (anything else its compact
+    JSON text), at most ``METADATA_MEMBERS`` of them (``more`` counts the rest), a string cut to
+    ``METADATA_VALUE_CHARS`` (ending in ``…``).  A lone surrogate is written as its escape, ``\\ud800``:
+    a suite file holds none."""
+    members: dict[str, Any] = {}
+    more = 0
+    for key, value in _leaves(meta, ()):
+        key = _encodable_text(key)
+        if len(members) >= METADATA_MEMBERS or key in members or len(key) > METADATA_KEY_CHARS:
+            more += 1
+            continue
+        members[key] = _scalar(value)
+    found: dict[str, Any] = {"file": _encodable_text(file), "line": line, "offset": offset, "members": members}
+    if more:
+        found["more"] = more
+    return {"metadata": found}
+
+
+def _leaves(value: Mapping[str, Any], path: tuple[str, ...]) -> Iterator[tuple[str, Any]]:
+    for key, member in value.items():
+        inner = (*path, str(key))
+        if isinstance(member, dict) and member and len(inner) < METADATA_DEPTH:
+            yield from _leaves(member, inner)
+        else:
+            yield ".".join(inner), member
+
+
+def _scalar(value: Any) -> str | int | float | bool | None:
+    if value is None or isinstance(value, (bool, float)):
+        return value  # type: ignore[no-any-return]
+    if isinstance(value, int):
+        return value if value in _INT_RANGE else str(value)
+    if not isinstance(value, str):
+        value = json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
+    value = _encodable_text(value)
+    return value if len(value) <= METADATA_VALUE_CHARS else value[:METADATA_VALUE_CHARS - 1] + "…"
+
+
+def _encodable_text(text: str) -> str:
+    return text if _encodable(text) else text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+@dataclass(frozen=True, slots=True)
+class SampleTaken:
+    """How an export's records were chosen at random: ``size`` asked, with ``seed``, of the group's ``of``."""
+
+    size: int
+    seed: int
+    of: int
+
+    @property
+    def all(self) -> bool:
+        """Whether the group holds no more records than asked: every one is written."""
+        return self.of <= self.size
+
+    def words(self) -> str:
+        if self.all:
+            return (f"the group holds {self.of:,} record(s), no more than the sample of {self.size:,} asked: "
+                    "all of them written")
+        return f"a random sample of {self.size:,} of the group's {self.of:,} records, seed {self.seed}"
+
+
 def human_member(annotations: Mapping[str, Annotations] | None, file: str, line: int, offset: int,
                  text: bytes) -> dict[str, Any]:
     """``{"human": {...}}``: the reviewer's decision on the record (``triage.annotations``), as its
@@ -113,9 +191,12 @@ def human_member(annotations: Mapping[str, Annotations] | None, file: str, line:
 
 def suite_document(group: str, registry: Registry, collected: Iterable[tuple[str, int, int, bytes, str]],
                    logs: Iterable[str], log_format: LogFormat = DEFAULT_FORMAT,
-                   annotations: Mapping[str, Annotations] | None = None) -> dict[str, Any]:
+                   annotations: Mapping[str, Annotations] | None = None,
+                   sample: SampleTaken | None = None, chosen: str | None = None) -> dict[str, Any]:
     """The suite of the collected lines (file, line, offset, line bytes, label), read as ``log_format`` says;
-    a record a reviewer annotated (``annotations``, by log) carries the decision as its case's ``human``."""
+    a record a reviewer annotated (``annotations``, by log) carries the decision as its case's ``human``.
+    ``sample``: the records are a random sample (said in the description), ``chosen``: how they were chosen
+    otherwise, in words (the records a person marked)."""
     requests = RequestCache()
     cases = []
     taken: set[str] = set()
@@ -128,11 +209,13 @@ def suite_document(group: str, registry: Registry, collected: Iterable[tuple[str
         request = {key: value for key, value in msgspec.to_builtins(record.request).items() if value is not None}
         cases.append({"id": case_id, **_raw_member(record.raw), "request": request, "expected": label,
                       "note": record_note(file, line, offset, dict(record.meta)),
+                      **metadata_member(file, line, offset, record.meta),
                       **human_member(annotations, file, line, offset, text)})
+    how = f" ({sample.words()})" if sample is not None else f" ({chosen})" if chosen else ""
     return {
         "kind": EXPORT_KIND,
-        "description": f"Records of the group {group} exported by inspector triage from {', '.join(logs)}; "
-                       "expected labels are their verdicts when exported.",
+        "description": _encodable_text(f"Records of the group {group}{how} exported by inspector triage from "
+                                       f"{', '.join(logs)}; expected labels are their verdicts when exported."),
         "sources": [source_document(source) for source in registry.sources],
         "cases": cases,
     }
@@ -154,16 +237,18 @@ def check_destination(out: str | Path) -> None:
 
 def export_suite(out: str | Path, group: str, registry: Registry,
                  collected: Iterable[tuple[str, int, int, bytes, str]], logs: Iterable[str],
-                 log_format: LogFormat = DEFAULT_FORMAT, annotations: Mapping[str, Annotations] | None = None) -> int:
+                 log_format: LogFormat = DEFAULT_FORMAT, annotations: Mapping[str, Annotations] | None = None,
+                 sample: SampleTaken | None = None, chosen: str | None = None) -> int:
     """Write the suite to ``out`` (which must not exist); returns the cases
     written.  ``log_format``: how the lines were read when counted;
-    ``annotations``: the reviewers' decisions, by log, carried into the cases."""
+    ``annotations``: the reviewers' decisions, by log, carried into the cases;
+    ``sample`` or ``chosen``: how the records were chosen, for the description."""
     out = Path(out)
     try:
         refuse_protected(out)  # before the work of decoding every record
     except WriteError as exc:
         raise ExportError(exc.path, f"{exc.reason}; nothing was written") from None
-    document = suite_document(group, registry, collected, logs, log_format, annotations)
+    document = suite_document(group, registry, collected, logs, log_format, annotations, sample, chosen)
     data = (json_dumps(document) + "\n").encode("utf-8")
     if len(data) > MAX_SUITE_BYTES:
         raise ExportError(out, f"the suite would be {len(data):,} bytes ({len(document['cases']):,} cases), more "

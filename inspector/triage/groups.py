@@ -35,7 +35,7 @@ is escaped in a key, so no ``KEY=VALUE`` name is ever one.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -48,6 +48,7 @@ from .records import file_member, surrogate_text
 
 __all__ = [
     "BAD",
+    "CHECK",
     "FALSE_ACCEPT",
     "KINDS",
     "OTHER",
@@ -55,10 +56,14 @@ __all__ = [
     "Outcome",
     "blame_name",
     "category_name",
+    "cell_names",
     "claim_name",
+    "dimension_namer",
+    "membership",
     "meta_name",
     "meta_text",
     "other_name",
+    "pivot_name",
     "reason_name",
     "rung_name",
     "scope_name",
@@ -216,3 +221,58 @@ class GroupMatcher:
     def matches(self, verdict: Any, known: Any, members: Mapping[Any, Any], evidence: Any,
                 file: str | None = None) -> bool:
         return self.name in self.names(verdict, known, members, evidence, file)
+
+
+# -- which groups a count cell is in ---------------------------------------------------------
+# A count cell (``Tally.cells``'s key) is (verdict key, scope, --by members); a failing claim
+# (``Tally.claims``'s) is (status, field, cited doc).
+
+# The dimensions a pivot crosses besides the --by paths: the request's scope and the verdict's status.
+SCOPE, CHECK = "scope", "check"
+
+
+def dimension_namer(key: str, by: Sequence[str]) -> Callable[[Any], str]:
+    """A count cell's value of one dimension, named as its group is: ``scope``
+    (``scope:payments/prod/v3``), ``check`` (the verdict status: ``ACCEPT``,
+    ``VALUE_MISMATCH``) or a --by path (``model=gpt-x``, ``other:model``)."""
+    if key == SCOPE:
+        return lambda cell: scope_name(cell[1])
+    if key == CHECK:
+        return lambda cell: cell[0][0]
+    where = list(by).index(key)
+    return lambda cell: meta_name(key, cell[2][where])
+
+
+def pivot_name(a: str, b: str) -> str:
+    """A pivot cell's name, as the overview titles its records: its two groups' names."""
+    return f"{a} × {b}"
+
+
+def cell_names(cell: Any, by: Sequence[str]) -> list[str]:
+    """Every group a record of this count cell is in (but its failing claim's, which the cell does not hold)."""
+    verdict, scope, values = cell
+    return [*(name for _, name in verdict_names(*verdict)), scope_name(scope),
+            *(meta_name(key, value) for key, value in zip(by, values))]
+
+
+def membership(group: Any, by: Sequence[str]) -> tuple[str, Callable[[Any], bool]]:
+    """What decides whether a record is in ``group`` (a ``summary.Group``): the
+    column (``claim``: its failing claim; ``cell``: its count cell) and a test
+    of one value of it, each value named as the summary names its groups.  A
+    pivot cell (kind ``pivot``, ``detail``: its ``keys`` and values ``a`` and
+    ``b``) holds the cells whose two dimensions' values are its own."""
+    name = group.name
+    if group.kind == "claim":
+        return "claim", lambda claim: claim_name(*claim) == name
+    if group.kind == "scope":
+        return "cell", lambda cell: scope_name(cell[1]) == name
+    if group.kind == "by":
+        key = group.detail["key"]
+        at = list(by).index(key)
+        return "cell", lambda cell: meta_name(key, cell[2][at]) == name
+    if group.kind == "pivot":
+        first, second = (dimension_namer(key, by) for key in group.detail["keys"])
+        a, b = group.detail["a"], group.detail["b"]
+        return "cell", lambda cell: first(cell) == a and second(cell) == b
+    # check, sub-reason, blame, category, rungs, false accepts: the verdict key decides
+    return "cell", lambda cell: any(found == name for _, found in verdict_names(*cell[0]))

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from array import array
 from collections import OrderedDict
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import compress
@@ -27,7 +27,7 @@ from ..suites.load import Case, CaseError, Suite
 from .annotations import digest
 from .drill import LineReader
 from .export import record_note
-from .groups import claim_name, meta_name, scope_name, verdict_names
+from .groups import membership
 from .logs import LogError
 from .mapping import DEFAULT_FORMAT, LogFormat
 from .records import BadLine, LogRecord, RequestCache, decode_record
@@ -38,29 +38,12 @@ from .tally import BAD_CODE, Index
 __all__ = ["GroupMembers", "Record", "RecordCases", "Rereader", "case_id", "place_name", "record_suite"]
 
 
-def _column_of(group: Group, by: Sequence[str]) -> tuple[str, Callable[[Any], bool]]:
-    """The index column that decides a group, and whether one of its values is in
-    it, each value named as the summary names its groups (``triage.groups``): the
-    failing claim, or the record's count cell (verdict key, scope, ``--by`` members)."""
-    name = group.name
-    if group.kind == "claim":
-        return "claim", lambda claim: claim_name(*claim) == name
-    if group.kind == "scope":
-        return "cell", lambda cell: scope_name(cell[1]) == name
-    if group.kind == "by":
-        key = group.detail["key"]
-        at = list(by).index(key)
-        return "cell", lambda cell: meta_name(key, cell[2][at]) == name
-    # check, sub-reason, blame, category, rungs, false accepts: the verdict key decides
-    return "cell", lambda cell: any(found == name for _, found in verdict_names(*cell[0]))
-
-
 def _marks(group: Group, index: Index, length: int, by: Sequence[str]) -> bytes:
     """A byte per line of the index's first ``length``: 1 where the line is in the group."""
     if group.kind == "bad":
         table = bytes(1 if code == BAD_CODE else 0 for code in range(256))
         return bytes(index.code[:length]).translate(table)
-    column, holds = _column_of(group, by)
+    column, holds = membership(group, by)
     values = index.keys[column][0]
     ids = frozenset(number for number, value in enumerate(values) if number and holds(value))
     return bytes(map(ids.__contains__, index.column(column)[:length]))
@@ -207,6 +190,22 @@ class GroupMembers:
         file, line, offset, label = self.index.entry(position)
         text, _, _ = self.rereader.reread(file, line, offset, label)
         return file, line, offset, text
+
+    def decoded(self, number: int, reader: LineReader, requests: RequestCache) -> LogRecord | None:
+        """The group's ``number``-th record decoded, not verified (a filter reads its answer and
+        metadata), through ``reader`` and ``requests`` (a thread's own: neither is shared between
+        threads), only from a log still what was counted (LogChanged; LogError when unreadable); None
+        past what was counted or when the line is not a record any more.  ``resolve_all`` first when
+        another thread reads too: finding the members is what changes this object."""
+        position = self.position(number)
+        if position is None:
+            return None
+        file, line, offset, _ = self.index.entry(position)
+        stamp = self.rereader.stamps.get(file)
+        if stamp is not None:
+            stamp.check()
+        found = decode_record(reader.line_at(file, offset), file, line, offset, requests, self.rereader.log_format)
+        return found if isinstance(found, LogRecord) else None
 
     def start(self, number: int, limit: int) -> tuple[str, int, int, bytes, bool] | None:
         """(file, line, offset, its first ``limit`` bytes, whether it goes on)

@@ -1,12 +1,16 @@
 """Two dimensions crossed (``--pivot A,B``): per pair of values, the records and
 the share of them rejected.
 
-A dimension is ``scope`` (the request's service / environment / revision) or a
-``--by`` path; the tally's cells already hold each record's scope and ``--by``
-members, so a pivot is a sum over them after the count, never a second pass.
-Each value is named as its group is (``scope:payments/prod/v3``,
-``model=gpt-x``, ``other:KEY``), so a row's two names are each a group
-``--export`` takes.
+A dimension is ``scope`` (the request's service / environment / revision),
+``check`` (the verdict's status: the check that failed first, or ACCEPT) or a
+``--by`` path (a metadata member written ``scope`` or ``check`` is reached as a
+pointer: ``/check``); the tally's cells already hold each record's verdict, scope
+and ``--by`` members, so a pivot is a sum over them after the count, never a
+second pass.  Each value is named as its group is (``scope:payments/prod/v3``,
+``VALUE_MISMATCH``, ``model=gpt-x``, ``other:KEY``), so a row's two names are
+each a group ``--export`` takes.  Each pair's records are given as a share of
+its first value's records too (``share``: ``model,check`` says which share of
+one model's answers failed at each check).
 """
 
 from __future__ import annotations
@@ -15,12 +19,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..contract.checks import STATUSES
-from .groups import meta_name, scope_name
+from .groups import CHECK, SCOPE, dimension_namer, pivot_name
 from .tally import Tally
 
-__all__ = ["SCOPE", "Pivot", "PivotCell", "pivot", "pivot_problem"]
-
-SCOPE = "scope"
+__all__ = ["CHECK", "SCOPE", "Pivot", "PivotCell", "pivot", "pivot_problem"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,14 +34,24 @@ class PivotCell:
     records: int
     rejected: int
     by_check: dict[str, int]
+    of: int = 0  # the records of ``a``, every value of the second dimension: what ``share`` is of
 
     @property
     def rejected_rate(self) -> float:
         return self.rejected / self.records if self.records else 0.0
 
+    @property
+    def share(self) -> float:
+        """The pair's share of its first value's records."""
+        return self.records / self.of if self.of else 0.0
+
+    @property
+    def name(self) -> str:
+        return pivot_name(self.a, self.b)
+
     def to_dict(self) -> dict[str, Any]:
-        return {"a": self.a, "b": self.b, "records": self.records, "rejected": self.rejected,
-                "rejected_rate": round(self.rejected_rate, 6), "by_check": self.by_check}
+        return {"a": self.a, "b": self.b, "records": self.records, "of": self.of, "share": round(self.share, 6),
+                "rejected": self.rejected, "rejected_rate": round(self.rejected_rate, 6), "by_check": self.by_check}
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,29 +67,28 @@ def pivot_problem(text: str) -> str | None:
     """Why ``--pivot TEXT`` cannot be a pivot: two dimensions, different, neither empty."""
     keys = text.split(",")
     if len(keys) != 2 or not all(keys):
-        return f"--pivot takes two dimensions, A,B (scope or a --by path): not {text!r}"
+        return f"--pivot takes two dimensions, A,B (scope, check or a --by path): not {text!r}"
     if keys[0] == keys[1]:
         return f"--pivot: {keys[0]!r} twice; cross two different dimensions"
     return None
 
 
-def pivot(tally: Tally, keys: tuple[str, str]) -> Pivot:
-    """The records of ``tally`` per pair of values of ``keys`` (each ``SCOPE`` or
-    one of the tally's ``by_keys``), with their rejections by check."""
-    def namer(key: str) -> Any:
-        if key == SCOPE:
-            return lambda scope, values: scope_name(scope)
-        where = tally.by_keys.index(key)
-        return lambda scope, values: meta_name(key, values[where])
-
-    first, second = namer(keys[0]), namer(keys[1])
+def pivot(tally: Tally, keys: tuple[str, str], cells: Any = None) -> Pivot:
+    """The records of ``tally`` per pair of values of ``keys`` (each ``SCOPE``,
+    ``CHECK`` or one of the tally's ``by_keys``), with their rejections by check.
+    ``cells``: the tally's as they were at some point (a copy, while it goes on counting)."""
+    first, second = (dimension_namer(key, tally.by_keys) for key in keys)
     found: dict[tuple[str, str], tuple[int, int, dict[str, int]]] = {}
-    for (verdict, scope, values), count in tally.cells.items():
-        pair = (first(scope, values), second(scope, values))
+    for cell, count in (tally.cells if cells is None else cells).items():
+        pair = (first(cell), second(cell))
         records, rejected, checks = found.get(pair, (0, 0, {}))
-        status = verdict[0]
+        status = cell[0][0]
         checks[status] = checks.get(status, 0) + count
         found[pair] = (records + count, rejected + (count if status != "ACCEPT" else 0), checks)
-    cells = [PivotCell(a, b, records, rejected, {status: checks[status] for status in STATUSES if status in checks})
+    rows: dict[str, int] = {}
+    for (a, _), (records, _, _) in found.items():
+        rows[a] = rows.get(a, 0) + records
+    cells = [PivotCell(a, b, records, rejected, {status: checks[status] for status in STATUSES if status in checks},
+                       rows[a])
              for (a, b), (records, rejected, checks) in found.items()]
     return Pivot(keys, sorted(cells, key=lambda cell: (-cell.records, cell.a, cell.b)))

@@ -41,6 +41,7 @@ from .groups import OTHER, GroupMatcher
 from .logs import Chunk, count_lines, range_chunks
 from .mapping import DEFAULT_FORMAT, FILE_KEY, LogFormat, compile_format
 from .records import BAD_KINDS, RequestCache, file_member, parse_line, parse_mapped
+from .sample import Reservoir
 from .timeline import parse_ts
 
 __all__ = [
@@ -101,7 +102,12 @@ class Options:
     line.  ``collect``: the name of a group whose records' lines are kept (an
     export), at most ``limit`` of them (the first ones); with ``stop_at_limit``
     the counting stops once ``limit`` are kept (only the export is wanted: the
-    counts are then of the lines up to there)."""
+    counts are then of the lines up to there).  ``sample``: instead, a random
+    sample of that many of the group's records, drawn with ``seed``
+    (``triage.sample``: the same records for a seed, whatever the workers).
+    ``series``: count each dated record by minute and cell too (``Tally.series``),
+    so that every group can be drawn over time (``--series``, the overview's
+    histogram of the selected group)."""
 
     by: tuple[str, ...] = ()
     since: float | None = None
@@ -111,6 +117,9 @@ class Options:
     limit: int | None = None
     stop_at_limit: bool = False
     log_format: LogFormat = DEFAULT_FORMAT
+    sample: int | None = None
+    seed: int = 0
+    series: bool = False
 
     @property
     def windowed(self) -> bool:
@@ -271,6 +280,9 @@ class Tally:
       ``scopes`` and ``by`` are summed
     - ``claims``: (status, field, cited doc) of rejections by a per-claim check
     - ``minutes``: (minute since the epoch, status) of records with a readable ts
+    - ``series`` (``Options.series``): (minute, cell) of records with a readable
+      ts, and ``claim_series`` (minute, failing claim as in ``claims``): what a
+      group's records are over time, for any group (``summary.group_series``)
     - ``bad_lines``: how many bad lines, ``bad_kinds`` how many of each kind,
       and ``bad`` (file, line, reason) of the first ``BAD_KEPT``, in order
       (``--bad-lines`` writes every one: ``triage.badlines``)
@@ -279,7 +291,8 @@ class Tally:
       down to that after each chunk and each merge; a record whose value is
       not kept has ``OTHER`` for it in its cell
     - ``collected``: (file, line, offset, line bytes, label) of the records of
-      the group ``Options.collect`` names, the first ``collect_limit``
+      the group ``Options.collect`` names, the first ``collect_limit``;
+      ``sampled``, with ``Options.sample``: a random sample of them instead
     - ``broken``: (file, line after which it broke, why) of every log that broke
       off before its end (a truncated or corrupt ``.gz``, a read error): not a
       bad line, the end of what could be read of that log
@@ -298,6 +311,8 @@ class Tally:
     cells: Counter = field(default_factory=Counter)
     claims: Counter = field(default_factory=Counter)
     minutes: Counter = field(default_factory=Counter)
+    series: Counter = field(default_factory=Counter)
+    claim_series: Counter = field(default_factory=Counter)
     no_ts: int = 0  # counted records without a readable ts
     bad_ts: int = 0  # of which the ts member was there but unreadable
     outside: int = 0  # records left out by --since/--until: ts outside the window
@@ -310,6 +325,7 @@ class Tally:
     index: Index | None = None
     collected: list[tuple[str, int, int, bytes, str]] = field(default_factory=list)
     collect_limit: int | None = None
+    sampled: Reservoir | None = None  # with Options.sample: the sample of the group's records, in place of collected
 
     @property
     def bad_more(self) -> int:
@@ -374,10 +390,15 @@ class Tally:
         if demote is not None:
             self.cells = _demoted(self.cells, demote)
             self.cells.add(_demoted(other.cells, demote))
+            if self.series or other.series:
+                self.series = _demoted_series(self.series, demote)
+                self.series.add(_demoted_series(other.series, demote))
         else:
             self.cells.add(other.cells)
+            self.series.add(other.series)
         self.claims.add(other.claims)
         self.minutes.add(other.minutes)
+        self.claim_series.add(other.claim_series)
         self.no_ts += other.no_ts
         self.bad_ts += other.bad_ts
         self.outside += other.outside
@@ -399,6 +420,8 @@ class Tally:
             self.collected.extend(other.collected)
         else:
             self.collected.extend(other.collected[:max(0, self.collect_limit - len(self.collected))])
+        if other.sampled is not None:
+            self.sampled = other.sampled.copy() if self.sampled is None else self.sampled.merge(other.sampled)
         return self
 
     def _add_values(self, other: Tally) -> dict[int, set[bytes | None]]:
@@ -432,6 +455,8 @@ class Tally:
         if dropped:
             demote = _demoter(dropped)
             self.cells = _demoted(self.cells, demote)
+            if self.series:
+                self.series = _demoted_series(self.series, demote)
             if self.index is not None:
                 self.index.demote(demote)
         return bool(dropped)
@@ -442,6 +467,8 @@ class Tally:
             self.bad = [(file, line + lines, reason) for file, line, reason in self.bad]
             self.broken = [(file, line + lines, problem) for file, line, problem in self.broken]
             self.collected = [(file, line + lines, *rest) for file, line, *rest in self.collected]
+            if self.sampled is not None:
+                self.sampled.shift(lines)
             if self.index is not None:
                 self.index.line = array("q", (line + lines for line in self.index.line))
         return self
@@ -470,6 +497,15 @@ def _demoted(cells: dict[Any, int], demote: Any) -> Counter:
     return found
 
 
+def _demoted_series(series: dict[Any, int], demote: Any) -> Counter:
+    found = Counter()
+    get = found.get
+    for (minute, cell), count in series.items():
+        key = (minute, demote(cell))
+        found[key] = get(key, 0) + count
+    return found
+
+
 def merge(a: Tally, b: Tally) -> Tally:
     """A new tally of ``a``'s lines followed by ``b``'s (associative; ``Tally()`` is
     the identity)."""
@@ -486,7 +522,9 @@ class _Counting:
         self.requests = requests if requests is not None else RequestCache(registry)
         self.spill = spill
         self.tally = Tally(by_keys=options.by, index=Index() if options.index else None,
-                           collect_limit=options.limit if options.collect is not None else None)
+                           collect_limit=options.limit if options.collect is not None else None,
+                           sampled=Reservoir(options.sample, options.seed)
+                           if options.collect is not None and options.sample is not None else None)
         # Per --by key, the records of each value kept (Tally.by_values), in the order of the members.
         self._kept = [self.tally.by_values.setdefault(key, {}) for key in options.by]
         self._cells: dict[Any, tuple[Any, Any, tuple[bytes | None, ...]]] = {}
@@ -513,18 +551,21 @@ class _Counting:
         cells: list[Any] = []
         minutes: list[int] = []
         failures: list[tuple[str, str, str]] = []
+        series: list[Any] | None = [] if self.options.series else None
+        claim_series: list[Any] = []
         with collector_paused():
-            self._lines(lines, file, offset, line, cells, minutes, failures)
-        self._fold(cells, minutes, failures)
+            self._lines(lines, file, offset, line, cells, minutes, failures, series, claim_series)
+        self._fold(cells, minutes, failures, series, claim_series)
         if any(len(kept) > BY_VALUES for kept in self._kept) and tally.bound_values():
             self._kept = [tally.by_values[key] for key in self.options.by]
             self._cells.clear()
         tally.lines += len(lines)
         return len(lines)
 
-    def _fold(self, cells: list[Any], minutes: list[int], failures: list[tuple[str, str, str]]) -> None:
+    def _fold(self, cells: list[Any], minutes: list[int], failures: list[tuple[str, str, str]],
+              series: list[Any] | None = None, claim_series: list[Any] | None = None) -> None:
         """Add a chunk's records, listed under their flat keys (``_lines``), to
-        the tally's cells, minutes and failing claims: counted here, in C."""
+        the tally's cells, minutes and failing claims (and their series): counted here, in C."""
         tally = self.tally
         found = tally.cells
         get = found.get
@@ -543,6 +584,15 @@ class _Counting:
             key = (minute, STATUSES[status])
             histogram[key] = get(key, 0) + count
         tally.claims.add(_Counter(failures))
+        if series:
+            found = tally.series
+            get = found.get
+            cell_of = self._cell
+            for (minute, flat), count in _Counter(series).items():
+                key = (minute, cell_of(flat))
+                found[key] = get(key, 0) + count
+        if claim_series:
+            tally.claim_series.add(_Counter(claim_series))
 
     def _cell(self, flat: Any) -> tuple[Any, Any, tuple[bytes | None, ...]]:
         """A flat count key as ``Tally.cells`` keys it: (verdict key, scope, metadata)."""
@@ -569,7 +619,8 @@ class _Counting:
         return cell
 
     def _lines(self, lines: list[bytes], file: str, offset: int, number: int,
-               cells: list[Any], minutes: list[int], failures: list[tuple[str, str, str]]) -> None:
+               cells: list[Any], minutes: list[int], failures: list[tuple[str, str, str]],
+               series: list[Any] | None = None, claim_series: list[Any] | None = None) -> None:
         """The per-line loop: everything it touches is a local.
 
         A record is listed under a flat key: the number of its (verdict key,
@@ -592,8 +643,11 @@ class _Counting:
         missing = tuple(msgspec.Raw(file_member(file)) if key is FILE_KEY else _MISSING for key in by)
         join = _SEPARATOR.join
         add_cell, add_minute, add_failure = cells.append, minutes.append, failures.append
+        # With Options.series, each dated record's (minute, flat key) and failing claim's (minute, claim) too.
+        add_series = series.append if series is not None else None
+        add_claim_series = claim_series.append if claim_series is not None else None
         index, matcher = tally.index, self.matcher if not self.full else None
-        collected, limit = tally.collected, tally.collect_limit
+        collected, limit, sampled = tally.collected, tally.collect_limit, tally.sampled
         if matcher is not None and limit is not None and len(collected) >= limit:
             matcher = None
         if index is not None:
@@ -645,7 +699,12 @@ class _Counting:
             flat = (prefix, join(map(members.get, by, missing))) if by else prefix
             add_cell(flat)
             if stamp is not None:
-                add_minute(int(stamp // 60) * _STATUS_COUNT + _STATUS_CODES[status])
+                minute = int(stamp // 60)
+                add_minute(minute * _STATUS_COUNT + _STATUS_CODES[status])
+                if add_series is not None:
+                    add_series((minute, flat))
+                    if failing is not None:
+                        add_claim_series((minute, failing))
             else:
                 no_ts += 1
                 if ts_member is not None:
@@ -658,6 +717,10 @@ class _Counting:
                 index_code.append(_CODES[label_of(status, verdict.reason)])
                 index.describe(self._indexed_cell(flat), failing)
             if matcher is not None and matcher.matches(verdict, known, members, evidence, file):
+                if sampled is not None:
+                    at = starts[position] + position  # type: ignore[index]
+                    sampled.offer(file, at, (file, number + position, at, text, verdict.label))
+                    continue
                 collected.append((file, number + position, starts[position] + position,  # type: ignore[index]
                                   text, verdict.label))
                 if limit is not None and len(collected) >= limit:

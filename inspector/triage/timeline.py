@@ -165,21 +165,31 @@ def _bulk(per_minute: Mapping[int, int]) -> tuple[int, int]:
             max(most, next(m for m in reversed(ordered) if m <= high + margin)))
 
 
-def histogram(minutes: Mapping[tuple[int, str], int]) -> Histogram | None:
-    """The histogram of per-(minute, status) counts, or None without any."""
-    if not minutes:
+def histogram(minutes: Mapping[tuple[int, str], int], frame: Histogram | None = None) -> Histogram | None:
+    """The histogram of per-(minute, status) counts, or None without any.
+
+    With ``frame`` (the whole triage's histogram), the bars are ``frame``'s: its
+    bucket and range, the records outside it counted before or after, so that a
+    group's histogram lines up with the whole log's (one bar per bar); then an
+    empty histogram, not None, for a group without a dated record."""
+    if not minutes and frame is None:
         return None
     per_minute: dict[int, int] = {}
     for (minute, _), count in minutes.items():
         per_minute[minute] = per_minute.get(minute, 0) + count
-    first, last = _bulk(per_minute)
+    if frame is None:
+        first, last = _bulk(per_minute)
+        span = (last - first + 1) * 60
+        name, seconds = next(((n, s) for n, s in BUCKETS if span / s <= MAX_BUCKETS), BUCKETS[-1])
+    else:
+        first, last, name, seconds = int(frame.first // 60), int(frame.last // 60), frame.bucket, frame.seconds
     before = sum(count for minute, count in per_minute.items() if minute < first)
     after = sum(count for minute, count in per_minute.items() if minute > last)
-    span = (last - first + 1) * 60
-    name, seconds = next(((n, s) for n, s in BUCKETS if span / s <= MAX_BUCKETS), BUCKETS[-1])
     origin = (first * 60) // seconds * seconds
     bars = (last * 60 - origin) // seconds + 1
-    if bars > 4 * MAX_BUCKETS * 52:  # decades of weeks: only the non-empty ones
+    if frame is not None:
+        keys = [(int(bar.start) - origin) // seconds if bar.start > EARLIEST else 0 for bar in frame.bars]
+    elif bars > 4 * MAX_BUCKETS * 52:  # decades of weeks: only the non-empty ones
         keys = sorted({(minute * 60 - origin) // seconds for minute in per_minute if first <= minute <= last})
     else:
         keys = list(range(bars))
@@ -188,11 +198,13 @@ def histogram(minutes: Mapping[tuple[int, str], int]) -> Histogram | None:
     for (minute, status), count in minutes.items():
         if first <= minute <= last:
             key = (minute * 60 - origin) // seconds
-            records[key] += count
-            if status != "ACCEPT":
-                rejected[key] += count
+            if key in records:
+                records[key] += count
+                if status != "ACCEPT":
+                    rejected[key] += count
     # A week's bucket may start before the year 1 (0001-01-01 was a Monday, the
     # epoch's weeks start on Thursdays): the first bar then starts at the first minute.
     return Histogram(name, seconds, tuple(Bar(max(origin + key * seconds, EARLIEST), records[key], rejected[key])
                                           for key in keys),
-                     first * 60.0, last * 60.0, before, after, min(per_minute) * 60.0, max(per_minute) * 60.0)
+                     first * 60.0, last * 60.0, before, after,
+                     min(per_minute) * 60.0 if per_minute else None, max(per_minute) * 60.0 if per_minute else None)

@@ -63,6 +63,7 @@ SCREENS: dict[str, str] = {
     "records": "A triage group's records (the main view, and these)",
     "line": "A record's log line (l)",
     "annotate": "Annotating a record (N)",
+    "pivot": "The pivot of two dimensions (p)",
     "bad": "A triage's bad lines",
     "help": "This help",
     "app": "Everywhere",
@@ -108,7 +109,7 @@ _FOOTER_GROUPS = {
     "next_claim": _CLAIM, "previous_claim": _CLAIM,
     "summary_down": _ROW, "summary_up": _ROW,
     "report_down": _ROW, "report_up": _ROW,
-    "triage_down": _ROW, "triage_up": _ROW, "bad_down": _ROW, "bad_up": _ROW,
+    "triage_down": _ROW, "triage_up": _ROW, "bad_down": _ROW, "bad_up": _ROW, "pivot_down": _ROW, "pivot_up": _ROW,
     "line_down": _ROW, "line_up": _ROW,
 }
 
@@ -351,7 +352,7 @@ KEYS: tuple[Key, ...] = (
         help="Move a page down.", group="triage", display="PgDn ^d", footer=False, screen="triage"),
     Key("triage_page_up", keys="pageup,ctrl+u", action="page(-1)", description="page up",
         help="Move a page up.", group="triage", display="PgUp ^u", footer=False, screen="triage"),
-    Key("triage_open", keys="enter", action="open_group", description="open group",
+    Key("triage_open", keys="enter", action="open_group", description="open",
         help="Open the group's records in the main view (registry, checks, lab), j/k paging through them; the bad "
         "lines' group lists each bad line's file, line and reason.", group="triage", display="⏎ Enter",
         screen="triage"),
@@ -364,19 +365,48 @@ KEYS: tuple[Key, ...] = (
         help="Filter the groups by name; Enter goes back to the groups (their keys move again).",
         group="triage", display="/", screen="triage"),
     Key("triage_export", keys="ctrl+e", action="export", description="export",
-        help="Write the group's records (the first 1,000 unless told) as a new suite file, as --export does: "
-        "open, audit and the lab read it.", group="triage", display="^e", screen="triage"),
-    Key("triage_recount", keys="ctrl+r", action="recount", description="count again",
+        help="Write the group's records as a new suite file, as --export does: the first 1,000 unless told, or a "
+        "random sample of N drawn with a seed (as --sample N --seed S); open, audit and the lab read it.",
+        group="triage", display="^e", screen="triage"),
+    Key("triage_recount", keys="ctrl+r", action="recount", description="recount",
         help="Count the logs again from the start (a log rewritten or rotated since it was counted cannot be opened "
         "or exported until then); the lab edits of opened groups are dropped, so with some it asks first.",
         group="triage", display="^r", screen="triage"),
+    Key("triage_pivot", keys="p", action="pivot", description="pivot",
+        help="The pivot view: two dimensions crossed (the scope, the check, a --by path; --pivot A,B chooses them, "
+        "else the first --by path and the check), each pair's records, share of its row and rejected, the time "
+        "histogram following the selected pair.", group="triage", display="p", screen="triage"),
+    Key("pivot_down", keys="j,down", action="cursor(1)", description="down", help="Move to the next pair.",
+        group="triage", display="j ↓", screen="pivot"),
+    Key("pivot_up", keys="k,up", action="cursor(-1)", description="up", help="Move to the previous pair.",
+        group="triage", display="k ↑", screen="pivot"),
+    Key("pivot_first", keys="g,home", action="cursor_to(0)", description="first pair",
+        help="Move to the first pair.", group="triage", display="g", footer=False, screen="pivot"),
+    Key("pivot_last", keys="G,end", action="cursor_to(-1)", description="last pair",
+        help="Move to the last pair.", group="triage", display="G", footer=False, screen="pivot"),
+    Key("pivot_page_down", keys="pagedown,ctrl+d", action="page(1)", description="page down",
+        help="Move a page of pairs down.", group="triage", display="PgDn ^d", footer=False, screen="pivot"),
+    Key("pivot_page_up", keys="pageup,ctrl+u", action="page(-1)", description="page up",
+        help="Move a page of pairs up.", group="triage", display="PgUp ^u", footer=False, screen="pivot"),
+    Key("pivot_open", keys="enter", action="open_pair", description="open pair",
+        help="Open the pair's records in the main view, as a group's (j/k through them, the lab, t/w annotations).",
+        group="triage", display="⏎ Enter", screen="pivot"),
+    Key("pivot_sort", keys="o", action="sort", description="sort",
+        help="Order the pairs by records, by their rejected share, by their share of the first value's records, or "
+        "by name.", group="triage", display="o", screen="pivot"),
+    Key("pivot_dimensions", keys="d", action="dimensions", description="dimensions",
+        help="Cross two other dimensions: type A,B (scope, check or a path the triage counted by) and Enter.",
+        group="triage", display="d", screen="pivot"),
+    Key("pivot_back", keys="escape", action="back", description="overview",
+        help="Back to the overview (while typing the dimensions: stop typing).", group="triage", display="Esc",
+        screen="pivot"),
     Key("export_submit", keys="enter", action="submit", description="export",
         help="Write the suite with these fields (Tab moves between them); a refusal is said here, nothing written.",
         group="triage", display="⏎ Enter", screen="export", priority=True),
     Key("export_close", keys="escape", action="close", description="close",
         help="Close the form; a suite written stays written.",
         group="triage", display="Esc", screen="export"),
-    Key("export_recount", keys="ctrl+r", action="recount", description="count again",
+    Key("export_recount", keys="ctrl+r", action="recount", description="recount",
         help="Once a log changed since it was counted: close the form and count the logs again.",
         group="triage", display="^r", screen="export"),
     Key("triage_escape", keys="escape", action="escape", description="stop · clear",
@@ -386,6 +416,20 @@ KEYS: tuple[Key, ...] = (
     Key("records_back", keys="escape", action="back", description="overview",
         help="Back to the triage overview (a case filter, when set, is cleared first).", group="triage", display="Esc",
         screen="records"),
+    Key("records_filter", keys="slash", action="filter", description="filter",
+        help="Filter the group's records: KEY=VALUE (a metadata member, as --by names it: model=gpt-x, "
+        "metadata.model=gpt-x; null for none), KEY!=VALUE, and text found in the record's place, verdict or raw "
+        "answer; every term must hold, quote one with spaces; the title says how many match.", group="triage",
+        display="/", screen="records"),
+    Key("records_mark", keys="space", action="mark", description="mark",
+        help="Mark the record, or unmark it (● in the list); the title counts the marked records and ctrl+e "
+        "offers to export just those.", group="triage", display="space", screen="records"),
+    Key("records_clear_marks", keys="C", action="clear_marks", description="clear marks",
+        help="Unmark every record of the group.", group="triage", display="C", footer=False, screen="records"),
+    Key("records_export", keys="ctrl+e", action="export", description="export",
+        help="Write the group's records as a new suite file, as --export does: the marked ones, the first N or a "
+        "random sample of N (a seed draws the same records as --sample N --seed S).", group="triage",
+        display="^e", screen="records"),
     Key("records_line", keys="l", action="log_line", description="log line",
         help="The record's whole line as its log holds it, read again: re-indented (r: exactly as written), "
         "control characters and bytes that are not UTF-8 shown as escapes, the first 64 KiB of a longer one "

@@ -196,7 +196,8 @@ class TestPivot:
         monkeypatch.setenv("COLUMNS", "150")
         assert main(["triage", str(folder / "app.jsonl"), "--registry", str(registry), "--summary",
                      "--pivot", "model,prompt_version"]) == 0
-        assert "model by prompt_version: each pair's records and the share of them rejected" in capsys.readouterr().out
+        assert "model by prompt_version: each pair's records, their share of its model value's and the share of " \
+            "them rejected" in " ".join(capsys.readouterr().out.split())
 
     @pytest.mark.parametrize("pivot", ["model", "model,model", ",scope"])
     def test_refused(self, made, capsys, pivot):
@@ -206,6 +207,20 @@ class TestPivot:
         assert main(["triage", str(folder / "app.jsonl"), "--registry", str(registry), "--summary",
                      "--pivot", pivot]) == 2
         assert "--pivot" in one_line_error(capsys.readouterr().err)
+
+    def test_of_the_summary_or_the_inspector_not_of_a_quiet_export(self, made, capsys, tmp_path, monkeypatch):
+        from inspector.cli import main
+        from inspector.tui import launch
+
+        folder, registry, _ = made
+        assert main(["triage", str(folder / "app.jsonl"), "--registry", str(registry), "--export", "ACCEPT",
+                     "--out", str(tmp_path / "a.json"), "--pivot", "model,check"]) == 2
+        assert "the inspector (p on the overview)" in one_line_error(capsys.readouterr().err)
+        opened = []
+        monkeypatch.setattr(launch, "open_triage", lambda run: opened.append(run) or 0)
+        monkeypatch.setattr("inspector.cli.triage.isatty", lambda stream: True)
+        assert main(["triage", str(folder / "app.jsonl"), "--registry", str(registry), "--pivot", "model,check"]) == 0
+        assert opened[0].pivot == ("model", "check") and opened[0].options.by == ("model",)
 
 
 class TestExport:

@@ -339,6 +339,18 @@ async def counted(pilot: Pilot, timeout: float = 20.0) -> TriageScreen:
     raise AssertionError("the triage did not finish")
 
 
+async def time_of(pilot, screen: TriageScreen, group: str | None):
+    """What the time histogram shows once drawn for ``group`` (None: every record), drawn in a worker."""
+    from inspector.tui.widgets.time_table import TimeTable
+
+    table = screen.query_one(TimeTable)
+    for _ in range(500):
+        await pilot.pause(0.01)
+        if table.shown is not None and table.shown.group == group and table.histogram is not None:
+            return table.shown
+    raise AssertionError(f"the histogram was not drawn for {group}")
+
+
 def select_group(screen: TriageScreen, name: str) -> None:
     """Put the overview's cursor on the group ``name``."""
     table = screen.query_one(GroupTable)

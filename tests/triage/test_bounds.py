@@ -140,9 +140,10 @@ class TestByValues:
     def test_past_the_bound_the_rest_is_other(self, registry, tmp_path, few):
         log = tmp_path / "ids.jsonl"
         unique_ids(log, 60)
-        options = Options(by=("id", "model"), index=True)
+        options = Options(by=("id", "model"), index=True, series=True)
         tally = tally_range(str(log), 0, os.path.getsize(log), registry, options)
         assert len(tally.by_values["id"]) == few and len(tally.by_values["model"]) <= few
+        assert {cell for _, cell in tally.series} <= set(tally.cells)  # demoted as the counts are
         ids = {values[0] for values in (cell[2] for cell in tally.cells)}
         assert len(ids - {tally_module.OTHER}) == few  # no cell per record
         assert set(tally.index.keys["cell"][1]) == set(tally.cells)  # the index's cells are the counts'
@@ -184,7 +185,7 @@ class TestByValues:
     def test_unique_values_split_and_merged_equal_one_pass(self, registry, tmp_path, few):
         log = tmp_path / "ids.jsonl"
         unique_ids(log, 40)
-        options = Options(by=("id",), index=True)
+        options = Options(by=("id",), index=True, series=True)
         size = os.path.getsize(log)
         whole = tally_range(str(log), 0, size, registry, options)
         for cuts in ([size // 3], [size // 5, size // 2, 3 * size // 4]):
@@ -245,7 +246,7 @@ class TestMergeWithinTheBounds:
         path, registry = small
         size = os.path.getsize(path)
         cuts = sorted(data.draw(st.lists(st.integers(0, size), max_size=6)))
-        options = Options(by=("id", "model"), index=True)
+        options = Options(by=("id", "model"), index=True, series=True)
         whole = tally_range(path, 0, size, registry, options)
         parts = Tally()
         for start, end in zip([0, *cuts], [*cuts, size]):

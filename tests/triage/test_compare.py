@@ -199,7 +199,7 @@ class TestPivot:
         assert sum(cell.records for cell in by_scope.cells) == tally.records == 8
         assert all(cell.a.startswith("scope:") for cell in by_scope.cells)
         assert crossed.to_dict()["cells"][0] == {"a": "model=gpt-x", "b": "prompt_version=p1", "records": 4,
-                                                 "rejected": 1, "rejected_rate": 0.25,
+                                                 "of": 4, "share": 1.0, "rejected": 1, "rejected_rate": 0.25,
                                                  "by_check": {"VALUE_MISMATCH": 1, "ACCEPT": 3}}
         assert pivot_problem("model") and pivot_problem("model,model") and pivot_problem("a,")
         assert pivot_problem("model,prompt_version") is None

@@ -279,7 +279,7 @@ class TestSplitAndMerge:
     def test_merge_is_associative_with_an_identity(self, small):
         path, registry = small
         size = os.path.getsize(path)
-        options = Options(by=("model",), index=True)
+        options = Options(by=("model",), index=True, series=True)
         a, b, c = (tally_range(path, start, end, registry, options)
                    for start, end in ((0, size // 3), (size // 3, 2 * size // 3), (2 * size // 3, size)))
         assert merge(merge(a, b), c) == merge(a, merge(b, c))
@@ -291,7 +291,7 @@ class TestSplitAndMerge:
         path, registry = small
         size = os.path.getsize(path)
         cuts = sorted(data.draw(st.lists(st.integers(0, size), max_size=6)))
-        options = Options(by=("model", "prompt_version"), index=True)
+        options = Options(by=("model", "prompt_version"), index=True, series=True)
         whole = tally_range(path, 0, size, registry, options)
         parts = Tally()
         for start, end in zip([0, *cuts], [*cuts, size]):

@@ -18,7 +18,10 @@ from support import ANSWERS, FIXTURES, PAYMENTS_REGISTRY, PAYMENTS_REQUEST, deco
 from inspector.lab.mutations import MUTATIONS_BY_NAME, answer_of
 from inspector.suites.load import load_registry
 from inspector.triage import run as engine_run
+from inspector.presentation.triage import triage_run
 from inspector.triage.synth import write_log, write_registry
+from inspector.triage.timeline import parse_time
+from inspector.tui.app import make_triage_app
 from inspector.tui import keys
 from inspector.tui.messages import AnswerChanged
 from inspector.tui.screens.bad_lines import BadLinesScreen
@@ -42,6 +45,7 @@ from support.tui import (
     screen_text_and_styles,
     select_group,
     submitted,
+    time_of,
 )
 
 ESC, RLO = "\x1b", "\u202e"
@@ -275,15 +279,33 @@ class TestOverview:
             assert isinstance(pilot.app.screen, RecordsScreen)
             assert len(pilot.app.screen.session) == mix.records - 5
 
-    async def test_the_time_histogram_with_timestamps_and_none_without(self, made, tmp_path):
+    async def test_the_time_histogram_follows_the_selected_group_and_none_without_timestamps(self, made, tmp_path,
+                                                                                            capsys):
         folder, registry, mix = made
+        status, out, _ = run_main(capsys, "triage", str(folder / "app.jsonl"), "--registry", str(registry),
+                                  "--format", "json", "--series")
+        headless = {group["group"]: group for group in json.loads(out)["groups"]}
         async with app_for(folder / "app.jsonl", registry).run_test(size=SIZE) as pilot:
             screen = await counted(pilot)
             assert screen.query_one("#time-panel").has_class("-shown")
-            bars = screen.query_one(TimeTable).histogram.bars
-            assert sum(b.records for b in bars) == mix.records - mix.no_ts
-            assert "per hour" in screen.query_one("#time-title").render().plain
-            assert row_text(screen.query_one(TimeTable), 0).startswith("12-01 00:00")
+            table = screen.query_one(TimeTable)
+            for name in ("VALUE_MISMATCH", "model=gpt-x" if "model=gpt-x" in headless else "ACCEPT", "ACCEPT"):
+                if name not in headless:
+                    continue
+                select_group(screen, name)
+                shown = await time_of(pilot, screen, name)
+                assert [(bar.records, bar.rejected) for bar in shown.histogram.bars] == \
+                    [(bar["records"], bar["rejected"]) for bar in headless[name]["series"]["bars"]]
+                title = screen.query_one("#time-title").render().plain
+                assert title.startswith("time · group · per hour · 12-01 – 12-02")
+            first = next(row for row in range(table.row_count) if shown.histogram.bars[row].records)
+            whole = shown.whole.bars[first].records
+            assert row_text(table, first).rstrip().endswith(f"{round(100 * shown.histogram.bars[first].records / whole)}%")
+            select_group(screen, "bad")  # the bad lines have no time: every record's histogram
+            shown = await time_of(pilot, screen, None)
+            assert sum(b.records for b in shown.histogram.bars) == mix.records - mix.no_ts
+            assert screen.query_one("#time-title").render().plain.startswith("time · all · per hour")
+            assert row_text(table, 0).startswith("12-01 00:00")
         plain = tmp_path / "no-ts.jsonl"
         plain.write_text(record("accept.json", id="a") + "\n" + record("value-mismatch.json") + "\n")
         async with app_for(plain, PAYMENTS_REGISTRY).run_test(size=SIZE) as pilot:
@@ -351,6 +373,31 @@ class TestWorker:
             await pilot.press("enter")
             assert isinstance(pilot.app.screen, RecordsScreen)
             assert len(pilot.app.screen.session) == summary.by_check["ACCEPT"]
+
+
+    async def test_with_a_window_the_cursor_stays_on_the_first_row_in_view_and_enter_opens_it(self, made):
+        """Issue 20: with --since, the first snapshots hold no record in the window (only the empty rungs), and
+        the cursor used to stay on the group first shown there (rung:strict_json) as the groups grew around
+        it: opened scrolled to the middle, the cursor off screen, Enter opening a rung."""
+        folder, registry, mix = made
+        lines = (folder / "app.jsonl").read_text().splitlines()
+        since = next(json.loads(line)["ts"] for line in lines[len(lines) // 2:] if '"ts"' in line)
+        run = triage_run([str(folder / "app.jsonl")], load_registry(registry), str(registry),
+                         since=parse_time(since), workers=1, task_bytes=8 * 1024, progress_every=0)
+        async with make_triage_app(run).run_test(size=SIZE) as pilot:
+            screen = await counted(pilot)
+            table = screen.query_one(GroupTable)
+            assert screen.counted.summary.tally.outside > 0
+            assert table.cursor == 0 and table.scroll_offset.y == 0
+            first = table.groups[0]
+            assert first.name == "INVALID_JSON" and screen.query_one("#groups-name").render().plain == first.name
+            await pilot.press("enter")
+            assert isinstance(pilot.app.screen, RecordsScreen) and pilot.app.screen.group.name == first.name
+            await pilot.press("escape")
+            await pilot.press("j", "j")  # moved: the cursor stays on its group as the counts reorder the rows
+            chosen = table.current
+            screen._show_groups()
+            assert table.current == chosen and table.cursor == 2
 
 
 class TestRecords:
@@ -593,7 +640,7 @@ async def settled(pilot) -> TriageScreen:
     screen = await counted(pilot)
     screen.counted.seconds = 0.5
     screen._show_head()
-    await pilot.pause()
+    await time_of(pilot, screen, screen.query_one(GroupTable).current.name)
     return screen
 
 
@@ -608,8 +655,9 @@ def test_snapshot_of_a_groups_records(snap_compare, made, monkeypatch):
     monkeypatch.chdir(made[0])
 
     async def settle(pilot):
-        select_group(await settled(pilot), "VALUE_MISMATCH")
-        await pilot.pause()
+        screen = await settled(pilot)
+        select_group(screen, "VALUE_MISMATCH")
+        await time_of(pilot, screen, "VALUE_MISMATCH")
         await pilot.press("enter")
         await pilot.pause()
 
@@ -621,8 +669,9 @@ def test_snapshot_of_the_export_form(snap_compare, made, monkeypatch):
     monkeypatch.chdir(made[0])
 
     async def settle(pilot):
-        select_group(await settled(pilot), "STALE_REVISION")
-        await pilot.pause()
+        screen = await settled(pilot)
+        select_group(screen, "STALE_REVISION")
+        await time_of(pilot, screen, "STALE_REVISION")
         await pilot.press("ctrl+e")
         await pilot.pause()
         for field in pilot.app.screen.query(Input):  # a blinking cursor makes two pictures of one state differ
@@ -866,3 +915,127 @@ def test_the_proposed_export_file_is_a_plain_name_in_the_current_directory():
         found = path_for(hostile)
         assert "/" not in found and not found.startswith(".") and found.isprintable() and found.endswith(".json")
     assert len(path_for("x" * 500)) <= 85
+
+
+class TestPivotView:
+    async def test_p_crosses_two_dimensions_a_pair_opens_its_records_and_d_changes_them(self, made, capsys):
+        folder, registry, mix = made
+        status, out, _ = run_main(capsys, "triage", str(folder / "app.jsonl"), "--registry", str(registry),
+                                  "--format", "json", "--pivot", "model,check", "--series")
+        headless = json.loads(out)["pivot"]["cells"]
+        from inspector.tui.screens.pivot import PivotScreen
+        from inspector.tui.widgets.pivot_table import PivotTable
+
+        async with app_for(folder / "app.jsonl", registry, "model").run_test(size=SIZE) as pilot:
+            overview = await counted(pilot)
+            await pilot.press("p")
+            screen = pilot.app.screen
+            assert isinstance(screen, PivotScreen) and screen.dimensions == ("model", "check")
+            table = screen.query_one(PivotTable)
+            assert [(cell.a, cell.b, cell.records, cell.of) for cell in table.cells] == \
+                [(cell["a"], cell["b"], cell["records"], cell["of"]) for cell in headless]
+            await pilot.press("j")
+            pair = table.current
+            assert pair == table.cells[1]
+            shown = None
+            for _ in range(300):  # the pair's histogram, drawn in a worker
+                await pilot.pause(0.01)
+                shown = screen.query_one(TimeTable).shown
+                if shown is not None and shown.group == pair.name:
+                    break
+            expected = next(cell for cell in headless if (cell["a"], cell["b"]) == (pair.a, pair.b))["series"]
+            assert [(bar.records, bar.rejected) for bar in shown.histogram.bars] == \
+                [(bar["records"], bar["rejected"]) for bar in expected["bars"]]
+            assert screen.query_one("#pair-name").render().plain == f"{pair.a} × {pair.b}"
+            await pilot.press("enter")
+            records = pilot.app.screen
+            assert isinstance(records, RecordsScreen) and len(records.session) == pair.records
+            labels = {records.session.cases.label_of(n).partition("/")[0] for n in range(len(records.session))}
+            assert labels == {pair.b}
+            await pilot.press("escape")
+            assert pilot.app.screen is screen
+            await pilot.press("o")  # by rejected share: the rejected pairs first
+            assert table.cells[0].rejected_rate == max(cell.rejected_rate for cell in table.cells)
+            await pilot.press("d")
+            field = screen.query_one("#pivot-keys")
+            field.value = "prompt_version,check"
+            await pilot.press("enter")
+            assert screen.dimensions == ("model", "check")  # not counted by prompt_version: said, kept
+            assert any("was not counted" in str(note.message) for note in pilot.app._notifications)
+            field.value = "scope,model"
+            await pilot.press("enter")
+            assert screen.dimensions == ("scope", "model") and table.cells[0].a.startswith("scope:")
+            assert sum(cell.records for cell in table.cells) == overview.counted.summary.records
+            await pilot.press("escape")
+            assert pilot.app.screen is overview
+
+
+class TestComparedOverview:
+    async def test_against_shows_before_after_and_change_the_regression_first_enter_opens_the_new_records(
+            self, tmp_path):
+        before, now = tmp_path / "before.jsonl", tmp_path / "now.jsonl"
+        before.write_text("\n".join([record("accept.json", model="gpt-x")] * 60
+                                    + [record("accept.json", model="llama-z")] * 30
+                                    + [record("value-mismatch.json", model="llama-z")] * 30
+                                    + [record("stale-revision.json", model="old-model")] * 20) + "\n")
+        now.write_text("\n".join([record("accept.json", model="gpt-x")] * 60
+                                 + [record("accept.json", model="llama-z")] * 5
+                                 + [record("value-mismatch.json", model="llama-z")] * 55) + "\n")
+        run = triage_run([str(now)], load_registry(PAYMENTS_REGISTRY), str(PAYMENTS_REGISTRY), ("model",),
+                         against=[str(before)])
+        async with make_triage_app(run).run_test(size=SIZE) as pilot:
+            screen = await counted(pilot)
+            table = screen.query_one(GroupTable)
+            assert screen.sort == "change" and "by change (o)" in screen.query_one("#groups-title").render().plain
+            first = table.groups[0]
+            assert first.name == "model=llama-z"  # 50.0% of its answers rejected, then 91.7%: the regression
+            assert row_text(table, 0).split()[-5:] == ["60", "50.0%", "91.7%", "+41.7", "pt"]
+            head = screen.query_one("#triage-head").render().plain
+            assert "against: 140 records before" in head and "groups changed more than noise" in head
+            assert "vanished" in head and "against" in str(screen.query_one("#triage-panel").border_title)
+            await pilot.press("enter")  # the group's records, from the logs given
+            records = pilot.app.screen
+            assert isinstance(records, RecordsScreen) and len(records.session) == 60
+            await pilot.press("escape")
+            vanished = next(row for row, group in enumerate(table.groups) if group.name == "model=old-model")
+            assert row_text(table, vanished).rstrip().endswith("vanished")
+            table.move_cursor(vanished)
+            await pilot.press("enter")
+            assert pilot.app.screen is screen
+            assert any("vanished" in str(note.message) for note in pilot.app._notifications)
+            for _ in screen.sorts[1:]:  # every other order keeps the columns; back to the change's weight
+                await pilot.press("o")
+            assert screen.sort == "name" and table.shifts is not None
+
+
+def test_snapshot_of_the_pivot_view(snap_compare, made, monkeypatch):
+    monkeypatch.chdir(made[0])
+
+    async def settle(pilot):
+        await settled(pilot)
+        await pilot.press("p")
+        screen = pilot.app.screen
+        for _ in range(300):  # the pair's histogram, drawn in a worker
+            await pilot.pause(0.01)
+            shown = screen.query_one(TimeTable).shown
+            if shown is not None and shown.group is not None:
+                break
+        await pilot.pause()
+
+    app = app_for("app.jsonl", "registry.json", "model")
+    assert snap_compare(app, terminal_size=SIZE, run_before=settle)
+
+
+def test_snapshot_of_a_comparison(snap_compare, made, monkeypatch):
+    folder = made[0]
+    monkeypatch.chdir(folder)
+    if not (folder / "before.jsonl").exists():
+        write_log(folder / "before.jsonl", 600, seed=12)
+
+    async def settle(pilot):
+        screen = await settled(pilot)
+        assert screen.counted.shifts is not None
+
+    run = triage_run(["app.jsonl"], load_registry("registry.json"), "registry.json", ("model",),
+                     against=["before.jsonl"])
+    assert snap_compare(make_triage_app(run), terminal_size=SIZE, run_before=settle)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 
 from support import ANSWERS, PAYMENTS_REGISTRY, PAYMENTS_REQUEST
-from support.tui import SIZE, counted, hidden_characters, screen_text_and_styles
+from support.tui import SIZE, counted, hidden_characters, screen_text_and_styles, select_group, time_of
 
 from inspector.presentation.triage import triage_run
 from inspector.suites.load import load_registry
@@ -46,8 +46,12 @@ async def test_the_overview_counts_a_hostile_log_and_opens_its_records(tmp_path)
         names = {group.name: group.records for group in screen.query_one(GroupTable).groups}
         assert names["reason:INVALID_JSON/NOT_UTF8"] == 2
         assert names["region=re\\u0301gion"] == 1 and names["region=r\u00e9gion"] == 1
+        every = next(group for group in screen.query_one(GroupTable).groups if group.kind == "scope")
+        assert every.records == summary.records  # one request: its scope's records are every record
+        select_group(screen, every.name)
+        await time_of(pilot, screen, every.name)
         title = " ".join(screen.query_one("#time-title").render().plain.split())
-        assert "per minute" in title and "2026-12-01 – 2026-12-01" in title
+        assert "per minute" in title and "12-01 – 12-01" in title
         assert "2 record(s) before the range shown (the earliest 0001-01-01T00:00:00Z)" in title
         text, _ = screen_text_and_styles(pilot.app)
         assert hidden_characters(text) == [] and "\u0301" not in text

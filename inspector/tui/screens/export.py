@@ -1,7 +1,9 @@
-"""A triage group written as a suite file, from the overview (``ctrl+e``).
+"""A triage group written as a suite file, from the overview or its records (``ctrl+e``).
 
-The form asks for the file (a new one, proposed from the group's name) and how
-many records, the first ones (1,000 unless told); ``presentation.triage.export_group``
+The form asks for the file (a new one, proposed from the group's name), which
+records (``take``: the first ones, a random sample drawn with a seed, or the
+records marked by hand, offered first when any is: ``presentation.export_form``
+reads the fields) and how many (1,000 unless told); ``presentation.triage.export_group``
 rereads them from their offsets and writes the suite the headless ``--export``
 writes, in a thread worker (a thousand records are a thousand reads, and the
 disk can be slow or full).  A refusal (the file exists, the directory is
@@ -17,11 +19,12 @@ worker) are ``FormScreen``'s.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 from textual.content import Content
 
-from ...presentation.numbers import NumberError, whole_number
+from ...presentation.export_form import ExportFormError, default_take, export_choice
 from ...presentation.triage import (
     EXPORT_LIMIT,
     ExportError,
@@ -47,24 +50,33 @@ class ExportScreen(FormScreen[bool]):
     FORM = "export"
     REFUSALS = (ExportError,)
 
-    def __init__(self, group: Group, snapshot: Snapshot, run: TriageRun) -> None:
+    def __init__(self, group: Group, snapshot: Snapshot, run: TriageRun, marked: Sequence[int] = ()) -> None:
         super().__init__()
         self.group = group
         self.snapshot = snapshot
         self.run = run
+        self.marked = tuple(marked)  # the records marked by hand on the group's records (their numbers)
         self.written: Path | None = None  # the file written last
         self.stale = False  # a log changed since it was counted: ctrl+r counts again
 
     def head(self) -> Content:
+        marked = (f"{len(self.marked):,} marked", "bold") if self.marked else ("", _MUTED)
         return Content.assemble(
-            (f"{self.group.records:,} records", "bold"), (" in the group; the first ones are written as the "
-             "cases of a new suite (the registry, each record's request and raw answer, its verdict as the "
-             "expected label, its place and metadata in the note), which open, audit and the lab read.", _MUTED))
+            (f"{self.group.records:,} records", "bold"), (" in the group", _MUTED),
+            (", " if self.marked else "", _MUTED), marked,
+            (f"; {'the marked ones, ' if self.marked else ''}the first ones or a random sample (the same records "
+             "for a seed) are written as the cases of a new suite (the registry, each record's request and raw "
+             "answer, its verdict as the expected label, its place and metadata), which open, audit and the lab "
+             "read.", _MUTED))
 
     def fields(self) -> tuple[Field, ...]:
         group = self.group
         return (Field("path", "file", export_path(group), "a new file (an existing one is never written over)"),
-                Field("limit", "records", str(min(EXPORT_LIMIT, group.records)), "how many, the first ones"))
+                Field("take", "take", default_take(len(self.marked)),
+                      "first, sample or marked" if self.marked else "first or sample"),
+                Field("limit", "records", str(min(EXPORT_LIMIT, group.records)),
+                      "how many: the first ones, or the sample's size"),
+                Field("seed", "seed", "", "the sample's seed (empty: one is picked, and said)"))
 
     def on_mount(self) -> None:
         self.query_one("#export").border_title = Content.assemble("export the group · ",
@@ -77,14 +89,16 @@ class ExportScreen(FormScreen[bool]):
             self.missing("a file is needed: type the path of the new suite")
             return
         try:
-            count = whole_number(self.value("limit"), most=self.group.records, what="records")
-        except NumberError as exc:
-            self.missing(str(exc), "limit")
+            choice = export_choice(self.value("take"), self.value("limit"), self.value("seed"), self.group.records,
+                                   self.marked)
+        except ExportFormError as exc:
+            self.missing(str(exc), "limit" if exc.field == "count" else exc.field)
             return
         target = Path(path).expanduser()
-        self.start(f"writing {count:,} records…",
-                   lambda: export_group(self.group, self.snapshot, self.run, LineReader(), target, count),
-                   lambda written: self._done(target, written))
+        self.start(choice.doing,
+                   lambda: export_group(self.group, self.snapshot, self.run, LineReader(), target, choice.count,
+                                        numbers=choice.numbers, sample=choice.sample),
+                   lambda written: self._done(target, written, choice.how))
 
     def refused(self, refusal: Exception) -> None:
         super().refused(refusal)
@@ -103,10 +117,11 @@ class ExportScreen(FormScreen[bool]):
     def action_recount(self) -> None:
         self.dismiss(True)
 
-    def _done(self, path: Path, written: int) -> None:
+    def _done(self, path: Path, written: int, how: str = "") -> None:
         self.written = path
         self.status(Content.assemble(
             safe.content(f"wrote {written:,} case{'s' if written != 1 else ''} into {path}", strong(Tone.GOOD)),
+            (f"\n{how}" if how else "", _MUTED),
             ("\nopen it with ", _MUTED), safe.content(f"inspector open {path}"), (" · Esc closes", _MUTED)))
 
     def action_close(self) -> None:

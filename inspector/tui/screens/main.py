@@ -433,7 +433,11 @@ class MainScreen(Screen[None]):
 
     @on(Input.Changed, "#filter")
     def _filter_changed(self, event: Input.Changed) -> None:
-        self.browse = self.browse.searching(self.session, event.value)
+        self.filter_typed(event.value)
+
+    def filter_typed(self, text: str) -> None:
+        """The filter's text changed: the cases holding it (a triage group's records filter their own way)."""
+        self.browse = self.browse.searching(self.session, text)
 
     @on(Input.Submitted, "#filter")
     def _filter_submitted(self, event: Input.Submitted) -> None:

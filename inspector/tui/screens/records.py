@@ -9,7 +9,13 @@ bounded by ``presentation.records``), in view without scrolling; ``l`` shows
 its whole log line (``LogLineScreen``).  ``t``/``w`` annotate the record (the
 contract right or wrong), ``N`` with a note (``AnnotateScreen``), ``U`` clears
 it: kept beside the log by the overview's ``AnnotationDesk``, shown in the
-strip.  Esc goes back to the overview (clearing a case filter first).
+strip.  ``/`` filters the records by metadata (``model=gpt-x``) and by text in
+the answer (``presentation.record_filter``: parsed once, matched in a thread
+worker that reads the records it must from the log; the title says how many
+match).  Space marks a record (``presentation.marks``, kept by the session: a
+column of the list), ``C`` unmarks them all, ``ctrl+e`` exports the marked
+records, the first ones or a sample (``ExportScreen``).  Esc goes back to the
+overview (clearing a case filter first).
 """
 
 from __future__ import annotations
@@ -17,18 +23,21 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import partial
 
-from textual import on
+from textual import on, work
 from textual.app import ComposeResult
 from textual.content import Content
+from textual.widgets import Input
+from textual.worker import get_current_worker
 
 from ...presentation.annotate import Annotation, AnnotationDesk, AnnotationError
+from ...presentation.record_filter import FilterError, FilterResult, RecordFilter, filter_records, parse_filter
 from ...presentation.records import LogChanged, LogError, record_line, record_place_of
 from ...presentation.selection import Selection
 from ...presentation.session import Session
-from ...presentation.triage import Group, RecordSession
+from ...presentation.triage import Group, RecordSession, Snapshot, TriageRun
 from ...suites.load import Suite
 from .. import keys, safe
-from ..messages import RecordAnnotated
+from ..messages import CasesChosen, RecordAnnotated
 from ..tones import TEXT, Tone
 from ..widgets.record_strip import RecordStrip
 from .main import MainScreen
@@ -47,19 +56,28 @@ class RecordsScreen(MainScreen):
     KEY_SCREENS = ("main", "records")
     can_review = False  # a group's records are not a suite with frozen labels to review
 
-    def __init__(self, session: Session, group: Group, number: int = 0, desk: AnnotationDesk | None = None) -> None:
+    def __init__(self, session: Session, group: Group, number: int = 0, desk: AnnotationDesk | None = None,
+                 counted: tuple[Snapshot, TriageRun] | None = None) -> None:
         super().__init__(session)
         self.group = group
         self._start = number
         self._told_changed = False
         self.desk = desk if desk is not None else AnnotationDesk()  # the overview's: its counts follow
         self.annotations_changed = False
+        self.counted = counted  # what the group was counted in, and how: what an export rereads
+        self.filtered: FilterResult | None = None  # the records the typed filter found (None: no filter)
+        self.filter_problem: str | None = None  # why the typed filter cannot be read
+        self._filtering = 0  # the typed filter's generation: a worker's result for an older one is dropped
+        self._open_found = False  # Enter was pressed while the filter read: open the first record found
 
     def compose_request_head(self) -> ComposeResult:
         yield RecordStrip(id="record")
 
     def on_mount(self) -> None:
         # Runs before the main screen's own on_mount opens the first record.
+        self.query_one("#filter", Input).placeholder = "filter: model=gpt-x, key!=value, text in the answer, id, label"
+        if isinstance(self.session, RecordSession):
+            self.case_list.show_marks(self.session.marks)
         if self._start:
             self.call_after_refresh(self.open_case, min(self._start, len(self.session) - 1))
 
@@ -170,10 +188,125 @@ class RecordsScreen(MainScreen):
             return
         self.dismiss(self.browse.current)
 
+    # -- the filter: metadata and the answer's text, read from the log in a worker ---------------
+
+    def filter_typed(self, text: str) -> None:
+        if not isinstance(self.session, RecordSession):
+            super().filter_typed(text)
+            return
+        self._filtering += 1
+        self.workers.cancel_group(self, "record-filter")
+        try:
+            parsed = parse_filter(text)
+        except FilterError as exc:
+            self.filter_problem, self.filtered = str(exc), None
+            self._update_titles()
+            return
+        self.filter_problem = None
+        if parsed.empty:
+            self.filtered = None
+            self.browse = self.browse.searching(self.session, "")
+            return
+        self.session.cases.members.resolve_all()  # here, in the thread that draws: the worker only reads them
+        labels = {number: self.session.report(number).actual for number in self.session.edits()}
+        self._filter(parsed, self.browse.chosen, labels, self._filtering)
+        self._update_titles()
+
+    @work(thread=True, exclusive=True, group="record-filter")
+    def _filter(self, parsed: RecordFilter, among: tuple[int, ...] | None, labels: dict[int, str],
+                generation: int) -> None:
+        worker = get_current_worker()
+        assert isinstance(self.session, RecordSession)
+        found = filter_records(self.session, parsed, among, cancelled=lambda: worker.is_cancelled, labels=labels)
+        if found is not None and not worker.is_cancelled:
+            self.app.call_from_thread(self._found, found, generation)
+
+    def _found(self, found: FilterResult, generation: int) -> None:
+        if generation != self._filtering or not self.is_attached:
+            return  # a newer filter was typed meanwhile
+        self.filtered = found
+        self.browse = self.browse.found(found.filter.text, found.numbers)
+        self._update_titles()
+        if self._open_found:
+            self._open_found = False
+            if self.browse.first is not None:
+                self.open_case(self.browse.first)
+
+    @on(CasesChosen)
+    def _records_chosen(self, message: CasesChosen) -> None:
+        # The main view narrows the list to these records (the palette, the summary) with its own search of the
+        # typed text: the typed filter is matched again among them, as a record filter.
+        text = self.query_one("#filter", Input).value
+        if text.strip():
+            self.call_after_refresh(self.filter_typed, text)
+
+    @on(Input.Submitted, "#filter")
+    def _records_filter_submitted(self, event: Input.Submitted) -> None:
+        # The main view's handler opens the first case listed; a filter still reading opens it once done.
+        if self.filtered is None or self.filtered.filter.text != event.value:
+            self._open_found = bool(event.value.strip()) and self.filter_problem is None
+
+    def action_clear_filter(self) -> None:
+        self._filtering += 1
+        self.workers.cancel_group(self, "record-filter")
+        self.filtered, self.filter_problem, self._open_found = None, None, False
+        super().action_clear_filter()
+
+    def _filter_words(self) -> Content | None:
+        """What the title says of the typed filter: how many match, that it is reading, or what is wrong."""
+        if self.filter_problem is not None:
+            return Content.assemble(("filter: ", TEXT[Tone.BAD]), safe.content(self.filter_problem, TEXT[Tone.BAD]))
+        text = self.query_one("#filter", Input).value if self._views is not None else ""
+        if not text.strip() or self.filter_problem is not None:
+            return None
+        if self.filtered is None or self.filtered.filter.text != text:
+            return Content.styled("filtering…", TEXT[Tone.MUTED])
+        return Content.styled(self.filtered.words, TEXT[Tone.BAD] if not self.filtered.numbers else "")
+
+    # -- marks: space, C, and ctrl+e exports them -----------------------------------------------
+
+    def action_mark(self) -> None:
+        number = self.browse.current
+        if number is None or not isinstance(self.session, RecordSession):
+            return
+        self.session.marks.toggle(number)
+        self.case_list.refresh_rows([self.browse.row_of(number)])
+        self._update_titles()
+
+    def action_clear_marks(self) -> None:
+        if not isinstance(self.session, RecordSession):
+            return
+        cleared = self.session.marks.clear()
+        self.case_list.refresh_all()
+        self._update_titles()
+        self.notify(f"{cleared:,} mark(s) cleared" if cleared else "no record is marked", markup=False, timeout=2)
+
+    def action_export(self) -> None:
+        if self.counted is None or not isinstance(self.session, RecordSession):
+            self.notify("this group's records were not opened from a triage's overview: nothing to export from",
+                        markup=False, timeout=3)
+            return
+        from .export import ExportScreen
+
+        snapshot, run = self.counted
+
+        def closed(again: bool | None) -> None:
+            if again:
+                self.notify("a log changed since it was counted: Esc, then ctrl+r in the overview counts again",
+                            title="a log changed", severity="warning", markup=False, timeout=8)
+
+        self.app.push_screen(ExportScreen(self.group, snapshot, run, self.session.marks.numbers()), closed)
+
     def _title(self, selector: str, content: Content) -> None:
-        # The case list's title names the group first (set only when it changes, like every title).
+        # The case list's title names the group first (set only when it changes, like every title), then what
+        # the typed filter found and how many records are marked.
         if selector == "#cases-panel":
-            content = Content.assemble(safe.content(self.group.name, "bold"), (" · ", TEXT[Tone.MUTED]), content)
+            muted = TEXT[Tone.MUTED]
+            words = self._filter_words()
+            marks = self.session.marks.words if isinstance(self.session, RecordSession) else ""
+            content = Content.assemble(safe.content(self.group.name, "bold"), (" · ", muted),
+                                       words if words is not None else content,
+                                       (f" · {marks}" if marks else "", TEXT[Tone.WARN]))
         super()._title(selector, content)
 
     def action_summary(self) -> None:

@@ -26,6 +26,7 @@ stops following, keeping the counts; quitting stops it too.
 from __future__ import annotations
 
 import threading
+import time
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -40,12 +41,14 @@ from ...presentation.annotate import AnnotationDesk, AnnotationError
 from ...presentation.bars import bar
 from ...presentation.session import Session
 from ...presentation.triage import (
+    COMPARED_SORTS,
     SORT_WORDS,
     SORTS,
-    Histogram,
+    Group,
     LineReader,
     LogChanged,
     Snapshot,
+    TimeShown,
     TriageRun,
     count,
     iso,
@@ -53,11 +56,14 @@ from ...presentation.triage import (
     open_group,
     other_name,
     overview_groups,
+    pivot_default,
+    pivot_group,
+    time_shown,
 )
 from .. import keys, safe
 from ..tones import TEXT, Tone, strong
 from ..widgets.group_table import GroupTable
-from ..widgets.time_table import TimeTable
+from ..widgets.time_table import TimeDrawn, TimeTable, time_title
 
 __all__ = ["Counted", "TriageScreen"]
 
@@ -92,7 +98,8 @@ class TriageScreen(Screen[None]):
         super().__init__()
         self.run = run
         self.cancel = threading.Event()
-        self.sort = SORTS[0]
+        self.sorts = COMPARED_SORTS if run.against else SORTS  # comparing: by the change's weight first
+        self.sort = self.sorts[0]
         self.filter_text = ""
         self.counted: Snapshot | None = None
         self.running = True
@@ -103,6 +110,9 @@ class TriageScreen(Screen[None]):
         self._recount_asked = False  # ctrl+r was pressed once with lab edits that counting again drops
         self._told = 0  # the number of the last event of the follow said in a notice
         self.desk = AnnotationDesk()  # the reviewers' annotations beside the logs (t, w, N on a record)
+        self._buckets: object = None  # the shown snapshot's series sorted into bars (presentation.triage.time_shown)
+        self._time_drawn = 0.0  # when the histogram was last drawn while counting
+        self._time_cost = 0.0  # how long that drawing took (its worker's sweep)
 
     # -- layout -------------------------------------------------------------------
 
@@ -123,8 +133,11 @@ class TriageScreen(Screen[None]):
 
     def on_mount(self) -> None:
         names = ", ".join(self.run.logs)
+        against = (Content.assemble((" · against ", _MUTED), safe.content(", ".join(self.run.against)))
+                   if self.run.against else "")
+        self.query_one("#triage-head").set_class(bool(self.run.against), "-compared")
         self.query_one("#triage-panel").border_title = Content.assemble(
-            "triage · ", safe.content(names), (" · registry ", _MUTED), safe.content(self.run.registry_path),
+            "triage · ", safe.content(names), against, (" · registry ", _MUTED), safe.content(self.run.registry_path),
             (" · following", strong(Tone.GOOD)) if self.run.follow else "")
         self._show_head()
         self._show_titles()
@@ -173,8 +186,10 @@ class TriageScreen(Screen[None]):
             table.grow()
         self.query_one("#triage-progress").remove_class("-finished")
         self.query_one("#triage-progress", Static).update("", layout=False)
+        self.query_one(GroupTable).chosen = False  # a new count: the cursor on the first row again
         self.query_one(GroupTable).set_groups([], 0, 0, self.sort == "kind")
-        self._show_time(None)
+        self._buckets = None
+        self._show_time(TimeShown(None, None, None))
         self._show_head()
         self._show_titles()
         self.refresh_bindings()
@@ -208,8 +223,18 @@ class TriageScreen(Screen[None]):
                             title="a log changed", severity="warning", markup=False, timeout=8)
         else:
             self._show_progress(snapshot)
+        from .pivot import PivotScreen
+
+        for screen in self.app.screen_stack:  # the pivot view follows the count
+            if isinstance(screen, PivotScreen):
+                screen.update_snapshot(snapshot)
         self._show_groups()
-        self._show_time(snapshot.summary.histogram)
+        # While counting, the selected group's histogram is drawn again at most every second, and at most a
+        # fifth of the time (a sweep over the minutes counted so far, in a worker: on a big log it takes a
+        # while, and holds the interpreter from the keys meanwhile); once done, from the final counts.
+        if snapshot.done or time.monotonic() - self._time_drawn >= max(1.0, 5 * self._time_cost):
+            self._time_drawn = time.monotonic()
+            self._follow_time()
         self._show_head()
 
     def _tell_events(self, snapshot: Snapshot) -> None:
@@ -227,10 +252,11 @@ class TriageScreen(Screen[None]):
         if self.counted is None:
             return
         summary = self.counted.summary
-        groups = overview_groups(summary, self.sort, self.filter_text)
+        shifts = self.counted.shifts
+        groups = overview_groups(summary, self.sort, self.filter_text, shifts)
         table = self.query_one(GroupTable)
         table.set_groups(groups, summary.records, summary.tally.lines if self.counted.done else self.counted.lines,
-                         self.sort == "kind")
+                         self.sort == "kind", shifts)
         table.empty_message = "no group matches the filter" if self.filter_text else \
             "counting…" if self.running else "no records"
         self._show_titles()
@@ -249,27 +275,52 @@ class TriageScreen(Screen[None]):
         width = max(10, progress.size.width - len(share))
         progress.update(Content.assemble((bar(done, total, width), "$primary"), (share, "bold")), layout=False)
 
-    def _show_time(self, histogram: Histogram | None) -> None:
+    def _follow_time(self) -> None:
+        """Draw the selected group's records over time (in a worker: the snapshot's series are swept once)."""
+        if self.counted is not None:
+            self._draw_time(self.counted, self.query_one(GroupTable).current, self._buckets)
+
+    @work(thread=True, exclusive=True, group="time")
+    def _draw_time(self, snapshot: Snapshot, group: Group | None, buckets: object) -> None:
+        started = time.monotonic()
+        shown, buckets = time_shown(snapshot, group, buckets)  # type: ignore[arg-type]
+        if not snapshot.done:
+            self._time_cost = time.monotonic() - started
+        self.post_message(TimeDrawn(shown, buckets, snapshot))
+
+    @on(TimeDrawn)
+    def _time_drawn_now(self, drawn: TimeDrawn) -> None:
+        if drawn.snapshot is not self.counted:
+            return  # an older count's (a newer snapshot draws again)
+        self._buckets = drawn.buckets
+        current = self.query_one(GroupTable).current
+        if drawn.shown.group is not None and (current is None or current.name != drawn.shown.group):
+            return  # the cursor moved on: the next one is on its way
+        self._show_time(drawn.shown)
+
+    def _show_time(self, shown: TimeShown) -> None:
+        histogram = shown.histogram
         panel = self.query_one("#time-panel")
         panel.set_class(histogram is not None, "-shown")
-        self.query_one(TimeTable).set_histogram(histogram)
+        self.query_one(TimeTable).set_shown(shown)
         if histogram is not None:
-            outliers = histogram.outlier_words()
-            self.query_one("#time-title", Static).update(Content.assemble(
-                "time", (f" · per {histogram.bucket} · {iso(histogram.first)[:10]} – {iso(histogram.last)[:10]}",
-                         _MUTED), (f" · {outliers}" if outliers else "", TEXT[Tone.WARN])), layout=False)
+            self.query_one("#time-title", Static).update(time_title(shown, "group"), layout=False)
 
     @on(GroupTable.Moved)
     def _show_name(self, moved: GroupTable.Moved) -> None:
-        """The group under the cursor, its whole name (the table cuts a long one in the middle)."""
+        """The group under the cursor, its whole name (the table cuts a long one in the middle), and its
+        records over time."""
         group = moved.group
         line = safe.content(group.name, "bold") if group is not None else Content("")
         self.query_one("#groups-name", Static).update(line, layout=False)
+        self._follow_time()
 
     def _show_titles(self) -> None:
         table = self.query_one(GroupTable)
         shown = len(table.groups)
-        total = len(self.counted.summary.groups) if self.counted is not None else 0
+        counted = self.counted
+        total = len(counted.summary.groups) + sum(1 for shift in (counted.shifts or {}).values() if shift.vanished) \
+            if counted is not None else 0
         parts: list[Content | tuple[str, str] | str] = [
             "groups", (f" · {shown}/{total}" if shown != total else f" · {total}", _MUTED),
             (f" · {SORT_WORDS[self.sort]} (o)", _MUTED)]
@@ -322,10 +373,30 @@ class TriageScreen(Screen[None]):
                 (f"{_EVENT_WORDS.get(event.kind, event.kind)}: ", strong(Tone.WARN)), safe.content(event.file, bold),
                 (" ", _MUTED), safe.content(event.detail), (f" · at {iso(event.time)[11:19]}", _MUTED),
                 (f" (and {more:,} before)" if more else "", _MUTED)))
+        if self.run.against:
+            lines.append(self._comparison_words(counted))
         broke = bool(counted.broken) or bool(counted.events)
         if head.has_class("-broken") != broke:
             head.set_class(broke, "-broken")  # one more line: the height changes once
         head.update(Content("\n").join(lines), layout=False)  # a fixed height: no layout pass
+
+    def _comparison_words(self, counted: Snapshot) -> Content:
+        """The head's line on the comparison with --against's logs."""
+        baseline, shifts = counted.baseline, counted.shifts
+        if baseline is None or shifts is None:
+            said = "counted beside the logs; compared once both are counted" if not counted.done else \
+                "not compared: the count was stopped before both were counted"
+            return Content.assemble(("against: ", _MUTED), (said, _MUTED))
+        significant = [shift for shift in shifts.values() if shift.significant]
+        worse = sum(1 for shift in significant if shift.worse)
+        new = sum(1 for shift in shifts.values() if shift.new)
+        vanished = sum(1 for shift in shifts.values() if shift.vanished)
+        return Content.assemble(
+            ("against: ", _MUTED), (f"{baseline.records:,}", "bold"), (" records before · ", _MUTED),
+            (f"{len(significant):,}", strong(Tone.WARN) if significant else "bold"),
+            (" groups changed more than noise", _MUTED), (f" ({worse:,} for the worse)" if significant else "",
+                                                           strong(Tone.BAD) if worse else _MUTED),
+            (f" · {new:,} new · {vanished:,} vanished", _MUTED))
 
     def _state_words(self, counted: Snapshot) -> list[tuple[str, str]]:
         """Where the count is, at the end of the head's first line."""
@@ -359,7 +430,7 @@ class TriageScreen(Screen[None]):
         self.action_cursor(step * max(1, self.query_one(GroupTable).scrollable_content_region.height - 2))
 
     def action_sort(self) -> None:
-        self.sort = SORTS[(SORTS.index(self.sort) + 1) % len(SORTS)]
+        self.sort = self.sorts[(self.sorts.index(self.sort) + 1) % len(self.sorts)]
         self._show_groups()
 
     def action_filter(self) -> None:
@@ -427,6 +498,17 @@ class TriageScreen(Screen[None]):
 
         self.app.push_screen(ExportScreen(group, counted, self.run), closed)
 
+    # -- the pivot view ------------------------------------------------------------------
+
+    def action_pivot(self) -> None:
+        counted = self.counted
+        if counted is None:
+            return
+        from .pivot import PivotScreen
+
+        self.app.push_screen(PivotScreen(self.run, counted, pivot_default(self.run),
+                                         lambda crossed, cell: self._open(pivot_group(crossed, cell))))
+
     def _changed(self, counted: Snapshot, doing: str) -> bool:
         """Whether a log is not what was counted any more (then said on screen, with the key that counts again)."""
         changes = log_changes(counted)
@@ -461,8 +543,13 @@ class TriageScreen(Screen[None]):
 
     def action_open_group(self) -> None:
         group = self.query_one(GroupTable).current
+        if group is not None:
+            self._open(group)
+
+    def _open(self, group: Group) -> None:
+        """A group's records (a pivot pair's too) in the main view; the bad lines' list."""
         counted = self.counted
-        if group is None or counted is None:
+        if counted is None:
             return
         if group.kind == "bad":
             from ...presentation.records import bad_line_starts
@@ -472,7 +559,10 @@ class TriageScreen(Screen[None]):
                                                 bad_line_starts(counted, self.run, self.reader)))
             return
         if not group.records:
-            self.notify("no record in this group", markup=False, timeout=2)
+            shift = counted.shifts.get(group.name) if counted.shifts else None
+            self.notify("vanished: its records were in --against's logs only, none in the logs given"
+                        if shift is not None and shift.vanished else "no record in this group", markup=False,
+                        timeout=3)
             return
         kept = self._sessions.get(group.name) if counted.done else None
         if kept is None:
@@ -490,7 +580,7 @@ class TriageScreen(Screen[None]):
         session, number = kept
         from .records import RecordsScreen
 
-        screen = RecordsScreen(session, group, number, self.desk)
+        screen = RecordsScreen(session, group, number, self.desk, counted=(counted, self.run))
 
         def closed(current: int | None) -> None:
             if counted.done:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Container
+
 from textual import events
 
 from ...presentation.browse import Browse
@@ -26,7 +28,8 @@ class CaseList(SafeTable):
         "from the label, `!` a case that could not be loaded, `✎` a case edited in the lab (its verdict is the "
         "edited answer's; the suite file is never changed), `⊘` a known regression (a reviewer rejected its verdict "
         "and kept the label). In review mode the list is the review's cases, marked `•` left, `✓` accepted, "
-        "`✗` rejected, `»` skipped. Verdicts are computed when a row is first drawn."
+        "`✗` rejected, `»` skipped. On a triage group's records, `●` marks a record marked by hand (space). "
+        "Verdicts are computed when a row is first drawn."
     )
 
     COLUMNS = (
@@ -43,20 +46,35 @@ class CaseList(SafeTable):
         Column("both", "expected ≠ actual", min_width=10, weight=1),
     )
     WIDE = 58
+    # A triage group's records: a column for the records marked by hand (``show_marks``).
+    MARKED = Column("marked", "", width=1)
 
     def __init__(self, session: Session, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.session = session
         self.review: ReviewSession | None = None  # review mode: each row's mark is its review state
+        self.marks: Container[int] | None = None  # the records marked by hand (a triage group's)
+        self._wide = True
         self.browse = Browse.of(session)
         self.empty_message = "no case matches"
         self.set_columns(self.COLUMNS)
         self.set_row_count(len(self.browse.visible))
 
     def on_resize(self, event: events.Resize) -> None:
-        columns = self.COLUMNS if event.size.width >= self.WIDE else self.COMPACT_COLUMNS
-        if columns is not self.columns:
+        self._wide = event.size.width >= self.WIDE
+        self._set_columns()
+
+    def _set_columns(self) -> None:
+        columns = self.COLUMNS if self._wide else self.COMPACT_COLUMNS
+        if self.marks is not None:
+            columns = (self.MARKED, *columns)
+        if columns != self.columns:
             self.set_columns(columns)
+
+    def show_marks(self, marks: Container[int]) -> None:
+        """Show which cases are marked by hand (a column of its own), from now on."""
+        self.marks = marks
+        self._set_columns()
 
     def set_view(self, browse: Browse) -> None:
         """Show another set of cases; the current case's row stays in view if present."""
@@ -76,6 +94,8 @@ class CaseList(SafeTable):
     def cell(self, row: int, column: Column) -> Cell:
         report = self.session.report(self.browse.visible[row])
         key = column.key
+        if key == "marked":
+            return ("●", TABLE[Tone.WARN]) if self.marks is not None and report.number in self.marks else None
         if key == "id":
             return report.id
         if key == "expected":

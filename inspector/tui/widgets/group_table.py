@@ -9,8 +9,8 @@ from rich.cells import cell_len
 from textual.message import Message
 
 from ...presentation.bars import bar
-from ...presentation.triage import Group, rejections
-from ..tones import TABLE, Tone
+from ...presentation.triage import Group, Shift, rejections
+from ..tones import TABLE, TABLE_HIGHLIGHT, Tone
 from .growing_table import GrowingTable
 from .table import Cell, Column, SafeTable
 
@@ -33,7 +33,11 @@ class GroupTable(GrowingTable):
         "`✗ all` for a group of rejections (a failing verdict, a sub-reason, a failing claim, a blame, a "
         "category, citation-only's false accepts); `·` for none (ACCEPT, a scope with none); blank for a rung "
         "(records passing it, rejected later or not) and the bad lines (never verified). A long name is cut in "
-        "the middle; the line under the table shows the selected group's whole name."
+        "the middle; the line under the table shows the selected group's whole name. Comparing (`--against`): "
+        "each group's rate `before` (--against's logs) and `after` (the logs given), the rejected share of its "
+        "own records for a scope or a `--by` value, its share of all records for the others, and the `change` "
+        "in points, highlighted when more than noise (a two-proportion z-test, p < 0.01), dim when too few "
+        "records to tell; `new` and `vanished` groups."
     )
 
     DEFAULT_CSS = """
@@ -52,6 +56,12 @@ class GroupTable(GrowingTable):
     )
     # Once a reviewer annotated records of the logs: how many of the group's, and how many the contract got wrong.
     ANNOTATED = Column("annotated", "annotated", width=12, justify="right")
+    # Comparing (--against): the rate before and after, and the change, in place of the rate and the rejected.
+    COMPARED = (
+        Column("before", "before", width=7, justify="right"),
+        Column("after", "after", width=7, justify="right"),
+        Column("change", "change", width=10, justify="right"),
+    )
 
     class Moved(Message):
         """The cursor is on another group (or on none)."""
@@ -67,29 +77,41 @@ class GroupTable(GrowingTable):
         self.lines = 0
         self.by_kind = True
         self.annotated = False
+        self.shifts: dict[str, Shift] | None = None
         self._longest = 0  # the longest group name, in cells: what the name column needs
         self._widest = 0  # the widest rejected cell
+        # Whether the cursor was moved (a key, a click): it then stays on its group as the counts reorder the
+        # rows; until then it stays on the first row, in view (not on the group first shown there).
+        self.chosen = False
         self.set_columns(self.COLUMNS)
         self.empty_message = "counting…"
 
-    def set_groups(self, groups: list[Group], records: int, lines: int, by_kind: bool) -> None:
-        """Show these groups, the cursor staying on the same group when it is still there."""
+    def set_groups(self, groups: list[Group], records: int, lines: int, by_kind: bool,
+                   shifts: dict[str, Shift] | None = None) -> None:
+        """Show these groups: the cursor on the group it was moved to while that is still there (scrolled into
+        view), else on the first row."""
         current = self.current
         self.groups, self.records, self.lines, self.by_kind = groups, records, lines, by_kind
         cursor = next((row for row, group in enumerate(groups) if current is not None and group.name == current.name),
-                      None)
+                      None) if self.chosen else None
         self.cursor = cursor if cursor is not None else (0 if groups else None)
         annotated = any(group.annotated is not None for group in groups)
         longest = max((cell_len(group.name) for group in groups), default=0)
         widest = max((len(cell[0]) for cell in map(_rejected, groups) if cell is not None), default=0)
-        if annotated != self.annotated or longest != self._longest or widest != self._widest:
+        if annotated != self.annotated or longest != self._longest or widest != self._widest or \
+                (shifts is None) != (self.shifts is None):
             self.annotated, self._longest, self._widest = annotated, longest, widest
+            self.shifts = shifts
             self._layout_width = -1  # the columns are fitted again
+        self.shifts = shifts
         self.set_row_count(len(groups))
+        if self.cursor is not None:
+            self.scroll_to_row(self.cursor)
         if (self.current and self.current.name) != (current and current.name):
             self.post_message(self.Moved(self.current))
 
     def move_cursor(self, row: int | None, *, scroll: bool = True) -> None:
+        self.chosen = True
         moved = row != self.cursor
         super().move_cursor(row, scroll=scroll)
         if moved:
@@ -109,14 +131,17 @@ class GroupTable(GrowingTable):
         kind, group, bar_column, *counts = self.COLUMNS
         counts = [_sized(column, max(column.width or 0, self._widest)) if column.key == "rejected" else column
                   for column in counts]
+        if self.shifts is not None:  # before, after and the change say what rate and rejected would
+            counts = [counts[0], *self.COMPARED]
         if self.annotated:
             counts.append(self.ANNOTATED)
 
         def left(counts: list[Column]) -> int:
             return available - sum(column.width or 0 for column in (kind, *counts)) - self.gap * (len(counts) + 1)
 
-        # Narrower than the name's least: the share, then the annotated and rejected give way, never the count.
-        for key in ("rate", "annotated", "rejected"):
+        # Narrower than the name's least: the share, then the annotated and rejected give way, never the count
+        # (comparing: before, then after; never the change).
+        for key in ("rate", "annotated", "rejected", "before", "after"):
             if left(counts) >= group.min_width:
                 break
             counts = [column for column in counts if column.key != key]
@@ -151,6 +176,8 @@ class GroupTable(GrowingTable):
             return (f"{group.records:,}", None)
         if key == "rate":
             return (f"{100 * group.rate:.1f}%", TABLE[Tone.MUTED])
+        if key in ("before", "after", "change"):
+            return _compared(self.shifts.get(group.name) if self.shifts else None, key)
         if key == "annotated":
             if not group.annotated:
                 return ("·", TABLE[Tone.PENDING]) if group.annotated is not None else None
@@ -174,6 +201,25 @@ def _rejected(group: Group) -> tuple[str, str] | None:
     if group.rejected_rate is None:  # a group of rejections: every record of it
         return ("✗ all", TABLE[Tone.BAD])
     return (f"✗ {rejected:,} {100 * group.rejected_rate:.0f}%", TABLE[Tone.BAD])
+
+
+def _compared(shift: Shift | None, key: str) -> tuple[str, str | None] | None:
+    """A comparison's cell: a side's rate, or the change (``GroupTable.HELP``)."""
+    if shift is None:
+        return None
+    if key != "change":
+        rate = (shift.before if key == "before" else shift.after).rate
+        if rate is None:
+            return ("-", TABLE[Tone.PENDING])
+        return (f"{100 * rate:.1f}%" if rate >= 0.0005 or not rate else f"{100 * rate:.2g}%", TABLE[Tone.MUTED])
+    said = shift.change_words()
+    if shift.change is None:
+        return (said, TABLE[Tone.WARN])
+    if shift.significant:
+        return (said, TABLE_HIGHLIGHT[Tone.BAD if shift.worse else Tone.GOOD])
+    if not shift.tested:
+        return (said, TABLE[Tone.PENDING])
+    return (said, TABLE[Tone.BAD] if shift.worse else None)
 
 
 def _sized(column: Column, width: int) -> Column:

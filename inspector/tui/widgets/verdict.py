@@ -19,6 +19,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.visual import Visual
 
+from ...presentation.records import CaseMetadataShown, case_metadata
 from ...presentation.review_view import CaseReview, Said
 from ...presentation.selection import Selection
 from ...reports.case import Baseline, Blame, CaseReport, Comparison, ConflictLine, Origin
@@ -228,6 +229,9 @@ def verdict_lines(selection: Selection, review: CaseReview | None = None) -> lis
     note = report.note
     if note:
         lines.append(Content.assemble(("note ", _MUTED), safe.content(note, f"italic {_MUTED}")))
+    metadata = report.metadata
+    if metadata is not None:
+        lines.append(_metadata(case_metadata(metadata)))
     origin = report.origin
     if origin is not None:
         lines.append(_origin(origin))
@@ -260,6 +264,16 @@ def _comparison(comparison: Comparison, expected: str | None) -> list[Content]:
         lines.append(Content.assemble(("frozen label ", _MUTED), safe.content(expected, "bold"),
                                       (" (the unedited case's)", _MUTED)))
     return lines
+
+
+def _metadata(shown: CaseMetadataShown) -> Content:
+    """An exported triage record's place and metadata (every word untrusted)."""
+    parts: list[Content | tuple[str, str]] = [("metadata ", _MUTED), safe.content(shown.place, "bold")]
+    for key, value in shown.members:
+        parts += [(" · ", _MUTED), safe.content(key, _MUTED), (" ", _MUTED), safe.content(value)]
+    if shown.more:
+        parts.append((f" · +{shown.more} more", _MUTED))
+    return Content.assemble(*parts)
 
 
 def _origin(origin: Origin) -> Content:

@@ -1,0 +1,150 @@
+"""Each group's records over time: the whole triage's histogram, drawn for one group.
+
+The count keeps, with ``Options.series``, each dated record's minute with its
+count cell (``Tally.series``) and each failing claim's minute
+(``Tally.claim_series``): what any group's records are over time, for any
+bucket.  A group's series is drawn on the whole triage's bars (its bucket and
+range, ``summary.histogram``), so that it lines up with them bar for bar; the
+records of the group outside that range are counted before or after it, as the
+whole histogram's outliers are.
+
+``Buckets`` sorts the minutes into those bars once (per count cell and per
+claim: a few thousand keys, not a key a minute), and then draws any group from
+them: a group of the summary (``groups.membership``: the same test that finds
+its records in the index) or a pivot cell.  ``--series`` puts every group's in
+the JSON; the overview draws the selected group's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from .groups import cell_names, claim_name, membership
+from .summary import Group, Summary
+from .timeline import Bar, Histogram, iso
+
+__all__ = ["Buckets", "group_series", "series_document"]
+
+# Where a record outside the bars goes: before the first, after the last.
+_BEFORE, _AFTER = -1, -2
+
+
+class Buckets:
+    """A triage's dated records per bar of its histogram, per count cell and per failing claim."""
+
+    def __init__(self, summary: Summary, series: Any = None, claim_series: Any = None,
+                 group: Group | None = None) -> None:
+        """``series`` and ``claim_series``: the tally's as they were when ``summary`` was made, where the
+        tally goes on counting (the overview's snapshots: copies made in the counting thread); else the
+        summary's tally's.  ``group``: only its records are sorted (a sweep that skips the others: what one
+        group's histogram needs while the counts change)."""
+        self.summary = summary
+        self.group = group
+        self.frame = frame = summary.histogram
+        self.by = summary.tally.by_keys
+        self.cells: dict[Any, dict[int, int]] = {}
+        self.claims: dict[Any, dict[int, int]] = {}
+        if frame is None:
+            return
+        first, last, seconds = int(frame.first // 60), int(frame.last // 60), frame.seconds
+        origin = (first * 60) // seconds * seconds
+        place = {max(0, (int(bar.start) - origin) // seconds): number for number, bar in enumerate(frame.bars)}
+
+        def bar_of(minute: int) -> int:
+            if minute < first:
+                return _BEFORE
+            if minute > last:
+                return _AFTER
+            return place.get((minute * 60 - origin) // seconds, _BEFORE)
+
+        bars: dict[int, int] = {}
+        series = summary.tally.series if series is None else series
+        claim_series = summary.tally.claim_series if claim_series is None else claim_series
+        sources = ((self.cells, series), (self.claims, claim_series))
+        if group is not None:
+            if group.kind == "bad":
+                return
+            column, holds = membership(group, self.by)
+            sources = ((self.claims, claim_series),) if column == "claim" else ((self.cells, series),)
+            held: dict[Any, bool] = {}
+        for target, source in sources:
+            for (minute, key), count in source.items():
+                if group is not None:
+                    member = held.get(key)
+                    if member is None:
+                        member = held[key] = holds(key)
+                    if not member:
+                        continue
+                number = bars.get(minute)
+                if number is None:
+                    number = bars[minute] = bar_of(minute)
+                counts = target.get(key)
+                if counts is None:
+                    counts = target[key] = {}
+                counts[number] = counts.get(number, 0) + count
+
+    def drawn(self, cells: Iterable[Any] = (), claims: Iterable[Any] = ()) -> Histogram | None:
+        """The histogram of these cells' and claims' records (None without dated records in the triage)."""
+        frame = self.frame
+        if frame is None:
+            return None
+        records = [0] * len(frame.bars)
+        rejected = [0] * len(frame.bars)
+        outside = {_BEFORE: 0, _AFTER: 0}
+        for keys, table, rejections in ((cells, self.cells, None), (claims, self.claims, True)):
+            for key in keys:
+                counts = table.get(key)
+                if not counts:
+                    continue
+                failed = rejections or key[0][0] != "ACCEPT"
+                for number, count in counts.items():
+                    if number < 0:
+                        outside[number] += count
+                        continue
+                    records[number] += count
+                    if failed:
+                        rejected[number] += count
+        earliest, latest = (frame.earliest, frame.latest)
+        return Histogram(frame.bucket, frame.seconds,
+                         tuple(Bar(bar.start, n, r) for bar, n, r in zip(frame.bars, records, rejected)),
+                         frame.first, frame.last, outside[_BEFORE], outside[_AFTER], earliest, latest)
+
+    def of(self, group: Group) -> Histogram | None:
+        """One group's histogram (a pivot cell's too: ``groups.membership``); the bad lines have none."""
+        if group.kind == "bad" or (self.group is not None and group.name != self.group.name):
+            return None
+        column, holds = membership(group, self.by)
+        if column == "claim":
+            return self.drawn(claims=[claim for claim in self.claims if holds(claim)])
+        return self.drawn(cells=[cell for cell in self.cells if holds(cell)])
+
+    def every(self) -> dict[str, Histogram]:
+        """Every group's histogram, by name, in one sweep over the cells (the JSON's ``--series``)."""
+        if self.frame is None:
+            return {}
+        members: dict[str, list[Any]] = {}
+        for cell in self.cells:
+            for name in cell_names(cell, self.by):
+                members.setdefault(name, []).append(cell)
+        found = {name: self.drawn(cells=cells) for name, cells in members.items()}
+        claimed: dict[str, list[Any]] = {}
+        for claim in self.claims:
+            claimed.setdefault(claim_name(*claim), []).append(claim)
+        found.update((name, self.drawn(claims=claims)) for name, claims in claimed.items())
+        return {name: histogram for name, histogram in found.items() if histogram is not None}
+
+
+def group_series(summary: Summary, wanted: Callable[[Group], bool] | None = None) -> dict[str, Histogram]:
+    """Every group's histogram (or those ``wanted``), by name."""
+    found = Buckets(summary).every()
+    return {group.name: found[group.name] for group in summary.groups
+            if group.name in found and (wanted is None or wanted(group))}
+
+
+def series_document(histogram: Histogram) -> dict[str, Any]:
+    """A group's series as the JSON gives it: its records and rejected per bar of the whole histogram, and
+    its records outside the bars."""
+    return {"bars": [{"start": iso(bar.start), "records": bar.records, "rejected": bar.rejected}
+                     for bar in histogram.bars],
+            "before": histogram.before, "after": histogram.after}

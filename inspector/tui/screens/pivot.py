@@ -1,0 +1,189 @@
+"""The pivot view of a triage (``PivotScreen``, ``p`` on the overview): two dimensions crossed.
+
+Each pair of values of two dimensions (the scope, the check, a --by path:
+``model,check`` is which check each model's answers fail at) with its records,
+their share of the first value's records, the rejected (``presentation.triage``:
+the engine's ``triage.pivot``, a sum over the count's cells).  The time
+histogram beside it follows the selected pair, as the overview's follows its
+group; Enter opens the pair's records in the main view, as a group's.  ``d``
+changes the dimensions; the pairs follow the overview's count while it runs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.content import Content
+from textual.screen import Screen
+from textual.widgets import Footer, Input, Static
+
+from ...presentation.triage import (
+    PIVOT_SORTS,
+    Pivot,
+    PivotCell,
+    Snapshot,
+    TriageRun,
+    pivot,
+    pivot_dimensions,
+    pivot_group,
+    pivot_keys,
+    pivot_rows,
+    time_shown,
+)
+from .. import keys, safe
+from ..tones import TEXT, Tone
+from ..widgets.pivot_table import PivotTable
+from ..widgets.time_table import TimeDrawn, TimeTable, time_title
+
+__all__ = ["PivotScreen"]
+
+_MUTED = TEXT[Tone.MUTED]
+_SORT_WORDS = {"records": "by records", "rejected": "by rejected share", "share": "by share of A", "name": "by name"}
+
+
+class PivotScreen(Screen[None]):
+    """Two dimensions of a triage crossed; Enter opens a pair's records (``open_pair``, the overview's)."""
+
+    BINDINGS = keys.bindings("pivot")
+    AUTO_FOCUS = ""
+    HORIZONTAL_BREAKPOINTS = [(0, "-pairs-only"), (110, "-with-time")]
+
+    def __init__(self, run: TriageRun, snapshot: Snapshot, dimensions: tuple[str, str],
+                 open_pair: Callable[[Pivot, PivotCell], None]) -> None:
+        super().__init__()
+        self.run = run
+        self.snapshot = snapshot
+        self.dimensions = dimensions
+        self.open_pair = open_pair
+        self.sort = PIVOT_SORTS[0]
+        self.crossed: Pivot | None = None
+        self._buckets: object = None
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="pivot-panel"):
+            yield Static("", id="pivot-head", markup=False)
+            yield Input(placeholder="A,B: two of " + ", ".join(pivot_dimensions(self.run.options.by)),
+                        id="pivot-keys", select_on_focus=False)
+            with Horizontal(id="pivot-body"):
+                with Vertical(id="pairs-panel"):
+                    yield PivotTable(id="pairs")
+                    yield Static("", id="pair-name", markup=False)
+                with Vertical(id="pivot-time-panel"):
+                    yield Static("", id="pivot-time-title", markup=False)
+                    yield TimeTable(id="pivot-time")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self._cross()
+
+    # -- the pairs -------------------------------------------------------------------
+
+    def update_snapshot(self, snapshot: Snapshot) -> None:
+        """The overview counted more (or counted again): the pairs follow."""
+        self.snapshot = snapshot
+        self._cross()
+
+    def _cross(self) -> None:
+        self.crossed = crossed = pivot(self.snapshot.summary.tally, self.dimensions, self.snapshot.cells())
+        self.query_one(PivotTable).set_cells(pivot_rows(crossed, self.sort), self.dimensions)
+        a, b = self.dimensions
+        self.query_one("#pivot-panel").border_title = Content.assemble(
+            "pivot · ", safe.content(a, "bold"), " × ", safe.content(b, "bold"))
+        records = self.snapshot.summary.records
+        state = "" if self.snapshot.done else " · counting…"
+        self.query_one("#pivot-head", Static).update(Content.assemble(
+            (f"{len(crossed.cells):,}", "bold"), (" pairs · ", _MUTED), (f"{records:,}", "bold"),
+            (f" records · {_SORT_WORDS[self.sort]} (o) · d: other dimensions{state}", _MUTED)), layout=False)
+        self._follow_time()
+
+    @on(PivotTable.Moved)
+    def _moved(self, moved: PivotTable.Moved) -> None:
+        cell = moved.cell
+        line = Content.assemble(safe.content(cell.a, "bold"), (" × ", _MUTED), safe.content(cell.b, "bold")) \
+            if cell is not None else Content("")
+        self.query_one("#pair-name", Static).update(line, layout=False)
+        self._follow_time()
+
+    # -- the selected pair over time ------------------------------------------------------
+
+    def _follow_time(self) -> None:
+        crossed, cell = self.crossed, self.query_one(PivotTable).current
+        if crossed is not None and cell is not None:
+            self._draw_time(self.snapshot, pivot_group(crossed, cell), self._buckets)
+
+    @work(thread=True, exclusive=True, group="pivot-time")
+    def _draw_time(self, snapshot: Snapshot, group: object, buckets: object) -> None:
+        shown, buckets = time_shown(snapshot, group, buckets)  # type: ignore[arg-type]
+        self.post_message(TimeDrawn(shown, buckets, snapshot))
+
+    @on(TimeDrawn)
+    def _pair_drawn(self, drawn: TimeDrawn) -> None:
+        if drawn.snapshot is not self.snapshot:
+            return
+        self._buckets = drawn.buckets
+        current = self.query_one(PivotTable).current
+        if current is None or current.name != drawn.shown.group:
+            return
+        histogram = drawn.shown.histogram
+        self.query_one("#pivot-time-panel").set_class(histogram is not None, "-shown")
+        self.query_one(TimeTable).set_shown(drawn.shown)
+        self.query_one("#pivot-time-title", Static).update(time_title(drawn.shown, "pair"), layout=False)
+
+    # -- keys ------------------------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return self.app.screen is self or None
+
+    def action_cursor(self, step: int) -> None:
+        table = self.query_one(PivotTable)
+        if table.cells:
+            table.move_cursor(max(0, min((table.cursor or 0) + step, len(table.cells) - 1)))
+
+    def action_cursor_to(self, row: int) -> None:
+        table = self.query_one(PivotTable)
+        if table.cells:
+            table.move_cursor(row % len(table.cells))
+
+    def action_page(self, step: int) -> None:
+        self.action_cursor(step * max(1, self.query_one(PivotTable).scrollable_content_region.height - 2))
+
+    def action_sort(self) -> None:
+        self.sort = PIVOT_SORTS[(PIVOT_SORTS.index(self.sort) + 1) % len(PIVOT_SORTS)]
+        self._cross()
+
+    def action_open_pair(self) -> None:
+        cell = self.query_one(PivotTable).current
+        if cell is None or self.crossed is None:
+            return
+        self.open_pair(self.crossed, cell)
+
+    def action_dimensions(self) -> None:
+        field = self.query_one("#pivot-keys", Input)
+        field.value = ",".join(self.dimensions)
+        field.add_class("-active")
+        field.focus()
+
+    def action_back(self) -> None:
+        field = self.query_one("#pivot-keys", Input)
+        if field.has_class("-active"):
+            field.remove_class("-active")
+            self.set_focus(None)
+            return
+        self.dismiss(None)
+
+    @on(Input.Submitted, "#pivot-keys")
+    def _dimensions_given(self, event: Input.Submitted) -> None:
+        try:
+            dimensions = pivot_keys(event.value, self.run.options.by)
+        except ValueError as exc:
+            self.notify(safe.display(str(exc)), title="cannot cross these", severity="error", markup=False,
+                        timeout=6)
+            return
+        event.input.remove_class("-active")
+        self.set_focus(None)
+        self.dimensions = dimensions
+        self._buckets = None
+        self._cross()
