@@ -315,6 +315,22 @@ class TestCommandLine:
         assert outputs[0] == outputs[1]
         assert outputs[0][2].count(b"\n") == outputs[0][0]["bad_lines"] > 0
 
+    def test_a_series_and_a_sample_as_the_local_engine_draws_them(self, made, cluster, tmp_path):
+        # --series and --sample N --seed S (issue 20) merge in Tally.add: the same on the cluster.
+        folder, registry = made
+        said = []
+        for engine in (("--engine", "local"), ("--engine", "dask", "--scheduler", cluster.scheduler.address)):
+            status, out, err = run_main(
+                None, "triage", folder / "app.jsonl", folder / "old.jsonl.gz", "--registry", registry, "--format",
+                "json", "--series", "--pivot", "scope,model", "--export", "VALUE_MISMATCH", "--sample", "7", "--seed",
+                "11", "--out", tmp_path / f"{engine[1]}.json", *engine)
+            assert status == 0, err
+            document = json.loads(out)
+            document["export"].pop("out")
+            said.append(document)
+        assert said[0] == said[1] and said[0]["export"]["cases"] == 7
+        assert (tmp_path / "local.json").read_bytes() == (tmp_path / "dask.json").read_bytes()
+
     def test_the_overview_counts_on_the_cluster(self, made, cluster):
         # The overview's callable: presentation.triage.count with the engine's options.
         from inspector.presentation.triage import count, triage_run
