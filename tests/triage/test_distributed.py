@@ -465,6 +465,11 @@ class TestOptions:
         has_pages = importlib.util.find_spec("bokeh") is not None  # the scheduler is this machine's
         assert distributed.dashboard_of(cluster) == (cluster.dashboard_link if has_pages else None)
 
+    def test_file_urls_are_local_paths(self, made):
+        folder, _ = made
+        assert expand_sources([f"file://{folder}/*.jsonl", f"file://{folder / 'old.jsonl.gz'}"]) == [
+            str(folder / "app.jsonl"), str(folder / "more.jsonl"), str(folder / "old.jsonl.gz")]
+
     def test_the_task_size(self):
         mib = 1024 * 1024
         assert distributed.task_size([571 * 10**6], 2) == 64 * mib  # 1M lines on two workers: 64 MiB
