@@ -23,7 +23,7 @@ From those, the expected wall time for 100M lines on 8, 32 and 128 workers
 counted at most once more), or the client's gathering and merging, whichever is
 larger, plus a cluster's scheduling round; the reasoning is in the docs.
 
-    python benchmarks/bench_triage_dask.py [--lines 1000000] [--runs 3] [--workers 2] [--task-mb 64]
+    python benchmarks/bench_triage_dask.py [--lines 1000000] [--runs 3] [--workers 2] [--task-mb M]
                                            [--noop 2000] [--dir /tmp/triage-bench]
 """
 
@@ -64,7 +64,8 @@ def main() -> None:
     parser.add_argument("--lines", type=int, default=1_000_000)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--task-mb", type=float, default=64)
+    parser.add_argument("--task-mb", type=float, default=None,
+                        help="MiB a task (default: the engine's, distributed.task_size)")
     parser.add_argument("--noop", type=int, default=2000)
     parser.add_argument("--dir", type=Path, default=Path("/tmp/triage-bench"))
     args = parser.parse_args()
@@ -80,9 +81,10 @@ def main() -> None:
     registry = load_registry(registry_path)
     options = Options(by=("model", "prompt_version"))
     size = log.stat().st_size
-    task_bytes = int(args.task_mb * 1024 * 1024)
-    print(f"log: {args.lines:,} lines, {size / 1e6:,.0f} MB; {args.workers} workers; tasks of {args.task_mb:g} MiB "
-          f"({len(engine.plan([str(log)], [size], task_bytes))} tasks); load average {os.getloadavg()[0]:.1f}")
+    task_bytes = int(args.task_mb * 1024 * 1024) if args.task_mb else engine.task_size([size], args.workers)
+    print(f"log: {args.lines:,} lines, {size / 1e6:,.0f} MB; {args.workers} workers; tasks of "
+          f"{task_bytes / 1024 / 1024:.1f} MiB ({len(engine.plan([str(log)], [size], task_bytes))} tasks); "
+          f"load average {os.getloadavg()[0]:.1f}")
 
     began = time.perf_counter()
     cluster = LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True,
@@ -138,11 +140,11 @@ def main() -> None:
         per_line = (time.perf_counter() - began) / args.lines
         print(f"one process counting: {per_line * 1e6:.1f} µs a line ({1 / per_line:,.0f} lines/s)")
 
-        print("\nexpected wall time for 100,000,000 lines (the same mix, plain, tasks of "
-              f"{args.task_mb:g} MiB):")
         lines = 100_000_000
         line_bytes = size / args.lines
-        tasks = -(-int(lines * line_bytes) // task_bytes)
+        big = engine.task_size([int(lines * line_bytes)], 8)  # the engine's size for 100M lines
+        print(f"\nexpected wall time for 100,000,000 lines (the same mix, plain, tasks of {big / 1024 / 1024:g} MiB):")
+        tasks = -(-int(lines * line_bytes) // big)
         task_seconds = per_line * lines / tasks
         for workers in (8, 32, 128):
             rounds = -(-tasks // workers)

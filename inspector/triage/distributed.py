@@ -69,12 +69,13 @@ __all__ = ["CONNECT_TIMEOUT", "INSTALL", "INSTALL_S3", "MIN_TASK_BYTES", "TASK_B
            "check_workers", "count_task", "dashboard_of", "expand_sources", "is_url", "parse_storage_options", "plan",
            "require", "task_size", "triage_sides", "worker_digest"]
 
-# A plain log's range a task: ~117,000 lines of ~570 bytes, 1.3 s of counting at 10.7 µs a
+# A plain log's range a task: ~59,000 lines of ~570 bytes, 0.6 s of counting at 10.7 µs a
 # line, against ~3 ms a task for the scheduler and the merge (docs/distributed.md measures both).
-TASK_BYTES = 64 * 1024 * 1024
-# Smaller when the logs are few for the workers (every worker four tasks at least), never below
-# this: a task of 8 MiB is still ~0.15 s of counting against ~3 ms of the cluster's.
+TASK_BYTES = 32 * 1024 * 1024
+# Smaller when the logs are few for the workers (every worker eight tasks at least, so that the
+# last round leaves few idle), never below this: a task of 8 MiB is still ~0.15 s of counting.
 MIN_TASK_BYTES = 8 * 1024 * 1024
+TASKS_PER_WORKER = 8
 # How long to try reaching a scheduler given by --scheduler before saying it cannot be.
 CONNECT_TIMEOUT = "10s"
 INSTALL = "pip install 'inspector[dask]'"
@@ -220,8 +221,8 @@ def plan(logs: Sequence[str], sizes: Sequence[int], task_bytes: int = TASK_BYTES
 
 def task_size(sizes: Sequence[int], workers: int) -> int:
     """The bytes of a plain log's range a task: ``TASK_BYTES``, or less so
-    that every worker has four tasks, at least ``MIN_TASK_BYTES``."""
-    return max(MIN_TASK_BYTES, min(TASK_BYTES, -(-sum(sizes) // (4 * max(1, workers)))))
+    that every worker has ``TASKS_PER_WORKER`` tasks, at least ``MIN_TASK_BYTES``."""
+    return max(MIN_TASK_BYTES, min(TASK_BYTES, -(-sum(sizes) // (TASKS_PER_WORKER * max(1, workers)))))
 
 
 # -- on a worker --------------------------------------------------------------------------
@@ -465,7 +466,7 @@ def triage_sides(sides: Sequence[tuple[Sequence[str], Options]], registry: Regis
     ``distributed.Client`` to use as it is), a LocalCluster of ``workers``
     processes (default: every core) is started here and closed at the end.
     ``task_bytes``: a plain log's range a task (default ``TASK_BYTES``, less
-    when that would leave a worker fewer than four tasks: ``task_size``).
+    when that would leave a worker fewer than eight tasks: ``task_size``).
     ``on_notice`` is told the dashboard's address when the cluster has one.
     The bad lines (``bad_lines``) come back with each task's tally; a
     ``.gz``'s restart points (the local engine's ``indexes``) stay where the

@@ -472,8 +472,8 @@ class TestOptions:
 
     def test_the_task_size(self):
         mib = 1024 * 1024
-        assert distributed.task_size([571 * 10**6], 2) == 64 * mib  # 1M lines on two workers: 64 MiB
-        assert distributed.task_size([100 * 10**6], 2) == 100 * 10**6 // 8  # four tasks a worker
+        assert distributed.task_size([20 * 571 * 10**6], 2) == 32 * mib  # 20M lines on two workers: 32 MiB
+        assert distributed.task_size([571 * 10**6], 2) == -(-571 * 10**6 // 16)  # eight tasks a worker
         assert distributed.task_size([1000], 128) == 8 * mib  # never below 8 MiB
 
     def test_the_plan(self):
