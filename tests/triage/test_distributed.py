@@ -208,6 +208,20 @@ class TestFaults:
         assert "cannot be read: no such file" in tally.broken[0][2]
         assert tally.broken[1][2] == alone.broken[0][2]
 
+    def test_a_log_the_worker_may_not_read(self, made, monkeypatch):
+        # Access denied where the task runs (a bucket's policy, a file's mode): named, nothing counted of it.
+        folder, registry = made
+
+        def denied(self, name, storage_options):
+            raise PermissionError(13, "Access Denied")
+
+        monkeypatch.setattr(distributed._Source, "__init__", denied)
+        tally, spilled = count_task(("file", str(folder / "more.jsonl"), 0, 0, 100),
+                                    load_registry(registry).sources, Options(), version.VERIFIER, {})
+        assert tally.lines == 0 and spilled is None
+        assert tally.broken == [(str(folder / "more.jsonl"), 0, "cannot be read: access denied ([Errno 13] "
+                                                                 "Access Denied)")]
+
     def test_the_command_names_a_broken_log_and_exits_4(self, made, cluster):
         folder, registry = made
         status, out, err = run_main(None, "triage", folder / "more.jsonl", folder / "broken.jsonl.gz", "--registry",
@@ -431,6 +445,18 @@ class TestS3:
         assert logs == [f"s3://{BUCKET}/2026-12-01/app-{number:02d}.jsonl.gz" for number in range(0, 20, 3)]
         with pytest.raises(run_module.LogError, match="no object matches this pattern"):
             expand_sources([f"s3://{BUCKET}/2026-12-02/*.jsonl"])
+
+    def test_a_truncated_gz_in_the_bucket(self, bucket, made, cluster):
+        import boto3
+
+        folder, registry = made
+        boto3.client("s3").put_object(Bucket=BUCKET, Key="broken/app.jsonl.gz",
+                                      Body=(folder / "broken.jsonl.gz").read_bytes())
+        url = f"s3://{BUCKET}/broken/app.jsonl.gz"
+        tally = run_module.triage([url], load_registry(registry), engine="dask", client=cluster)
+        alone = run_module.triage([str(folder / "broken.jsonl.gz")], load_registry(registry), workers=1)
+        assert tally.lines == alone.lines > 0 and tally.cells == alone.cells
+        assert tally.broken == [(url, *alone.broken[0][1:])]
 
     def test_an_object_gone_before_its_task(self, bucket, made, cluster):
         import boto3
