@@ -266,6 +266,28 @@ class TestFaults:
             time.sleep(0.05)
         assert tasks_of(cluster) == []
 
+    def test_ctrl_c_closes_the_local_cluster_it_started(self, made, cluster):
+        # No --scheduler: a LocalCluster of its own, closed on the way out (its processes gone).
+        import psutil
+
+        folder, registry = made
+        before = {child.pid for child in psutil.Process().children(recursive=True)}
+
+        def interrupt(state):
+            raise KeyboardInterrupt
+
+        with pytest.raises(KeyboardInterrupt):
+            run_module.triage([str(folder / "app.jsonl")], load_registry(registry), engine="dask", workers=1,
+                              task_bytes=16 * 1024, on_progress=interrupt, progress_every=0, dashboard=False)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            left = {child.pid for child in psutil.Process().children(recursive=True)
+                    if child.is_running() and child.status() != psutil.STATUS_ZOMBIE} - before
+            if not left:
+                break
+            time.sleep(0.1)
+        assert not left
+
 
 def _set_verifier(digest):
     version.VERIFIER = digest
