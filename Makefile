@@ -40,6 +40,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_triage_stages.py
 	$(BIN)/python benchmarks/bench_triage_tui.py
 	$(BIN)/python benchmarks/bench_triage_reread.py
+	$(BIN)/python benchmarks/bench_triage_dask.py
 
 screenshots: $(STAMP)
 	$(BIN)/inspector screenshots --overwrite

@@ -18,6 +18,7 @@ from ..contract.text import json_dumps, visible
 from ..io.writing import WriteError
 from ..suites.load import load_registry
 from .output import EXIT_ACCEPT, EXIT_BROKEN, EXIT_INTERNAL, error, isatty
+from .triage_engine import add_engine_arguments, engine_options, engine_problem, expand
 from .triage_report import print_summary
 
 if TYPE_CHECKING:
@@ -103,6 +104,11 @@ input) is followed the same way, its end the final object. --follow takes no --a
 --workers N: at most the cores and the work (a small log is counted in one process); N is
 1 to 64.  When the system refuses to start them, the count runs in one process (a note says so).
 
+--engine dask: the same count on a Dask cluster (pip install 'inspector[dask]'): a LocalCluster of
+--workers processes here, or --scheduler ADDRESS's; a LOG may be an fsspec URL
+('s3://bucket/day/*.jsonl.gz', read by the workers; inspector[s3]), configured as AWS and fsspec
+are, --storage-option KEY=VALUE beside. Not with - or --follow (docs/distributed.md).
+
 exit status: 0 summarised (bad lines are listed, not an error; --follow: stopped by SIGINT or
 SIGTERM, or standard input ended), 2 unusable input (a missing log or registry, a FIFO or
 directory, a .gz to follow, standard input closed or write-only, a bad option, an --out or
@@ -171,6 +177,7 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
                         help="with --follow --format jsonl: print an object every SECONDS (default 10)")
     parser.add_argument("--workers", type=int, metavar="N",
                         help=f"processes to count in, 1 to {MAX_WORKERS} (default and at most: every core)")
+    add_engine_arguments(parser)
     parser.set_defaults(run=run)
     return parser
 
@@ -182,16 +189,16 @@ def run(args: argparse.Namespace) -> int:
     from ..triage.timeline import parse_time
     from .triage_follow import follow_problem
 
-    from ..triage.logs import expand_logs
-
+    headless = args.summary or args.format is not None or args.export is not None
+    if (problem := engine_problem(args, headless)) is not None:
+        return error(problem)
     try:
-        args.logs = expand_logs(args.logs)
+        args.logs = expand(args, args.logs)
         if args.against:
-            args.against = expand_logs(args.against)
+            args.against = expand(args, args.against)
         log_format, by = _log_format(args)
     except (LogError, ValueError) as exc:
         return error(str(exc))
-    headless = args.summary or args.format is not None or args.export is not None
     pivot_keys: tuple[str, str] | None = None
     if args.pivot is not None:
         from ..triage.pivot import CHECK, SCOPE, pivot_problem
@@ -307,7 +314,7 @@ def run(args: argparse.Namespace) -> int:
                                          log_format=log_format))
     try:
         summary, baseline = _summarise_to(args.bad_lines, args.logs, args.registry, registry, options, args.workers,
-                                          against)
+                                          against, **engine_options(args))
         if any(book.exists for book in books.values()):
             apply_annotations(summary, join_annotations(summary, registry, books, options))
     except WorkerError as exc:
@@ -500,6 +507,7 @@ def _inspect(args: argparse.Namespace, registry: Any, window: dict[str, float | 
     from ..tui.launch import open_triage
 
     engine = {"workers": args.workers} if args.workers else {}
+    engine.update(engine_options(args))
     pivot = tuple(args.pivot.split(",")) if args.pivot is not None else None
     return open_triage(triage_run(args.logs, registry, args.registry, by, window.get("since"),
                                   window.get("until"), log_format, follow=args.follow, pivot=pivot,
@@ -534,21 +542,22 @@ def _summarise(logs: Sequence[str], registry_path: str, registry: Any, options: 
 
 
 def _summarise_to(bad_lines: Path | None, logs: Sequence[str], registry_path: str, registry: Any, options: Any,
-                  workers: int | None, against: tuple[Sequence[str], Any] | None = None
+                  workers: int | None, against: tuple[Sequence[str], Any] | None = None, **engine: Any
                   ) -> tuple[Summary, Summary | None]:
     """``_summarise`` of the logs, every bad line written to the new file
     ``bad_lines`` as it is found: the count runs inside the write
     (``io.writing``), so the file appears whole once the count is done, or not
     at all (a log that cannot be read, a full disk, an interrupt)."""
     if bad_lines is None:
-        return _summarise(logs, registry_path, registry, options, workers, against)
+        return _summarise(logs, registry_path, registry, options, workers, against, **engine)
     from ..io.writing import write_files
 
     done: list[tuple[Summary, Summary | None]] = []
 
     def count(stream: Any) -> None:
+        spill = {"spill_dir": bad_lines.parent} if not engine else {}  # a cluster's tasks send their bad lines back
         done.append(_summarise(logs, registry_path, registry, options, workers, against, bad_lines=stream,
-                               spill_dir=bad_lines.parent))
+                               **spill, **engine))
 
     write_files(bad_lines.parent, {bad_lines.name: count}, overwrite=False)
     return done[0]
@@ -579,13 +588,18 @@ class _progress_display:
             TextColumn(f"{self.what}triage"), BarColumn(), TaskProgressColumn(),
             TextColumn("{task.fields[lines]:,} lines · {task.fields[rate]:,.0f} lines/s"), TimeElapsedColumn(),
             console=Console(stderr=True), auto_refresh=False, transient=True)
-        self.task = self.progress.add_task("triage", total=None, lines=0, rate=0.0)
+        self.cluster_column = TextColumn("{task.fields[lines]:,} lines · {task.fields[records]:,.0f} records/s · "
+                                         "{task.fields[tasks]} tasks")
+        self.task = self.progress.add_task("triage", total=None, lines=0, rate=0.0, records=0.0, tasks="")
         self.progress.start()
         return self.update
 
     def update(self, state: Progress) -> None:
+        if state.tasks is not None and self.progress.columns[-2] is not self.cluster_column:  # on a cluster
+            self.progress.columns = (*self.progress.columns[:-2], self.cluster_column, self.progress.columns[-1])
         self.progress.update(self.task, completed=state.bytes_done, total=state.total_bytes, lines=state.lines,
-                             rate=state.lines_per_second)
+                             rate=state.lines_per_second, records=state.records_per_second,
+                             tasks=f"{state.tasks_done:,}/{state.tasks:,}" if state.tasks is not None else "")
         self.progress.refresh()
 
     def __exit__(self, *exc: object) -> None:

@@ -32,6 +32,10 @@ The engine, for the headless summary and the inspector's overview alike::
   offset, label code, in arrays), ``tally_range`` / ``tally_chunk``, ``merge``.
 - ``run``: ``triage`` over every core, with ``Progress`` and cancel; ``triage_sides``
   counts several sets of logs (``--against``'s two) in one pool, a tally each.
+- ``engines``: what the engines share (``Progress``, ``WorkerError``).
+- ``distributed``: the same count on a Dask cluster (``run.triage_sides(...,
+  engine="dask")``), logs read by the workers from paths or fsspec URLs; dask
+  is imported only then.
 - ``follow``: logs followed as they grow (``Follower.poll``, ``follow``): appended
   lines counted, rotations and truncations noticed (``FollowEvent``), the
   headless ``inspector.triage.follow/1`` objects.

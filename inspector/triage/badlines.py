@@ -23,7 +23,7 @@ from typing import BinaryIO
 
 import msgspec
 
-__all__ = ["BATCH", "KEPT", "BadLineEntry", "Spill", "copy_spill", "spill_name"]
+__all__ = ["BATCH", "KEPT", "BadLineEntry", "HeldSpill", "Spill", "copy_spill", "copy_spilled", "spill_name"]
 
 # Bad lines a tally keeps (the first ones, in order): what the summary lists.
 KEPT = 1000
@@ -101,10 +101,32 @@ def copy_spill(path: str | Path, file: str, shift: int, out: BinaryIO) -> int:
             data = rest + data
             cut = data.rfind(b"\n") + 1
             rest = data[cut:]
-            entries = [BadLineEntry(file, line + shift, offset, reason)
-                       for line, offset, reason in _SPILLED.decode_lines(data[:cut])]
-            out.write(_ENCODE_LINES(entries))
-            written += len(entries)
+            written += copy_spilled(data[:cut], file, shift, out)
         if rest:  # pragma: no cover - a spill always ends with a newline
             raise ValueError(f"{path}: a spill ends inside a line")
     return written
+
+
+def copy_spilled(data: bytes, file: str, shift: int, out: BinaryIO) -> int:
+    """``copy_spill`` of a spill's whole lines held in ``data`` (a piece of a
+    spill file, or a ``HeldSpill``'s bytes); returns how many."""
+    entries = [BadLineEntry(file, line + shift, offset, reason)
+               for line, offset, reason in _SPILLED.decode_lines(data)]
+    out.write(_ENCODE_LINES(entries))
+    return len(entries)
+
+
+class HeldSpill(Spill):
+    """A spill kept in memory, encoded as a spill file's lines (``data``): the
+    bad lines of a task counted on another machine, sent back with its tally
+    (``triage.distributed``)."""
+
+    def __init__(self) -> None:
+        self.data = bytearray()
+        self._batch = []
+        self._fd = None
+
+    def flush(self) -> None:
+        if self._batch:
+            self.data += _ENCODE_LINES(self._batch)
+            self._batch.clear()

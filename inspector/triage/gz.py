@@ -27,10 +27,12 @@ spacing doubles.
 from __future__ import annotations
 
 import bisect
+import functools
 import os
 import struct
 import threading
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -131,8 +133,12 @@ class Inflater:
     break raises ``GzipBreak``.  ``position`` is the output offset of the next
     byte ``read`` gives; ``compressed`` the compressed bytes consumed."""
 
-    def __init__(self, fd: int, start: Point | None = None, index: SeekIndex | None = None) -> None:
-        self._fd = fd
+    def __init__(self, fd: int, start: Point | None = None, index: SeekIndex | None = None, *,
+                 pread: Callable[[int, int], bytes] | None = None, size: Callable[[], int] | None = None) -> None:
+        # Where the compressed bytes come from: the descriptor, or (``pread``, ``size``) for a file
+        # read elsewhere (an object in a bucket, read by a distributed worker: ``triage.distributed``).
+        self._pread = pread if pread is not None else functools.partial(os.pread, fd)
+        self._file_size = size if size is not None else (lambda: os.fstat(fd).st_size)
         self._index = index
         self._pending = b""  # compressed bytes read and not yet consumed
         self._file_at = 0  # file offset just past _pending
@@ -196,7 +202,7 @@ class Inflater:
     def _fill(self, wanted: int) -> bool:
         """At least ``wanted`` bytes pending if the file has them (False: it ends first)."""
         while len(self._pending) < wanted and not self._eof:
-            data = os.pread(self._fd, max(_READ_BYTES, wanted - len(self._pending)), self._file_at)
+            data = self._pread(max(_READ_BYTES, wanted - len(self._pending)), self._file_at)
             if not data:
                 self._eof = True
                 break
@@ -213,7 +219,7 @@ class Inflater:
             raise GzipBreak("an empty .gz: no member")
         if not self._fill(2) or self._pending[:2] != _MAGIC:
             if self.members:
-                rest = os.fstat(self._fd).st_size - self.compressed
+                rest = self._file_size() - self.compressed
                 self._state = _END
                 raise GzipBreak(f"{rest:,} byte(s) of trailing garbage after the last gzip member (ignored, "
                                 "as gzip -d does)")

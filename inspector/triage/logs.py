@@ -20,6 +20,7 @@ saying where and why.
 from __future__ import annotations
 
 import fcntl
+import functools
 import glob
 import io
 import os
@@ -36,8 +37,10 @@ from .records import MAX_LINE_BYTES
 
 __all__ = [
     "CHUNK_BYTES",
+    "LOG_SUFFIXES",
     "STDIN",
     "Chunk",
+    "Pread",
     "LogError",
     "StreamBroke",
     "check_log",
@@ -50,7 +53,10 @@ __all__ = [
     "line_of",
     "line_ranges",
     "range_chunks",
+    "read_gzip",
     "read_line_at",
+    "read_problem",
+    "read_range",
     "size_of",
     "stream_chunks",
 ]
@@ -65,6 +71,9 @@ _GZIP_MAGIC = b"\x1f\x8b"
 # A piece of a log: (offset of its first byte, its complete lines), or for a line
 # too long to hold, (offset, None) with the skipped length in the third place.
 Chunk = tuple[int, bytes | None, int]
+# Reads ``size`` bytes at ``offset`` of a file (fewer at its end): os.pread on a descriptor, or
+# an object in a bucket read by a distributed worker.
+Pread = Callable[[int, int], bytes]
 
 
 class LogError(Exception):
@@ -213,12 +222,13 @@ def line_ranges(path: str, parts: int, end: int | None = None) -> list[tuple[int
         os.close(fd)
 
 
-def _next_line_start(fd: int, position: int) -> int | None:
+def _next_line_start(fd: int | Pread, position: int) -> int | None:
     """The first line start at or after ``position`` (None past the end)."""
     if position == 0:
         return 0
+    pread = fd if callable(fd) else functools.partial(os.pread, fd)
     while True:
-        data = os.pread(fd, 65536, position - 1)
+        data = pread(65536, position - 1)
         if not data:
             return None
         found = data.find(b"\n")
@@ -251,12 +261,18 @@ def range_chunks(path: str, start: int, end: int) -> Iterator[Chunk]:
     last owned line is read to its end, past ``end`` if need be)."""
     fd = open_log(path)
     try:
-        first = _next_line_start(fd, start) if start > 0 else 0
-        if first is None or first >= end:
-            return
-        yield from _split(lambda position: os.pread(fd, CHUNK_BYTES, position), first, end)
+        yield from read_range(functools.partial(os.pread, fd), start, end)
     finally:
         os.close(fd)
+
+
+def read_range(pread: Pread, start: int, end: int) -> Iterator[Chunk]:
+    """``range_chunks`` of a file read with ``pread(size, offset)`` (a local
+    descriptor's, or an object's in a bucket: ``triage.distributed``)."""
+    first = _next_line_start(pread, start) if start > 0 else 0
+    if first is None or first >= end:
+        return
+    yield from _split(lambda position: pread(CHUNK_BYTES, position), first, end)
 
 
 def stream_chunks(path: str, stdin: BinaryIO | None = None, consumed: list[int] | None = None,
@@ -283,21 +299,26 @@ def stream_chunks(path: str, stdin: BinaryIO | None = None, consumed: list[int] 
         return
     fd = open_log(path)
     try:
-        inflater = Inflater(fd, index=index)
-
-        def read_gzip(position: int) -> bytes:
-            try:
-                data = inflater.read(CHUNK_BYTES)
-            except GzipBreak as exc:
-                raise StreamBroke(path, exc.problem, inflater.position) from None
-            except OSError as exc:
-                raise StreamBroke(path, f"cannot read further: {read_problem(exc)}", inflater.position) from None
-            consumed[0] = inflater.compressed
-            return data
-
-        yield from _split(read_gzip, 0, None)
+        yield from read_gzip(path, Inflater(fd, index=index), consumed)
     finally:
         os.close(fd)
+
+
+def read_gzip(path: str, inflater: Inflater, consumed: list[int] | None = None) -> Iterator[Chunk]:
+    """The lines a ``.gz``'s ``inflater`` decompresses, as ``stream_chunks`` hands them out."""
+    consumed = consumed if consumed is not None else [0]
+
+    def read(position: int) -> bytes:
+        try:
+            data = inflater.read(CHUNK_BYTES)
+        except GzipBreak as exc:
+            raise StreamBroke(path, exc.problem, inflater.position) from None
+        except OSError as exc:
+            raise StreamBroke(path, f"cannot read further: {read_problem(exc)}", inflater.position) from None
+        consumed[0] = inflater.compressed
+        return data
+
+    yield from _split(read, 0, None)
 
 
 def read_problem(exc: BaseException) -> str:

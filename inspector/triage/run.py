@@ -45,11 +45,11 @@ from collections import deque
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass
 from typing import Any, BinaryIO
 
 from ..contract.models import Registry
 from .badlines import Spill, copy_spill, spill_name
+from .engines import Progress, WorkerError, broken_problem, cores
 from .gz import SeekIndex
 from .logs import (
     STDIN,
@@ -77,18 +77,6 @@ PARALLEL_MIN_BYTES = 8 * 1024 * 1024
 MAX_WORKERS = 64
 
 
-class WorkerError(LogError):
-    """A counting worker process died while counting ``path``: how, in one line."""
-
-
-def cores() -> int:
-    """The cores this process may run on."""
-    try:
-        return len(os.sched_getaffinity(0)) or 1
-    except (AttributeError, OSError):  # pragma: no cover - not Linux
-        return os.cpu_count() or 1
-
-
 def plan_workers(requested: int | None, kinds: Sequence[str], sizes: Sequence[int | None],
                  task_bytes: int = TASK_BYTES) -> int:
     """How many processes to count in: ``requested`` (default: every core), at
@@ -102,23 +90,6 @@ def plan_workers(requested: int | None, kinds: Sequence[str], sizes: Sequence[in
         tasks = sum(max(1, -(-(size or 0) // task_bytes)) for size in sizes)
         workers = min(workers, tasks)
     return max(1, workers)
-
-
-@dataclass(frozen=True, slots=True)
-class Progress:
-    """How far a triage is: lines and bytes counted (of ``total_bytes`` when the
-    inputs have known sizes: a ``.gz`` counts compressed bytes read), seconds
-    since it started, and the counts so far (without the index)."""
-
-    lines: int
-    bytes_done: int
-    total_bytes: int | None
-    seconds: float
-    tally: Tally
-
-    @property
-    def lines_per_second(self) -> float:
-        return self.lines / self.seconds if self.seconds > 0 else 0.0
 
 
 # A task, tagged: ("range", log, number, start, end) for a plain file's byte
@@ -190,14 +161,6 @@ def _tasks(logs: Sequence[str], kinds: Sequence[str], sizes: Sequence[int | None
         consumed[0] = before + read[0]
 
 
-def broken_problem(exc: StreamBroke, handed: int) -> str:
-    """Why a stream broke off, and the bytes of the line it cut off (not counted as a line)."""
-    cut = exc.produced - handed
-    if cut > 0:
-        return f"{exc.problem}; the {cut:,} byte(s) of a line cut off after it are not counted"
-    return exc.problem
-
-
 def triage(logs: Sequence[str], registry: Registry, options: Options = Options(), **engine: Any) -> Tally:
     """Count every line of ``logs`` (in order; ``-`` is standard input): ``triage_sides`` of one side."""
     return triage_sides([(logs, options)], registry, **engine)[0]
@@ -206,11 +169,11 @@ def triage(logs: Sequence[str], registry: Registry, options: Options = Options()
 def triage_sides(sides: Sequence[tuple[Sequence[str], Options]], registry: Registry, *,
                  workers: int | None = None, on_progress: Callable[[Progress], None] | None = None,
                  cancel: threading.Event | None = None, stdin: BinaryIO | None = None,
-                 parallel_min_bytes: int = PARALLEL_MIN_BYTES, task_bytes: int = TASK_BYTES,
+                 parallel_min_bytes: int = PARALLEL_MIN_BYTES, task_bytes: int | None = None,
                  progress_every: float = 0.25, indexes: dict[str, SeekIndex] | None = None,
                  bad_lines: BinaryIO | None = None, spill_dir: str | os.PathLike[str] | None = None,
                  on_notice: Callable[[str], None] | None = None,
-                 ends: Mapping[str, int] | None = None) -> list[Tally]:
+                 ends: Mapping[str, int] | None = None, engine: str = "local", **cluster: Any) -> list[Tally]:
     """Count every line of each side's logs (in order; ``-`` is standard input,
     on one side only), each side with its options, into a tally a side.  The
     sides' tasks share one pool of workers (``--against``: the two triages side
@@ -242,7 +205,22 @@ def triage_sides(sides: Sequence[tuple[Sequence[str], Options]], registry: Regis
     ``ends``: per plain log, the byte its count stops at (the lines that begin
     before it; a followed log's last newline, so that a line still being
     written is left to the follower, ``triage.follow``).
+
+    ``engine="dask"``: the same count on a Dask cluster (``triage.distributed``,
+    imported only then), which ``cluster`` configures (``scheduler``,
+    ``storage_options``, ``client``, ``dashboard``).
     """
+    if engine == "dask":
+        if stdin is not None or ends is not None:
+            raise ValueError("the dask engine reads files and URLs: no standard input, no ends")
+        from .distributed import triage_sides as on_cluster
+
+        return on_cluster(sides, registry, workers=workers, on_progress=on_progress, cancel=cancel,
+                          progress_every=progress_every, bad_lines=bad_lines, on_notice=on_notice,
+                          **({"task_bytes": task_bytes} if task_bytes is not None else {}), **cluster)
+    if engine != "local" or cluster:
+        raise ValueError(f"engine {engine!r} with {sorted(cluster)}: the local engine takes none of these")
+    task_bytes = task_bytes or TASK_BYTES
     logs = [path for side_logs, _ in sides for path in side_logs]
     side_of = [number for number, (side_logs, _) in enumerate(sides) for _ in side_logs]
     options_of = [side_options for side_logs, side_options in sides for _ in side_logs]
