@@ -8,15 +8,18 @@ A filter is terms separated by spaces, every one of which a record must hold:
   string bare, ``null`` for a member the record does not have, anything else
   as compact JSON: ``attempt=3``, ``cached=true``), compared exactly;
 - ``KEY!=VALUE``: it is not (a record without the member is ``null``);
-- any other text: the record's place (its case id, ``sample.jsonl:12``), its
-  verdict label or its raw answer contains it, ignoring case.
+- ``raw:TEXT``: the record's raw answer contains TEXT, ignoring case;
+- any other text: the record's place (its case id, ``sample.jsonl:12``) or its
+  verdict label contains it, ignoring case.
 
 A term holding spaces is quoted, as a shell quotes (``model="gpt x"``,
 ``"read_timeout_ms=2000"`` for the text itself).  ``parse_filter`` says what
 is wrong with one that cannot be read (``FilterError``, one line).
 ``filter_records`` matches a group's records: the place and the label come
-from the index, and a record is read from its log only when they do not
-decide (a metadata term, a text found in neither).  It can be stopped
+from the index (``RecordSession.search``, over the whole group in C: a letter
+typed over 400,000 records is answered at once), and a record is read from its
+log only for a metadata or a ``raw:`` term, and only if its place and label
+hold the other terms.  It can be stopped
 (``cancelled``) and reads through its own reader, so a view runs it in a
 thread while the records are drawn from another.
 """
@@ -39,23 +42,34 @@ from .triage import RecordSession
 __all__ = ["FilterError", "FilterResult", "RecordFilter", "Term", "filter_records", "parse_filter", "value_text"]
 
 
+# A term looking in the raw answers: ``raw:TEXT``.
+RAW = "raw:"
+
+
 class FilterError(ValueError):
     """A filter that cannot be read, and why (one line)."""
 
 
 @dataclass(frozen=True, slots=True)
 class Term:
-    """One term: a metadata comparison (``key`` and ``path`` set; ``negated`` for ``!=``), or a text."""
+    """One term: a metadata comparison (``key`` and ``path`` set; ``negated`` for ``!=``), a text looked for
+    in the raw answer (``raw``), or a text looked for in the place and the label."""
 
     text: str  # as typed (unquoted): what the status line says
     value: str  # the value compared, or the text looked for (casefolded)
     key: str | None = None
     path: tuple[str, ...] = ()
     negated: bool = False
+    raw: bool = False
 
     @property
     def is_metadata(self) -> bool:
         return self.key is not None
+
+    @property
+    def reads(self) -> bool:
+        """Whether the record must be read from its log to decide it (the index holds only its place and label)."""
+        return self.key is not None or self.raw
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,10 +84,15 @@ class RecordFilter:
         return not self.terms
 
     def holds_by_place(self, place: str, label: str) -> bool:
-        """Whether the record holds every term on its place and label alone (no metadata term, and
-        every text found in one of them): then it need not be read."""
+        """Whether the record holds every term on its place and label alone (no term that reads the record,
+        and every text found in one of them): then it need not be read."""
         place, label = place.casefold(), label.casefold()
-        return all(not term.is_metadata and (term.value in place or term.value in label) for term in self.terms)
+        return all(not term.reads and (term.value in place or term.value in label) for term in self.terms)
+
+    @property
+    def reads(self) -> bool:
+        """Whether any term needs the records read from their log (a metadata or a ``raw:`` term)."""
+        return any(term.reads for term in self.terms)
 
     def holds(self, place: str, label: str, raw: str | bytes, meta: Mapping[str, Any]) -> bool:
         """Whether a record read from its log holds every term."""
@@ -84,8 +103,10 @@ class RecordFilter:
                 if (value_text(member_of(meta, term.key or "", term.path)) == term.value) == term.negated:
                     return False
                 continue
-            if term.value in place or term.value in label:
-                continue
+            if not term.raw:
+                if term.value in place or term.value in label:
+                    continue
+                return False
             if answer is None:
                 answer = (raw if isinstance(raw, str) else raw.decode("utf-8", "replace")).casefold()
             if term.value not in answer:
@@ -101,6 +122,11 @@ def parse_filter(text: str) -> RecordFilter:
         raise FilterError("a quote is not closed: close it, or write a quote in a term as \\\" or '\"'") from None
     terms: list[Term] = []
     for word in words:
+        if word.startswith(RAW):
+            if len(word) == len(RAW):
+                raise FilterError(f"{RAW} needs a text to look for in the raw answers ({RAW}read_timeout_ms)")
+            terms.append(Term(word, word[len(RAW):].casefold(), raw=True))
+            continue
         key, sign, value = _comparison(word)
         if not sign:
             terms.append(Term(word, word.casefold()))
@@ -187,6 +213,15 @@ def filter_records(session: RecordSession, record_filter: RecordFilter, among: S
     numbers: Sequence[int] = range(len(session)) if among is None else among
     if record_filter.empty:
         return FilterResult(record_filter, tuple(numbers), len(numbers))
+    # The place and label terms first, each over the whole group in C (the index's labels and places).
+    candidates: Sequence[int] = numbers
+    for term in record_filter.terms:
+        if not term.reads:
+            candidates = session.search(term.value, candidates)
+            if cancelled():
+                return None
+    if not record_filter.reads:
+        return FilterResult(record_filter, tuple(candidates), len(numbers))
     own = reader is None
     reader = reader if reader is not None else LineReader()
     requests = RequestCache()
@@ -194,14 +229,11 @@ def filter_records(session: RecordSession, record_filter: RecordFilter, among: S
     read = unreadable = 0
     ids, labels = session.ids, labels or {}
     try:
-        for count, number in enumerate(numbers):
+        for count, number in enumerate(candidates):
             if count % 256 == 0 and cancelled():
                 return None
             place = ids[number]
             label = labels.get(number) or session.cases.label_of(number)
-            if record_filter.holds_by_place(place, label):
-                kept.append(number)
-                continue
             try:
                 record = members.decoded(number, reader, requests)
             except LogError:  # LogChanged among them

@@ -418,8 +418,9 @@ KEYS: tuple[Key, ...] = (
         screen="records"),
     Key("records_filter", keys="slash", action="filter", description="filter",
         help="Filter the group's records: KEY=VALUE (a metadata member, as --by names it: model=gpt-x, "
-        "metadata.model=gpt-x; null for none), KEY!=VALUE, and text found in the record's place, verdict or raw "
-        "answer; every term must hold, quote one with spaces; the title says how many match.", group="triage",
+        "metadata.model=gpt-x; null for none), KEY!=VALUE, raw:TEXT (in the raw answer: each record read again) "
+        "and text found in the record's place or verdict; every term must hold, quote one with spaces; the title "
+        "says how many match.", group="triage",
         display="/", screen="records"),
     Key("records_mark", keys="space", action="mark", description="mark",
         help="Mark the record, or unmark it (● in the list); the title counts the marked records and ctrl+e "

@@ -57,9 +57,13 @@ class TestParsing:
         assert holds("attempt=3") and holds("cached=true") and holds("'tags=[\"a\",\"b\"]'")
         assert holds("/metadata/prompt.version=p2") and holds("request.trace_id=t-1")
         assert holds("missing=null") and holds("missing!=x") and not holds("missing=x")
-        assert holds("CLAIMS") and holds("app.jsonl:12") and holds("accept") and not holds("nothing")
-        assert holds("model=gpt-x claims") and not holds("model=gpt-x nothing")
-        assert holds("\u00ff", raw=b'\xff \xc3\xbf')  # an answer that is not UTF-8: read with replacements
+        assert holds("raw:CLAIMS") and holds("app.jsonl:12") and holds("accept") and not holds("raw:nothing")
+        assert not holds("claims")  # a plain text is looked for in the place and the label only
+        assert holds("model=gpt-x raw:claims") and not holds("model=gpt-x raw:nothing")
+        assert holds("raw:\u00ff", raw=b'\xff \xc3\xbf')  # an answer that is not UTF-8: read with replacements
+        assert holds("raw:retry_enabled=true", raw='{"quote": "retry_enabled=true"}')  # not a comparison
+        with pytest.raises(FilterError, match="raw: needs a text"):
+            parse_filter("raw:")
         assert parse_filter("app.jsonl model=gpt-x").holds_by_place("app.jsonl:1", "ACCEPT") is False
         assert parse_filter("app.jsonl accept").holds_by_place("app.jsonl:1", "ACCEPT") is True
         assert value_text(None) == "null" and value_text({"a": 1}) == '{"a":1}' and value_text("3") == "3"
@@ -102,7 +106,7 @@ class TestFilteringAGroup:
                                and isinstance(record.get("raw"), str) and isinstance(record.get("request"), dict))
         assert ids == [f"sample.jsonl:{line}" for line in expected] and found.read == found.among == 149
         assert found.words == f"{len(ids)} of 149 records match"
-        text = filter_records(session, parse_filter("prompt_version=p2 read_timeout_ms"))
+        text = filter_records(session, parse_filter("prompt_version=p2 raw:read_timeout_ms"))
         assert set(text.numbers) < set(found.numbers) and text.numbers
         assert all("read_timeout_ms" in session.report(number).case.raw for number in text.numbers)
         none = filter_records(session, parse_filter("model=gpt-y"))

@@ -49,7 +49,7 @@ async def test_filter_mark_and_export_a_groups_records(tmp_path, capsys):
         said = await filtered(pilot, records, text="prompt_version=p2")
         assert said == "model=gpt-x · 42 of 149 records match"
         assert len(records.browse.visible) == 42
-        said = await filtered(pilot, records, text="prompt_version=p2 read_timeout_ms")  # in the answer too
+        said = await filtered(pilot, records, text="prompt_version=p2 raw:read_timeout_ms")  # in the answer too
         assert said == f"model=gpt-x · {len(records.browse.visible)} of 149 records match"
         assert 0 < len(records.browse.visible) < 42
         assert all("read_timeout_ms" in records.session.report(number).case.raw for number in records.browse.visible)

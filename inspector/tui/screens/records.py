@@ -9,8 +9,8 @@ bounded by ``presentation.records``), in view without scrolling; ``l`` shows
 its whole log line (``LogLineScreen``).  ``t``/``w`` annotate the record (the
 contract right or wrong), ``N`` with a note (``AnnotateScreen``), ``U`` clears
 it: kept beside the log by the overview's ``AnnotationDesk``, shown in the
-strip.  ``/`` filters the records by metadata (``model=gpt-x``) and by text in
-the answer (``presentation.record_filter``: parsed once, matched in a thread
+strip.  ``/`` filters the records by metadata (``model=gpt-x``), by text in
+the answer (``raw:TEXT``) and by place or label (``presentation.record_filter``: parsed once, matched in a thread
 worker that reads the records it must from the log; the title says how many
 match).  Space marks a record (``presentation.marks``, kept by the session: a
 column of the list), ``C`` unmarks them all, ``ctrl+e`` exports the marked
