@@ -186,15 +186,26 @@ async def keys(log: Path, registry: Path, presses: int) -> None:
         table = screen.query_one(GroupTable)
         time_table = screen.query_one(TimeTable)
 
+        shown_at: dict[str, float] = {}
+        set_shown = time_table.set_shown
+
+        def noted(shown):  # noqa: ANN001
+            set_shown(shown)
+            if shown.group is not None:
+                shown_at[shown.group] = time.perf_counter()
+
+        time_table.set_shown = noted
+
         async def follow() -> float | None:
-            """j, then until the histogram shows the group the cursor went to."""
+            """j, then until the histogram shows the group the cursor went to (timed when it is set, not
+            when the Pilot's press returns: that waits for the app to be idle)."""
+            shown_at.clear()
             start = time.perf_counter()
             await pilot.press("j")
             while time.perf_counter() - start < 5.0:
                 current = table.current
-                shown = time_table.shown
-                if current is not None and shown is not None and shown.group == current.name:
-                    return time.perf_counter() - start
+                if current is not None and current.name in shown_at:
+                    return shown_at[current.name] - start
                 await asyncio.sleep(0.002)
             return None
 

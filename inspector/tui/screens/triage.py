@@ -34,6 +34,7 @@ from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.message import Message
 from textual.screen import Screen
+from textual.timer import Timer
 from textual.widgets import Footer, Input, Static
 
 from ...contract.text import visible
@@ -113,6 +114,7 @@ class TriageScreen(Screen[None]):
         self._buckets: object = None  # the shown snapshot's series sorted into bars (presentation.triage.time_shown)
         self._time_drawn = 0.0  # when the histogram was last drawn while counting
         self._time_cost = 0.0  # how long that drawing took (its worker's sweep)
+        self._time_timer: Timer | None = None  # the draw waiting for the cursor to rest, while counting
 
     # -- layout -------------------------------------------------------------------
 
@@ -313,7 +315,13 @@ class TriageScreen(Screen[None]):
         group = moved.group
         line = safe.content(group.name, "bold") if group is not None else Content("")
         self.query_one("#groups-name", Static).update(line, layout=False)
-        self._follow_time()
+        if self._time_timer is not None:
+            self._time_timer.stop()
+            self._time_timer = None
+        if self.counted is not None and self.counted.done:
+            self._follow_time()  # from the sweep kept: a few milliseconds
+        else:  # while counting each draw is a sweep of its own: once the cursor rests, not for every j
+            self._time_timer = self.set_timer(0.3, self._follow_time)
 
     def _show_titles(self) -> None:
         table = self.query_one(GroupTable)
