@@ -86,6 +86,7 @@ __all__ = [
     "pivot_rows",
     "record_suite",
     "rejections",
+    "has_buckets",
     "time_shown",
     "triage_run",
 ]
@@ -380,6 +381,11 @@ class TimeShown:
         return self.histogram.bars[bar].records / total if total else None
 
 
+def has_buckets(snapshot: Snapshot, buckets: Buckets | None) -> bool:
+    """Whether ``buckets`` are the finished ``snapshot``'s whole sweep (then ``time_shown`` takes milliseconds)."""
+    return buckets is not None and buckets.summary is snapshot.summary and buckets.group is None
+
+
 def time_shown(snapshot: Snapshot, group: Group | None,
                buckets: Buckets | None = None) -> tuple[TimeShown, Buckets | None]:
     """The histogram the overview shows for ``group`` (a pivot cell's too) in ``snapshot``, and the
@@ -391,7 +397,7 @@ def time_shown(snapshot: Snapshot, group: Group | None,
         return TimeShown(whole, None, whole), buckets
     if not snapshot.done:  # the counts change: only this group's records are swept, nothing kept for the next
         return TimeShown(snapshot.buckets(group).of(group), group.name, whole), None
-    if buckets is None or buckets.summary is not summary or buckets.group is not None:
+    if not has_buckets(snapshot, buckets):
         buckets = snapshot.buckets()
     return TimeShown(buckets.of(group), group.name, whole), buckets
 

@@ -101,6 +101,7 @@ class TestOverviewLayout:
         async with app_for(*SAMPLE, "model").run_test(size=SIZE) as pilot:
             screen = await counted(pilot)
             table = screen.query_one(GroupTable)
+            await time_of(pilot, screen, table.current.name)  # the histogram beside the groups
             names = drawn_cells(table, "group")
             assert len(set(names)) == len(names) == len(table.groups)
             assert "STALE_REVISION" in names and "model=claude-y" in names  # short names whole

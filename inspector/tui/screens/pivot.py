@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from textual import on, work
+from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
@@ -22,21 +22,23 @@ from textual.widgets import Footer, Input, Static
 
 from ...presentation.triage import (
     PIVOT_SORTS,
+    Group,
     Pivot,
     PivotCell,
     Snapshot,
+    TimeShown,
     TriageRun,
     pivot,
     pivot_dimensions,
     pivot_group,
     pivot_keys,
     pivot_rows,
-    time_shown,
 )
 from .. import keys, safe
 from ..tones import TEXT, Tone
 from ..widgets.pivot_table import PivotTable
-from ..widgets.time_table import TimeDrawn, TimeTable, time_title
+from ..widgets.time_table import TimeTable, time_title
+from .time_follow import FollowsTime
 
 __all__ = ["PivotScreen"]
 
@@ -44,7 +46,7 @@ _MUTED = TEXT[Tone.MUTED]
 _SORT_WORDS = {"records": "by records", "rejected": "by rejected share", "share": "by share of A", "name": "by name"}
 
 
-class PivotScreen(Screen[None]):
+class PivotScreen(FollowsTime, Screen[None]):
     """Two dimensions of a triage crossed; Enter opens a pair's records (``open_pair``, the overview's)."""
 
     BINDINGS = keys.bindings("pivot")
@@ -60,7 +62,6 @@ class PivotScreen(Screen[None]):
         self.open_pair = open_pair
         self.sort = PIVOT_SORTS[0]
         self.crossed: Pivot | None = None
-        self._buckets: object = None
 
     def compose(self) -> ComposeResult:
         with Vertical(id="pivot-panel"):
@@ -97,7 +98,8 @@ class PivotScreen(Screen[None]):
         self.query_one("#pivot-head", Static).update(Content.assemble(
             (f"{len(crossed.cells):,}", "bold"), (" pairs · ", _MUTED), (f"{records:,}", "bold"),
             (f" records · {_SORT_WORDS[self.sort]} (o) · d: other dimensions{state}", _MUTED)), layout=False)
-        self._follow_time()
+        if self.snapshot_due(self.snapshot):
+            self.follow_time()
 
     @on(PivotTable.Moved)
     def _moved(self, moved: PivotTable.Moved) -> None:
@@ -105,32 +107,22 @@ class PivotScreen(Screen[None]):
         line = Content.assemble(safe.content(cell.a, "bold"), (" × ", _MUTED), safe.content(cell.b, "bold")) \
             if cell is not None else Content("")
         self.query_one("#pair-name", Static).update(line, layout=False)
-        self._follow_time()
+        self.time_moved()
 
     # -- the selected pair over time ------------------------------------------------------
 
-    def _follow_time(self) -> None:
+    def time_snapshot(self) -> Snapshot | None:
+        return self.snapshot
+
+    def time_target(self) -> Group | None:
         crossed, cell = self.crossed, self.query_one(PivotTable).current
-        if crossed is not None and cell is not None:
-            self._draw_time(self.snapshot, pivot_group(crossed, cell), self._buckets)
+        return pivot_group(crossed, cell) if crossed is not None and cell is not None else None
 
-    @work(thread=True, exclusive=True, group="pivot-time")
-    def _draw_time(self, snapshot: Snapshot, group: object, buckets: object) -> None:
-        shown, buckets = time_shown(snapshot, group, buckets)  # type: ignore[arg-type]
-        self.post_message(TimeDrawn(shown, buckets, snapshot))
-
-    @on(TimeDrawn)
-    def _pair_drawn(self, drawn: TimeDrawn) -> None:
-        if drawn.snapshot is not self.snapshot:
-            return
-        self._buckets = drawn.buckets
-        current = self.query_one(PivotTable).current
-        if current is None or current.name != drawn.shown.group:
-            return
-        histogram = drawn.shown.histogram
+    def show_time(self, shown: TimeShown) -> None:
+        histogram = shown.histogram
         self.query_one("#pivot-time-panel").set_class(histogram is not None, "-shown")
-        self.query_one(TimeTable).set_shown(drawn.shown)
-        self.query_one("#pivot-time-title", Static).update(time_title(drawn.shown, "pair"), layout=False)
+        self.query_one(TimeTable).set_shown(shown)
+        self.query_one("#pivot-time-title", Static).update(time_title(shown, "pair"), layout=False)
 
     # -- keys ------------------------------------------------------------------------------
 
@@ -185,5 +177,4 @@ class PivotScreen(Screen[None]):
         event.input.remove_class("-active")
         self.set_focus(None)
         self.dimensions = dimensions
-        self._buckets = None
         self._cross()

@@ -26,7 +26,6 @@ stops following, keeping the counts; quitting stops it too.
 from __future__ import annotations
 
 import threading
-import time
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -34,7 +33,6 @@ from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.message import Message
 from textual.screen import Screen
-from textual.timer import Timer
 from textual.widgets import Footer, Input, Static
 
 from ...contract.text import visible
@@ -59,12 +57,12 @@ from ...presentation.triage import (
     overview_groups,
     pivot_default,
     pivot_group,
-    time_shown,
 )
 from .. import keys, safe
 from ..tones import TEXT, Tone, strong
 from ..widgets.group_table import GroupTable
-from ..widgets.time_table import TimeDrawn, TimeTable, time_title
+from ..widgets.time_table import TimeTable, time_title
+from .time_follow import FollowsTime
 
 __all__ = ["Counted", "TriageScreen"]
 
@@ -87,7 +85,7 @@ class Counted(Message):
         return isinstance(message, Counted) and not message.snapshot.done
 
 
-class TriageScreen(Screen[None]):
+class TriageScreen(FollowsTime, Screen[None]):
     """The overview of a triage (the app's first screen for ``inspector triage``)."""
 
     BINDINGS = keys.bindings("triage")
@@ -111,10 +109,6 @@ class TriageScreen(Screen[None]):
         self._recount_asked = False  # ctrl+r was pressed once with lab edits that counting again drops
         self._told = 0  # the number of the last event of the follow said in a notice
         self.desk = AnnotationDesk()  # the reviewers' annotations beside the logs (t, w, N on a record)
-        self._buckets: object = None  # the shown snapshot's series sorted into bars (presentation.triage.time_shown)
-        self._time_drawn = 0.0  # when the histogram was last drawn while counting
-        self._time_cost = 0.0  # how long that drawing took (its worker's sweep)
-        self._time_timer: Timer | None = None  # the draw waiting for the cursor to rest, while counting
 
     # -- layout -------------------------------------------------------------------
 
@@ -190,8 +184,8 @@ class TriageScreen(Screen[None]):
         self.query_one("#triage-progress", Static).update("", layout=False)
         self.query_one(GroupTable).chosen = False  # a new count: the cursor on the first row again
         self.query_one(GroupTable).set_groups([], 0, 0, self.sort == "kind")
-        self._buckets = None
-        self._show_time(TimeShown(None, None, None))
+        self.forget_time()
+        self.show_time(TimeShown(None, None, None))
         self._show_head()
         self._show_titles()
         self.refresh_bindings()
@@ -231,12 +225,8 @@ class TriageScreen(Screen[None]):
             if isinstance(screen, PivotScreen):
                 screen.update_snapshot(snapshot)
         self._show_groups()
-        # While counting, the selected group's histogram is drawn again at most every second, and at most a
-        # fifth of the time (a sweep over the minutes counted so far, in a worker: on a big log it takes a
-        # while, and holds the interpreter from the keys meanwhile); once done, from the final counts.
-        if snapshot.done or time.monotonic() - self._time_drawn >= max(1.0, 5 * self._time_cost):
-            self._time_drawn = time.monotonic()
-            self._follow_time()
+        if self.snapshot_due(snapshot):  # (FollowsTime: at most every second while counting)
+            self.follow_time()
         self._show_head()
 
     def _tell_events(self, snapshot: Snapshot) -> None:
@@ -249,6 +239,12 @@ class TriageScreen(Screen[None]):
         self._told = max(self._told, snapshot.event_count)
 
     # -- drawing ---------------------------------------------------------------------
+
+    def time_snapshot(self) -> Snapshot | None:
+        return self.counted
+
+    def time_target(self) -> Group | None:
+        return self.query_one(GroupTable).current
 
     def _show_groups(self) -> None:
         if self.counted is None:
@@ -277,30 +273,7 @@ class TriageScreen(Screen[None]):
         width = max(10, progress.size.width - len(share))
         progress.update(Content.assemble((bar(done, total, width), "$primary"), (share, "bold")), layout=False)
 
-    def _follow_time(self) -> None:
-        """Draw the selected group's records over time (in a worker: the snapshot's series are swept once)."""
-        if self.counted is not None:
-            self._draw_time(self.counted, self.query_one(GroupTable).current, self._buckets)
-
-    @work(thread=True, exclusive=True, group="time")
-    def _draw_time(self, snapshot: Snapshot, group: Group | None, buckets: object) -> None:
-        started = time.monotonic()
-        shown, buckets = time_shown(snapshot, group, buckets)  # type: ignore[arg-type]
-        if not snapshot.done:
-            self._time_cost = time.monotonic() - started
-        self.post_message(TimeDrawn(shown, buckets, snapshot))
-
-    @on(TimeDrawn)
-    def _time_drawn_now(self, drawn: TimeDrawn) -> None:
-        if drawn.snapshot is not self.counted:
-            return  # an older count's (a newer snapshot draws again)
-        self._buckets = drawn.buckets
-        current = self.query_one(GroupTable).current
-        if drawn.shown.group is not None and (current is None or current.name != drawn.shown.group):
-            return  # the cursor moved on: the next one is on its way
-        self._show_time(drawn.shown)
-
-    def _show_time(self, shown: TimeShown) -> None:
+    def show_time(self, shown: TimeShown) -> None:
         histogram = shown.histogram
         panel = self.query_one("#time-panel")
         panel.set_class(histogram is not None, "-shown")
@@ -315,13 +288,7 @@ class TriageScreen(Screen[None]):
         group = moved.group
         line = safe.content(group.name, "bold") if group is not None else Content("")
         self.query_one("#groups-name", Static).update(line, layout=False)
-        if self._time_timer is not None:
-            self._time_timer.stop()
-            self._time_timer = None
-        if self.counted is not None and self.counted.done:
-            self._follow_time()  # from the sweep kept: a few milliseconds
-        else:  # while counting each draw is a sweep of its own: once the cursor rests, not for every j
-            self._time_timer = self.set_timer(0.3, self._follow_time)
+        self.time_moved()
 
     def _show_titles(self) -> None:
         table = self.query_one(GroupTable)
