@@ -51,6 +51,8 @@ def run(args: argparse.Namespace) -> int:
         if not suite_paths:
             return error("no suite given and no bundled suites found")
         suites = load_suites(suite_paths, strict=False)
+    if getattr(args, "check_only", False):  # inspector serve: the inputs are usable, nothing opens here
+        return 0
     from ..tui.launch import open_suites
 
     return open_suites(suites)

@@ -39,7 +39,9 @@ __all__ = [
     "guarded",
     "internal_error",
     "isatty",
+    "WEB_DRIVER",
     "report_console",
+    "served",
     "terminal_problem",
 ]
 
@@ -73,8 +75,21 @@ def isatty(stream: Any) -> bool:
         return False
 
 
+# The driver textual-serve (``inspector serve``) runs each app process with: its standard input
+# and output are pipes to the server, which carries the frames to the browser and the keys back.
+WEB_DRIVER = "textual.drivers.web_driver:WebDriver"
+
+
+def served() -> bool:
+    """Whether this process is an app process of ``inspector serve`` (Textual's web driver asked for)."""
+    return os.environ.get("TEXTUAL_DRIVER") == WEB_DRIVER
+
+
 def terminal_problem(message: str) -> str | None:
-    """``message`` unless both standard input and output are terminals (what the UI needs)."""
+    """``message`` unless both standard input and output are terminals (what the UI needs),
+    or the UI is served (the web driver speaks through pipes: no terminal is needed)."""
+    if served():
+        return None
     if all(stream is not None and isatty(stream) for stream in (sys.stdin, sys.stdout)):
         return None
     return message

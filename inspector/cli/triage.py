@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from ..contract.text import json_dumps, visible
 from ..io.writing import WriteError
 from ..suites.load import load_registry
-from .output import EXIT_ACCEPT, EXIT_BROKEN, EXIT_INTERNAL, error, isatty
+from .output import EXIT_ACCEPT, EXIT_BROKEN, EXIT_INTERNAL, error, isatty, terminal_problem
 from .triage_engine import add_engine_arguments, engine_options, engine_problem, expand
 from .triage_report import print_summary
 
@@ -500,9 +500,11 @@ def _inspect(args: argparse.Namespace, registry: Any, window: dict[str, float | 
                 check_followable(path)
     except LogError as exc:
         return error(str(exc))
-    if not all(stream is not None and isatty(stream) for stream in (sys.stdin, sys.stdout)):
-        return error("inspector triage needs a terminal (standard input and output) for the inspector; "
-                      "add --summary (or --format json) for the headless report")
+    if getattr(args, "check_only", False):  # inspector serve: the inputs are usable, nothing opens here
+        return EXIT_ACCEPT
+    if (problem := terminal_problem("inspector triage needs a terminal (standard input and output) for the "
+                                    "inspector; add --summary (or --format json) for the headless report")):
+        return error(problem)
     from ..presentation.triage import triage_run
     from ..tui.launch import open_triage
 

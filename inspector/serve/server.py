@@ -1,0 +1,376 @@
+"""The aiohttp server of ``inspector serve``.
+
+textual-serve's ``Server`` is not used: it has no authentication, lists its
+static folder, renders its page unescaped with a web font from a public host,
+and starts the app through a shell.  What is kept of it is the part that runs
+the app: ``AppService`` (one app process a websocket, its frames to the
+browser, the keys back) and the ``DownloadManager`` (a file the app delivers on
+purpose, fetched by the browser).  Around them:
+
+- every request carries the token (``?token=`` once, then a cookie; the
+  websocket the cookie): without it, 403 and nothing started;
+- at most ``max_sessions`` app processes; one more is refused with a message,
+  on the page and in the terminal, not left waiting;
+- each app process is started without a shell, in its own session (a Ctrl+C in
+  the server's terminal is the server's), and ended with its websocket: asked to
+  quit, then terminated, then killed; stopping the server ends them all.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import io
+import json
+import logging
+import secrets
+import shlex
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import quote
+
+import textual_serve
+from aiohttp import WSCloseCode, WSMsgType, web
+from textual_serve._binary_encode import load as binary_load
+from textual_serve.app_service import AppService
+from textual_serve.download_manager import DownloadManager
+
+from ..contract.text import visible
+from .page import ASSETS, CONTENT_SECURITY_POLICY, message_page, terminal_page
+
+__all__ = ["QUIT_SECONDS", "Server", "ServeConfig", "new_token", "run_server"]
+
+log = logging.getLogger("inspector.serve")
+
+STATIC = Path(textual_serve.__file__).parent / "static"
+QUIT_SECONDS = 3.0  # how long an app process has to quit when asked, then to end when terminated
+MAX_MESSAGE = 64 * 1024  # a browser's message (keys, a resize) is small
+MAX_CELLS = 1000  # a terminal's width or height beyond which a resize is not believed
+_WS_REFUSED = 1013  # "try again later" (RFC 6455 §7.4.1, as registered)
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(32)
+
+
+@dataclass
+class ServeConfig:
+    """What to serve and how: ``argv`` is one session's app process."""
+
+    argv: Sequence[str]
+    token: str
+    host: str = "127.0.0.1"
+    port: int = 8000
+    max_sessions: int = 4
+    title: str = "inspector"
+    environment: dict[str, str] = field(default_factory=dict)  # added to each app process's
+
+
+def _to_int(text: str | None, default: int, low: int, high: int) -> int:
+    try:
+        return min(max(int(text or ""), low), high)
+    except ValueError:
+        return default
+
+
+class AppProcess(AppService):
+    """One session's app process: started from an argument list (no shell) in its own
+    session, its standard error made visible before it reaches the server's log, and
+    ended for good (``end``)."""
+
+    def __init__(self, argv: Sequence[str], environment: dict[str, str], **kwargs: object) -> None:
+        super().__init__(shlex.join(argv), **kwargs)  # type: ignore[arg-type]
+        self.argv = tuple(argv)
+        self.environment = environment
+
+    async def _open_app_process(self, width: int = 80, height: int = 24) -> asyncio.subprocess.Process:
+        env = {**self._build_environment(width=width, height=height), **self.environment}
+        self._process = process = await asyncio.create_subprocess_exec(
+            *self.argv, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE, env=env, start_new_session=True)
+        self._stdin = process.stdin
+        return process
+
+    @property
+    def pid(self) -> int | None:
+        return self._process.pid if self._process is not None else None
+
+    async def run(self) -> None:
+        """textual-serve's loop (frames and meta packets from the app to the browser), with
+        its standard error logged visibly, and the websocket closed when the app ends."""
+        process = self._process
+        assert process is not None and process.stdout is not None and process.stderr is not None
+        stdout, stderr = process.stdout, process.stderr
+        errors = io.BytesIO()
+
+        async def read_stderr() -> None:
+            while data := await stderr.read(4096):
+                if errors.tell() < 64 * 1024:
+                    errors.write(data)
+
+        stderr_task = asyncio.create_task(read_stderr())
+        try:
+            for _ in range(10):  # the prelude says it is a Textual app speaking the web driver
+                line = await stdout.readline()
+                if not line or line == b"__GANGLION__\n":
+                    break
+            while True:
+                kind = await stdout.readexactly(1)
+                size = int.from_bytes(await stdout.readexactly(4), "big")
+                payload = await stdout.readexactly(size)
+                if kind == b"D":
+                    await self.on_data(payload)
+                elif kind == b"M":
+                    await self.on_meta(payload)
+                elif kind == b"P":
+                    unpacked = binary_load(payload)
+                    if unpacked[0] == "deliver_chunk":
+                        await self._download_manager.chunk_received(unpacked[1], unpacked[2])
+        except (asyncio.IncompleteReadError, ConnectionResetError, asyncio.CancelledError):
+            pass
+        finally:
+            try:
+                await asyncio.wait_for(stderr_task, QUIT_SECONDS)
+            except (asyncio.TimeoutError, asyncio.CancelledError):
+                stderr_task.cancel()
+            said = errors.getvalue().decode("utf-8", "replace").strip()
+            if said:
+                for line in said.splitlines():
+                    log.warning("session %s: %s", self.pid, visible(line))
+            try:
+                await self.remote_close()  # the app ended (or died): the browser is told, not left waiting
+            except Exception:  # noqa: BLE001 - the websocket may be gone already
+                pass
+
+    async def end(self) -> None:
+        """Ask the app to quit, then terminate it, then kill it; wait for it either way."""
+        try:
+            await asyncio.wait_for(self.stop(), QUIT_SECONDS)
+        except (asyncio.TimeoutError, Exception):  # noqa: BLE001 - ending regardless
+            pass
+        process = self._process
+        if process is None or process.returncode is not None:
+            return
+        for signal_it in (process.terminate, process.kill):
+            try:
+                signal_it()
+            except ProcessLookupError:
+                return
+            try:
+                await asyncio.wait_for(process.wait(), QUIT_SECONDS)
+                return
+            except asyncio.TimeoutError:
+                continue
+
+
+class Server:
+    """The routes (``/``, ``/ws``, ``/static/...``, ``/download/{key}``) behind the token check."""
+
+    def __init__(self, config: ServeConfig) -> None:
+        self.config = config
+        self.sessions: set[AppProcess] = set()
+        self.reserved = 0  # sessions counted from the handshake, before their process starts
+        self.sockets: set[web.WebSocketResponse] = set()
+        self.downloads = DownloadManager()
+        self.port = config.port
+
+    @property
+    def cookie(self) -> str:
+        # A cookie is not port-specific: two servers on one host must not share one.
+        return f"inspector-token-{self.port}"
+
+    def make_app(self) -> web.Application:
+        app = web.Application(middlewares=[self._headers, self._require_token], client_max_size=MAX_MESSAGE)
+        app.add_routes([
+            web.get("/", self.index),
+            web.get("/ws", self.websocket),
+            web.get("/static/{name:.+}", self.static),
+            web.get("/download/{key}", self.download),
+        ])
+        app.on_shutdown.append(self._on_shutdown)
+        return app
+
+    # -- the checks in front of every route
+
+    def _token_ok(self, given: str | None) -> bool:
+        return given is not None and hmac.compare_digest(given.encode(), self.config.token.encode())
+
+    @web.middleware
+    async def _headers(self, request: web.Request, handler: Callable) -> web.StreamResponse:
+        try:
+            response = await handler(request)
+        except web.HTTPException as exc:
+            response = exc
+        headers = response.headers
+        headers.setdefault("X-Content-Type-Options", "nosniff")
+        headers.setdefault("Referrer-Policy", "no-referrer")
+        headers.setdefault("X-Frame-Options", "DENY")
+        headers.setdefault("Cache-Control", "no-store")
+        if isinstance(response, web.HTTPException):
+            raise response
+        return response
+
+    @web.middleware
+    async def _require_token(self, request: web.Request, handler: Callable) -> web.StreamResponse:
+        given = request.query.get("token")
+        if given is not None:
+            if not self._token_ok(given):
+                return self._forbidden("the token in this address is not this server's")
+            if request.path == "/" and request.method == "GET":
+                # Once: the token becomes a cookie and leaves the address bar (and the history).
+                response = web.HTTPSeeOther("/")
+                response.set_cookie(self.cookie, self.config.token, httponly=True, samesite="Strict", path="/")
+                return response
+        elif not self._token_ok(request.cookies.get(self.cookie)):
+            return self._forbidden("this server needs the token it printed when it started: open the address "
+                                   "it printed (…/?token=…)")
+        if request.path == "/ws":
+            origin = request.headers.get("Origin")
+            if origin is not None and origin not in (f"http://{request.host}", f"https://{request.host}"):
+                return self._forbidden("a websocket from another site's page")
+        return await handler(request)
+
+    def _forbidden(self, why: str) -> web.Response:
+        return web.Response(status=403, text=message_page("inspector: forbidden", f"403 forbidden: {why}."),
+                            content_type="text/html")
+
+    # -- the routes
+
+    @property
+    def full(self) -> bool:
+        return self.reserved >= self.config.max_sessions
+
+    def _refusal(self) -> str:
+        n = self.config.max_sessions
+        return (f"All {n} session(s) of this server are in use (--max-sessions {n}): close another tab of it, "
+                "then reload this page.")
+
+    async def index(self, request: web.Request) -> web.Response:
+        if self.full:
+            return web.Response(status=503, text=message_page("inspector: busy", self._refusal()),
+                                content_type="text/html", headers={"Retry-After": "10"})
+        font_size = _to_int(request.query.get("fontsize"), 16, 6, 48)
+        page = terminal_page(self.config.title, f"ws://{request.host}/ws", font_size)
+        return web.Response(text=page, content_type="text/html",
+                            headers={"Content-Security-Policy": CONTENT_SECURITY_POLICY})
+
+    async def static(self, request: web.Request) -> web.FileResponse:
+        found = ASSETS.get(request.match_info["name"])
+        if found is None:
+            raise web.HTTPNotFound()
+        name, content_type = found
+        return web.FileResponse(STATIC / name, headers={"Content-Type": content_type})
+
+    async def download(self, request: web.Request) -> web.StreamResponse:
+        """A file a session delivered on purpose (the lab's save, triage's export)."""
+        key = request.match_info["key"]
+        try:
+            meta = await self.downloads.get_download_metadata(key)
+        except KeyError:
+            raise web.HTTPNotFound() from None
+        response = web.StreamResponse()
+        response.content_type = meta.mime_type
+        if meta.encoding:
+            response.charset = meta.encoding
+        response.headers["Content-Disposition"] = f"attachment; filename*=UTF-8''{quote(meta.file_name, safe='')}"
+        await response.prepare(request)
+        async for chunk in self.downloads.download(key):
+            await response.write(chunk)
+        await response.write_eof()
+        return response
+
+    async def websocket(self, request: web.Request) -> web.WebSocketResponse:
+        socket = web.WebSocketResponse(heartbeat=15, max_msg_size=MAX_MESSAGE)
+        if self.full:
+            await socket.prepare(request)
+            # Drawn in the terminal the page shows, then closed: the page says the session ended.
+            await socket.send_bytes(f"\r\n  {self._refusal()}\r\n".encode())
+            await socket.close(code=_WS_REFUSED, message=b"all sessions in use")
+            return socket
+        self.reserved += 1
+        session: AppProcess | None = None
+        try:
+            width = _to_int(request.query.get("width"), 80, 1, MAX_CELLS)
+            height = _to_int(request.query.get("height"), 24, 1, MAX_CELLS)
+            await socket.prepare(request)
+            self.sockets.add(socket)
+            session = AppProcess(self.config.argv, self.config.environment, write_bytes=socket.send_bytes,
+                                 write_str=socket.send_str, close=socket.close, download_manager=self.downloads)
+            self.sessions.add(session)
+            await session.start(width, height)
+            log.info("session %s started (%d of at most %d)", session.pid, len(self.sessions),
+                     self.config.max_sessions)
+            await self._messages(socket, session)
+        except asyncio.CancelledError:
+            pass
+        finally:
+            if session is not None:
+                await session.end()
+                self.sessions.discard(session)
+                log.info("session %s ended", session.pid)
+            self.sockets.discard(socket)
+            self.reserved -= 1
+            if not socket.closed:
+                await socket.close()
+        return socket
+
+    async def _messages(self, socket: web.WebSocketResponse, session: AppProcess) -> None:
+        """The browser's messages: keys (``stdin``), a resize, focus and blur, a ping.
+        Anything else, or malformed, is ignored."""
+        async for message in socket:
+            if message.type != WSMsgType.TEXT:
+                continue
+            try:
+                envelope = json.loads(message.data)
+            except ValueError:
+                continue
+            if not isinstance(envelope, list) or not envelope or not isinstance(envelope[0], str):
+                continue
+            kind, data = envelope[0], envelope[1] if len(envelope) > 1 else None
+            if kind == "stdin" and isinstance(data, str):
+                await session.send_bytes(data.encode("utf-8", "replace"))
+            elif kind == "resize" and isinstance(data, dict):
+                width, height = data.get("width"), data.get("height")
+                if isinstance(width, int) and isinstance(height, int) and 0 < width <= MAX_CELLS \
+                        and 0 < height <= MAX_CELLS:
+                    await session.set_terminal_size(width, height)
+            elif kind == "ping":
+                await socket.send_json(["pong", data])
+            elif kind == "blur":
+                await session.blur()
+            elif kind == "focus":
+                await session.focus()
+
+    async def _on_shutdown(self, app: web.Application) -> None:
+        for socket in list(self.sockets):
+            await socket.close(code=WSCloseCode.GOING_AWAY, message=b"the server stopped")
+        await asyncio.gather(*(session.end() for session in list(self.sessions)), return_exceptions=True)
+
+
+async def run_server(config: ServeConfig, ready: Callable[[Server], None], stop: asyncio.Event) -> None:
+    """Serve until ``stop`` is set, then end every session; ``ready`` once listening (its port known).
+    ``OSError`` when the address cannot be bound."""
+    server = Server(config)
+    runner = web.AppRunner(server.make_app(), handle_signals=False, access_log=None, shutdown_timeout=QUIT_SECONDS)
+    await runner.setup()
+    try:
+        site = web.TCPSite(runner, config.host, config.port)
+        await site.start()
+        server.port = runner.addresses[0][1]
+        ready(server)
+        await stop.wait()
+    finally:
+        await runner.cleanup()
+
+
+def configure_logging() -> None:
+    """The server's log on standard error, one plain line each (no colour, no markup)."""
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("inspector serve: %(message)s"))
+    for name in ("inspector.serve", "textual-serve"):
+        logger = logging.getLogger(name)
+        logger.addHandler(handler)
+        logger.setLevel(logging.INFO)
+        logger.propagate = False
