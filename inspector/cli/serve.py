@@ -11,10 +11,6 @@ session an ``inspector open ...`` (or ``triage ...``) process of its own.
 from __future__ import annotations
 
 import argparse
-import asyncio
-import ipaddress
-import signal
-import socket
 import sys
 from typing import Any
 
@@ -54,11 +50,14 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     parser.add_argument("served", nargs=argparse.REMAINDER, metavar="[open] SUITE... | triage LOG --registry G ...",
                         help="what to serve: open's arguments (the default: the bundled suites), or triage and "
                              "its arguments")
-    parser.set_defaults(run=run)
+    # open's and triage's parsers (the same object the command line fills: they are there by run time)
+    parser.set_defaults(run=run, parsers=commands.choices)
     return parser
 
 
 def is_loopback(host: str) -> bool:
+    import ipaddress
+
     if host == "localhost":
         return True
     try:
@@ -73,11 +72,10 @@ def _served(words: list[str]) -> tuple[str, list[str]]:
     return "open", words
 
 
-def _checked(command: str, rest: list[str]) -> int:
+def _checked(parsers: dict[str, argparse.ArgumentParser], command: str, rest: list[str]) -> int:
     """``inspector COMMAND REST`` checked by that command itself, opening nothing (``check_only``)."""
-    from .parser import build_parser
-
-    args = build_parser().parse_args([command, *rest])  # a bad option: argparse's message, exit status 2
+    args = parsers[command].parse_args(rest)  # a bad option: argparse's message, exit status 2
+    args.command = command
     if command == "triage" and (args.summary or args.format is not None or args.export is not None):
         return error("inspector serve triage serves the inspector's overview: --summary, --format and --export "
                      "are the headless command's")
@@ -86,6 +84,8 @@ def _checked(command: str, rest: list[str]) -> int:
 
 
 def _address(host: str, port: int) -> str:
+    import socket
+
     if host in ("0.0.0.0", "::", ""):
         host = socket.gethostname()
     elif ":" in host:
@@ -104,10 +104,12 @@ def run(args: argparse.Namespace) -> int:
     if args.max_sessions < 1:
         return error(f"--max-sessions {args.max_sessions}: at least 1")
     command, rest = _served(list(args.served))
-    if rest and rest[0].startswith("--") and rest[0].split("=")[0] in ("--host", "--port", "--max-sessions"):
-        return error(f"{rest[0]}: serve's own options come before what is served "
-                     f"(inspector serve {rest[0]} ... {command} ...)")
-    status = _checked(command, rest)
+    # Neither open nor triage has these: given after what is served, they were meant for serve.
+    misplaced = [word.split("=")[0] for word in rest if word.split("=")[0] in ("--host", "--port", "--max-sessions")]
+    if misplaced:
+        return error(f"{misplaced[0]}: serve's own options come before what is served "
+                     f"(inspector serve {misplaced[0]} ... {command} ...)")
+    status = _checked(args.parsers, command, rest)
     if status != EXIT_ACCEPT:
         return status
 
@@ -127,6 +129,9 @@ def run(args: argparse.Namespace) -> int:
         print(visible(f"inspector serve: `{served}` for at most {config.max_sessions} browser session(s) at "
                       f"{_address(args.host, server.port)}/?token={config.token}"), flush=True)
         print("Stop with Ctrl+C.", flush=True)
+
+    import asyncio
+    import signal
 
     async def serve() -> None:
         stop = asyncio.Event()

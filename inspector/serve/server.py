@@ -371,6 +371,8 @@ def configure_logging() -> None:
     handler.setFormatter(logging.Formatter("inspector serve: %(message)s"))
     for name in ("inspector.serve", "textual-serve"):
         logger = logging.getLogger(name)
+        for old in list(logger.handlers):
+            logger.removeHandler(old)
         logger.addHandler(handler)
         logger.setLevel(logging.INFO)
         logger.propagate = False
