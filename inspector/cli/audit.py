@@ -29,10 +29,12 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
                "2 unusable input, 3 internal error.",
     )
     parser.add_argument("suites", nargs="*", metavar="SUITE", help="suite files (default: the bundled suites)")
-    parser.add_argument("--format", choices=("text", "json"), default="text")
+    parser.add_argument("--format", choices=("text", "json", "html"), default="text",
+                        help="html: one self-contained page (the rungs, the ladder, the mismatches, every verdict "
+                             "explained), on standard output or into --out FILE")
     parser.add_argument("--out", metavar="DIR", type=Path,
                         help="also write results.json and manifest.json into DIR (new or empty; not inside the "
-                             "bundled fixtures)")
+                             "bundled fixtures); with --format html: the page's FILE (a new file)")
     parser.add_argument("--verify", metavar="DIR", type=Path,
                         help="recompute a run written by --out and fail on any difference")
     parser.set_defaults(run=run)
@@ -64,11 +66,23 @@ def run(args: argparse.Namespace) -> int:
     paths = [Path(p) for p in args.suites] or bundled_suite_paths()
     if not paths:
         return error("no suite given and no bundled suites found")
+    if args.format == "html":
+        from .html_report import out_problem
+
+        if (problem := out_problem(args.out)) is not None:
+            return error(problem)
     suites = load_suites(paths)
     result = audit(suites)
     # The review's state reads the pending files beside the suites: recorded (in the
     # results and the manifest), not recomputed by --verify, which reads the suites alone.
     status = review_status(suites, result)
+    if args.format == "html":
+        from ..html.audit import audit_page
+        from .html_report import write_report
+
+        if (problem := write_report(args.out, audit_page(suites, result, status, f"inspector {__version__}"))):
+            return error(problem)
+        return EXIT_REJECT if result.mismatches else EXIT_ACCEPT
     document = {**result.to_dict(__version__), "review": status}
     if args.out is not None:
         try:
