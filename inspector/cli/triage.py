@@ -19,6 +19,7 @@ from ..io.writing import WriteError
 from ..suites.load import load_registry
 from .output import EXIT_ACCEPT, EXIT_BROKEN, EXIT_INTERNAL, error, isatty, terminal_problem
 from .triage_engine import add_engine_arguments, engine_options, engine_problem, expand
+from .triage_html import html_problem, stamp_logs, write_html
 from .triage_report import print_summary
 
 if TYPE_CHECKING:
@@ -130,8 +131,9 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
                         help="log files (.gz read as such), quoted globs, directories; - for standard input")
     parser.add_argument("--registry", required=True, metavar="G", help="registry JSON file")
     parser.add_argument("--summary", action="store_true", help="print the summary (headless)")
-    parser.add_argument("--format", choices=("text", "json", "jsonl"), default=None,
-                        help="json implies --summary; jsonl (with --follow): one summary object a line")
+    parser.add_argument("--format", choices=("text", "json", "jsonl", "html"), default=None,
+                        help="json implies --summary; jsonl (with --follow): one summary object a line; html: "
+                             "one self-contained page (on standard output, or into --out FILE)")
     parser.add_argument("--by", action="append", default=[], metavar="PATH",
                         help="also group by the member at PATH (repeatable; file: by the record's log file)")
     for member, default in (("raw", "the answer"), ("request", "its request"), ("ts", "its time"),
@@ -226,7 +228,10 @@ def run(args: argparse.Namespace) -> int:
         return error(problem)
     if not headless and (problem := _inspector_problem(args)) is not None:
         return error(problem)
-    if (args.export is None) != (args.out is None):
+    html = args.format == "html"
+    if html and (problem := html_problem(args)) is not None:
+        return error(problem)
+    if not html and (args.export is None) != (args.out is None):
         return error("--export GROUP and --out SUITE go together")
     if args.limit is not None and (args.export is None or args.limit < 1):
         return error("--limit N takes a positive N, with --export")
@@ -280,7 +285,7 @@ def run(args: argparse.Namespace) -> int:
             return error(problem)
         if args.out is not None and args.out.absolute() == args.bad_lines.absolute():
             return error("--bad-lines and --out name the same file")
-    if args.out is not None:
+    if args.out is not None and not html:
         try:
             check_destination(args.out)  # before the count, not after it
         except ExportError as exc:
@@ -294,7 +299,8 @@ def run(args: argparse.Namespace) -> int:
     stop_at_limit = export_only and args.limit is not None and args.bad_lines is None
     options = Options(by=by, since=window.get("since"), until=window.get("until"),
                       collect=args.export, limit=args.limit, stop_at_limit=stop_at_limit, log_format=log_format,
-                      sample=sample, seed=seed or 0, series=args.series)
+                      sample=sample, seed=seed or 0, series=args.series,
+                      index=html)  # the HTML report rereads a few records of the largest groups
     if args.follow:
         from .triage_follow import follow_jsonl
 
@@ -312,6 +318,7 @@ def run(args: argparse.Namespace) -> int:
     if args.against and not export_only:
         against = (args.against, Options(by=options.by, since=options.since, until=options.until,
                                          log_format=log_format))
+    stamps = stamp_logs(args.logs) if html else {}
     try:
         summary, baseline = _summarise_to(args.bad_lines, args.logs, args.registry, registry, options, args.workers,
                                           against, **engine_options(args))
@@ -349,6 +356,9 @@ def run(args: argparse.Namespace) -> int:
             print(visible(f"wrote every bad line ({summary.tally.bad_lines:,}) to {args.bad_lines}"))
         print(visible(f"wrote {written} case(s) of {args.export} to {args.out}{stopped}{said}"))
         return _exit(summary, baseline)
+    if html:
+        status = write_html(args, summary, baseline, registry, stamps)
+        return status if status is not None else _exit(summary, baseline)
     crossed = None
     if pivot_keys is not None:
         from ..triage.pivot import pivot

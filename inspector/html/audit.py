@@ -18,7 +18,7 @@ from ..reports.tones import Tone
 from ..suites.load import Suite
 from .page import bar, document, figure_bars, section, table, text
 
-__all__ = ["audit_page"]
+__all__ = ["audit_page", "verdict_html"]
 
 _TONE_CLASS = {Tone.GOOD: "good", Tone.BAD: "bad", Tone.WARN: "warn"}
 
@@ -36,7 +36,7 @@ def _match(item: CaseReport) -> str:
     return '<span class="good">✓</span>' if item.match else "-"
 
 
-def _verdict(item: CaseReport) -> str:
+def verdict_html(item: CaseReport) -> str:
     """What decided the verdict: the first failure explained and its fix, or what was accepted."""
     step, verdict = item.first_failure, item.verdict
     if verdict is None:
@@ -82,7 +82,7 @@ def audit_page(suites: Sequence[Suite], result: Audit, status: dict[str, Any] | 
                     table(("check", "code", "cases stopped first here"), first, numeric=(2,)) if first else "")]
     if summary.mismatched:
         rows = [(text(f"{item.suite.name}/{item.id}"), text(item.expected or "-"), text(item.actual),
-                 _verdict(item)) for item in summary.mismatched]
+                 verdict_html(item)) for item in summary.mismatched]
         body.append(section(f"{len(rows):,} case(s) differ from their frozen label",
                             table(("case", "expected", "actual", "why"), rows)))
     else:
@@ -96,7 +96,7 @@ def audit_page(suites: Sequence[Suite], result: Audit, status: dict[str, Any] | 
             baselines = " ".join(_toned(f"{baseline.name} {baseline.word}", baseline.tone)
                                  for baseline in item.baselines)
             rows.append((f'<code class="id">{text(item.id)}</code>', text(item.expected or "-"),
-                         _toned(item.actual, item.actual_tone), _match(item), _verdict(item),
+                         _toned(item.actual, item.actual_tone), _match(item), verdict_html(item),
                          f'<span class="muted">{baselines}</span>'))
         body.append(section(f"{suite.name} ({suite.path})",
                             table(("case", "expected", "actual", "match", "verdict", "rungs"), rows)))

@@ -1,0 +1,194 @@
+"""``inspector triage --format html``: a triage as one page to attach to an incident.
+
+The facts, the comparison with ``--against`` first when given, the groups with
+their bars, the time histogram (rejected in red), the bad lines, and a few
+records of the largest rejection groups with their first failing check
+explained.  The numbers are the summary's (``triage.summary``), the comparison
+``triage.compare``'s, the records' verdicts their case reports: drawn here,
+never recomputed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..presentation.triage_examples import GroupExamples
+from ..triage.compare import THRESHOLD, Shift, compare
+from ..triage.summary import Group, Summary
+from ..triage.timeline import iso
+from .audit import verdict_html
+from .page import bar, document, section, table, text
+
+__all__ = ["SHOWN_BAD", "SHOWN_ROWS", "triage_page"]
+
+SHOWN_ROWS = 25  # a table's rows beyond which "N more" is said (the JSON has them all)
+SHOWN_BAD = 100
+
+
+def _share(rate: float | None) -> str:
+    return "-" if rate is None else f"{rate:.1%}"
+
+
+def _more(rows: list[tuple[str, ...]], hidden: int, width: int) -> None:
+    if hidden > 0:
+        rows.append((f'<span class="muted">… {hidden:,} more (--format json lists every one)</span>',
+                     *([""] * (width - 1))))
+
+
+def _name(group: Group | Shift) -> str:
+    return f'<code class="id">{text(group.name)}</code>'
+
+
+def _groups(title: str, groups: list[Group]) -> str:
+    top = max((group.records for group in groups), default=0)
+    rows = [(_name(group), f"{group.records:,}", _share(group.rate), bar(group.records, top))
+            for group in groups[:SHOWN_ROWS]]
+    _more(rows, len(groups) - SHOWN_ROWS, 4)
+    return section(title, table(("group", "records", "rate", ""), rows, numeric=(1, 2)), level=3)
+
+
+def _split(title: str, groups: list[Group]) -> str:
+    """A scope's or --by value's groups: each a population, its rejected part drawn red."""
+    top = max((group.records for group in groups), default=0)
+    rows = []
+    for group in groups[:SHOWN_ROWS]:
+        checks = sorted(((n, s) for s, n in (group.by_check or {}).items() if s != "ACCEPT"), reverse=True)
+        rows.append((_name(group), f"{group.records:,}", _share(group.rate), f"{group.rejected or 0:,}",
+                     _share(group.rejected_rate), bar(group.records, top, part=group.rejected or 0),
+                     text(", ".join(f"{s} {n:,}" for n, s in checks[:3]) or "-")))
+    _more(rows, len(groups) - SHOWN_ROWS, 7)
+    return section(title, table(("group", "records", "share", "rejected", "rejected %", "", "first checks"), rows,
+                                numeric=(1, 2, 3, 4)), level=3)
+
+
+def _histogram(summary: Summary) -> str:
+    histogram = summary.histogram
+    if histogram is None:
+        return section("Over time", '<p class="muted">no record has a readable ts</p>')
+    bars = histogram.bars
+    width, height, left, bottom = 960, 180, 56, 36
+    top = max((bucket.records for bucket in bars), default=0) or 1
+    step = (width - left - 8) / max(1, len(bars))
+    plot = height - bottom - 8
+    parts = [f'<svg width="{width}" height="{height}" viewBox="0 0 {width} {height}" role="img">'
+             f"<title>records per {text(histogram.bucket)}, rejected in red</title>",
+             f'<text x="{left - 6}" y="14" text-anchor="end" font-size="12" fill="#5b6473">{top:,}</text>',
+             f'<text x="{left - 6}" y="{height - bottom}" text-anchor="end" font-size="12" fill="#5b6473">0</text>',
+             f'<line x1="{left}" y1="{height - bottom}" x2="{width - 8}" y2="{height - bottom}" stroke="#d8dde5"/>']
+    for number, bucket in enumerate(bars):
+        x = left + number * step
+        full = plot * bucket.records / top
+        red = full * bucket.rejected / bucket.records if bucket.records else 0.0
+        y = height - bottom - full
+        parts.append(f'<g><title>{text(iso(bucket.start))}: {bucket.records:,} records, {bucket.rejected:,} '
+                     f'rejected</title><rect x="{x + 1:.1f}" y="{y:.1f}" width="{max(1.0, step - 2):.1f}" '
+                     f'height="{full - red:.1f}" fill="#2f81c7"/><rect x="{x + 1:.1f}" y="{y + full - red:.1f}" '
+                     f'width="{max(1.0, step - 2):.1f}" height="{red:.1f}" fill="#c62828"/></g>')
+    if bars:
+        parts.append(f'<text x="{left}" y="{height - 12}" font-size="12" fill="#5b6473">'
+                     f"{text(iso(bars[0].start))}</text>"
+                     f'<text x="{width - 8}" y="{height - 12}" text-anchor="end" font-size="12" fill="#5b6473">'
+                     f"{text(iso(bars[-1].start))}</text>")
+    parts.append("</svg>")
+    said = [f"records per {histogram.bucket}, the rejected part in red; {summary.tally.no_ts:,} record(s) without "
+            "a readable ts"]
+    if histogram.outliers:
+        said.append(histogram.outlier_words())
+    return section("Over time", "".join(parts), f'<p class="muted">{text("; ".join(said))}</p>')
+
+
+def _comparison(summary: Summary, baseline: Summary, against: Sequence[str]) -> str:
+    shifts = compare(summary, baseline)
+    significant = [shift for shift in shifts if shift.significant]
+    rows = []
+    for shift in shifts[:SHOWN_ROWS]:
+        change = shift.change
+        if change is None:
+            said = '<b>new</b>' if shift.new else '<b>vanished</b>'
+        else:
+            better = shift.kind == "rung" or shift.name == "ACCEPT"
+            worse = (change > 0) != better and round(change, 12) != 0
+            tone = "bad" if worse else "good" if shift.significant else ""
+            weight = "b" if shift.significant else "span"
+            said = f'<{weight} class="{tone}">{change * 100:+.1f} pt</{weight}>'
+        p = shift.p
+        rows.append((_name(shift), said, _share(shift.before.rate), _share(shift.after.rate),
+                     "-" if p is None else (f"{p:.4f}" if p >= 0.0001 else "&lt;0.0001")
+                     + ("" if shift.tested else " (few)"),
+                     f"{shift.before.count:,}/{shift.before.of:,} → {shift.after.count:,}/{shift.after.of:,}"))
+    _more(rows, len(shifts) - SHOWN_ROWS, 6)
+    title = (f"Against {', '.join(against)}: {baseline.records:,} records before, {summary.records:,} after; "
+             f"{len(significant):,} significant change(s) first")
+    note = (f'<p class="muted">two-proportion z-test, pooled, two-sided, significant when p &lt; {THRESHOLD:g}; '
+            "a scope's or --by value's rate is the share of its own records rejected, any other group's its share "
+            "of all records; (few): too few records on a side for the test</p>")
+    return section(title, note, table(("group", "change", "before", "after", "p", "counts before → after"), rows,
+                                      numeric=(2, 3, 4)))
+
+
+def _bad_lines(summary: Summary) -> str:
+    tally = summary.tally
+    if not tally.bad_lines:
+        return ""
+    kinds = ", ".join(f"{kind} {count:,}" for kind, count in sorted(tally.bad_kinds.items()))
+    rows = [(f"<code>{text(f'{file}:{line}')}</code>", text(error)) for file, line, error in tally.bad[:SHOWN_BAD]]
+    hidden = tally.bad_lines - len(rows)
+    _more(rows, hidden, 2)
+    return section(f"{tally.bad_lines:,} bad line(s) (the group bad)", f"<p>{text(kinds)}</p>",
+                   table(("where", "why"), rows))
+
+
+def _examples(examples: Sequence[GroupExamples]) -> str:
+    if not examples:
+        return ""
+    parts = []
+    for found in examples:
+        group = found.group
+        records = [f'<div class="record"><p><code class="id">{text(report.id)}</code> '
+                   f'<span class="bad">{text(report.actual)}</span></p><p>{verdict_html(report)}</p>'
+                   + (f'<p class="muted mono">{text(report.note)}</p>' if report.note else "") + "</div>"
+                   for report in found.reports]
+        if found.problem:
+            records.append(f'<p class="warn">{text(found.problem)}</p>')
+        parts.append(section(f"{group.name}: {group.records:,} record(s), the first {len(found.reports)}",
+                             *records, level=3))
+    return section("Records of the largest rejection groups", *parts)
+
+
+def triage_page(summary: Summary, baseline: Summary | None, against: Sequence[str],
+                examples: Sequence[GroupExamples], generator: str) -> str:
+    tally = summary.tally
+    records = summary.records
+    false_accepts = summary.group("false_accept:citation_only")
+    facts = [("logs", ", ".join(summary.logs)), ("registry", summary.registry or "-"),
+             ("counted", f"{tally.lines:,} lines · {records:,} records · {tally.bad_lines:,} bad lines"),
+             ("rungs", " · ".join(f"{name} {passed:,}/{records:,}" for _, name, passed in summary.rungs)),
+             ("citation-only", f"{false_accepts.records if false_accepts else 0:,} false accept(s)"),
+             ("blame", "; ".join(f"{group.name} {group.records:,}" for group in summary.of_kind("blame"))
+              or "no rejections")]
+    if summary.options.since is not None or summary.options.until is not None:
+        facts.append(("window", f"{tally.outside:,} records outside the window left out, {tally.undated:,} "
+                                "without a readable ts left out"))
+    body = ['<ul class="facts">' + "".join(f"<li><b>{text(label)}</b>{text(value)}</li>" for label, value in facts)
+            + "</ul>"]
+    for file, line, problem in tally.broken:
+        body.append(f'<p class="bad">{text(f"{file} broke off after line {line:,}: {problem}")}</p>')
+    if baseline is not None:
+        body.append(_comparison(summary, baseline, against))
+    tables = []
+    for kind, title in (("check", "By check (verdict status)"), ("reason", "By sub-reason"),
+                        ("claim", "By failing claim: check, field, cited source"),
+                        ("category", "By abstention category")):
+        if groups := summary.of_kind(kind):
+            tables.append(_groups(title, groups))
+    if scopes := summary.of_kind("scope"):
+        tables.append(_split("By request scope: service / environment / revision", scopes))
+    for key in summary.options.by:
+        groups = [group for group in summary.of_kind("by") if group.detail["key"] == key]
+        tables.append(_split(f"By {key}", groups) if groups else
+                      section(f"By {key}", '<p class="muted">no records</p>', level=3))
+    body.append(section("Groups", *tables))
+    body.append(_histogram(summary))
+    body.append(_bad_lines(summary))
+    body.append(_examples(examples))
+    return document("inspector triage", f"{records:,} records of {', '.join(summary.logs)}", body, generator)
