@@ -49,7 +49,9 @@ body.-closed .starting { display: none; }
 
 
 def _page(title: str, body: str, extra_head: str = "") -> str:
-    return (f'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>{escape(title)}</title>\n'
+    return ('<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+            f"<title>{escape(title)}</title>\n"
+            '<link rel="icon" href="data:,">\n'  # no request for /favicon.ico
             f"{extra_head}<style>{_STYLE}</style>\n</head>\n{body}\n</html>\n")
 
 

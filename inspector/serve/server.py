@@ -151,8 +151,13 @@ class AppProcess(AppService):
         except (asyncio.TimeoutError, Exception):  # noqa: BLE001 - ending regardless
             pass
         process = self._process
-        if process is None or process.returncode is not None:
+        if process is None:
             return
+        try:  # asked to quit, it is ending: signalling it now would race the reaping of it
+            await asyncio.wait_for(process.wait(), QUIT_SECONDS)
+            return
+        except asyncio.TimeoutError:
+            pass
         for signal_it in (process.terminate, process.kill):
             try:
                 signal_it()

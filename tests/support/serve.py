@@ -60,7 +60,7 @@ def start_server(*args: str, timeout: float = 20) -> Served:
     """``python -m inspector serve --port 0 ARGS``, once it listens."""
     process = subprocess.Popen([sys.executable, "-m", "inspector", "serve", "--port", "0", *args], cwd=ROOT,
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                               env={**os.environ, "PYTHONIOENCODING": "utf-8", "NO_COLOR": "1"})
+                               env={**os.environ, "PYTHONIOENCODING": "utf-8"})
     assert process.stdout is not None
     deadline = time.monotonic() + timeout
     seen = b""
@@ -73,6 +73,7 @@ def start_server(*args: str, timeout: float = 20) -> Served:
         if found:
             return Served(process, found.group(1), found.group(2))
     process.kill()
+    process.communicate()
     raise AssertionError(f"inspector serve did not start: {seen.decode('utf-8', 'replace')}")
 
 
