@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PIP := $(BIN)/python -m pip --disable-pip-version-check -q
 
-.PHONY: run audit test bench screenshots docs clean
+.PHONY: run audit test bench screenshots web-screenshots docs clean
 
 $(STAMP): requirements.lock pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -41,9 +41,15 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_triage_tui.py
 	$(BIN)/python benchmarks/bench_triage_reread.py
 	$(BIN)/python benchmarks/bench_triage_dask.py
+	$(BIN)/python benchmarks/bench_serve.py
 
 screenshots: $(STAMP)
 	$(BIN)/inspector screenshots --overwrite
+
+# The browser screenshots (docs/serve.md): the served inspector and the HTML reports, in
+# Debian's headless Chromium (/usr/bin/chromium).
+web-screenshots: $(STAMP)
+	$(BIN)/python tests/support/web_screenshots.py
 
 # docs/keys.md is generated from the key declaration (tests/test_readme.py checks it).
 docs: $(STAMP)

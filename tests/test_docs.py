@@ -19,7 +19,10 @@ states (``inspector check ... value-mismatch.json  # exit 1``).
   factory, and ``App.run`` is replaced by a stand-in that records the app
   instead of taking over the terminal.  ``inspector
   screenshots`` (a minute of rendering) stops at the same point: its arguments
-  parsed, the directory not written.
+  parsed, the directory not written.  ``inspector serve ...`` runs through the
+  real command line too, which checks its options and has ``open`` or
+  ``triage`` check what it serves; the server is a stand-in that records it
+  would have listened, and returns (nothing is left running).
 - ``make TARGET`` is checked with ``make -n`` (the target exists); ``make run``
   and ``make test`` are the set-up test's (tests/test_readme.py).
 - A benchmark (``python benchmarks/bench_*.py ...``) takes minutes: the script
@@ -120,6 +123,9 @@ class Launched:
     def run(self, app, *args, **kwargs) -> None:  # noqa: ANN001, ANN002, ANN003 - App.run's place
         self.opened.append(type(app).__name__)
 
+    async def serve(self, config, ready, stop) -> None:  # noqa: ANN001 - run_server's place
+        self.opened.append("served")
+
     def write_screenshots(self, out_dir: Path, overwrite: bool = False) -> int:
         self.opened.append("screenshots")
         return 0
@@ -141,6 +147,7 @@ def run_inspector(argv: list[str], out: Path | None, monkeypatch: pytest.MonkeyP
     from textual.app import App
 
     from inspector import cli
+    from inspector.serve import server
     from inspector.tui import launch
 
     launched = Launched()
@@ -149,6 +156,8 @@ def run_inspector(argv: list[str], out: Path | None, monkeypatch: pytest.MonkeyP
     with monkeypatch.context() as patch:
         patch.setattr(App, "run", lambda app, *args, **kwargs: launched.run(app))
         patch.setattr(launch, "write_screenshots", launched.write_screenshots)
+        patch.setattr(server, "run_server", launched.serve)
+        patch.setattr(server, "configure_logging", lambda: None)
         patch.setattr(sys, "stdin", FakeTerminal() if ui else io.StringIO())
         patch.setenv("COLUMNS", "120")
         with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
@@ -160,6 +169,8 @@ def run_inspector(argv: list[str], out: Path | None, monkeypatch: pytest.MonkeyP
         out.write_text(stdout.getvalue(), "utf-8")
     if ui and status == 0:
         assert launched.opened, f"inspector {shlex.join(argv)} was expected to open the inspector"
+    if argv[0] == "serve" and status == 0:
+        assert launched.opened == ["served"], f"inspector {shlex.join(argv)} was expected to serve"
     return status, stderr.getvalue()
 
 

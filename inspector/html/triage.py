@@ -1,7 +1,7 @@
 """``inspector triage --format html``: a triage as one page to attach to an incident.
 
-The facts, the comparison with ``--against`` first when given, the groups with
-their bars, the time histogram (rejected in red), the bad lines, and a few
+The facts, the comparison with ``--against`` first when given, the time
+histogram (rejected in red), the groups with their bars, the bad lines, and a few
 records of the largest rejection groups with their first failing check
 explained.  The numbers are the summary's (``triage.summary``), the comparison
 ``triage.compare``'s, the records' verdicts their case reports: drawn here,
@@ -175,6 +175,7 @@ def triage_page(summary: Summary, baseline: Summary | None, against: Sequence[st
         body.append(f'<p class="bad">{text(f"{file} broke off after line {line:,}: {problem}")}</p>')
     if baseline is not None:
         body.append(_comparison(summary, baseline, against))
+    body.append(_histogram(summary))
     tables = []
     for kind, title in (("check", "By check (verdict status)"), ("reason", "By sub-reason"),
                         ("claim", "By failing claim: check, field, cited source"),
@@ -188,7 +189,6 @@ def triage_page(summary: Summary, baseline: Summary | None, against: Sequence[st
         tables.append(_split(f"By {key}", groups) if groups else
                       section(f"By {key}", '<p class="muted">no records</p>', level=3))
     body.append(section("Groups", *tables))
-    body.append(_histogram(summary))
     body.append(_bad_lines(summary))
     body.append(_examples(examples))
     return document("inspector triage", f"{records:,} records of {', '.join(summary.logs)}", body, generator)

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from support import ARTICLE, one_line_error, run_main
-from support.html import SAMPLE_LOG, SAMPLE_REGISTRY
+from support.hostile_html import SAMPLE_LOG, SAMPLE_REGISTRY
 
 AUDIT = ["audit", str(ARTICLE), "--format", "html"]
 TRIAGE = ["triage", str(SAMPLE_LOG), "--registry", str(SAMPLE_REGISTRY), "--format", "html"]

@@ -12,7 +12,7 @@ import pytest_asyncio
 
 from support import ARTICLE, FIXTURES, run_main
 from support.chromium import Chromium, Page, png_size
-from support.html import SAMPLE_REGISTRY, SCRIPT, hostile_log
+from support.hostile_html import SAMPLE_REGISTRY, SCRIPT, hostile_log
 
 pytestmark = pytest.mark.xdist_group("browser")
 

@@ -12,7 +12,7 @@ import pytest
 from inspector.html.page import attribute, bar, text
 
 from support import ARTICLE, FIXTURES, run_main
-from support.html import CONTROL, HOSTILE, IMAGE, SAMPLE_LOG, SAMPLE_REGISTRY, SCRIPT, assert_inert, hostile_log
+from support.hostile_html import CONTROL, HOSTILE, IMAGE, SAMPLE_LOG, SAMPLE_REGISTRY, SCRIPT, assert_inert, hostile_log
 
 TRIAGE = ["triage", str(SAMPLE_LOG), "--registry", str(SAMPLE_REGISTRY), "--format", "html"]
 
