@@ -41,7 +41,7 @@ from ..suites.load import (
     read_bytes,
 )
 
-__all__ = ["COUNTEREXAMPLES", "SaveError", "parent_sha256", "save_case"]
+__all__ = ["COUNTEREXAMPLES", "SaveError", "new_file_bytes", "parent_sha256", "save_case"]
 
 COUNTEREXAMPLES = "counterexamples"  # the kind that marks a file inspector created
 
@@ -76,21 +76,10 @@ def save_case(path: str | Path, parent_suite: Suite, parent_case: Case, raw: str
         refuse_protected(path)
     except ProtectedTarget as exc:
         raise SaveError(path, exc.reason) from None
-    if not case_id or case_id != case_id.strip():
-        raise SaveError(path, f"case id {case_id!r} is empty or has blanks around it")
-    try:
-        parse_label(expected)
-    except ValueError as exc:
-        raise SaveError(path, f"expected label: {exc}") from None
-    sources = [source_document(source) for source in parent_suite.registry.sources]
+    _check_case(path, case_id, expected)
     existing = _existing(path)
     if existing is None:
-        document: dict[str, Any] = {
-            "kind": COUNTEREXAMPLES,
-            "description": f"Counterexamples saved by inspector from {parent_suite.name}.",
-            "sources": sources,
-            "cases": [],
-        }
+        document = _new_document(parent_suite)
     else:
         document, suite = existing
         if any(case.id == case_id for case in suite.cases):
@@ -100,15 +89,51 @@ def save_case(path: str | Path, parent_suite: Suite, parent_case: Case, raw: str
                                   "verified against its file's registry, so save it into a new file")
     document["cases"].append(_case_document(path, parent_suite, parent_case, raw, expected, note, case_id,
                                             edits, inspector_version))
-    data = (json_dumps(document) + "\n").encode("utf-8")
-    if len(data) > MAX_SUITE_BYTES:
-        raise SaveError(path, f"the file would be {len(data)} bytes, more than a suite may be ({MAX_SUITE_BYTES})")
+    data = _encoded(path, document)
     try:
         write_files(path.parent, {path.name: data}, overwrite=existing is not None)
     except WriteError as exc:
         kept = "the file is as it was" if existing is not None else "nothing was written"
         raise SaveError(path, f"not saved: {exc.reason}; {kept}") from None
     return load_suite(path)
+
+
+def new_file_bytes(name: str, parent_suite: Suite, parent_case: Case, raw: str | bytes, expected: str,
+                   note: str | None, case_id: str, edits: Iterable[Any], inspector_version: str) -> bytes:
+    """The counterexample file ``save_case`` would create at a new path named ``name``,
+    holding this one case: what a served inspector offers as a download instead of
+    writing on the server.  ``SaveError`` as ``save_case`` refuses (an id, a label, a size)."""
+    path = Path(name)
+    _check_case(path, case_id, expected)
+    document = _new_document(parent_suite)
+    document["cases"].append(_case_document(path, parent_suite, parent_case, raw, expected, note, case_id,
+                                            edits, inspector_version))
+    return _encoded(path, document)
+
+
+def _check_case(path: Path, case_id: str, expected: str) -> None:
+    if not case_id or case_id != case_id.strip():
+        raise SaveError(path, f"case id {case_id!r} is empty or has blanks around it")
+    try:
+        parse_label(expected)
+    except ValueError as exc:
+        raise SaveError(path, f"expected label: {exc}") from None
+
+
+def _new_document(parent_suite: Suite) -> dict[str, Any]:
+    return {
+        "kind": COUNTEREXAMPLES,
+        "description": f"Counterexamples saved by inspector from {parent_suite.name}.",
+        "sources": [source_document(source) for source in parent_suite.registry.sources],
+        "cases": [],
+    }
+
+
+def _encoded(path: Path, document: dict[str, Any]) -> bytes:
+    data = (json_dumps(document) + "\n").encode("utf-8")
+    if len(data) > MAX_SUITE_BYTES:
+        raise SaveError(path, f"the file would be {len(data)} bytes, more than a suite may be ({MAX_SUITE_BYTES})")
+    return data
 
 
 def _existing(path: Path) -> tuple[dict[str, Any], Suite] | None:

@@ -19,13 +19,14 @@ from pathlib import Path
 from .. import __version__
 from ..contract.text import visible
 from ..lab.history import History
-from ..lab.save import SaveError, save_case
+from ..lab.save import SaveError, new_file_bytes, save_case
 from ..reports.case import CaseReport
 from ..reports.labels import label_matches
 from ..reports.tones import Tone
 from ..suites.load import Case, LoadError, Suite, load_suite, parse_label
 
-__all__ = ["DEFAULT_PATH", "SaveForm", "SaveOutcome", "ids_in", "resolve_path", "saved_line"]
+__all__ = ["DEFAULT_PATH", "Download", "SaveForm", "SaveOutcome", "download_name", "ids_in", "resolve_path",
+           "saved_line"]
 
 DEFAULT_PATH = "counterexamples.json"
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
@@ -43,6 +44,23 @@ def ids_in(path: Path) -> frozenset[str]:
     except (LoadError, OSError):
         return frozenset()
     return frozenset(case.id for case in suite.cases) | {e.id for e in suite.broken if e.id is not None}
+
+
+def download_name(text: str, default: str = DEFAULT_PATH) -> str:
+    """A typed path as the name of a file the browser downloads: its last part, made a
+    plain file name (a served inspector writes nothing on the server)."""
+    name = _UNSAFE.sub("_", Path(text.strip()).name).strip("._")
+    return name if name else default
+
+
+@dataclass(frozen=True, slots=True)
+class Download:
+    """A file offered to the browser instead of written (served): its name and bytes,
+    or, when refused, None and why; ``message`` is the line to show either way."""
+
+    name: str
+    data: bytes | None
+    message: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,6 +162,17 @@ class SaveForm:
             return SaveOutcome(target, case_id, None, f"{visible(str(target))}: not saved: internal error "
                                                       f"({type(error).__name__}: {visible(str(error))})")
         return SaveOutcome(target, case_id, suite, saved_line(case_id, path.strip(), suite))
+
+    def download(self, path: str, case_id: str, expected: str, note: str | None) -> Download:
+        """The case as shown, as a new counterexample file to download (served: nothing is
+        written on the server).  A refusal is a value, never raised."""
+        name = download_name(path)
+        try:
+            data = new_file_bytes(name, self.parent_suite, self.parent_case, self.raw, expected.strip(),
+                                  note.strip() if note and note.strip() else None, case_id, self.edits, __version__)
+        except SaveError as error:
+            return Download(name, None, str(error))
+        return Download(name, data, f"offered {visible(case_id)} as a download: {name} (the browser saves it)")
 
     def label_note(self, expected: str) -> tuple[str, Tone] | None:
         """What the form says under the expected label: why it is not a label,

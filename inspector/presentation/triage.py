@@ -27,7 +27,7 @@ from ..contract.models import Registry
 from ..reports.case import CaseReport
 from ..suites.load import Case, CaseError, Suite
 from ..triage.drill import LineReader
-from ..triage.export import ExportError, SampleTaken, export_suite
+from ..triage.export import ExportError, SampleTaken, export_suite, suite_bytes
 from ..triage.follow import FollowEvent, FollowProgress
 from ..triage.groups import KINDS, other_name
 from ..triage.sample import sample_numbers
@@ -71,6 +71,7 @@ __all__ = [
     "Summary",
     "TriageRun",
     "count",
+    "export_download",
     "export_group",
     "export_path",
     "iso",
@@ -453,6 +454,26 @@ def export_group(group: Group, snapshot: Snapshot, run: TriageRun, reader: LineR
     one line to show: a group of bad lines, a log that cannot be read again or
     changed since it was counted (``StaleExport``: count again), a
     file already there, a full disk; nothing is written then."""
+    collected, books, marked = _collected(group, snapshot, run, reader, out, limit, numbers, sample)
+    return export_suite(out, group.name, run.registry, collected, run.logs, run.options.log_format, books,
+                        sample=sample, chosen=marked)
+
+
+def export_download(group: Group, snapshot: Snapshot, run: TriageRun, reader: LineReader, name: str,
+                    limit: int = EXPORT_LIMIT, *, numbers: Sequence[int] | None = None,
+                    sample: SampleTaken | None = None) -> tuple[bytes, int]:
+    """The suite ``export_group`` would write, as bytes (and its cases): what a served
+    inspector offers as a download named ``name`` instead of writing on the server.
+    Refused as ``export_group`` refuses, but for what only a file on disk can be."""
+    collected, books, marked = _collected(group, snapshot, run, reader, name, limit, numbers, sample)
+    return suite_bytes(name, group.name, run.registry, collected, run.logs, run.options.log_format, books,
+                       sample=sample, chosen=marked)
+
+
+def _collected(group: Group, snapshot: Snapshot, run: TriageRun, reader: LineReader, out: str | Path, limit: int,
+               numbers: Sequence[int] | None, sample: SampleTaken | None) -> tuple[list[Any], Any, str | None]:
+    """The group's chosen records reread (each still what was counted), the reviewers'
+    annotations of the logs, and how the records were chosen; ``ExportError`` naming ``out``."""
     if group.kind == "bad":
         raise ExportError(out, "the bad lines cannot be exported as a suite: they are not records")
     if limit < 1:
@@ -499,8 +520,7 @@ def export_group(group: Group, snapshot: Snapshot, run: TriageRun, reader: LineR
     except AnnotationError as exc:
         raise ExportError(exc.path, f"{exc.problem}; nothing was written") from None
     marked = f"the {len(collected):,} record(s) marked by hand" if numbers is not None else None
-    return export_suite(out, group.name, run.registry, collected, run.logs, run.options.log_format, books,
-                        sample=sample, chosen=marked)
+    return collected, books, marked
 
 
 class _Ids(Sequence[str]):

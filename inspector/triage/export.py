@@ -34,7 +34,7 @@ from .mapping import DEFAULT_FORMAT, LogFormat
 from .records import BadLine, RequestCache, decode_record
 
 __all__ = ["EXPORT_KIND", "ExportError", "SampleTaken", "check_destination", "export_suite", "human_member",
-           "metadata_member", "record_note", "suite_document"]
+           "metadata_member", "record_note", "suite_bytes", "suite_document"]
 
 EXPORT_KIND = "triage-export"
 
@@ -248,16 +248,26 @@ def export_suite(out: str | Path, group: str, registry: Registry,
         refuse_protected(out)  # before the work of decoding every record
     except WriteError as exc:
         raise ExportError(exc.path, f"{exc.reason}; nothing was written") from None
-    document = suite_document(group, registry, collected, logs, log_format, annotations, sample, chosen)
-    data = (json_dumps(document) + "\n").encode("utf-8")
-    if len(data) > MAX_SUITE_BYTES:
-        raise ExportError(out, f"the suite would be {len(data):,} bytes ({len(document['cases']):,} cases), more "
-                               f"than a suite may be ({MAX_SUITE_BYTES:,}); narrow it with --since/--until, "
-                               "a smaller group or --limit")
+    data, count = suite_bytes(out, group, registry, collected, logs, log_format, annotations, sample, chosen)
     try:
         write_files(out.parent, {out.name: data}, overwrite=False)
     except WriteError as exc:
         raise ExportError(exc.path, f"{exc.reason}; nothing was written") from None
     except ValueError as exc:  # not a plain file name
         raise ExportError(out, str(exc)) from None
-    return len(document["cases"])
+    return count
+
+
+def suite_bytes(out: str | Path, group: str, registry: Registry,
+                collected: Iterable[tuple[str, int, int, bytes, str]], logs: Iterable[str],
+                log_format: LogFormat = DEFAULT_FORMAT, annotations: Mapping[str, Annotations] | None = None,
+                sample: SampleTaken | None = None, chosen: str | None = None) -> tuple[bytes, int]:
+    """The suite file ``export_suite`` writes (and its cases): what a served inspector offers
+    as a download instead.  ``ExportError`` (naming ``out``) for a suite too big to be one."""
+    document = suite_document(group, registry, collected, logs, log_format, annotations, sample, chosen)
+    data = (json_dumps(document) + "\n").encode("utf-8")
+    if len(data) > MAX_SUITE_BYTES:
+        raise ExportError(out, f"the suite would be {len(data):,} bytes ({len(document['cases']):,} cases), more "
+                               f"than a suite may be ({MAX_SUITE_BYTES:,}); narrow it with --since/--until, "
+                               "a smaller group or --limit")
+    return data, len(document["cases"])

@@ -260,6 +260,31 @@ class TestSave:
             "edits": ["value.perturb", "quote.other_line"], "inspector_version": __version__,
             "verifier": VERIFIER}
 
+    async def test_served_the_case_is_a_download_and_nothing_is_written(self, tmp_path, monkeypatch):
+        # inspector serve: Textual's web driver (is_web); the browser gets the file, the server's disk nothing
+        from textual.app import App
+
+        delivered = []
+        monkeypatch.setattr(App, "is_web", property(lambda app: True))
+        monkeypatch.setattr(App, "deliver_binary", lambda app, data, **how: delivered.append((data.read(), how)))
+        monkeypatch.chdir(tmp_path)
+        async with inspecting([ARTICLE_SUITE], "complete-answer") as pilot:
+            await mutate(pilot, "value.perturb")
+            screen = await open_form(pilot)
+            assert "the browser downloads" in screen.query_one("#save-path", Input).placeholder
+            fill(screen, path="../../etc/mine.json", note="served")
+            await submit(pilot)
+            assert status(screen).startswith("offered complete-answer.value.perturb as a download: mine.json")
+        assert list(tmp_path.iterdir()) == []
+        ((data, how),) = delivered
+        assert how == {"save_filename": "mine.json", "open_method": "download", "mime_type": "application/json"}
+        written = tmp_path / "written.json"
+        save_direct(written, "complete-answer.value.perturb")
+        document, direct = json.loads(data), json.loads(written.read_text("utf-8"))
+        assert document["kind"] == COUNTEREXAMPLES and document["sources"] == direct["sources"]
+        (case,) = document["cases"]
+        assert case["note"] == "served" and case["provenance"]["edits"] == ["value.perturb"]
+
     async def test_enter_after_saving_opens_the_saved_case_with_its_provenance(self, tmp_path):
         target = tmp_path / "mine.json"
         async with inspecting([ARTICLE_SUITE], "real-quote-wrong-value") as pilot:

@@ -851,6 +851,30 @@ class TestExport:
         assert all(case.note.startswith("from ") and "metadata" in case.note for case in suite.cases)
         assert audit([suite]).mismatches == () and len(audit([suite]).results) == 5
 
+    async def test_served_the_group_is_a_download_and_nothing_is_written(self, made, tmp_path, monkeypatch):
+        # inspector serve: Textual's web driver (is_web); the browser gets the suite, the server's disk nothing
+        from textual.app import App
+
+        from inspector.suites.load import load_suite
+
+        delivered = []
+        monkeypatch.setattr(App, "is_web", property(lambda app: True))
+        monkeypatch.setattr(App, "deliver_binary", lambda app, data, **how: delivered.append((data.read(), how)))
+        folder, registry, _ = made
+        app = app_for(folder / "app.jsonl", registry)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = await counted(pilot)
+            select_group(screen, "STALE_REVISION")
+            await pilot.pause()
+            status = await self.export(pilot, tmp_path / "stale.json", limit="3")
+            assert status.startswith("offered 3 cases as a download: stale.json")
+        assert list(tmp_path.iterdir()) == []
+        ((data, how),) = delivered
+        assert how == {"save_filename": "stale.json", "open_method": "download", "mime_type": "application/json"}
+        (tmp_path / "stale.json").write_bytes(data)
+        suite = load_suite(tmp_path / "stale.json")
+        assert [case.expected for case in suite.cases] == ["STALE_REVISION"] * 3
+
     async def test_an_existing_file_is_refused_and_kept(self, made, tmp_path):
         folder, registry, _ = made
         out = tmp_path / "taken.json"

@@ -13,18 +13,22 @@ nothing is written then.  A log rewritten or rotated since it was counted
 verdict) is refused so too, and ``ctrl+r`` then closes the form and counts
 again (the form's result is True).  The count is a whole number from 1 to the
 group's records (``presentation.numbers``: ``²`` or 5,000 digits are refused,
-not a crash).  Esc closes the form.  The form's parts (fields, status, the
-worker) are ``FormScreen``'s.
+not a crash).  Served (``inspector serve``), nothing is written on the server:
+the suite is offered to the browser as a download named after the path's last
+part (``export_download``).  Esc closes the form.  The form's parts (fields,
+status, the worker) are ``FormScreen``'s.
 """
 
 from __future__ import annotations
 
+import io
 from collections.abc import Sequence
 from pathlib import Path
 
 from textual.content import Content
 
 from ...presentation.export_form import ExportFormError, default_take, export_choice
+from ...presentation.save_form import download_name
 from ...presentation.triage import (
     EXPORT_LIMIT,
     ExportError,
@@ -33,6 +37,7 @@ from ...presentation.triage import (
     Snapshot,
     StaleExport,
     TriageRun,
+    export_download,
     export_group,
     export_path,
 )
@@ -94,11 +99,25 @@ class ExportScreen(FormScreen[bool]):
         except ExportFormError as exc:
             self.missing(str(exc), "limit" if exc.field == "count" else exc.field)
             return
+        if self.app.is_web:  # served (inspector serve): the browser downloads it, nothing is written here
+            name = download_name(path, export_path(self.group))
+            self.start(choice.doing,
+                       lambda: export_download(self.group, self.snapshot, self.run, LineReader(), name, choice.count,
+                                               numbers=choice.numbers, sample=choice.sample),
+                       lambda done: self._offered(name, *done))
+            return
         target = Path(path).expanduser()
         self.start(choice.doing,
                    lambda: export_group(self.group, self.snapshot, self.run, LineReader(), target, choice.count,
                                         numbers=choice.numbers, sample=choice.sample),
                    lambda written: self._done(target, written, choice.how))
+
+    def _offered(self, name: str, data: bytes, written: int) -> None:
+        self.app.deliver_binary(io.BytesIO(data), save_filename=name, open_method="download",
+                                mime_type="application/json")
+        self.status(Content.assemble(
+            safe.content(f"offered {written:,} case{'s' if written != 1 else ''} as a download: {name}",
+                         strong(Tone.GOOD)), ("\nthe browser saves it · Esc closes", _MUTED)))
 
     def refused(self, refusal: Exception) -> None:
         super().refused(refusal)

@@ -5,13 +5,16 @@ The form asks for the file, the id, the expected label and a note (defaults from
 thread worker (writing can block on a slow or full disk).  A refusal (a bundled
 or foreign suite, an id already there, a full disk, a read-only directory) is
 the ``SaveError``'s one line, shown in the form so that the id or the path can be
-fixed without typing the rest again; the file is as it was.  Once saved, Enter
+fixed without typing the rest again; the file is as it was.  Served (``inspector
+serve``), nothing is written on the server: the case, as a new counterexample file
+named after the path's last part, is offered to the browser as a download.  Once saved, Enter
 opens the saved case in the inspector; Esc closes the form.  The form's parts
 (fields, status, the worker) are ``FormScreen``'s.
 """
 
 from __future__ import annotations
 
+import io
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -20,7 +23,7 @@ from textual.app import ComposeResult
 from textual.content import Content
 from textual.widgets import Input, Static
 
-from ...presentation.save_form import DEFAULT_PATH, SaveForm, SaveOutcome, ids_in, resolve_path
+from ...presentation.save_form import DEFAULT_PATH, Download, SaveForm, SaveOutcome, ids_in, resolve_path
 from ...suites.load import Suite
 from .. import keys, safe
 from ..tones import TEXT, Tone, strong
@@ -62,7 +65,9 @@ class SaveScreen(FormScreen[Saved | None]):
             (form.verdict, strong(Tone.GOOD if form.report.verdict and form.report.verdict.ok else Tone.BAD)))
 
     def fields(self) -> tuple[Field, ...]:
-        return (Field("path", "file", self.path, "a new file, or a counterexample file inspector created"),
+        where = ("the name of the file the browser downloads (served: nothing is written here)" if self.app.is_web
+                 else "a new file, or a counterexample file inspector created")
+        return (Field("path", "file", self.path, where),
                 Field("id", "id", "", "unique in that file"),
                 Field("expected", "expected", self.form.verdict, "ACCEPT or a rejection code"),
                 Field("note", "note", "", "optional: why this case matters"))
@@ -122,7 +127,19 @@ class SaveScreen(FormScreen[Saved | None]):
             self.missing("a file is needed: type the path of the counterexample file", "path")
             return
         case_id, expected, note = self.value("id"), self.value("expected"), self.value("note")
+        if self.app.is_web:  # served (inspector serve): the browser downloads it, nothing is written here
+            self.start("preparing the download…", lambda: self.form.download(path, case_id, expected, note),
+                       self._offered)
+            return
         self.start("saving…", lambda: self.form.save(path, case_id, expected, note), self._saved_as)
+
+    def _offered(self, download: Download) -> None:
+        if download.data is None:
+            self.refuse(download.message)
+            return
+        self.app.deliver_binary(io.BytesIO(download.data), save_filename=download.name, open_method="download",
+                                mime_type="application/json")
+        self.status(Content.assemble(safe.content(download.message, strong(Tone.GOOD)), ("\nEsc closes", _MUTED)))
 
     def _unchanged_since_saved(self) -> bool:
         return self._saved_fields == tuple(self.value(field) for field in _FIELDS)
