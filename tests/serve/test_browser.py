@@ -26,8 +26,14 @@ WIDTH, HEIGHT = 1280, 800
 
 
 @pytest.fixture(scope="module")
-def served() -> Iterator[Served]:
-    server = start_server("fixtures/article.json", "fixtures/hostile.json")
+def workdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The server's working directory: where a session would write, were it to write."""
+    return tmp_path_factory.mktemp("served")
+
+
+@pytest.fixture(scope="module")
+def served(workdir: Path) -> Iterator[Served]:
+    server = start_server(str(FIXTURES / "article.json"), str(FIXTURES / "hostile.json"), cwd=workdir)
     yield server
     status, said = server.stop()
     assert status == 0, said
@@ -77,8 +83,8 @@ async def _settled(page: Page, quiet: float = 0.4) -> None:
 
 
 class TestThePage:
-    async def test_draws_the_inspector_and_a_key_moves_to_the_next_case(self, page: Page, served: Served,
-                                                                        tmp_path: Path) -> None:
+    async def test_draws_the_inspector_a_key_moves_to_the_next_case_nothing_else_asked(
+            self, page: Page, served: Served, tmp_path: Path) -> None:
         await _open(page, served)
         await _settled(page)
         shot = await page.screenshot(tmp_path / "served.png")
@@ -92,10 +98,7 @@ class TestThePage:
         since = len(page.frames)
         await page.key("j")
         await _drawn(page, "reordered-claims", since)  # the second case, now the current one
-
-    async def test_asks_nothing_of_anyone_but_the_server(self, page: Page, served: Served) -> None:
-        await _open(page, served)
-        await _settled(page)
+        # and the page asked nothing of anyone but the server (its own assets, the websocket)
         assert page.requests
         assert all(url.startswith(served.base + "/") for url in page.requests), page.requests
         assert page.dialogs == []
@@ -122,6 +125,30 @@ def _hostile_strings() -> set[str]:
     walk(suite["sources"])
     return found - {"description", "expected", "read_timeout_ms", "retry_enabled", "environment", "supplied",
                     "payments", "prod-v2"}
+
+
+class TestSaving:
+    async def test_the_labs_save_is_a_download_and_nothing_is_written_on_the_server(
+            self, page: Page, served: Served, workdir: Path, tmp_path: Path) -> None:
+        import asyncio
+
+        from inspector.suites.load import load_suite
+
+        await page.send("Browser.setDownloadBehavior", behavior="allow", downloadPath=str(tmp_path),
+                        eventsEnabled=True)
+        await _open(page, served)
+        await page.key("s")  # the save form, on the case as shown
+        await _drawn(page, "counterexamples.json")
+        since = len(page.frames)
+        await page.key("Enter", "\r")
+        await _drawn(page, "as a download: counterexamples.json", since)
+        for _ in range(200):
+            if (tmp_path / "counterexamples.json").exists():
+                break
+            await asyncio.sleep(0.05)
+        suite = load_suite(tmp_path / "counterexamples.json")
+        assert [case.id for case in suite.cases] == ["complete-answer.copy"]
+        assert list(workdir.iterdir()) == []
 
 
 class TestTheHostileSuite:

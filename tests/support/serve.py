@@ -56,9 +56,9 @@ class Served:
         return self.process.returncode, out.decode("utf-8", "replace")
 
 
-def start_server(*args: str, timeout: float = 20) -> Served:
-    """``python -m inspector serve --port 0 ARGS``, once it listens."""
-    process = subprocess.Popen([sys.executable, "-m", "inspector", "serve", "--port", "0", *args], cwd=ROOT,
+def start_server(*args: str, timeout: float = 20, cwd: Path = ROOT) -> Served:
+    """``python -m inspector serve --port 0 ARGS`` (run in ``cwd``), once it listens."""
+    process = subprocess.Popen([sys.executable, "-m", "inspector", "serve", "--port", "0", *args], cwd=cwd,
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                env={**os.environ, "PYTHONIOENCODING": "utf-8"})
     assert process.stdout is not None
