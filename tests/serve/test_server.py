@@ -97,7 +97,7 @@ class TestThePage:
 
 
 class TestASession:
-    async def test_draws_the_case_list_and_j_moves_to_the_next_case(self, served: Served) -> None:
+    async def test_draws_the_case_list_j_moves_to_the_next_case_junk_is_ignored(self, served: Served) -> None:
         async with aiohttp.ClientSession(cookies=served.cookie) as client:
             async with client.ws_connect(f"{served.websocket}?width=120&height=36") as socket:
                 await socket.send_json(["resize", SIZE])
@@ -112,6 +112,17 @@ class TestASession:
                         break
                 await socket.send_json(["stdin", "j"])
                 await read_until(socket, "reordered-claims")  # the second case, now the current one
+                # malformed messages are ignored, and the session goes on
+                for junk in ("not json", "{}", "[]", "[1, 2]", '["resize", {"width": -1, "height": 1e9}]',
+                             '["stdin", 5]', '["resize", "x"]'):
+                    await socket.send_str(junk)
+                await socket.send_bytes(b"\x00\xff")
+                await socket.send_json(["ping", "still here"])
+                while True:
+                    message = await asyncio.wait_for(socket.receive(), 10)
+                    if message.type == aiohttp.WSMsgType.TEXT:
+                        assert message.json() == ["pong", "still here"]
+                        break
         await _wait_for_sessions(served, 0)
 
     async def test_a_session_beyond_the_limit_is_refused_with_a_message(self, served: Served) -> None:
@@ -161,20 +172,4 @@ class TestASession:
                     if message.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED):
                         break
                 assert socket.closed
-        await _wait_for_sessions(served, 0)
-
-    async def test_malformed_messages_are_ignored(self, served: Served) -> None:
-        async with aiohttp.ClientSession(cookies=served.cookie) as client:
-            async with client.ws_connect(f"{served.websocket}?width=80&height=24") as socket:
-                await read_until(socket, "complete-answer")
-                for junk in ("not json", "{}", "[]", "[1, 2]", '["resize", {"width": -1, "height": 1e9}]',
-                             '["stdin", 5]', '["resize", "x"]'):
-                    await socket.send_str(junk)
-                await socket.send_bytes(b"\x00\xff")
-                await socket.send_json(["ping", "still here"])
-                while True:
-                    message = await asyncio.wait_for(socket.receive(), 10)
-                    if message.type == aiohttp.WSMsgType.TEXT:
-                        assert message.json() == ["pong", "still here"]
-                        break
         await _wait_for_sessions(served, 0)
