@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from ..contract.text import json_dumps, visible
 from ..io.writing import WriteError
 from ..suites.load import load_registry
-from .output import EXIT_ACCEPT, EXIT_BROKEN, EXIT_INTERNAL, error, isatty, terminal_problem
+from .output import EXIT_ACCEPT, EXIT_BROKEN, EXIT_INTERNAL, error, isatty, served
 from .triage_engine import add_engine_arguments, engine_options, engine_problem, expand
 from .triage_html import html_problem, stamp_logs, write_html
 from .triage_report import print_summary
@@ -221,9 +221,9 @@ def run(args: argparse.Namespace) -> int:
         except ValueError as exc:
             return error(f"--pivot: {exc}")
         by = tuple(dict.fromkeys([*by, *(key for key in pivot_keys if key not in (SCOPE, CHECK))]))
-    if args.series and (args.format != "json" or args.follow):
-        return error("--series adds each group's records over time to the JSON: add --format json (without "
-                     "--follow); the inspector's overview draws the selected group's")
+    if args.series and (args.format not in ("json", "html") or args.follow):
+        return error("--series adds each group's records over time to the JSON: add --format json (or html: "
+                     "drawn; without --follow); the inspector's overview draws the selected group's")
     if (problem := follow_problem(args)) is not None:
         return error(problem)
     if not headless and (problem := _inspector_problem(args)) is not None:
@@ -512,9 +512,10 @@ def _inspect(args: argparse.Namespace, registry: Any, window: dict[str, float | 
         return error(str(exc))
     if getattr(args, "check_only", False):  # inspector serve: the inputs are usable, nothing opens here
         return EXIT_ACCEPT
-    if (problem := terminal_problem("inspector triage needs a terminal (standard input and output) for the "
-                                    "inspector; add --summary (or --format json) for the headless report")):
-        return error(problem)
+    # Served (inspector serve), Textual's web driver speaks through pipes: no terminal is needed.
+    if not served() and not all(stream is not None and isatty(stream) for stream in (sys.stdin, sys.stdout)):
+        return error("inspector triage needs a terminal (standard input and output) for the inspector; "
+                      "add --summary (or --format json) for the headless report")
     from ..presentation.triage import triage_run
     from ..tui.launch import open_triage
 

@@ -1,7 +1,8 @@
 """``inspector triage --format html``: a triage as one page to attach to an incident.
 
 The facts, the comparison with ``--against`` first when given, the time
-histogram (rejected in red), the groups with their bars, the bad lines, and a few
+histogram (rejected in red; with ``--series`` also the largest rejection
+groups' and each ``--by`` key's largest values', drawn by ``triage.series``), the groups with their bars, the bad lines, and a few
 records of the largest rejection groups with their first failing check
 explained.  The numbers are the summary's (``triage.summary``), the comparison
 ``triage.compare``'s, the records' verdicts their case reports: drawn here,
@@ -15,7 +16,7 @@ from collections.abc import Sequence
 from ..presentation.triage_examples import GroupExamples
 from ..triage.compare import THRESHOLD, Shift, compare
 from ..triage.summary import Group, Summary
-from ..triage.timeline import iso
+from ..triage.timeline import Histogram, iso
 from .audit import verdict_html
 from .page import bar, document, section, table, text
 
@@ -23,6 +24,7 @@ __all__ = ["SHOWN_BAD", "SHOWN_ROWS", "triage_page"]
 
 SHOWN_ROWS = 25  # a table's rows beyond which "N more" is said (the JSON has them all)
 SHOWN_BAD = 100
+SHOWN_SERIES = 8  # with --series: each --by key's largest values drawn over time
 
 
 def _share(rate: float | None) -> str:
@@ -61,17 +63,15 @@ def _split(title: str, groups: list[Group]) -> str:
                                 numeric=(1, 2, 3, 4)), level=3)
 
 
-def _histogram(summary: Summary) -> str:
-    histogram = summary.histogram
-    if histogram is None:
-        return section("Over time", '<p class="muted">no record has a readable ts</p>')
+def _bars_svg(histogram: Histogram, title: str, height: int = 180, width: int = 960) -> str:
+    """A histogram's bars as inline SVG: records per bucket, the rejected part in red, to its own scale."""
     bars = histogram.bars
-    width, height, left, bottom = 960, 180, 56, 36
+    left, bottom = 56, 36
     top = max((bucket.records for bucket in bars), default=0) or 1
     step = (width - left - 8) / max(1, len(bars))
     plot = height - bottom - 8
     parts = [f'<svg width="{width}" height="{height}" viewBox="0 0 {width} {height}" role="img">'
-             f"<title>records per {text(histogram.bucket)}, rejected in red</title>",
+             f"<title>{text(title)}</title>",
              f'<text x="{left - 6}" y="14" text-anchor="end" font-size="12" fill="#5b6473">{top:,}</text>',
              f'<text x="{left - 6}" y="{height - bottom}" text-anchor="end" font-size="12" fill="#5b6473">0</text>',
              f'<line x1="{left}" y1="{height - bottom}" x2="{width - 8}" y2="{height - bottom}" stroke="#d8dde5"/>']
@@ -90,11 +90,37 @@ def _histogram(summary: Summary) -> str:
                      f'<text x="{width - 8}" y="{height - 12}" text-anchor="end" font-size="12" fill="#5b6473">'
                      f"{text(iso(bars[-1].start))}</text>")
     parts.append("</svg>")
+    return "".join(parts)
+
+
+def _histogram(summary: Summary) -> str:
+    histogram = summary.histogram
+    if histogram is None:
+        return section("Over time", '<p class="muted">no record has a readable ts</p>')
     said = [f"records per {histogram.bucket}, the rejected part in red; {summary.tally.no_ts:,} record(s) without "
             "a readable ts"]
     if histogram.outliers:
         said.append(histogram.outlier_words())
-    return section("Over time", "".join(parts), f'<p class="muted">{text("; ".join(said))}</p>')
+    return section("Over time", _bars_svg(histogram, f"records per {histogram.bucket}, rejected in red"),
+                   f'<p class="muted">{text("; ".join(said))}</p>')
+
+
+def _group_histograms(summary: Summary, groups: Sequence[Group]) -> str:
+    """``--series``: the time histogram of each of ``groups``, on the whole triage's bars (``triage.series``)."""
+    if summary.histogram is None or not groups:
+        return ""
+    from ..triage.series import Buckets
+
+    buckets = Buckets(summary)
+    parts = []
+    for group in groups:
+        found = buckets.of(group)
+        if found is None:
+            continue
+        drawn = sum(bar.records for bar in found.bars)
+        parts.append(section(f"{group.name}: {drawn:,} of its {group.records:,} record(s) drawn",
+                             _bars_svg(found, f"{group.name} per {found.bucket}", height=120), level=3))
+    return section(f"Over time, per group (per {summary.histogram.bucket}, each to its own scale)", *parts)
 
 
 def _comparison(summary: Summary, baseline: Summary, against: Sequence[str]) -> str:
@@ -176,6 +202,12 @@ def triage_page(summary: Summary, baseline: Summary | None, against: Sequence[st
     if baseline is not None:
         body.append(_comparison(summary, baseline, against))
     body.append(_histogram(summary))
+    if summary.options.series:  # asked for: the largest rejection groups' and each --by value's histograms
+        shown = [found.group for found in examples]
+        for key in summary.options.by:
+            shown.extend([group for group in summary.of_kind("by") if group.detail["key"] == key
+                          and not group.detail.get("other")][:SHOWN_SERIES])
+        body.append(_group_histograms(summary, shown))
     tables = []
     for kind, title in (("check", "By check (verdict status)"), ("reason", "By sub-reason"),
                         ("claim", "By failing claim: check, field, cited source"),

@@ -80,6 +80,14 @@ class TestTheTriagePage:
         assert "fix: " in shown  # a record's first failure explained
         assert 'fill="#c62828"' in page  # the rejected share drawn
 
+    def test_series_draws_the_largest_groups_over_time(self, capsys: pytest.CaptureFixture[str]) -> None:
+        status, page, _ = run_main(capsys, *TRIAGE, "--by", "model", "--series")
+        assert status == 0
+        shown = assert_inert(page)
+        assert "Over time, per group (per hour, each to its own scale)" in shown
+        assert "VALUE_MISMATCH: 26 of its 26 record(s) drawn" in shown
+        assert "model=llama-z: 30 of its 30 record(s) drawn" in shown
+
     def test_against(self, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
         before = tmp_path / "before.jsonl"
         before.write_text("".join(SAMPLE_LOG.read_text("utf-8").splitlines(keepends=True)[:150]), "utf-8")
