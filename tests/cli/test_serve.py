@@ -35,11 +35,17 @@ class TestBeforeListening:
         (["triage", LOG, "--registry", REGISTRY, "--summary"], "the headless command's"),
         (["triage", LOG, "--registry", "no-such-registry.json"], "no-such-registry.json"),
         (["triage", "no-such.jsonl", "--registry", REGISTRY], "no-such.jsonl"),
-        (["triage", LOG, "--registry", REGISTRY, "--against", LOG], "--against compares in the headless summary"),
+        (["triage", "-", "--registry", REGISTRY], "standard input (-) is read by the headless summary only"),
         (["open", "--request", "fixtures/payments/request.json"], "--request and --registry go together"),
     ])
-    def test_unusable_arguments_are_one_line(self, capsys: pytest.CaptureFixture[str], args: list[str],
-                                            said: str) -> None:
+    def test_unusable_arguments_are_one_line(self, capsys: pytest.CaptureFixture[str],
+                                            monkeypatch: pytest.MonkeyPatch, args: list[str], said: str) -> None:
+        from inspector.serve import server
+
+        async def listening(*args: object) -> None:  # were the arguments let through, fail, not serve
+            raise AssertionError("inspector serve listened")
+
+        monkeypatch.setattr(server, "run_server", listening)
         status, out, err = run_main(capsys, "serve", *args)
         assert status == 2
         assert said in one_line_error(err)
