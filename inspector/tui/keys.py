@@ -99,6 +99,25 @@ def _shortcut(key: str, name: str) -> Key:
                footer=False)
 
 
+def _moves(screen: str, row: str) -> tuple[Key, ...]:
+    """The movement keys of a list screen of the triage, the same on each: j k g G PgDn PgUp
+    (``action_cursor``, ``action_cursor_to`` and ``action_page`` of the screen)."""
+    return (
+        Key(f"{screen}_down", keys="j,down", action="cursor(1)", description="down", help=f"Move to the next {row}.",
+            group="triage", display="j ↓", screen=screen),
+        Key(f"{screen}_up", keys="k,up", action="cursor(-1)", description="up", help=f"Move to the previous {row}.",
+            group="triage", display="k ↑", screen=screen),
+        Key(f"{screen}_first", keys="g,home", action="cursor_to(0)", description=f"first {row}",
+            help=f"Move to the first {row}.", group="triage", display="g", footer=False, screen=screen),
+        Key(f"{screen}_last", keys="G,end", action="cursor_to(-1)", description=f"last {row}",
+            help=f"Move to the last {row}.", group="triage", display="G", footer=False, screen=screen),
+        Key(f"{screen}_page_down", keys="pagedown,ctrl+d", action="page(1)", description="page down",
+            help=f"Move a page of {row}s down.", group="triage", display="PgDn ^d", footer=False, screen=screen),
+        Key(f"{screen}_page_up", keys="pageup,ctrl+u", action="page(-1)", description="page up",
+            help=f"Move a page of {row}s up.", group="triage", display="PgUp ^u", footer=False, screen=screen),
+    )
+
+
 _CASE = Binding.Group("case", compact=True)
 _STEP = Binding.Group("step", compact=True)
 _CLAIM = Binding.Group("claim", compact=True)
@@ -340,18 +359,7 @@ KEYS: tuple[Key, ...] = (
     Key("report_back", keys="escape,M,q", action="back", description="back",
         help="Back: from a list of mutants to the report, from the report to the main view (a computation "
         "still running is stopped).", group="report", display="Esc M q", screen="mutation_report"),
-    Key("triage_down", keys="j,down", action="cursor(1)", description="down",
-        help="Move to the next group.", group="triage", display="j ↓", screen="triage"),
-    Key("triage_up", keys="k,up", action="cursor(-1)", description="up",
-        help="Move to the previous group.", group="triage", display="k ↑", screen="triage"),
-    Key("triage_first", keys="g,home", action="cursor_to(0)", description="first group",
-        help="Move to the first group.", group="triage", display="g", footer=False, screen="triage"),
-    Key("triage_last", keys="G,end", action="cursor_to(-1)", description="last group",
-        help="Move to the last group.", group="triage", display="G", footer=False, screen="triage"),
-    Key("triage_page_down", keys="pagedown,ctrl+d", action="page(1)", description="page down",
-        help="Move a page down.", group="triage", display="PgDn ^d", footer=False, screen="triage"),
-    Key("triage_page_up", keys="pageup,ctrl+u", action="page(-1)", description="page up",
-        help="Move a page up.", group="triage", display="PgUp ^u", footer=False, screen="triage"),
+    *_moves("triage", "group"),
     Key("triage_open", keys="enter", action="open_group", description="open",
         help="Open the group's records in the main view (registry, checks, lab), j/k paging through them; the bad "
         "lines' group lists each bad line's file, line and reason.", group="triage", display="⏎ Enter",
@@ -376,18 +384,7 @@ KEYS: tuple[Key, ...] = (
         help="The pivot view: two dimensions crossed (the scope, the check, a --by path; --pivot A,B chooses them, "
         "else the first --by path and the check), each pair's records, share of its row and rejected, the time "
         "histogram following the selected pair.", group="triage", display="p", screen="triage"),
-    Key("pivot_down", keys="j,down", action="cursor(1)", description="down", help="Move to the next pair.",
-        group="triage", display="j ↓", screen="pivot"),
-    Key("pivot_up", keys="k,up", action="cursor(-1)", description="up", help="Move to the previous pair.",
-        group="triage", display="k ↑", screen="pivot"),
-    Key("pivot_first", keys="g,home", action="cursor_to(0)", description="first pair",
-        help="Move to the first pair.", group="triage", display="g", footer=False, screen="pivot"),
-    Key("pivot_last", keys="G,end", action="cursor_to(-1)", description="last pair",
-        help="Move to the last pair.", group="triage", display="G", footer=False, screen="pivot"),
-    Key("pivot_page_down", keys="pagedown,ctrl+d", action="page(1)", description="page down",
-        help="Move a page of pairs down.", group="triage", display="PgDn ^d", footer=False, screen="pivot"),
-    Key("pivot_page_up", keys="pageup,ctrl+u", action="page(-1)", description="page up",
-        help="Move a page of pairs up.", group="triage", display="PgUp ^u", footer=False, screen="pivot"),
+    *_moves("pivot", "pair"),
     Key("pivot_open", keys="enter", action="open_pair", description="open pair",
         help="Open the pair's records in the main view, as a group's (j/k through them, the lab, t/w annotations).",
         group="triage", display="⏎ Enter", screen="pivot"),
