@@ -333,8 +333,8 @@ class TriageScreen(FollowsTime, Screen[None]):
                 ("ACCEPT ", _MUTED), (f"{accepted:,}", strong(Tone.GOOD)),
                 (f" ({100 * accepted / summary.records:.1f}%) · rejected ", _MUTED),
                 (f"{summary.records - accepted:,}", strong(Tone.BAD)),
-                (" · citation-only would have accepted ", _MUTED),
-                (f"{false_accepts:,}", strong(Tone.WARN) if false_accepts else bold), (" of those", _MUTED)))
+                (" · citation-only false accepts ", _MUTED),  # (the line fits 80 columns)
+                (f"{false_accepts:,}", strong(Tone.WARN) if false_accepts else bold)))
         if counted.broken:  # where the first one broke: the summary lists every one
             file, line, problem = counted.broken[0]
             more = len(counted.broken) - 1
@@ -361,16 +361,16 @@ class TriageScreen(FollowsTime, Screen[None]):
         if baseline is None or shifts is None:
             said = "counted beside the logs; compared once both are counted" if not counted.done else \
                 "not compared: the count was stopped before both were counted"
-            return Content.assemble(("against: ", _MUTED), (said, _MUTED))
+            return Content.assemble(("before: ", _MUTED), (said, _MUTED))
         significant = [shift for shift in shifts.values() if shift.significant]
         worse = sum(1 for shift in significant if shift.worse)
         new = sum(1 for shift in shifts.values() if shift.new)
         vanished = sum(1 for shift in shifts.values() if shift.vanished)
-        return Content.assemble(
-            ("against: ", _MUTED), (f"{baseline.records:,}", "bold"), (" records before · ", _MUTED),
+        return Content.assemble(  # (the line fits 80 columns: the help says what "beyond noise" is)
+            ("before ", _MUTED), (f"{baseline.records:,}", "bold"), (" records · ", _MUTED),
             (f"{len(significant):,}", strong(Tone.WARN) if significant else "bold"),
-            (" groups changed more than noise", _MUTED), (f" ({worse:,} for the worse)" if significant else "",
-                                                           strong(Tone.BAD) if worse else _MUTED),
+            (" changed beyond noise", _MUTED), (f" ({worse:,} worse)" if significant else "",
+                                                strong(Tone.BAD) if worse else _MUTED),
             (f" · {new:,} new · {vanished:,} vanished", _MUTED))
 
     def _state_words(self, counted: Snapshot) -> list[tuple[str, str]]:
