@@ -367,7 +367,7 @@ class TriageScreen(FollowsTime, Screen[None]):
         new = sum(1 for shift in shifts.values() if shift.new)
         vanished = sum(1 for shift in shifts.values() if shift.vanished)
         return Content.assemble(  # (the line fits 80 columns: the help says what "beyond noise" is)
-            ("before ", _MUTED), (f"{baseline.records:,}", "bold"), (" records · ", _MUTED),
+            ("before ", _MUTED), (f"{baseline.records:,}", "bold"), (" · ", _MUTED),
             (f"{len(significant):,}", strong(Tone.WARN) if significant else "bold"),
             (" changed beyond noise", _MUTED), (f" ({worse:,} worse)" if significant else "",
                                                 strong(Tone.BAD) if worse else _MUTED),
