@@ -2,10 +2,10 @@
 
 The count keeps, with ``Options.series``, per count cell the dated records of
 each minute (``Tally.series``), and per failing claim (``Tally.claim_series``):
-what any group's records are over time, for any bucket.  A group's series is drawn on the whole triage's bars (its bucket and
-range, ``summary.histogram``), so that it lines up with them bar for bar; the
-records of the group outside that range are counted before or after it, as the
-whole histogram's outliers are.
+what any group's records are over time, for any bucket.  A group's series is
+drawn on the whole triage's bars (its bucket and range, ``summary.histogram``),
+so that it lines up with them bar for bar; the records of the group outside that
+range are counted before or after it, as the whole histogram's outliers are.
 
 ``Buckets`` sorts the minutes into those bars once (per count cell and per
 claim: a few thousand keys, not a key a minute), and then draws any group from
@@ -16,14 +16,14 @@ the JSON; the overview draws the selected group's.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from typing import Any
 
 from .groups import cell_names, claim_name, membership
 from .summary import Group, Summary
 from .timeline import Bar, Histogram
 
-__all__ = ["Buckets", "group_series", "series_document"]
+__all__ = ["Buckets", "series_document"]
 
 # Where a record outside the bars goes: before the first, after the last.
 _BEFORE, _AFTER = -1, -2
@@ -99,10 +99,9 @@ class Buckets:
                     records[number] += count
                     if failed:
                         rejected[number] += count
-        earliest, latest = (frame.earliest, frame.latest)
         return Histogram(frame.bucket, frame.seconds,
                          tuple(Bar(bar.start, n, r) for bar, n, r in zip(frame.bars, records, rejected)),
-                         frame.first, frame.last, outside[_BEFORE], outside[_AFTER], earliest, latest)
+                         frame.first, frame.last, outside[_BEFORE], outside[_AFTER], frame.earliest, frame.latest)
 
     def of(self, group: Group) -> Histogram | None:
         """One group's histogram (a pivot cell's too: ``groups.membership``); the bad lines have none."""
@@ -127,13 +126,6 @@ class Buckets:
             claimed.setdefault(claim_name(*claim), []).append(claim)
         found.update((name, self.drawn(claims=claims)) for name, claims in claimed.items())
         return {name: histogram for name, histogram in found.items() if histogram is not None}
-
-
-def group_series(summary: Summary, wanted: Callable[[Group], bool] | None = None) -> dict[str, Histogram]:
-    """Every group's histogram (or those ``wanted``), by name."""
-    found = Buckets(summary).every()
-    return {group.name: found[group.name] for group in summary.groups
-            if group.name in found and (wanted is None or wanted(group))}
 
 
 def series_document(histogram: Histogram) -> dict[str, Any]:
