@@ -90,7 +90,7 @@ class GroupTable(GrowingTable):
                    shifts: dict[str, Shift] | None = None) -> None:
         """Show these groups: the cursor on the group it was moved to while that is still there (scrolled into
         view), else on the first row."""
-        current = self.current
+        current, row = self.current, self.cursor
         self.groups, self.records, self.lines, self.by_kind = groups, records, lines, by_kind
         cursor = next((row for row, group in enumerate(groups) if current is not None and group.name == current.name),
                       None) if self.chosen else None
@@ -101,11 +101,10 @@ class GroupTable(GrowingTable):
         if annotated != self.annotated or longest != self._longest or widest != self._widest or \
                 (shifts is None) != (self.shifts is None):
             self.annotated, self._longest, self._widest = annotated, longest, widest
-            self.shifts = shifts
             self._layout_width = -1  # the columns are fitted again
         self.shifts = shifts
         self.set_row_count(len(groups))
-        if self.cursor is not None:
+        if self.cursor is not None and self.cursor != row:  # its group moved: in view (a scroll by hand stays)
             self.scroll_to_row(self.cursor)
         if (self.current and self.current.name) != (current and current.name):
             self.post_message(self.Moved(self.current))
