@@ -44,6 +44,7 @@ class Buckets:
         self.by = summary.tally.by_keys
         self.cells: dict[Any, dict[int, int]] = {}
         self.claims: dict[Any, dict[int, int]] = {}
+        self._members: tuple[dict[str, list[Any]], dict[str, list[Any]]] | None = None
         if frame is None:
             return
         first, last, seconds = int(frame.first // 60), int(frame.last // 60), frame.seconds
@@ -104,27 +105,42 @@ class Buckets:
                          frame.first, frame.last, outside[_BEFORE], outside[_AFTER], frame.earliest, frame.latest)
 
     def of(self, group: Group) -> Histogram | None:
-        """One group's histogram (a pivot cell's too: ``groups.membership``); the bad lines have none."""
+        """One group's histogram (a pivot cell's too: ``groups.membership``); the bad lines have none.  Once
+        asked for a group of the summary, every group's members are known (``members``, one sweep of the
+        cells' names), so the next group costs only its own cells: a key in the overview, not a test of
+        every cell."""
         if group.kind == "bad" or (self.group is not None and group.name != self.group.name):
             return None
+        if group.kind != "pivot" and self.group is None:
+            cells, claims = self.members()
+            if group.kind == "claim":
+                return self.drawn(claims=claims.get(group.name, ()))
+            return self.drawn(cells=cells.get(group.name, ()))
         column, holds = membership(group, self.by)
         if column == "claim":
             return self.drawn(claims=[claim for claim in self.claims if holds(claim)])
         return self.drawn(cells=[cell for cell in self.cells if holds(cell)])
 
+    def members(self) -> tuple[dict[str, list[Any]], dict[str, list[Any]]]:
+        """Per group name, its cells and its claims (``groups.cell_names``, the names of a cell's groups)."""
+        if self._members is None:
+            cells: dict[str, list[Any]] = {}
+            for cell in self.cells:
+                for name in cell_names(cell, self.by):
+                    cells.setdefault(name, []).append(cell)
+            claims: dict[str, list[Any]] = {}
+            for claim in self.claims:
+                claims.setdefault(claim_name(*claim), []).append(claim)
+            self._members = (cells, claims)
+        return self._members
+
     def every(self) -> dict[str, Histogram]:
         """Every group's histogram, by name, in one sweep over the cells (the JSON's ``--series``)."""
         if self.frame is None:
             return {}
-        members: dict[str, list[Any]] = {}
-        for cell in self.cells:
-            for name in cell_names(cell, self.by):
-                members.setdefault(name, []).append(cell)
-        found = {name: self.drawn(cells=cells) for name, cells in members.items()}
-        claimed: dict[str, list[Any]] = {}
-        for claim in self.claims:
-            claimed.setdefault(claim_name(*claim), []).append(claim)
-        found.update((name, self.drawn(claims=claims)) for name, claims in claimed.items())
+        cells, claims = self.members()
+        found = {name: self.drawn(cells=members) for name, members in cells.items()}
+        found.update((name, self.drawn(claims=members)) for name, members in claims.items())
         return {name: histogram for name, histogram in found.items() if histogram is not None}
 
 
