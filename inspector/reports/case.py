@@ -21,7 +21,7 @@ from ..contract.trace import Step, Trace, explain
 from ..contract.verdict import Verdict
 from ..contract.verify import verify
 from ..contract.version import VERIFIER
-from ..suites.load import REJECT_DECISION, Case, CaseError, CaseMetadata, Provenance, Suite
+from ..suites.load import REJECT_DECISION, Case, CaseError, CaseMetadata, HumanDecision, Provenance, Suite
 from ..suites.review import case_sha256
 from .labels import LabelMatch, label_matches, match_of, short_label
 from .tones import Tone
@@ -272,6 +272,11 @@ class CaseReport:
     def metadata(self) -> CaseMetadata | None:
         """An exported triage record's place and metadata (None for any other case)."""
         return self.case.metadata if self.case is not None else None
+
+    @property
+    def human(self) -> HumanDecision | None:
+        """A reviewer's decision on an exported triage record's verdict (None for any other case)."""
+        return self.case.human if self.case is not None else None
 
     @property
     def origin(self) -> Origin | None:

@@ -104,8 +104,14 @@ async def test_an_exported_cases_metadata_shows_in_the_verdict_panel(tmp_path, c
     status, _, err = run_main(capsys, "triage", log, "--registry", REGISTRY, "--export", "scope:" + "/".join(
         record["request"][key] for key in ("service", "environment", "revision")), "--out", tmp_path / "a.json")
     assert status == 0, err
-    suite = load_suite(tmp_path / "a.json")
+    # A reviewer's decision on the record (an annotation carried into the case: human), its words untrusted too.
+    document = json.loads((tmp_path / "a.json").read_text())
+    document["cases"][0]["human"] = {"decision": "false_rejection", "reviewer": "bob\x1b[2J", "at":
+                                     "2026-12-02T10:00:00Z", "verifier": "contract-0", "note": "[red]the quote is fine"}
+    (tmp_path / "b.json").write_text(json.dumps(document))
+    suite = load_suite(tmp_path / "b.json")
     async with inspecting([suite], suite.cases[0].id) as pilot:
         text = flowing(verdict_text(pilot.app))
+        assert "reviewed false rejection by bob\\u001b[2J · 2026-12-02T10:00:00Z · [red]the quote is fine" in text
         assert "metadata /" in text and f"hostile.jsonl:1 · offset 0 · id {record['id']}" in text
         assert 'model "[bold]x\\u001b[2J"' in text and "\x1b" not in text  # quoted: it starts as JSON would

@@ -24,6 +24,7 @@ from ...presentation.review_view import CaseReview, Said
 from ...presentation.selection import Selection
 from ...reports.case import Baseline, Blame, CaseReport, Comparison, ConflictLine, Origin
 from ...reports.labels import LabelMatch
+from ...suites.load import HumanDecision
 from .. import safe
 from ..tones import TEXT, Tone, strong
 from .text_view import set_scroll_extent
@@ -232,6 +233,9 @@ def verdict_lines(selection: Selection, review: CaseReview | None = None) -> lis
     metadata = report.metadata
     if metadata is not None:
         lines.append(_metadata(case_metadata(metadata)))
+    human = report.human
+    if human is not None:
+        lines.append(_human(human))
     origin = report.origin
     if origin is not None:
         lines.append(_origin(origin))
@@ -274,6 +278,16 @@ def _metadata(shown: CaseMetadataShown) -> Content:
     if shown.more:
         parts.append((f" · +{shown.more} more", _MUTED))
     return Content.assemble(*parts)
+
+
+def _human(human: HumanDecision) -> Content:
+    """A reviewer's decision on the record's verdict, carried from the triage's annotations (untrusted words)."""
+    wrong = human.decision.startswith("false_")
+    return Content.assemble(("reviewed ", _MUTED), (human.decision.replace("_", " "), strong(Tone.BAD if wrong else
+                                                                                              Tone.GOOD)),
+                            (" by ", _MUTED), safe.content(human.reviewer, "bold"), (" · ", _MUTED),
+                            safe.content(human.at, _MUTED),
+                            *([(" · ", _MUTED), safe.content(human.note, "italic")] if human.note else []))
 
 
 def _origin(origin: Origin) -> Content:
