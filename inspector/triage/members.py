@@ -197,13 +197,10 @@ class GroupMembers:
         threads), only from a log still what was counted (LogChanged; LogError when unreadable); None
         past what was counted or when the line is not a record any more.  ``resolve_all`` first when
         another thread reads too: finding the members is what changes this object."""
-        position = self.position(number)
-        if position is None:
+        place = self._checked_place(number)
+        if place is None:
             return None
-        file, line, offset, _ = self.index.entry(position)
-        stamp = self.rereader.stamps.get(file)
-        if stamp is not None:
-            stamp.check()
+        file, line, offset = place
         found = decode_record(reader.line_at(file, offset), file, line, offset, requests, self.rereader.log_format)
         return found if isinstance(found, LogRecord) else None
 
@@ -213,6 +210,16 @@ class GroupMembers:
         read only from a log still what was counted (LogChanged; LogError when
         unreadable), never more than ``limit`` bytes of a long line
         (``LineReader.line_start``); None past what was counted."""
+        place = self._checked_place(number)
+        if place is None:
+            return None
+        file, line, offset = place
+        data, more = self.reader.line_start(file, offset, limit)
+        return file, line, offset, data, more
+
+    def _checked_place(self, number: int) -> tuple[str, int, int] | None:
+        """(file, line, offset) of the group's ``number``-th line, its log checked to be still what was
+        counted (``LogChanged`` if not); None past what was counted."""
         position = self.position(number)
         if position is None:
             return None
@@ -220,8 +227,7 @@ class GroupMembers:
         stamp = self.rereader.stamps.get(file)
         if stamp is not None:
             stamp.check()
-        data, more = self.reader.line_start(file, offset, limit)
-        return file, line, offset, data, more
+        return file, line, offset
 
 
 # -- the records as cases of a suite ----------------------------------------------------
