@@ -83,12 +83,6 @@ class RecordFilter:
     def empty(self) -> bool:
         return not self.terms
 
-    def holds_by_place(self, place: str, label: str) -> bool:
-        """Whether the record holds every term on its place and label alone (no term that reads the record,
-        and every text found in one of them): then it need not be read."""
-        place, label = place.casefold(), label.casefold()
-        return all(not term.reads and (term.value in place or term.value in label) for term in self.terms)
-
     @property
     def reads(self) -> bool:
         """Whether any term needs the records read from their log (a metadata or a ``raw:`` term)."""
