@@ -49,6 +49,4 @@ class BadLinesScreen(Screen[None]):
             f"bad lines · {self.counted:,} (counted, never dropped) · {listed}", safe.content(files))
 
     def action_cursor(self, step: int) -> None:
-        table = self.query_one(BadLinesTable)
-        if table.bad:
-            table.move_cursor(max(0, min((table.cursor or 0) + step, len(table.bad) - 1)))
+        self.query_one(BadLinesTable).step_cursor(step)

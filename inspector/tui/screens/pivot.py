@@ -130,17 +130,14 @@ class PivotScreen(FollowsTime, Screen[None]):
         return self.app.screen is self or None
 
     def action_cursor(self, step: int) -> None:
-        table = self.query_one(PivotTable)
-        if table.cells:
-            table.move_cursor(max(0, min((table.cursor or 0) + step, len(table.cells) - 1)))
+        self.query_one(PivotTable).step_cursor(step)
 
     def action_cursor_to(self, row: int) -> None:
-        table = self.query_one(PivotTable)
-        if table.cells:
-            table.move_cursor(row % len(table.cells))
+        """To the first pair (0) or the last (-1)."""
+        self.query_one(PivotTable).cursor_to(row)
 
     def action_page(self, step: int) -> None:
-        self.action_cursor(step * max(1, self.query_one(PivotTable).scrollable_content_region.height - 2))
+        self.query_one(PivotTable).page_cursor(step)
 
     def action_sort(self) -> None:
         self.sort = PIVOT_SORTS[(PIVOT_SORTS.index(self.sort) + 1) % len(PIVOT_SORTS)]

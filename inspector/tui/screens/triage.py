@@ -390,19 +390,14 @@ class TriageScreen(FollowsTime, Screen[None]):
     # -- keys -------------------------------------------------------------------------
 
     def action_cursor(self, step: int) -> None:
-        table = self.query_one(GroupTable)
-        if table.groups:
-            row = (table.cursor or 0) + step
-            table.move_cursor(max(0, min(row, len(table.groups) - 1)))
+        self.query_one(GroupTable).step_cursor(step)
 
     def action_cursor_to(self, row: int) -> None:
         """To the first group (0) or the last (-1)."""
-        table = self.query_one(GroupTable)
-        if table.groups:
-            table.move_cursor(row % len(table.groups))
+        self.query_one(GroupTable).cursor_to(row)
 
     def action_page(self, step: int) -> None:
-        self.action_cursor(step * max(1, self.query_one(GroupTable).scrollable_content_region.height - 2))
+        self.query_one(GroupTable).page_cursor(step)
 
     def action_sort(self) -> None:
         self.sort = self.sorts[(self.sorts.index(self.sort) + 1) % len(self.sorts)]

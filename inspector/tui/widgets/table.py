@@ -284,6 +284,20 @@ class SafeTable(StyleCache, ScrollView, can_focus=False):
         if scroll and row is not None:
             self.scroll_to_row(row)
 
+    def step_cursor(self, step: int) -> None:
+        """Move the cursor ``step`` rows (back when negative), kept within the rows (a key of a list screen)."""
+        if self.row_count:
+            self.move_cursor(max(0, min((self.cursor or 0) + step, self.row_count - 1)))
+
+    def cursor_to(self, row: int) -> None:
+        """Move the cursor to the first row (0) or the last (-1)."""
+        if self.row_count:
+            self.move_cursor(row % self.row_count)
+
+    def page_cursor(self, step: int) -> None:
+        """Move the cursor a page of rows down (1) or up (-1)."""
+        self.step_cursor(step * max(1, self.scrollable_content_region.height - 2))
+
     def scroll_to_row(self, row: int, *, center: bool = False) -> None:
         visible = self._visible_rows()
         if visible <= 0:
