@@ -60,11 +60,12 @@ class PivotTable(GrowingTable):
                                                                            default=0))
         if keys != self.keys or widest != self._widest:
             self.keys, self._widest = keys, widest
-            a, b, *rest = self.COLUMNS
+            _, _, records, _, rejected = self.COLUMNS
+            # The values' columns titled by their dimensions, as wide as their values need (up to 40).
             self.set_columns((Column("a", keys[0], min_width=max(12, min(widest[0], 40)), cut="middle"),
                               Column("b", keys[1], min_width=max(12, min(widest[1], 40)), cut="middle"),
-                              *rest[:1], Column("share", f"of {keys[0]}", width=max(7, min(len(keys[0]) + 3, 14)),
-                                                justify="right", cut="middle"), rest[2]))
+                              records, Column("share", f"of {keys[0]}", width=max(7, min(len(keys[0]) + 3, 14)),
+                                              justify="right", cut="middle"), rejected))
         self.set_row_count(len(cells))
         if self.cursor is not None:
             self.scroll_to_row(self.cursor)

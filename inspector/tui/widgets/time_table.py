@@ -74,8 +74,7 @@ class TimeTable(GrowingTable):
         self.shown = shown
         self.histogram = histogram = shown.histogram
         self.most = max((b.records for b in histogram.bars), default=0) if histogram is not None else 0
-        self.set_row_count(len(histogram.bars) if histogram is not None else 0)
-        self.refresh_all()
+        self.set_row_count(len(histogram.bars) if histogram is not None else 0)  # (every row drawn again)
 
     def cell(self, row: int, column: Column) -> Cell:
         assert self.histogram is not None and self.shown is not None
