@@ -61,9 +61,10 @@ class PivotTable(GrowingTable):
         if keys != self.keys or widest != self._widest:
             self.keys, self._widest = keys, widest
             _, _, records, _, rejected = self.COLUMNS
-            # The values' columns titled by their dimensions, as wide as their values need (up to 40).
-            self.set_columns((Column("a", keys[0], min_width=max(12, min(widest[0], 40)), cut="middle"),
-                              Column("b", keys[1], min_width=max(12, min(widest[1], 40)), cut="middle"),
+            # The values' columns titled by their dimensions, sharing the width the counts leave in proportion
+            # to what their values need (a minimum each, not each its need: the counts would be pushed out).
+            self.set_columns((Column("a", keys[0], min_width=12, weight=max(1, widest[0]), cut="middle"),
+                              Column("b", keys[1], min_width=12, weight=max(1, widest[1]), cut="middle"),
                               records, Column("share", f"of {keys[0]}", width=max(7, min(len(keys[0]) + 3, 14)),
                                               justify="right", cut="middle"), rejected))
         self.set_row_count(len(cells))
