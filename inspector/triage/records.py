@@ -46,6 +46,7 @@ from typing import Any
 import msgspec
 
 from ..contract.evidence import Recall, recall_for
+from ..contract.jsonscan import max_depth
 from ..contract.models import Registry, Request
 from ..contract.text import shorten, visible
 from ..suites.load import LoadError, parse_request
@@ -55,6 +56,7 @@ __all__ = [
     "BAD_KINDS",
     "CACHE_BYTES",
     "MAX_LINE_BYTES",
+    "MAX_LINE_DEPTH",
     "RAW_LOGGED_AS",
     "REQUEST_MEMBERS",
     "SCOPE_CHARS",
@@ -78,6 +80,13 @@ __all__ = [
 # answer is at most 24,580 bytes before it is TOO_LARGE (a few times that once
 # escaped into a JSON string), and a request file at most 1 MiB.
 MAX_LINE_BYTES = 4 * 1024 * 1024
+
+# A line nested deeper than this (its object the first level) is not JSON: judged
+# on the line's brackets, so every Python says the same (msgspec stops where the
+# interpreter's recursion limit does: about 1,000 levels on 3.11, over 10,000 on
+# 3.13).  A request is a few levels deep; an answer logged as JSON at most 17.
+MAX_LINE_DEPTH = 512
+_TOO_DEEP = f"not JSON: nested too deeply (more than {MAX_LINE_DEPTH} levels)"
 
 # What a bad line can be, in the words its reason starts with (counted by kind).
 BAD_KINDS = ("empty line", "too long", "not JSON", "not an object", "duplicate key", "raw missing",
@@ -287,6 +296,8 @@ def parse_line(line: bytes, requests: RequestCache) -> tuple[str | bytes, KnownR
         return f"too long: more than {MAX_LINE_BYTES // (1024 * 1024)} MiB on one line (not read)"
     if line[:3] == _BOM:
         line = line[3:]
+    if line.count(b"[") + line.count(b"{") > MAX_LINE_DEPTH and _too_deep(line):
+        return _TOO_DEEP
     try:
         members = _MEMBERS.decode(line)
     except (msgspec.DecodeError, RecursionError) as exc:
@@ -343,6 +354,8 @@ def parse_mapped(line: bytes, requests: RequestCache,
         return f"too long: more than {MAX_LINE_BYTES // (1024 * 1024)} MiB on one line (not read)"
     if line[:3] == _BOM:
         line = line[3:]
+    if line.count(b"[") + line.count(b"{") > MAX_LINE_DEPTH and _too_deep(line):
+        return _TOO_DEEP
     try:
         members = _MEMBERS.decode(line)
     except (msgspec.DecodeError, RecursionError) as exc:
@@ -558,11 +571,18 @@ def request_extras(data: bytes) -> dict[str, Any]:
     return {f"request.{name}": meta_value(value) for name, value in members.items() if name not in REQUEST_MEMBERS}
 
 
+def _too_deep(line: bytes) -> bool:
+    """Whether a line's brackets outside its strings nest deeper than ``MAX_LINE_DEPTH``
+    (a byte is a character: brackets and quotes are ASCII, and no byte of a UTF-8
+    sequence is)."""
+    return max_depth(line.decode("latin-1"), MAX_LINE_DEPTH)[1] is not None
+
+
 def _refused(line: bytes, exc: BaseException) -> dict[str, msgspec.Raw] | str:
     """Why msgspec refused a line (the bad line's reason), or its members read
     by Python's json when that reads it (``_members_slowly``)."""
-    if isinstance(exc, RecursionError):
-        return "not JSON: nested too deeply"
+    if isinstance(exc, RecursionError):  # pragma: no cover - a line this deep is refused before (_too_deep)
+        return _TOO_DEEP
     if isinstance(exc, msgspec.ValidationError):
         return f"not an object: the line is {_kind_of(line)}, not a JSON object"
     if not line.strip():
