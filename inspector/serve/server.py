@@ -23,6 +23,7 @@ import hmac
 import io
 import json
 import logging
+import os
 import secrets
 import shlex
 import sys
@@ -96,6 +97,24 @@ class AppProcess(AppService):
     @property
     def pid(self) -> int | None:
         return self._process.pid if self._process is not None else None
+
+    @property
+    def exited(self) -> bool:
+        """Whether the app process has ended, seen from the system: from its exit on
+        (a zombie, not yet reaped), not only once the event loop has reaped it and
+        woken the session's handler, which on Python 3.13 comes noticeably later."""
+        process = self._process
+        if process is None:
+            return False
+        if process.returncode is not None:
+            return True
+        waitid = getattr(os, "waitid", None)  # not on macOS before Python 3.13
+        if waitid is None:
+            return False
+        try:  # WNOWAIT: looked at, left for the event loop to reap
+            return waitid(os.P_PID, process.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None
+        except ChildProcessError:  # reaped already
+            return True
 
     async def run(self) -> None:
         """textual-serve's loop (frames and meta packets from the app to the browser), with
@@ -245,7 +264,10 @@ class Server:
 
     @property
     def full(self) -> bool:
-        return self.reserved >= self.config.max_sessions
+        """Whether every session is taken: a session whose app has ended no longer
+        holds one, though its handler may still be tidying up."""
+        ended = sum(1 for session in self.sessions if session.exited)
+        return self.reserved - ended >= self.config.max_sessions
 
     def _refusal(self) -> str:
         n = self.config.max_sessions

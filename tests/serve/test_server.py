@@ -6,13 +6,17 @@ list, ``j`` moves to the next case; a third session is refused cleanly."""
 from __future__ import annotations
 
 import asyncio
+import subprocess
+import sys
+import time
 from collections.abc import Iterator
 
 import aiohttp
 import pytest
 from yarl import URL
 
-from support.serve import Served, read_until, start_server
+from inspector.serve.server import AppProcess, ServeConfig, Server
+from support.serve import Served, alive, read_until, start_server
 
 pytestmark = pytest.mark.xdist_group("browser")
 
@@ -173,3 +177,29 @@ class TestASession:
                         break
                 assert socket.closed
         await _wait_for_sessions(served, 0)
+
+
+class TestTheLimit:
+    def test_a_session_whose_app_has_ended_holds_no_place(self) -> None:
+        """From the app's exit on, not once the event loop has reaped it and the
+        session's handler has tidied up: on Python 3.13 that came late enough that
+        a page reloaded right after another tab closed was still refused (503)."""
+        server = Server(ServeConfig(argv=["inspector"], token="t", max_sessions=1))
+        async def unused(*_: object) -> None: ...
+        session = AppProcess(["inspector"], {}, write_bytes=unused, write_str=unused, close=unused,
+                             download_manager=server.downloads)
+        app = subprocess.Popen([sys.executable, "-c", "import sys; sys.stdin.read()"], stdin=subprocess.PIPE)
+        session._process = app  # type: ignore[assignment]  # what the handler holds: a pid and a returncode
+        server.sessions.add(session)
+        server.reserved = 1
+        try:
+            assert server.full
+            app.stdin.close()  # type: ignore[union-attr]
+            deadline = time.monotonic() + 10
+            while alive(app.pid) and time.monotonic() < deadline:
+                time.sleep(0.01)
+            assert app.returncode is None  # exited, not reaped: the handler has not run its finally
+            assert not server.full
+        finally:
+            app.wait()
+        assert not server.full
