@@ -3,18 +3,20 @@
 from __future__ import annotations
 
 import atexit
+import functools
 import gc
 import os
 import shutil
 import subprocess
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 import pytest
 import pytest_asyncio
 
 from support import ARTICLE, COLUMNS, FIXTURES, save_counterexample, tree
+from support.chromium import BrowserMissing, Chromium, find_browser
 from support.disks import DiskFull, mount_tmpfs, umount
 
 # Each Pilot test builds an app whose objects outlive the young collections, so at
@@ -105,6 +107,45 @@ def article() -> list:
     from inspector.suites.load import load_suite
 
     return [load_suite(ARTICLE)]
+
+
+# -- the browser tests (tests/serve/test_browser.py, tests/html/test_browser.py; support.chromium) --
+
+
+def in_ci(environ: Mapping[str, str] = os.environ) -> bool:
+    """Whether CI runs the tests (its ``CI`` variable, as .ci/run sets it): there a
+    missing part fails the run instead of skipping its tests."""
+    return environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
+
+
+@functools.cache
+def _browser() -> str | BrowserMissing:
+    try:
+        return find_browser()
+    except BrowserMissing as missing:
+        return missing
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """A test that needs the browser, without one: skipped, every one with the same
+    line from here (so ``-ra`` folds them into one line that says how to get one);
+    failed where CI is set."""
+    if "browser" in getattr(item, "fixturenames", ()):
+        found = _browser()
+        if isinstance(found, BrowserMissing):
+            if in_ci():
+                pytest.fail(f"{found} (CI is set: the browser tests must run)", pytrace=False)
+            pytest.skip(str(found))
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Chromium]:
+    """A headless Chromium for the module's tests (``find_browser``'s)."""
+    found = _browser()
+    assert isinstance(found, str), found  # pytest_runtest_setup did not let the test run
+    chromium = Chromium.start(found)
+    yield chromium
+    chromium.stop()
 
 
 # -- disks that fail (support.disks) --

@@ -4,7 +4,7 @@ text, nothing run (no dialog, the title unchanged), nothing fetched but the page
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -15,13 +15,6 @@ from support.chromium import Chromium, Page, png_size
 from support.hostile_html import SAMPLE_REGISTRY, SCRIPT, hostile_log
 
 pytestmark = pytest.mark.xdist_group("browser")
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Chromium]:
-    chromium = Chromium.start()
-    yield chromium
-    chromium.stop()
 
 
 @pytest_asyncio.fixture

@@ -1,6 +1,7 @@
 """Headless Chromium, driven through the Chrome DevTools protocol over aiohttp's
-websocket: the system's browser (Debian's ``chromium``, which ``.ci/run``
-installs), never one downloaded at run time.
+websocket: a browser already on the machine (``find_browser``: the one
+``INSPECTOR_CHROMIUM`` names, else the first on ``PATH`` or in the usual places;
+``.ci/run`` installs Debian's), never one downloaded at run time.
 
 A small client rather than Playwright: aiohttp comes with the serve extra
 anyway, the protocol's few commands used here (open a page, read the DOM,
@@ -25,12 +26,18 @@ import shutil
 import subprocess
 import tempfile
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-BROWSER = "/usr/bin/chromium"
+# What find_browser looks for: the variable, then these commands on PATH, then these files.
+ENVIRONMENT = "INSPECTOR_CHROMIUM"
+COMMANDS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "chrome")
+USUAL = ("/usr/bin/chromium", "/usr/bin/chromium-browser", "/snap/bin/chromium",
+         "/usr/bin/google-chrome", "/usr/bin/google-chrome-stable", "/opt/google/chrome/chrome",
+         "/Applications/Chromium.app/Contents/MacOS/Chromium",
+         "/Applications/Google Chrome.app/Contents/MacOS/Google Chrome")
 # Without the background-networking flags Chromium floods the (closed) network at start.
 FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync",
@@ -38,8 +45,33 @@ FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-
          "--remote-debugging-port=0", "--remote-allow-origins=*")
 _LISTENING = re.compile(r"DevTools listening on (ws://\S+)")
 
-MISSING = (f"{BROWSER} is missing: install Debian's chromium (apt-get install -y chromium; .ci/run does it). "
-           "The browser tests fail rather than skip without it.")
+# One line: how to get a browser (tests/conftest.py's ``browser`` skips with it, or fails where CI is set).
+MISSING = (f"no Chromium found, the browser tests are skipped: install one (Debian: apt-get install chromium; "
+           f"Fedora: dnf install chromium; macOS: brew install --cask chromium) or name it in {ENVIRONMENT}")
+
+
+class BrowserMissing(Exception):
+    """No browser to start: the one line says which and how to get one."""
+
+
+def find_browser(environ: Mapping[str, str] = os.environ) -> str:
+    """The browser the tests start: ``INSPECTOR_CHROMIUM`` when set (then it must run),
+    else the first of ``COMMANDS`` on ``PATH``, else the first of ``USUAL`` that exists.
+    ``BrowserMissing`` when there is none."""
+    named = environ.get(ENVIRONMENT, "")
+    if named:
+        found = shutil.which(named)
+        if found is None:
+            raise BrowserMissing(f"{ENVIRONMENT}={named}: no such program (a Chromium or Chrome to run headless)")
+        return found
+    for command in COMMANDS:
+        found = shutil.which(command, path=environ.get("PATH", os.defpath))
+        if found is not None:
+            return found
+    for path in USUAL:
+        if os.access(path, os.X_OK) and os.path.isfile(path):
+            return path
+    raise BrowserMissing(MISSING)
 
 
 class CdpError(Exception):
@@ -53,12 +85,13 @@ class Chromium:
     profile: str
 
     @classmethod
-    def start(cls, timeout: float = 30) -> Chromium:
-        assert Path(BROWSER).exists(), MISSING
+    def start(cls, browser: str | None = None, timeout: float = 30) -> Chromium:
+        """``browser`` (default: ``find_browser``'s), headless, once it listens."""
+        browser = browser or find_browser()
         profile = tempfile.mkdtemp(prefix="inspector-chromium-")
         log = Path(profile) / "stderr.log"  # a file, not a pipe: nothing has to keep reading it
         with log.open("wb") as stderr:
-            process = subprocess.Popen([BROWSER, *FLAGS, f"--user-data-dir={profile}/data", "about:blank"],
+            process = subprocess.Popen([browser, *FLAGS, f"--user-data-dir={profile}/data", "about:blank"],
                                        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=stderr)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline and process.poll() is None:
@@ -69,7 +102,7 @@ class Chromium:
         process.kill()
         said = log.read_text("utf-8", "replace")[-3000:]
         shutil.rmtree(profile, ignore_errors=True)
-        raise AssertionError(f"chromium did not start: {said}")
+        raise AssertionError(f"{browser} did not start: {said}")
 
     def stop(self) -> None:
         if self.process.poll() is None:
@@ -235,7 +268,3 @@ async def timed(action: Awaitable[Any]) -> tuple[Any, float]:
 def png_size(data: bytes) -> tuple[int, int]:
     assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
     return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
-
-
-def is_available() -> bool:
-    return os.path.exists(BROWSER)
