@@ -1,5 +1,5 @@
 """``inspector serve``: the inspector in a browser (textual-serve, the optional extra
-``inspector[serve]``), with ``open``'s arguments or ``triage``'s.
+``claim-inspector[serve]``), with ``open``'s arguments or ``triage``'s.
 
 The arguments are checked here by the command that will run them (``open`` or
 ``triage`` with ``check_only``: the files read, the options checked, nothing
@@ -22,14 +22,14 @@ __all__ = ["DEFAULT_HOST", "DEFAULT_PORT", "MISSING_EXTRA", "add_parser", "is_lo
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
 DEFAULT_SESSIONS = 4
-MISSING_EXTRA = ("inspector serve needs the serve extra: pip install 'inspector[serve]' (textual-serve and "
+MISSING_EXTRA = ("inspector serve needs the serve extra: pip install 'claim-inspector[serve]' (textual-serve and "
                  "aiohttp); the rest of inspector works without it")
 SERVED = ("open", "triage")
 
 
 def add_parser(commands: Any) -> argparse.ArgumentParser:
     parser = commands.add_parser(
-        "serve", help="serve the inspector to a browser (needs inspector[serve])",
+        "serve", help="serve the inspector to a browser (needs claim-inspector[serve])",
         description="Serve what `inspector open` (or `inspector triage LOG --registry G`) shows, with the same "
                     "arguments, to a web browser: one app process per browser tab.",
         epilog="serve's own options come first: inspector serve --port 8001 fixtures/article.json; "

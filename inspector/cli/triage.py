@@ -105,10 +105,10 @@ input) is followed the same way, its end the final object. --follow takes no --a
 --workers N: at most the cores and the work (a small log is counted in one process); N is
 1 to 64.  When the system refuses to start them, the count runs in one process (a note says so).
 
---engine dask: the same count on a Dask cluster (pip install 'inspector[dask]'): a LocalCluster of
---workers processes here, or --scheduler ADDRESS's; a LOG may be an fsspec URL
-('s3://bucket/day/*.jsonl.gz', read by the workers; inspector[s3]), configured as AWS and fsspec
-are, --storage-option KEY=VALUE beside. Not with - or --follow (docs/distributed.md).
+--engine dask: the same count on a Dask cluster (pip install 'claim-inspector[dask]'): a
+LocalCluster of --workers processes here, or --scheduler ADDRESS's; a LOG may be an fsspec URL
+('s3://bucket/day/*.jsonl.gz', read by the workers; claim-inspector[s3]), configured as AWS and
+fsspec are, --storage-option KEY=VALUE beside. Not with - or --follow (docs/distributed.md).
 
 exit status: 0 summarised (bad lines are listed, not an error; --follow: stopped by SIGINT or
 SIGTERM, or standard input ended), 2 unusable input (a missing log or registry, a FIFO or

@@ -28,7 +28,7 @@ the local engine merges them.  So the result is the local engine's.
   cancels every task not done and leaves a cluster it did not start as it was.
 
 dask, distributed and fsspec are imported here only when this engine runs
-(``pip install 'inspector[dask]'``; ``s3://`` needs s3fs, ``inspector[s3]``).
+(``pip install 'claim-inspector[dask]'``; ``s3://`` needs s3fs, ``claim-inspector[s3]``).
 """
 
 from __future__ import annotations
@@ -78,8 +78,8 @@ MIN_TASK_BYTES = 8 * 1024 * 1024
 TASKS_PER_WORKER = 8
 # How long to try reaching a scheduler given by --scheduler before saying it cannot be.
 CONNECT_TIMEOUT = "10s"
-INSTALL = "pip install 'inspector[dask]'"
-INSTALL_S3 = "pip install 'inspector[s3]'"
+INSTALL = "pip install 'claim-inspector[dask]'"
+INSTALL_S3 = "pip install 'claim-inspector[s3]'"
 _URL = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
 _GLOB_MAGIC = frozenset("*?[")
 _GZIP_MAGIC = b"\x1f\x8b"

@@ -25,7 +25,7 @@ class TestBeforeListening:
         status, out, err = run_main(capsys, "serve", "fixtures/article.json")
         assert status == 2
         assert one_line_error(err) == f"inspector: error: {MISSING_EXTRA}"
-        assert "pip install 'inspector[serve]'" in err
+        assert "pip install 'claim-inspector[serve]'" in err
 
     @pytest.mark.parametrize(("args", "said"), [
         (["--port", "70000"], "--port 70000: a port is 0 to 65535"),

@@ -409,7 +409,7 @@ class TestCommandLine:
         status, _, err = run_main(None, "triage", folder / "app.jsonl", "--registry", registry, "--summary",
                                   "--engine", "dask")
         assert status == 2 and err.count("\n") == 1
-        assert "needs distributed, not installed here: pip install 'inspector[dask]'" in err
+        assert "needs distributed, not installed here: pip install 'claim-inspector[dask]'" in err
 
     def test_without_s3fs_it_says_what_to_install(self, made, monkeypatch):
         folder, registry = made
@@ -420,7 +420,7 @@ class TestCommandLine:
             monkeypatch.delitem(sys.modules["fsspec.registry"]._registry, protocol, raising=False)
         status, _, err = run_main(None, "triage", "s3://answers/x.jsonl", "--registry", registry, "--summary",
                                   "--engine", "dask")
-        assert status == 2 and "pip install 'inspector[s3]'" in err and err.count("\n") == 1
+        assert status == 2 and "pip install 'claim-inspector[s3]'" in err and err.count("\n") == 1
 
     def test_the_local_engine_imports_no_dask(self, made):
         folder, registry = made
