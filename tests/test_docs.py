@@ -212,12 +212,31 @@ def run_command(command: Command, cwd: Path, monkeypatch: pytest.MonkeyPatch) ->
     assert status == command.status, f"{command}\nexit {status}, documented {command.status}\n{said}"
 
 
+def git(*argv: str, cwd: Path) -> str:
+    proc = subprocess.run(["git", "-c", "user.name=tests", "-c", "user.email=tests@example.invalid", *argv],
+                          cwd=cwd, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout
+
+
 @pytest.mark.parametrize("document", DOCUMENTS, ids=[path.relative_to(ROOT).as_posix() for path in DOCUMENTS])
 def test_every_command_runs_as_written(document: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """...and leaves ``git status`` clean: what the commands write, and the file the
+    tour's ``s`` saves a counterexample into, are ignored (.gitignore)."""
+    from inspector.presentation.save_form import DEFAULT_PATH
+
     shutil.copytree(ROOT / "fixtures", tmp_path / "fixtures")
+    shutil.copy(ROOT / ".gitignore", tmp_path / ".gitignore")
+    git("init", "-q", cwd=tmp_path)
+    git("add", "-A", cwd=tmp_path)
+    git("commit", "-q", "-m", "the checkout", cwd=tmp_path)
     monkeypatch.chdir(tmp_path)
     for command in commands_of(document):
         run_command(command, tmp_path, monkeypatch)
+    if document.name == "README.md":
+        (tmp_path / DEFAULT_PATH).write_text("{}")
+    left = git("status", "--porcelain", "--untracked-files=all", cwd=tmp_path)
+    assert left == "", f"{document.name} leaves files git shows (.gitignore them, or write them elsewhere):\n{left}"
 
 
 def python_blocks(path: Path) -> list[str]:
