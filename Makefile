@@ -1,17 +1,29 @@
 # Two set-up commands, both bootstrapping a local virtualenv with pinned versions:
 #   make run    open the inspector on the bundled fixture suites
 #   make test   run every test
+# `make test PYTHON=/path/to/python3.13` runs them on another Python, in a virtualenv of
+# its own (.venv-3.13), so switching versions never reuses one built for another.
 PYTHON ?= python3
+ifeq ($(origin PYTHON),command line)
+PYTHON_VERSION := $(shell $(PYTHON) -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null)
+$(if $(PYTHON_VERSION),,$(error PYTHON=$(PYTHON) does not run))
+VENV := .venv-$(PYTHON_VERSION)
+else
 VENV := .venv
+endif
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PIP := $(BIN)/python -m pip --disable-pip-version-check -q
+# pytest-xdist workers for make test
+WORKERS ?= 4
 
 .PHONY: run audit test bench screenshots web-screenshots docs clean
 
 $(STAMP): requirements.lock pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PIP) install -r requirements.lock
+	@# a virtualenv made before the distribution was renamed claim-inspector holds both
+	$(PIP) uninstall -y inspector 2>/dev/null || true
 	$(PIP) install --no-deps -e .
 	touch $(STAMP)
 
@@ -27,7 +39,7 @@ audit: $(STAMP)
 # package again, and every worker would rewrite every test module's assertions.
 test: $(STAMP)
 	$(BIN)/python -m compileall -q inspector tests/support
-	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -q -n 4
+	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -q -n $(WORKERS)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_verify.py
@@ -47,7 +59,7 @@ screenshots: $(STAMP)
 	$(BIN)/inspector screenshots --overwrite
 
 # The browser screenshots (docs/serve.md): the served inspector and the HTML reports, in
-# Debian's headless Chromium (/usr/bin/chromium).
+# a headless Chromium (tests/support/chromium.py finds it; INSPECTOR_CHROMIUM names one).
 web-screenshots: $(STAMP)
 	$(BIN)/python tests/support/web_screenshots.py
 
@@ -56,4 +68,4 @@ docs: $(STAMP)
 	$(BIN)/python -c "from inspector.tui.keys import keys_markdown; print(keys_markdown(), end='')" > docs/keys.md
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis
+	rm -rf .venv .venv-* .pytest_cache .hypothesis

@@ -5,6 +5,9 @@ the key declaration."""
 from __future__ import annotations
 
 import re
+import shutil
+import subprocess
+from pathlib import Path
 
 import pytest
 
@@ -34,6 +37,39 @@ class TestReadme:
         assert re.search(r"^make test$", ci, re.M)
         makefile = (ROOT / "Makefile").read_text("utf-8")
         assert re.search(r"^test: ", makefile, re.M) and re.search(r"^run: ", makefile, re.M)
+
+    def test_ci_runs_every_declared_python(self) -> None:
+        """pyproject.toml declares the Pythons (requires-python's floor the oldest),
+        and .ci/run finds each on this machine (CI's is this kind) and runs make test
+        on it."""
+        declared = re.findall(r'"Programming Language :: Python :: (3\.\d+)"', (ROOT / "pyproject.toml").read_text())
+        assert declared == ["3.11", "3.12", "3.13"]
+        assert re.search(r'^requires-python = ">=3\.11"$', (ROOT / "pyproject.toml").read_text(), re.M)
+        listed = subprocess.run([str(ROOT / ".ci" / "run"), "--list"], capture_output=True, text=True, timeout=60)
+        if listed.returncode != 0:
+            pytest.skip(f"not every declared Python is on this machine: {listed.stderr.strip()}")
+        found = [line.split(" ", 1) for line in listed.stdout.splitlines()]
+        assert [version for version, _ in found] == declared
+        for version, python in found:
+            said = subprocess.run([python, "-c", "import sys; print('%d.%d' % sys.version_info[:2])"],
+                                  capture_output=True, text=True, timeout=60)
+            assert said.stdout.strip() == version
+        ci = (ROOT / ".ci" / "run").read_text("utf-8")
+        assert re.search(r'^    make test PYTHON="\$\{entry#\* \}"$', ci, re.M)
+
+    def test_ci_fails_without_a_declared_python(self, tmp_path: Path) -> None:
+        tools = tmp_path / "bin"
+        tools.mkdir()
+        for tool in ("bash", "env", "grep", "sort", "sed", "ls", "dirname"):
+            found = shutil.which(tool)
+            assert found is not None, tool
+            (tools / tool).symlink_to(found)
+        proc = subprocess.run([str(tools / "bash"), str(ROOT / ".ci" / "run"), "--list"], capture_output=True,
+                              text=True, timeout=60,
+                              env={"PATH": str(tools), "PYENV_ROOT": str(tmp_path / "pyenv"), "HOME": str(tmp_path)})
+        assert proc.returncode == 1
+        assert proc.stderr == (".ci/run: Python 3.11, which pyproject.toml declares, is not on this machine "
+                               "(python3.11 on PATH, or pyenv install 3.11)\n")
 
     @pytest.mark.parametrize("document", ["README.md", *sorted(p.relative_to(ROOT).as_posix()
                                                                for p in (ROOT / "docs").glob("*.md"))])
