@@ -296,7 +296,9 @@ def parse_line(line: bytes, requests: RequestCache) -> tuple[str | bytes, KnownR
         return f"too long: more than {MAX_LINE_BYTES // (1024 * 1024)} MiB on one line (not read)"
     if line[:3] == _BOM:
         line = line[3:]
-    if line.count(b"[") + line.count(b"{") > MAX_LINE_DEPTH and _too_deep(line):
+    # Nested deeper, a line opens and closes more than MAX_LINE_DEPTH brackets: a
+    # shorter one is deep only if it is broken off (then _refused judges it).
+    if len(line) > 2 * MAX_LINE_DEPTH and _too_deep(line):
         return _TOO_DEEP
     try:
         members = _MEMBERS.decode(line)
@@ -354,7 +356,9 @@ def parse_mapped(line: bytes, requests: RequestCache,
         return f"too long: more than {MAX_LINE_BYTES // (1024 * 1024)} MiB on one line (not read)"
     if line[:3] == _BOM:
         line = line[3:]
-    if line.count(b"[") + line.count(b"{") > MAX_LINE_DEPTH and _too_deep(line):
+    # Nested deeper, a line opens and closes more than MAX_LINE_DEPTH brackets: a
+    # shorter one is deep only if it is broken off (then _refused judges it).
+    if len(line) > 2 * MAX_LINE_DEPTH and _too_deep(line):
         return _TOO_DEEP
     try:
         members = _MEMBERS.decode(line)
@@ -574,17 +578,18 @@ def request_extras(data: bytes) -> dict[str, Any]:
 def _too_deep(line: bytes) -> bool:
     """Whether a line's brackets outside its strings nest deeper than ``MAX_LINE_DEPTH``
     (a byte is a character: brackets and quotes are ASCII, and no byte of a UTF-8
-    sequence is)."""
-    return max_depth(line.decode("latin-1"), MAX_LINE_DEPTH)[1] is not None
+    sequence is).  Counted first: most lines hold far fewer brackets."""
+    return (line.count(b"[") + line.count(b"{") > MAX_LINE_DEPTH
+            and max_depth(line.decode("latin-1"), MAX_LINE_DEPTH)[1] is not None)
 
 
 def _refused(line: bytes, exc: BaseException) -> dict[str, msgspec.Raw] | str:
     """Why msgspec refused a line (the bad line's reason), or its members read
     by Python's json when that reads it (``_members_slowly``)."""
-    if isinstance(exc, RecursionError):  # pragma: no cover - a line this deep is refused before (_too_deep)
-        return _TOO_DEEP
     if isinstance(exc, msgspec.ValidationError):
         return f"not an object: the line is {_kind_of(line)}, not a JSON object"
+    if isinstance(exc, RecursionError) or _too_deep(line):  # broken off deep inside: as deep on every Python
+        return _TOO_DEEP
     if not line.strip():
         return "empty line"
     slow = _members_slowly(line)

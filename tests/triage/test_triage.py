@@ -163,6 +163,9 @@ class TestBadLines:
         assert reason(nested(MAX_LINE_DEPTH + 1)) == too_deep
         assert reason(nested(5000)) == too_deep
         assert reason(nested(30_000)) == too_deep
+        assert reason('{"raw": "x", "request": ' + "[" * MAX_LINE_DEPTH) == too_deep  # broken off
+        assert reason('{"raw": "x", "request": ' + "[" * 100).startswith("not JSON: ")
+        assert reason('{"raw": "x", "request": ' + "[" * 100) != too_deep
         assert reason(json.dumps({"raw": "[{" * 3000, "request": json.loads(request)})) == "read"
 
     @pytest.mark.parametrize("suffix", ["", ".gz"])
