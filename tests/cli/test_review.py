@@ -235,7 +235,6 @@ class TestApplyKeepsTheWork:
         stored = json.loads(pending.read_text("utf-8"))
         stored["decisions"][0]["verdict"] = "ACCEPT"
         stored["decisions"][0]["labels"] = ["SUPPORTED", "MAYBE"]
-        stored["decisions"][0]["expected"] = "VALUE_MISMATCH/nope"
         pending.write_text(json.dumps(stored), "utf-8")
         os.chmod(suite_path, 0o600)
         before = suite_path.read_bytes()

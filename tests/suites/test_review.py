@@ -212,10 +212,10 @@ class TestPendingFiles:
         assert str(path) in str(caught.value)
 
     @pytest.mark.parametrize(("change", "problem"), [
-        (lambda d: d["decisions"][0].update(decision="maybe"), "decisions\\[0\\].decision: unknown decision 'maybe'"),
-        (lambda d: d["decisions"][0].update(verdict="NOPE"), "decisions\\[0\\].verdict: unknown status"),
-        (lambda d: d["labels"][0].update(label="TRUE"), "labels\\[0\\].label: unknown label 'TRUE'"),
-        (lambda d: d["labels"][0].update(claim=-1), "labels\\[0\\].claim"),
+        (lambda d: d["decisions"][0].update(decision="maybe"), "decisions\\[0\\] \\(case 'complete-answer'\\)\\.decision: unknown decision 'maybe'"),
+        (lambda d: d["decisions"][0].update(verdict="NOPE"), "decisions\\[0\\] \\(case 'complete-answer'\\)\\.verdict: unknown status"),
+        (lambda d: d["labels"][0].update(label="TRUE"), "labels\\[0\\] \\(case 'complete-answer'\\)\\.label: unknown label 'TRUE'"),
+        (lambda d: d["labels"][0].update(claim=-1), "labels\\[0\\] \\(case 'complete-answer'\\)\\.claim: a claim's index"),
         (lambda d: d.update(extra=1), "unknown field `extra`"),
         (lambda d: d.update(suite_sha256="abc"), "suite_sha256"),
         (lambda d: d.update(suite="other.json"), "for the suite 'other.json', not 'article.json'"),
@@ -381,6 +381,10 @@ class TestDecidedTwice:
         assert shown.decision(first).decision == "reject"
         pending = load_pending(pending_file)
         assert pending.applicable == 1
+        from inspector.reports.audit import review_status
+
+        suite = load_suite(suite_path)
+        assert review_status([suite], audit([suite]))["pending_files"][0]["decisions"] == 1
         applied = apply_review(pending, suite_path)
         assert (applied.accepted, applied.rejected, applied.relabelled) == ((), ("complete-answer",), ())
         case = load_suite(suite_path).cases[0]
@@ -464,7 +468,7 @@ class TestConcurrentReviewers:
         one.decide(one.queue[0], "accept")
         two.decide(two.queue[1], "reject")
         discard(suite_path.with_name("article.review.json"))
-        one.decide(one.queue[2], "skip")  # the discarded decisions stay discarded
+        one.decide(one.queue[2], "accept")  # the discarded decisions stay discarded
         pending = load_pending(suite_path.with_name("article.review.json"))
         assert list(pending.decisions) == ["one-field-request"]
         apply_review(pending, suite_path)
