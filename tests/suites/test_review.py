@@ -212,10 +212,14 @@ class TestPendingFiles:
         assert str(path) in str(caught.value)
 
     @pytest.mark.parametrize(("change", "problem"), [
-        (lambda d: d["decisions"][0].update(decision="maybe"), "decisions\\[0\\] \\(case 'complete-answer'\\)\\.decision: unknown decision 'maybe'"),
-        (lambda d: d["decisions"][0].update(verdict="NOPE"), "decisions\\[0\\] \\(case 'complete-answer'\\)\\.verdict: unknown status"),
-        (lambda d: d["labels"][0].update(label="TRUE"), "labels\\[0\\] \\(case 'complete-answer'\\)\\.label: unknown label 'TRUE'"),
-        (lambda d: d["labels"][0].update(claim=-1), "labels\\[0\\] \\(case 'complete-answer'\\)\\.claim: a claim's index"),
+        (lambda d: d["decisions"][0].update(decision="maybe"),
+         "decisions\\[0\\] \\(case 'complete-answer'\\)\\.decision: unknown decision 'maybe'"),
+        (lambda d: d["decisions"][0].update(verdict="NOPE"),
+         "decisions\\[0\\] \\(case 'complete-answer'\\)\\.verdict: unknown status"),
+        (lambda d: d["labels"][0].update(label="TRUE"),
+         "labels\\[0\\] \\(case 'complete-answer'\\)\\.label: unknown label 'TRUE'"),
+        (lambda d: d["labels"][0].update(claim=-1),
+         "labels\\[0\\] \\(case 'complete-answer'\\)\\.claim: a claim's index"),
         (lambda d: d.update(extra=1), "unknown field `extra`"),
         (lambda d: d.update(suite_sha256="abc"), "suite_sha256"),
         (lambda d: d.update(suite="other.json"), "for the suite 'other.json', not 'article.json'"),
@@ -408,6 +412,17 @@ class TestTheSuiteFileIsKept:
             apply_review(load_pending(pending_file), suite_path)
         assert suite_path.read_bytes() == before and os.stat(suite_path).st_mode & 0o777 == 0o444
         assert pending_file.exists()
+
+    def test_a_folder_this_user_cannot_write_is_refused_before_anything_is_written(self, suite_path, monkeypatch):
+        pending_file = decided(suite_path)
+        before = suite_path.read_bytes()
+        folder = str(suite_path.parent)
+        access = os.access
+        # The tests run as root too, whom a folder's mode does not stop: the system's answer is what is asked.
+        monkeypatch.setattr(os, "access", lambda path, mode: str(path) != folder and access(path, mode))
+        with pytest.raises(ReviewError, match=f"is in a folder this user cannot write \\({folder}\\); nothing"):
+            apply_review(load_pending(pending_file), suite_path)
+        assert suite_path.read_bytes() == before and pending_file.exists()
 
     def test_a_suite_reached_through_a_link_is_applied_to_its_target(self, tmp_path):
         real = tmp_path / "real"
