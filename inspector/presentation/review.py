@@ -174,10 +174,10 @@ class ReviewSession:
         known = self.decision(number)
         before = self._save(review, lambda content: record_decision(content, case, decision, report.actual,
                                                                     self.reviewer, at, note, labels, policy))
-        found = effective_decisions(before).get(case.id) if before is not None else None
-        if found is not None and found != known:
-            self.news = (f"replaced {found.reviewer}'s decision on {case.id} ({found.decision}, {found.at}) "
-                         "taken meanwhile")
+        replaced = effective_decisions(before).get(case.id) if before is not None else None
+        if replaced is not None and replaced != known:
+            self.news = (f"replaced {replaced.reviewer}'s decision on {case.id} ({replaced.decision}, "
+                         f"{replaced.at}) taken meanwhile")
         if number not in self.queue:
             self.queue = sorted({*self.queue, number})
         found = self.decision(number)
