@@ -167,15 +167,19 @@ def _decide(args: argparse.Namespace, suites: list[Suite], reviewer: str) -> int
         waiting = f" ({len(review.queue)} decided, waiting for --apply)" if review.queue else ""
         print(f"nothing to decide: no case is left to review{waiting}")
         return EXIT_ACCEPT
+    news = []
     try:
         for number, decision in sorted(wanted.items()):
             review.decide(number, decision, args.note)
+            news += [review.news] if review.news is not None else []
     except ValueError as exc:
         return error(str(exc))
     where = ", ".join(str(path) for path in review.pending_paths) or "no pending file"
     applies = " ".join(str(suite.path) for suite in suites)
     print(visible(f"recorded {len(wanted)} decision(s) in {where} ({review.left} left of {len(review.queue)}); "
                   f"inspector review --apply {applies} writes them into the suite"))
+    for words in news:  # a decision taken meanwhile by another session, replaced by this one
+        print(visible(words))
     return EXIT_ACCEPT
 
 
@@ -192,8 +196,7 @@ def _the_pending_file(path: Path) -> Path:
 
 
 def _counts(pending: Any) -> str:
-    decisions = pending.content.decisions
-    return f"{len(decisions)} decision(s), {len(pending.content.labels)} claim label(s)"
+    return f"{len(pending.decisions)} decision(s), {len(pending.labels)} claim label(s)"
 
 
 def _status(args: argparse.Namespace, suites: list[Suite]) -> int:

@@ -12,7 +12,8 @@ writes them into the open temporary file.  Whatever fails, the temporary files
 are removed and one ``WriteError`` says which path failed and why.
 
 Files are created as any file the person writes (mode 0666 less the umask), not
-0600 as ``tempfile.mkstemp`` would make them.
+0600 as ``tempfile.mkstemp`` would make them; a file replaced with ``keep_mode``
+keeps its permission bits (a 0600 suite stays 0600).
 
 Some folders are never written into, whatever the command: the bundled fixtures
 (which plain ``inspector``, ``audit`` and ``mutate`` load, so a file put there
@@ -286,15 +287,17 @@ def check_new_file(path: str | Path) -> None:
         raise WriteError(directory, "not writable (permission denied)")
 
 
-def write_files(directory: Path, files: Mapping[str, Contents], *, overwrite: bool = False) -> None:
+def write_files(directory: Path, files: Mapping[str, Contents], *, overwrite: bool = False,
+                keep_mode: bool = False) -> None:
     """Put ``files`` into the existing ``directory``: every one of them or none.
 
     A name that exists is refused unless ``overwrite``; even then only a regular
-    file is replaced (never a directory or a symbolic link), each one atomically.
+    file is replaced (never a directory or a symbolic link), each one atomically,
+    with ``keep_mode`` keeping the replaced file's permission bits.
     """
     directory = Path(directory)
     check_free(directory, files, overwrite=overwrite)
-    _place({directory / name: data for name, data in files.items()}, overwrite=overwrite)
+    _place({directory / name: data for name, data in files.items()}, overwrite=overwrite, keep_mode=keep_mode)
 
 
 def create_files(files: Mapping[str | Path, Contents]) -> None:
@@ -328,7 +331,7 @@ def create_files(files: Mapping[str | Path, Contents]) -> None:
     _place(dict(zip(paths, files.values(), strict=True)), overwrite=False)
 
 
-def _place(files: Mapping[Path, Contents], *, overwrite: bool) -> None:
+def _place(files: Mapping[Path, Contents], *, overwrite: bool, keep_mode: bool = False) -> None:
     """Write every file to a temporary name in its directory, then put them all in place
     (linked, or renamed over the old ones with ``overwrite``) and sync the directories."""
     for path in files:
@@ -345,6 +348,11 @@ def _place(files: Mapping[Path, Contents], *, overwrite: bool) -> None:
         for path, temp in temporary.items():
             current = path
             if overwrite:
+                if keep_mode:
+                    try:
+                        os.chmod(temp, stat.S_IMODE(os.lstat(path).st_mode))
+                    except FileNotFoundError:
+                        pass
                 os.replace(temp, path)
             else:
                 # link() refuses a name that appeared meanwhile; nothing is replaced.

@@ -84,6 +84,8 @@ class AnnotationDesk:
 
     def __init__(self) -> None:
         self._books: dict[str, tuple[Any, Annotations]] = {}
+        # What the last annotate found: the annotation of the record taken meanwhile elsewhere that it replaced.
+        self.news: str | None = None
 
     def book(self, log: str) -> Annotations:
         """The annotations of ``log`` (AnnotationError: standard input, or a file that cannot be read)."""
@@ -135,13 +137,21 @@ class AnnotationDesk:
         (wrong); ``keep_note``: the note of its annotation now (a decision changed with a key).  Returns the
         annotation kept.  AnnotationError, ValueError, LogChanged or LogError (one line) when refused."""
         file, line, offset, text, verdict = self._line(session, number)
+        kept = self._books.get(file)  # what was last shown of this log, before anything is read again
+        known = kept[1].find(line, offset, digest(text)) if kept is not None else None
         if isinstance(decision, bool):
             decision = decision_for(verdict, decision)
         if keep_note:
             current = self.book(file).find(line, offset, digest(text))
             note = current.note if current is not None else None
         annotation = new_annotation(file, line, offset, text, verdict, decision, note, reviewer)
-        self._books[file] = (None, annotate(file, annotation))
+        self.news = None
+        book = annotate(file, annotation)
+        self._books[file] = (None, book)
+        replaced = book.replaced
+        if replaced is not None and replaced != known:
+            self.news = (f"replaced {replaced.reviewer}'s {replaced.decision} of line {line} ({replaced.at}) "
+                         "taken meanwhile")
         return annotation
 
     def clear(self, session: RecordSession, number: int) -> bool:

@@ -6,7 +6,11 @@ a verdict that differs from its label with no review keeping it, a saved case
 never reviewed, a review that no longer holds), plus those already decided in
 the reviewer's pending file, so that a decision can be seen and changed.  Every
 decision and claim label is written to the pending file at once
-(``suites.review``), whole; the suite itself is never written here.
+(``suites.review``), whole; the suite itself is never written here.  Each write
+adds to the pending file as it is on disk (``change_pending``), so decisions
+taken meanwhile in another session (another terminal, another served tab,
+another reviewer) are kept and then shown here too; a decision that replaces
+one taken meanwhile on the same case says whose (``ReviewSession.news``).
 """
 
 from __future__ import annotations
@@ -22,14 +26,16 @@ from ..suites.load import ACCEPT_DECISION, DECISIONS, REJECT_DECISION, SKIP_DECI
 from ..suites.review import (
     Decision,
     PendingFile,
+    PendingLabel,
     ReviewError,
+    change_pending,
+    effective_decisions,
+    effective_labels,
     file_sha256,
     load_pending,
     pending_path,
     record_decision,
     record_label,
-    save_pending,
-    start_pending,
 )
 from ..suites.reviewer import now_stamp
 from .session import Session
@@ -48,6 +54,7 @@ class SuiteReview:
     suite: Suite
     path: Path
     content: PendingFile | None  # None until the first decision (nothing is written before)
+    started: str  # the suite's digest when the review started: decisions are on the suite as it was then
 
 
 class ReviewSession:
@@ -59,6 +66,8 @@ class ReviewSession:
         self.reviewer = reviewer
         self.clock = clock
         self.suites: dict[int, SuiteReview] = {}
+        # What the last save found: the decision or label taken meanwhile elsewhere that it replaced (None: none).
+        self.news: str | None = None
         for suite in session.suites:
             self.suites[id(suite)] = self._open(suite)
         # ``every``: all the cases that loaded, to label claims of cases nothing made pending.
@@ -71,17 +80,18 @@ class ReviewSession:
         """The suite's pending file for this reviewer, checked (ReviewError when it
         cannot be continued: corrupt, another suite's, the suite changed, another contract)."""
         path = pending_path(suite.path, self.reviewer)
+        started = file_sha256(read_bytes(suite.path))
         if not path.exists():
-            return SuiteReview(suite, path, None)
+            return SuiteReview(suite, path, None, started)
         pending = load_pending(path, suite)
-        if file_sha256(read_bytes(suite.path)) != pending.content.suite_sha256:
+        if started != pending.content.suite_sha256:
             raise ReviewError(path, f"holds decisions on {suite.path} as it was before it changed: apply or "
                                     "discard them first (inspector review --apply or --discard)")
         stale = {item.verifier for item in [*pending.content.decisions, *pending.content.labels]} - {VERIFIER}
         if stale:
             raise ReviewError(path, f"holds decisions taken under the contract {sorted(stale)[0]}, and this one is "
                                     f"{VERIFIER}: discard them (inspector review --discard) and review again")
-        return SuiteReview(suite, path, pending.content)
+        return SuiteReview(suite, path, pending.content, started)
 
     # -- reading ------------------------------------------------------------------
 
@@ -93,8 +103,7 @@ class ReviewSession:
         content = self._review_of(number).content
         if content is None:
             return None
-        case_id = self.session.frozen(number).id
-        return next((d for d in reversed(content.decisions) if d.case == case_id), None)
+        return effective_decisions(content).get(self.session.frozen(number).id)
 
     def is_left(self, number: int) -> bool:
         decision = self.decision(number)
@@ -128,7 +137,8 @@ class ReviewSession:
         labels = applied_labels(report)
         content = self._review_of(number).content
         if content is not None:
-            labels.update({item.claim: item.label for item in content.labels if item.case == report.id})
+            labels.update({claim: item.label for (case, claim), item in effective_labels(content).items()
+                           if case == report.id})
         return labels
 
     def agreement(self, numbers: list[int] | None = None) -> Agreement:
@@ -158,11 +168,16 @@ class ReviewSession:
         case, evidence = report.case, report.evidence
         assert case is not None and evidence is not None
         review = self._review_of(number)
-        content = review.content or start_pending(review.suite, self.reviewer)
-        content = record_decision(content, case, decision, report.actual, self.reviewer, self.clock(), note,
-                                  evidence.labels if case.expected_labels is not None else None,
-                                  evidence.policy if case.expected_policy is not None else None)
-        self._save(review, content)
+        at = self.clock()
+        labels = evidence.labels if case.expected_labels is not None else None
+        policy = evidence.policy if case.expected_policy is not None else None
+        known = self.decision(number)
+        before = self._save(review, lambda content: record_decision(content, case, decision, report.actual,
+                                                                    self.reviewer, at, note, labels, policy))
+        replaced = effective_decisions(before).get(case.id) if before is not None else None
+        if replaced is not None and replaced != known:
+            self.news = (f"replaced {replaced.reviewer}'s decision on {case.id} ({replaced.decision}, "
+                         f"{replaced.at}) taken meanwhile")
         if number not in self.queue:
             self.queue = sorted({*self.queue, number})
         found = self.decision(number)
@@ -177,8 +192,18 @@ class ReviewSession:
         case = report.case
         assert case is not None
         review = self._review_of(number)
-        content = review.content or start_pending(review.suite, self.reviewer)
-        self._save(review, record_label(content, case, claim, label, self.reviewer, self.clock(), note))
+        at = self.clock()
+        known = self._pending_label(review.content, case.id, claim)
+        before = self._save(review, lambda content: record_label(content, case, claim, label, self.reviewer, at,
+                                                                 note))
+        found = self._pending_label(before, case.id, claim)
+        if found is not None and found != known:
+            self.news = (f"replaced {found.reviewer}'s label of {case.id} claims[{claim}] ({found.label}, "
+                         f"{found.at}) taken meanwhile")
+
+    @staticmethod
+    def _pending_label(content: PendingFile | None, case_id: str, claim: int) -> PendingLabel | None:
+        return effective_labels(content).get((case_id, claim)) if content is not None else None
 
     def _decidable(self, number: int) -> CaseReport:
         report = self.session.frozen(number)
@@ -189,7 +214,11 @@ class ReviewSession:
                              "it (R resets it)")
         return report
 
-    def _save(self, review: SuiteReview, content: PendingFile) -> None:
-        save_pending(review.path, content)  # ReviewError: nothing changed in memory either
-        review.content = content
+    def _save(self, review: SuiteReview, change: Callable[[PendingFile], PendingFile]) -> PendingFile | None:
+        """Make ``change`` to the pending file as it is on disk now, and show what was written (decisions
+        taken meanwhile elsewhere included); returns what the file held before (None: nothing)."""
+        self.news = None
+        written, before = change_pending(review.path, review.suite, review.started, self.reviewer, change)
+        review.content = written  # ReviewError above: nothing changed in memory either
+        return before
 

@@ -66,8 +66,8 @@ def review_status(suites: Iterable[Suite], result: Audit) -> dict[str, Any]:
                 entry["problem"] = exc.problem
             else:
                 entry.update(reviewer=pending.content.reviewer,
-                             decisions=sum(1 for d in pending.content.decisions if d.decision != SKIP_DECISION),
-                             labels=len(pending.content.labels))
+                             decisions=sum(1 for d in pending.decisions.values() if d.decision != SKIP_DECISION),
+                             labels=len(pending.labels))
             files.append(entry)
     return {
         "verifier": VERIFIER,

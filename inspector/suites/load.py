@@ -610,18 +610,19 @@ def collector_paused() -> Iterator[None]:
             gc.enable()
 
 
-def load_suite(path: str | Path, strict: bool = True) -> Suite:
-    """Load a suite file.
+def load_suite(path: str | Path, strict: bool = True, data: bytes | None = None) -> Suite:
+    """Load a suite file (or ``data``, the bytes a suite file at ``path`` would hold:
+    what a writer checks before it writes them).
 
     With ``strict`` (the default) any broken case raises ``LoadError``; without it,
     broken cases are collected in ``Suite.broken`` and the others load.
     """
     with collector_paused():
-        return _load_suite(Path(path), strict)
+        return _load_suite(Path(path), strict, data)
 
 
-def _load_suite(path: Path, strict: bool) -> Suite:
-    value = parse_json(path, read_bytes(path))
+def _load_suite(path: Path, strict: bool, data: bytes | None = None) -> Suite:
+    value = parse_json(path, read_bytes(path) if data is None else data)
     if not isinstance(value, dict):
         raise LoadError(path, "expected a JSON object with sources and cases")
     cases_value = value.get("cases", [])

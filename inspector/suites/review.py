@@ -10,7 +10,21 @@ is the one step that writes the suite: atomically, in place or to a new file,
 refused when the suite changed since the decisions were taken or when the
 contract (``contract.version.VERIFIER``) is no longer the one they were taken
 under; each relabelled case keeps its ``history``, and the pending file is then
-removed.
+removed.  Nothing is written for a pending file with a member no review could
+have written (every member of every decision and label is checked first, and
+the suite as it would be is loaded before it replaces the old one), nor for a
+suite that is read-only; a suite replaced keeps its permission bits, and a
+suite reached through a symbolic link is written where the link leads.
+
+Several reviews may write one pending file at once (one reviewer in two
+terminals or two served tabs, two reviewers who started together): each change
+is read, merge, write under the file's lock (``io.locking``), so it is added
+to the decisions on disk, not to what its session read when it started.  A
+decision replaces one on the same case (a label, one on the same claim), the
+later winning; ``change_pending`` hands back what was there, so that the
+front end can say whose decision it replaced.  One case decided twice in a
+file (written by hand) counts once, as its last decision (``effective_decisions``):
+what the review shows is what ``apply`` writes.
 
 A bundled suite's folder is never written into (``io.writing``), so its pending
 file lives in the user's state folder instead (``$XDG_STATE_HOME/inspector/review``)
@@ -27,15 +41,17 @@ import json
 import os
 import re
 import stat
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 import msgspec
 
+from ..contract.evidence import LABELS, POLICIES
 from ..contract.text import json_dumps, visible
 from ..contract.version import VERIFIER
+from ..io.locking import LockError, exclusive
 from ..io.reading import MAX_SUITE_BYTES
 from ..io.writing import ProtectedTarget, WriteError, refuse_protected, write_files
 from .load import (
@@ -68,8 +84,11 @@ __all__ = [
     "ReviewError",
     "apply_review",
     "case_sha256",
+    "change_pending",
     "check_against",
     "discard",
+    "effective_decisions",
+    "effective_labels",
     "file_sha256",
     "load_pending",
     "pending_files",
@@ -138,18 +157,37 @@ class Pending:
 
     @property
     def decisions(self) -> dict[str, Decision]:
-        """Case id -> its decision (one per case: a later decision replaces the earlier)."""
-        return {decision.case: decision for decision in self.content.decisions}
+        """Case id -> its decision (``effective_decisions``)."""
+        return effective_decisions(self.content)
 
     @property
     def labels(self) -> dict[tuple[str, int], PendingLabel]:
-        return {(label.case, label.claim): label for label in self.content.labels}
+        return effective_labels(self.content)
 
     @property
     def applicable(self) -> int:
         """Accepts, rejects and claim labels: what ``apply`` would write."""
-        return sum(1 for decision in self.content.decisions if decision.decision != SKIP_DECISION) + len(
-            self.content.labels)
+        return sum(1 for decision in self.decisions.values() if decision.decision != SKIP_DECISION) + len(
+            self.labels)
+
+
+def effective_decisions(content: PendingFile) -> dict[str, Decision]:
+    """Case id -> the decision that holds on it: the last one the file has on that case (a
+    file written by hand may decide a case twice).  What the review shows, counts and applies."""
+    found: dict[str, Decision] = {}
+    for decision in content.decisions:
+        found.pop(decision.case, None)  # in the place of the last, as it was written
+        found[decision.case] = decision
+    return found
+
+
+def effective_labels(content: PendingFile) -> dict[tuple[str, int], PendingLabel]:
+    """(case id, claim) -> the label that holds on that claim: the last one the file has."""
+    found: dict[tuple[str, int], PendingLabel] = {}
+    for label in content.labels:
+        found.pop((label.case, label.claim), None)
+        found[(label.case, label.claim)] = label
+    return found
 
 
 _DECODER = msgspec.json.Decoder(PendingFile)
@@ -267,22 +305,75 @@ def load_pending(path: str | Path, suite: Suite | None = None) -> Pending:
 
 
 def _problem(content: PendingFile) -> str | None:
+    """The first member no review could have written: where (the decision or label, its case, the
+    member) and why; None when every member of every decision and label is one ``apply`` may write."""
     if _SHA256.fullmatch(content.suite_sha256) is None:
         return "suite_sha256: expected 64 lowercase hexadecimal digits"
+    if not content.verifier:
+        return "verifier: empty"
+    try:
+        check_name(content.reviewer)
+    except ValueError as exc:
+        return f"reviewer: {exc}"
     for index, decision in enumerate(content.decisions):
-        here = f"decisions[{index}]"
-        if decision.decision not in DECISIONS:
-            return f"{here}.decision: unknown decision {decision.decision!r} (known: {', '.join(DECISIONS)})"
-        try:
-            parse_label(decision.verdict)
-        except ValueError as exc:
-            return f"{here}.verdict: {exc}"
+        problem = _decision_problem(decision)
+        if problem is not None:
+            return f"decisions[{index}] (case {decision.case!r}).{problem[0]}: {problem[1]}"
     for index, label in enumerate(content.labels):
-        if label.label not in HUMAN_LABELS:
-            return f"labels[{index}].label: unknown label {label.label!r} (known: {', '.join(HUMAN_LABELS)})"
-        if label.claim < 0:
-            return f"labels[{index}].claim: a claim's index is 0 or more"
+        problem = _label_problem(label)
+        if problem is not None:
+            return f"labels[{index}] (case {label.case!r}).{problem[0]}: {problem[1]}"
     return None
+
+
+def _stamp_problem(reviewer: str, at: str, verifier: str, note: str | None) -> tuple[str, str] | None:
+    """(member, problem) for who decided, when, under which verifier and why (the members every
+    decision and label has)."""
+    try:
+        check_name(reviewer)
+    except ValueError as exc:
+        return "reviewer", str(exc)
+    if not at.strip():
+        return "at", "empty: the time it was decided"
+    if not verifier.strip():
+        return "verifier", "empty: the contract it was decided under"
+    try:
+        check_note(note)
+    except ValueError as exc:
+        return "note", str(exc)
+    return None
+
+
+def _decision_problem(decision: Decision) -> tuple[str, str] | None:
+    if decision.decision not in DECISIONS:
+        return "decision", f"unknown decision {decision.decision!r} (known: {', '.join(DECISIONS)})"
+    for member in ("verdict", "expected"):
+        value = getattr(decision, member)
+        if value is None and member == "expected":
+            continue
+        try:
+            parse_label(value)
+        except ValueError as exc:
+            return member, str(exc)
+    if _SHA256.fullmatch(decision.sha256) is None:
+        return "sha256", "expected 64 lowercase hexadecimal digits"
+    problem = _stamp_problem(decision.reviewer, decision.at, decision.verifier, decision.note)
+    if problem is not None:
+        return problem
+    for index, label in enumerate(decision.labels or ()):
+        if label not in LABELS:
+            return f"labels[{index}]", f"unknown label {label!r} (known: {', '.join(LABELS)})"
+    if decision.policy is not None and decision.policy not in POLICIES:
+        return "policy", f"unknown policy {decision.policy!r} (known: {', '.join(POLICIES)})"
+    return None
+
+
+def _label_problem(label: PendingLabel) -> tuple[str, str] | None:
+    if label.label not in HUMAN_LABELS:
+        return "label", f"unknown label {label.label!r} (known: {', '.join(HUMAN_LABELS)})"
+    if label.claim < 0:
+        return "claim", "a claim's index is 0 or more"
+    return _stamp_problem(label.reviewer, label.at, label.verifier, label.note)
 
 
 def check_against(pending: Pending, suite: Suite) -> None:
@@ -327,7 +418,8 @@ def record_label(content: PendingFile, case: Case, claim: int, label: str | None
 
 def save_pending(path: str | Path, content: PendingFile) -> None:
     """Write the pending file whole: created new, or renamed over a pending file
-    this tool wrote (anything else at ``path`` is refused)."""
+    this tool wrote (anything else at ``path`` is refused), keeping its mode.  The
+    caller holds the file's lock (``change_pending`` does)."""
     path = Path(path)
     existing = _existing_kind(path)
     if existing is not None:
@@ -335,10 +427,43 @@ def save_pending(path: str | Path, content: PendingFile) -> None:
     data = (json_dumps(msgspec.to_builtins(content)) + "\n").encode("utf-8")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        write_files(path.parent, {path.name: data}, overwrite=path.exists())
+        write_files(path.parent, {path.name: data}, overwrite=path.exists(), keep_mode=True)
     except (WriteError, OSError) as exc:
         reason = exc.reason if isinstance(exc, WriteError) else (exc.strerror or str(exc))
         raise ReviewError(path, f"decisions not saved: {reason}") from None
+
+
+def change_pending(path: str | Path, suite: Suite, started: str, reviewer: str,
+                   change: Callable[[PendingFile], PendingFile]) -> tuple[PendingFile, PendingFile | None]:
+    """Make one change to the pending file at ``path`` as it is now, not as it was read: under its
+    lock, read it again (or start one for ``reviewer`` when there is none: it was never written,
+    or applied or discarded since), hand it to ``change``, and write the result.  Returns what was
+    written and what was there before (None: nothing).  ``started``: the suite's digest when the
+    review started; ReviewError, nothing written, when the suite is not that any more (applied or
+    edited meanwhile) or the file holds decisions on another state of it."""
+    path = Path(path)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with exclusive(path):
+            if file_sha256(read_bytes(suite.path)) != started:
+                raise ReviewError(suite.path, "changed since this review started (its decisions applied, or the "
+                                              "suite edited, meanwhile): nothing saved; review it again")
+            existing = _existing_kind(path)
+            if existing is not None:
+                raise ReviewError(path, existing)
+            before = load_pending(path, suite).content if path.exists() else None
+            if before is not None and before.suite_sha256 != started:
+                raise ReviewError(path, "holds decisions on another state of the suite than this review's: "
+                                        "nothing saved; apply or discard them, then review again")
+            written = change(before if before is not None else start_pending(suite, reviewer))
+            save_pending(path, written)
+    except (LockError, WriteError, OSError) as exc:
+        reason = getattr(exc, "reason", None) or getattr(exc, "strerror", None) or str(exc)
+        where = getattr(exc, "path", None) or path
+        raise ReviewError(where, f"decisions not saved: {reason}") from None
+    except LoadError as exc:
+        raise ReviewError(exc.path, f"decisions not saved: {exc.problem}") from None
+    return written, before
 
 
 def _existing_kind(path: Path) -> str | None:
@@ -361,8 +486,16 @@ def _existing_kind(path: Path) -> str | None:
 
 
 def discard(path: str | Path) -> None:
-    """Remove a pending file (after checking it is one)."""
+    """Remove a pending file (after checking it is one), under its lock."""
     path = Path(path)
+    try:
+        with exclusive(path):
+            _discard(path)
+    except (LockError, WriteError) as exc:
+        raise ReviewError(exc.path, f"not removed: {exc.reason}") from None
+
+
+def _discard(path: Path) -> None:
     load_pending(path)
     try:
         path.unlink()
@@ -390,29 +523,41 @@ def apply_review(pending: Pending, suite_path: str | Path, out: str | Path | Non
     """Write the pending decisions into the suite (in place, or into the new file
     ``out``), whole or not at all; then remove the pending file.
 
-    Refused (ReviewError, nothing written) when the suite changed since the review
-    started, when the contract changed since a decision was taken, when a case
-    changed, for a bundled suite in place, and for an ``out`` that exists."""
-    suite_path = Path(suite_path)
-    content = pending.content
+    The pending file is read again under its lock (a reviewer may still be deciding),
+    and the lock held until it is removed.  Refused (ReviewError, nothing written) when
+    the suite changed since the review started, when the contract changed since a
+    decision was taken, when a case changed, when a member of a decision is not one a
+    review writes, for a bundled suite in place, a read-only suite, and for an ``out``
+    that exists.  In place, a suite reached through a symbolic link is written where the
+    link leads (the link stays), with the permission bits it had."""
+    try:
+        with exclusive(pending.path):
+            return _apply(pending.path, Path(suite_path), Path(out) if out is not None else None, remove_pending)
+    except LockError as exc:
+        raise ReviewError(exc.path, f"nothing applied: {exc.reason}") from None
+    except ProtectedTarget as exc:  # pragma: no cover - a bundled suite's pending file is in the state folder
+        raise ReviewError(exc.path, f"nothing applied: {exc.reason}") from None
+
+
+def _apply(pending_path: Path, suite_path: Path, out: Path | None, remove_pending: bool) -> Applied:
     data = read_bytes(suite_path)
+    suite = load_suite(suite_path, data=data)
+    pending = load_pending(pending_path, suite)  # as it is now, under the lock: checked member by member
+    content = pending.content
     if file_sha256(data) != content.suite_sha256:
         raise ReviewError(suite_path, f"changed since the decisions in {pending.path} were taken; nothing applied "
                                       "(review it again, or drop them with --discard)")
-    suite = load_suite(suite_path)
-    check_against(pending, suite)
-    stale = sorted({item.verifier for item in [*content.decisions, *content.labels]} - {VERIFIER})
+    decisions, labels = effective_decisions(content), effective_labels(content)
+    stale = sorted({item.verifier for item in [*decisions.values(), *labels.values()]} - {VERIFIER})
     if stale:
         raise ReviewError(pending.path, f"decisions taken under the verifier {stale[0]}; the contract is now "
                                         f"{VERIFIER}, so its verdicts may differ: review again")
-    target = Path(out) if out is not None else suite_path
-    if out is None and _in_protected(suite_path):
-        raise ReviewError(suite_path, "is a bundled suite, which is never written in place; apply with --out NEW")
+    target = out if out is not None else _in_place_target(suite_path)
     document = parse_json(suite_path, data)
     cases = {case.id: case for case in suite.cases}
     items = {item["id"]: item for item in document["cases"] if isinstance(item, dict)}
     accepted, rejected, skipped, relabelled = [], [], [], []
-    for decision in content.decisions:
+    for decision in decisions.values():
         case = cases[decision.case]
         if decision.sha256 != case_sha256(case):  # pragma: no cover - the suite's digest would differ first
             raise ReviewError(pending.path, f"the case {decision.case!r} changed since it was decided")
@@ -429,7 +574,7 @@ def apply_review(pending: Pending, suite_path: str | Path, out: str | Path | Non
                                                     decision.verifier, decision.verdict, case_sha256(decided),
                                                     decision.note))
         (accepted if decision.decision == ACCEPT_DECISION else rejected).append(case.id)
-    for label in content.labels:
+    for label in labels.values():
         item = items[label.case]
         kept = [entry for entry in item.get("human_labels", []) if entry.get("claim") != label.claim]
         entry = {key: value for key, value in msgspec.to_builtins(label).items() if key != "case"}
@@ -438,22 +583,54 @@ def apply_review(pending: Pending, suite_path: str | Path, out: str | Path | Non
     if len(written) > MAX_SUITE_BYTES:
         raise ReviewError(target, f"the suite would be {len(written)} bytes, more than a suite may be")
     try:
+        load_suite(target, data=written)
+    except LoadError as exc:  # pragma: no cover - every member was checked: a backstop, before anything is written
+        raise ReviewError(pending.path, f"nothing applied: the suite would not load ({exc})") from None
+    try:
         if out is None:
             if file_sha256(read_bytes(suite_path)) != content.suite_sha256:
                 raise ReviewError(suite_path, "changed while the decisions were being applied; nothing applied")
-            write_files(target.parent, {target.name: written}, overwrite=True)
+            write_files(target.parent, {target.name: written}, overwrite=True, keep_mode=True)
         else:
             write_files(target.parent, {target.name: written})
     except WriteError as exc:
         raise ReviewError(target, f"nothing applied: {exc.reason}") from None
-    try:
-        load_suite(target)
-    except LoadError as exc:  # pragma: no cover - what was written loads
-        raise ReviewError(target, f"written, but it does not load back: {exc}") from None
     if remove_pending:
-        discard(pending.path)
-    return Applied(target, tuple(accepted), tuple(rejected), tuple(skipped), len(content.labels),
-                   tuple(relabelled))
+        _discard(pending.path)
+    return Applied(target, tuple(accepted), tuple(rejected), tuple(skipped), len(labels), tuple(relabelled))
+
+
+def _in_place_target(suite_path: Path) -> Path:
+    """Where applying in place writes: the suite's file, or where a symbolic link to it leads.
+    ReviewError for a bundled suite, a read-only one, or one in a folder this process cannot write."""
+    target = Path(os.path.realpath(suite_path)) if suite_path.is_symlink() else suite_path
+    try:
+        if _in_protected(suite_path):
+            raise ProtectedTarget(suite_path, "", "")
+        refuse_protected(target)
+    except ProtectedTarget:
+        raise ReviewError(suite_path, "is a bundled suite, which is never written in place; apply with --out NEW") \
+            from None
+    shown = suite_path if target == suite_path else f"{suite_path} (a link to {target})"
+    if not _writable(target):
+        raise ReviewError(shown, "is read-only; nothing applied (make it writable, or apply with --out NEW)")
+    if not os.access(target.parent, os.W_OK | os.X_OK):
+        raise ReviewError(shown, f"is in a folder this user cannot write ({target.parent}); nothing applied "
+                                 "(apply with --out NEW)")
+    return target
+
+
+def _writable(path: Path) -> bool:
+    """Whether the file's mode lets this user write it: its owner's, group's or others' write bit,
+    as they apply to this user (so a read-only suite is refused even to root), and the system agrees."""
+    found = os.stat(path)
+    if hasattr(os, "getuid") and found.st_uid == os.getuid():
+        bit = stat.S_IWUSR
+    elif hasattr(os, "getgroups") and (found.st_gid == os.getgid() or found.st_gid in os.getgroups()):
+        bit = stat.S_IWGRP
+    else:
+        bit = stat.S_IWOTH
+    return bool(found.st_mode & bit) and os.access(path, os.W_OK)
 
 
 def _new_expectations(case: Case, decision: Decision) -> dict[str, Any]:

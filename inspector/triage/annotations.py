@@ -20,10 +20,16 @@ applied to the record now there.  ``file`` is the log as the triage named it,
 kept for the reader; the annotations file belongs to the log it is beside, so
 ``./app.jsonl`` and ``app.jsonl`` are one log.  A later annotation of the same
 record replaces the earlier one (last wins), and clearing removes it: every
-change rewrites the whole file, whole or not at all (``io.writing``), and only
-a file this tool created (its header) is ever replaced; never a symbolic link,
-never inside the bundled fixtures.  A log read from standard input has no file
-beside it: annotating it is refused.
+change rewrites the whole file, whole or not at all (``io.writing``), keeping
+its permission bits, and only a file this tool created (its header) is ever
+replaced; never a symbolic link, never inside the bundled fixtures.  A log read
+from standard input has no file beside it: annotating it is refused.
+
+Several processes may annotate one log at once (two terminals, two served
+tabs, two reviewers): each change reads the file again and writes it under the
+file's lock (``io.locking``), so it adds to what is on disk and no annotation
+is lost.  An annotation of a record annotated meanwhile replaces that one, and
+says so: ``annotate`` hands back the one it replaced (``Annotations.replaced``).
 
 Reading is bounded (``MAX_BYTES``); a file that is not what this module writes
 (not JSON, another schema, an unknown member, a decision that is not one of the
@@ -36,6 +42,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
@@ -44,6 +51,7 @@ import msgspec
 
 from ..contract.text import visible
 from ..contract.version import VERIFIER
+from ..io.locking import LockError, exclusive
 from ..io.reading import ReadError, read_limited
 from ..io.writing import WriteError, write_files
 from ..suites.reviewer import MAX_NOTE, check_name, check_note, now_stamp, reviewer_name
@@ -176,13 +184,14 @@ def annotations_path(log: str) -> Path:
 class Annotations:
     """The annotations of one log, as read (``exists``: the file was there).
 
-    ``entries``: by key (line, offset, digest), the last of each; ``places``:
-    which digests were annotated at each (line, offset)."""
+    ``entries``: by key (line, offset, digest), the last of each; ``replaced``:
+    after ``annotate``, the annotation of the same record it replaced (None: none)."""
 
     log: str
     path: Path
     exists: bool = False
     entries: dict[tuple[int, int, str], Annotation] = field(default_factory=dict)
+    replaced: Annotation | None = None
 
     def __len__(self) -> int:
         return len(self.entries)
@@ -278,26 +287,41 @@ def new_annotation(file: str, line: int, offset: int, text: bytes, verdict: str,
 
 def annotate(log: str, annotation: Annotation) -> Annotations:
     """Keep ``annotation`` in ``log``'s annotations file (replacing one of the
-    same record), rewriting the file whole; returns the annotations now."""
-    found = read_annotations(log)
-    return _write(found.with_annotation(annotation))
+    same record), rewriting the file whole under its lock; returns the annotations
+    now, with the one it replaced (``replaced``)."""
+    with _locked(annotations_path(log)):
+        found = read_annotations(log)
+        written = _write(found.with_annotation(annotation))
+    written.replaced = found.find(*annotation.key)
+    return written
 
 
 def clear(log: str, line: int, offset: int, sha256: str) -> tuple[Annotations, bool]:
     """Remove the annotation of that record (if any); returns the annotations
     now and whether there was one to remove (nothing is written when not)."""
-    found = read_annotations(log)
-    key = (line, offset, sha256)
-    if key not in found.entries:
-        return found, False
-    return _write(found.without(key)), True
+    with _locked(annotations_path(log)):
+        found = read_annotations(log)
+        key = (line, offset, sha256)
+        if key not in found.entries:
+            return found, False
+        return _write(found.without(key)), True
+
+
+@contextmanager
+def _locked(path: Path) -> Iterator[None]:
+    """Hold the annotations file's lock: AnnotationError when it cannot be had."""
+    try:
+        with exclusive(path):
+            yield
+    except (LockError, WriteError) as exc:
+        raise AnnotationError(exc.path, f"{exc.reason}; the annotation was not kept") from None
 
 
 def _write(annotations: Annotations) -> Annotations:
     path = annotations.path
     try:
         # Replacing only what this module wrote and read back (its header); creating, never over anything.
-        write_files(path.parent, {path.name: annotations.document()}, overwrite=annotations.exists)
+        write_files(path.parent, {path.name: annotations.document()}, overwrite=annotations.exists, keep_mode=True)
     except WriteError as exc:
         raise AnnotationError(exc.path, f"{exc.reason}; the annotation was not kept") from None
     except (OSError, ValueError) as exc:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -224,3 +225,40 @@ def test_all_goes_with_no_other_action(suite_path, capsys):
     status, _, err = inspector(capsys, "review", "--all", "--status", suite_path)
     assert status == 2
     one_line_error(err, "--all walks every case")
+
+
+class TestApplyKeepsTheWork:
+    """Issue 29 at the command line: a bad pending file, a read-only suite, a suite reached through a link."""
+
+    def test_a_decision_naming_an_unknown_label_is_one_line_and_writes_nothing(self, suite_path, capsys):
+        pending = decide(suite_path)
+        stored = json.loads(pending.read_text("utf-8"))
+        stored["decisions"][0]["verdict"] = "ACCEPT"
+        stored["decisions"][0]["labels"] = ["SUPPORTED", "MAYBE"]
+        pending.write_text(json.dumps(stored), "utf-8")
+        os.chmod(suite_path, 0o600)
+        before = suite_path.read_bytes()
+        status, out, err = inspector(capsys, "review", "--apply", suite_path)
+        assert (status, out) == (2, "")
+        one_line_error(err, str(pending), "decisions[0] (case 'complete-answer').labels[1]: unknown label 'MAYBE'")
+        assert suite_path.read_bytes() == before and os.stat(suite_path).st_mode & 0o777 == 0o600
+        assert pending.exists()
+
+    def test_a_read_only_suite_is_refused_before_anything_is_written(self, suite_path, capsys):
+        pending = decide(suite_path)
+        os.chmod(suite_path, 0o444)
+        before = suite_path.read_bytes()
+        status, _, err = inspector(capsys, "review", "--apply", suite_path)
+        assert status == 2 and suite_path.read_bytes() == before and pending.exists()
+        one_line_error(err, str(suite_path), "read-only", "--out NEW")
+
+    def test_a_linked_suite_is_applied_to_its_target(self, tmp_path, capsys):
+        (tmp_path / "real").mkdir()
+        target = relabelled_article(tmp_path / "real")
+        link = tmp_path / "article.json"
+        link.symlink_to(target)
+        pending = decide(link)
+        status, out, err = inspector(capsys, "review", "--apply", link)
+        assert (status, err) == (0, "")
+        assert out.startswith(f"applied {pending} to {target}: 1 accepted")
+        assert link.is_symlink() and load_suite(link).cases[0].expected == "ACCEPT"

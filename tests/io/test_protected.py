@@ -180,7 +180,10 @@ def test_no_writer_writes_outside_io_writing():
     # A new writer here writes through io.writing, or asks refuse_protected first and is listed.
     # badlines.py: --bad-lines' spills, each a new file (O_EXCL) in a private
     # directory that mkdtemp made beside the --bad-lines file, whose folder was checked.
-    assert sorted(writers) == [("inspector/triage/badlines.py", "os.O_CREAT"),
+    # locking.py: the sidecar lock file, created empty (never written into) after refuse_protected.
+    assert sorted(writers) == [("inspector/io/locking.py", "os.O_CREAT"),
+                               ("inspector/triage/badlines.py", "os.O_CREAT"),
                                ("inspector/triage/synth.py", '"wb"'), ("inspector/triage/synth.py", "write_text(")]
     synth = (package / "triage" / "synth.py").read_text("utf-8")
     assert synth.count("refuse_protected(path)") == 2
+    assert "refuse_protected(sidecar)" in (package / "io" / "locking.py").read_text("utf-8")

@@ -212,10 +212,14 @@ class TestPendingFiles:
         assert str(path) in str(caught.value)
 
     @pytest.mark.parametrize(("change", "problem"), [
-        (lambda d: d["decisions"][0].update(decision="maybe"), "decisions\\[0\\].decision: unknown decision 'maybe'"),
-        (lambda d: d["decisions"][0].update(verdict="NOPE"), "decisions\\[0\\].verdict: unknown status"),
-        (lambda d: d["labels"][0].update(label="TRUE"), "labels\\[0\\].label: unknown label 'TRUE'"),
-        (lambda d: d["labels"][0].update(claim=-1), "labels\\[0\\].claim"),
+        (lambda d: d["decisions"][0].update(decision="maybe"),
+         "decisions\\[0\\] \\(case 'complete-answer'\\)\\.decision: unknown decision 'maybe'"),
+        (lambda d: d["decisions"][0].update(verdict="NOPE"),
+         "decisions\\[0\\] \\(case 'complete-answer'\\)\\.verdict: unknown status"),
+        (lambda d: d["labels"][0].update(label="TRUE"),
+         "labels\\[0\\] \\(case 'complete-answer'\\)\\.label: unknown label 'TRUE'"),
+        (lambda d: d["labels"][0].update(claim=-1),
+         "labels\\[0\\] \\(case 'complete-answer'\\)\\.claim: a claim's index"),
         (lambda d: d.update(extra=1), "unknown field `extra`"),
         (lambda d: d.update(suite_sha256="abc"), "suite_sha256"),
         (lambda d: d.update(suite="other.json"), "for the suite 'other.json', not 'article.json'"),
@@ -311,3 +315,218 @@ def test_every_case_can_be_walked_to_label_claims(tmp_path):
     assert ReviewSession(session, "alice").queue == []  # every label matches
     every = ReviewSession(session, "alice", every=True)
     assert every.queue == list(range(22)) and every.header() == "review · 22 left of 22 · alice"
+
+
+# -- issue 29: reviewers' work is never lost or corrupted ---------------------------------------
+
+
+def lens_case(tmp_path: Path) -> tuple[Path, str]:
+    """A copy of access.json whose first lens-freezing case's lens labels are wrong (so it is pending),
+    and that case's id."""
+    document = json.loads((Path(__file__).parents[2] / "fixtures" / "access.json").read_text("utf-8"))
+    case = next(c for c in document["cases"] if c.get("expected_labels"))
+    case["expected_labels"] = ["INSUFFICIENT_EVIDENCE"] * len(case["expected_labels"])
+    path = tmp_path / "access.json"
+    path.write_text(json.dumps(document), "utf-8")
+    return path, case["id"]
+
+
+class TestABadPendingFileWritesNothing:
+    """Every member of a decision is checked before anything is written: a bad one is refused
+    naming the pending file, the case and the member, and the suite keeps its bytes and mode."""
+
+    @pytest.mark.parametrize(("member", "value", "problem"), [
+        ("labels", ["BOGUS"], "labels[0]: unknown label 'BOGUS'"),
+        ("policy", "lenient-ish", "policy: unknown policy 'lenient-ish'"),
+        ("expected", "NOPE", "expected: unknown status 'NOPE'"),
+        ("reviewer", " ", "reviewer: the reviewer's name is empty"),
+        ("sha256", "abc", "sha256: expected 64 lowercase hexadecimal digits"),
+    ])
+    def test_a_decision_with_a_bad_member(self, tmp_path, member, value, problem):
+        path, case_id = lens_case(tmp_path)
+        os.chmod(path, 0o640)
+        review = review_of(path)
+        review.decide(review.session.find_id(case_id), "accept")
+        pending_file = review.pending_paths[0]
+        stored = json.loads(pending_file.read_text("utf-8"))
+        stored["decisions"][0][member] = value
+        pending_file.write_text(json.dumps(stored), "utf-8")
+        before = path.read_bytes()
+        with pytest.raises(ReviewError) as caught:
+            apply_review(load_pending(pending_file, load_suite(path)), path)
+        message = str(caught.value)
+        assert message.startswith(f"{pending_file}: ") and "\n" not in message
+        assert f"decisions[0] (case {case_id!r}).{problem}" in message
+        assert path.read_bytes() == before and os.stat(path).st_mode & 0o777 == 0o640
+        assert pending_file.exists() and list(tmp_path.glob(".*.tmp")) == []
+
+    def test_a_claim_label_with_a_bad_member(self, suite_path):
+        pending_file = decided(suite_path)
+        stored = json.loads(pending_file.read_text("utf-8"))
+        stored["labels"][1]["reviewer"] = ""
+        pending_file.write_text(json.dumps(stored), "utf-8")
+        before = suite_path.read_bytes()
+        with pytest.raises(ReviewError, match=r"labels\[1\] \(case 'complete-answer'\)\.reviewer: the reviewer's"):
+            load_pending(pending_file)
+        assert suite_path.read_bytes() == before
+
+
+class TestDecidedTwice:
+    def test_the_last_decision_is_the_one_shown_counted_and_applied(self, suite_path, capsys):
+        review = review_of(suite_path)
+        first = review.queue[0]
+        review.decide(first, "accept", "first thought")
+        pending_file = review.pending_paths[0]
+        stored = json.loads(pending_file.read_text("utf-8"))
+        second = dict(stored["decisions"][0], decision="reject", note="second thought")
+        stored["decisions"].append(second)
+        pending_file.write_text(json.dumps(stored), "utf-8")
+        shown = review_of(suite_path)
+        assert shown.decision(first).decision == "reject"
+        pending = load_pending(pending_file)
+        assert pending.applicable == 1
+        from inspector.reports.audit import review_status
+
+        suite = load_suite(suite_path)
+        assert review_status([suite], audit([suite]))["pending_files"][0]["decisions"] == 1
+        applied = apply_review(pending, suite_path)
+        assert (applied.accepted, applied.rejected, applied.relabelled) == ((), ("complete-answer",), ())
+        case = load_suite(suite_path).cases[0]
+        assert case.expected == "VALUE_MISMATCH" and case.history == ()
+        assert (case.review.decision, case.review.note) == ("reject", "second thought")
+        assert case.review.sha256 == case_sha256(case)
+
+
+class TestTheSuiteFileIsKept:
+    def test_apply_keeps_the_suites_permission_bits(self, suite_path):
+        os.chmod(suite_path, 0o600)
+        apply_review(load_pending(decided(suite_path)), suite_path)
+        assert os.stat(suite_path).st_mode & 0o7777 == 0o600
+        assert load_suite(suite_path).cases[0].expected == "ACCEPT"
+
+    def test_a_read_only_suite_is_refused_and_nothing_written(self, suite_path):
+        pending_file = decided(suite_path)
+        os.chmod(suite_path, 0o444)
+        before = suite_path.read_bytes()
+        with pytest.raises(ReviewError, match="read-only.*nothing applied.*--out"):
+            apply_review(load_pending(pending_file), suite_path)
+        assert suite_path.read_bytes() == before and os.stat(suite_path).st_mode & 0o777 == 0o444
+        assert pending_file.exists()
+
+    def test_a_folder_this_user_cannot_write_is_refused_before_anything_is_written(self, suite_path, monkeypatch):
+        pending_file = decided(suite_path)
+        before = suite_path.read_bytes()
+        folder = str(suite_path.parent)
+        access = os.access
+        # The tests run as root too, whom a folder's mode does not stop: the system's answer is what is asked.
+        monkeypatch.setattr(os, "access", lambda path, mode: str(path) != folder and access(path, mode))
+        with pytest.raises(ReviewError, match=f"is in a folder this user cannot write \\({folder}\\); nothing"):
+            apply_review(load_pending(pending_file), suite_path)
+        assert suite_path.read_bytes() == before and pending_file.exists()
+
+    def test_a_suite_reached_through_a_link_is_applied_to_its_target(self, tmp_path):
+        real = tmp_path / "real"
+        real.mkdir()
+        target = relabelled_article(real)
+        os.chmod(target, 0o640)
+        link = tmp_path / "article.json"
+        link.symlink_to(target)
+        pending_file = decided(link)
+        assert pending_file.parent == tmp_path  # the review is kept beside the name the reviewer used
+        applied = apply_review(load_pending(pending_file), link)
+        assert link.is_symlink() and os.readlink(link) == str(target)
+        assert applied.path == target
+        assert load_suite(target).cases[0].expected == "ACCEPT"
+        assert os.stat(target).st_mode & 0o777 == 0o640
+        assert sorted(p.name for p in real.iterdir()) == ["article.json"]
+
+
+class TestConcurrentReviewers:
+    """Two sessions on one suite (two terminals, two served tabs, two reviewers): each save
+    re-reads the pending file under a lock and adds its decision; none is lost."""
+
+    def test_two_sessions_of_one_reviewer_keep_each_others_decisions(self, suite_path):
+        one, two = review_of(suite_path), review_of(suite_path)
+        one.decide(one.queue[0], "accept")
+        two.decide(two.queue[1], "reject")
+        one.label(one.queue[2], 0, "SUPPORTED")
+        pending = load_pending(suite_path.with_name("article.review.json"))
+        assert {case: d.decision for case, d in pending.decisions.items()} == {
+            "complete-answer": "accept", "reordered-claims": "reject"}
+        assert list(pending.labels) == [("one-field-request", 0)]
+        assert one.decision(one.queue[1]).decision == "reject"  # what the other session decided, shown
+        assert one.news is None and two.news is None
+
+    def test_two_reviewers_who_started_together_keep_both(self, suite_path):
+        alice, bob = review_of(suite_path, "alice"), review_of(suite_path, "bob")
+        alice.decide(alice.queue[0], "accept")
+        bob.decide(bob.queue[1], "reject")
+        pending = load_pending(suite_path.with_name("article.review.json"))
+        assert {(d.case, d.reviewer) for d in pending.decisions.values()} == {
+            ("complete-answer", "alice"), ("reordered-claims", "bob")}
+
+    def test_the_later_decision_on_one_case_wins_and_says_whom_it_replaced(self, suite_path):
+        alice, bob = review_of(suite_path, "alice"), review_of(suite_path, "bob")
+        alice.decide(alice.queue[0], "accept")
+        bob.decide(bob.queue[0], "reject")
+        assert bob.news == ("replaced alice's decision on complete-answer (accept, 2026-12-02T09:00:00Z) "
+                            "taken meanwhile")
+        assert alice.decision(alice.queue[0]).decision == "accept"  # alice has not saved since
+        alice.decide(alice.queue[1], "accept")
+        assert alice.decision(alice.queue[0]).decision == "reject"  # her next save read bob's
+        assert alice.news is None
+        pending = load_pending(suite_path.with_name("article.review.json"))
+        assert pending.decisions["complete-answer"].reviewer == "bob"
+
+    def test_a_review_applied_or_discarded_meanwhile(self, suite_path):
+        one, two = review_of(suite_path), review_of(suite_path)
+        one.decide(one.queue[0], "accept")
+        two.decide(two.queue[1], "reject")
+        discard(suite_path.with_name("article.review.json"))
+        one.decide(one.queue[2], "accept")  # the discarded decisions stay discarded
+        pending = load_pending(suite_path.with_name("article.review.json"))
+        assert list(pending.decisions) == ["one-field-request"]
+        apply_review(pending, suite_path)
+        with pytest.raises(ReviewError, match="changed since this review started.*review it again"):
+            two.decide(two.queue[3], "accept")
+        assert not suite_path.with_name("article.review.json").exists()
+
+    def test_processes_labelling_at_once_keep_every_label(self, tmp_path):
+        """Three processes, each labelling a claim of five cases of its own through ReviewSession, started
+        together: all 15 labels are in the pending file."""
+        import subprocess
+        import sys
+
+        from support import ARTICLE
+
+        path = tmp_path / "article.json"
+        path.write_bytes(ARTICLE.read_bytes())
+        script = (
+            "import sys\n"
+            "from inspector.presentation.review import ReviewSession\n"
+            "from inspector.presentation.session import Session\n"
+            "from inspector.suites.load import load_suite\n"
+            "path, first = sys.argv[1], int(sys.argv[2])\n"
+            "review = ReviewSession(Session([load_suite(path)]), 'alice', every=True)\n"
+            "numbers = [n for n in review.queue if review.session.frozen(n).claim_labels][first::3][:5]\n"
+            "assert len(numbers) == 5, numbers\n"
+            "print('ready', flush=True)\n"
+            "sys.stdin.readline()\n"
+            "for number in numbers:\n"
+            "    review.label(number, 0, 'SUPPORTED')\n"
+        )
+        procs = [subprocess.Popen([sys.executable, "-c", script, str(path), str(first)], stdin=subprocess.PIPE,
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE) for first in range(3)]
+        try:
+            for proc in procs:
+                assert proc.stdout.readline() == b"ready\n", proc.stderr.read()
+            for proc in procs:
+                proc.stdin.write(b"go\n")
+                proc.stdin.flush()
+            for proc in procs:
+                _, err = proc.communicate(timeout=30)
+                assert proc.returncode == 0, err
+        finally:
+            for proc in procs:
+                proc.kill() if proc.poll() is None else None
+        assert len(load_pending(path.with_name("article.review.json")).labels) == 15

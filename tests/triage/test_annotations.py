@@ -203,3 +203,71 @@ class TestCounts:
         summary = self.summary(log, registry, options)
         counts = join_annotations(summary, registry, read_all([str(log)]))
         assert counts.annotated == 0 and counts.not_counted == 1
+
+
+class TestConcurrentAnnotators:
+    """Issue 29: each change re-reads the file under a lock and adds to it; no annotation is lost."""
+
+    def test_processes_annotating_one_log_at_once_keep_every_annotation(self, log):
+        import subprocess
+        import sys
+
+        script = (
+            "import sys\n"
+            "from inspector.contract.verify import verify\n"
+            "from inspector.suites.load import load_registry\n"
+            "from inspector.triage.annotations import annotate, new_annotation\n"
+            "from inspector.triage.records import decode_record\n"
+            "log, registry, first = sys.argv[1], load_registry(sys.argv[2]), int(sys.argv[3])\n"
+            "found, offset = [], 0\n"
+            "for number, text in enumerate(open(log, 'rb').read().split(b'\\n')[:200], 1):\n"
+            "    record = decode_record(text, log, number, offset)\n"
+            "    if hasattr(record, 'raw'):\n"
+            "        found.append((number, offset, text, verify(record.raw, record.request, registry).label))\n"
+            "    offset += len(text) + 1\n"
+            "mine = found[first::3][:20]\n"
+            "assert len(mine) == 20\n"
+            "print('ready', flush=True)\n"
+            "sys.stdin.readline()\n"
+            "for line, offset, text, label in mine:\n"
+            "    decision = 'true_acceptance' if label == 'ACCEPT' else 'true_rejection'\n"
+            "    annotate(log, new_annotation(log, line, offset, text, label, decision, reviewer=f'r{first}'))\n"
+        )
+        procs = [subprocess.Popen([sys.executable, "-c", script, str(log), str(REGISTRY), str(first)],
+                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                 for first in range(3)]
+        try:
+            for proc in procs:
+                assert proc.stdout.readline() == b"ready\n", proc.stderr.read()
+            for proc in procs:
+                proc.stdin.write(b"go\n")
+                proc.stdin.flush()
+            for proc in procs:
+                _, err = proc.communicate(timeout=30)
+                assert proc.returncode == 0, err
+        finally:
+            for proc in procs:
+                proc.kill() if proc.poll() is None else None
+        book = read_annotations(str(log))
+        assert len(book) == 60
+        assert sorted({annotation.reviewer for annotation in book}) == ["r0", "r1", "r2"]
+
+    def test_the_later_annotation_of_a_record_wins_and_names_the_one_it_replaced(self, log, registry):
+        line, offset, text, label = first(records(log, registry), accepted=False)
+        ada = new_annotation(str(log), line, offset, text, label, "true_rejection", None, "Ada")
+        assert annotate(str(log), ada).replaced is None
+        bo = new_annotation(str(log), line, offset, text, label, "false_rejection", "stale", "Bo")
+        book = annotate(str(log), bo)
+        assert book.replaced == ada and book.find(line, offset, digest(text)) == bo
+
+    def test_the_files_permission_bits_are_kept(self, log, registry):
+        found = records(log, registry)
+        line, offset, text, label = found[0]
+        decision = "true_acceptance" if label == "ACCEPT" else "true_rejection"
+        annotate(str(log), new_annotation(str(log), line, offset, text, label, decision, reviewer="Ada"))
+        os.chmod(annotations_path(str(log)), 0o600)
+        line, offset, text, label = found[1]
+        decision = "true_acceptance" if label == "ACCEPT" else "true_rejection"
+        annotate(str(log), new_annotation(str(log), line, offset, text, label, decision, reviewer="Ada"))
+        assert os.stat(annotations_path(str(log))).st_mode & 0o7777 == 0o600
+        assert len(read_annotations(str(log))) == 2

@@ -80,7 +80,13 @@ async def test_the_walk_a_r_s_writes_each_decision_and_moves_to_the_next_case_le
         assert "review · 2 left of 3 · alice" in rendered(main.query_one("#review-strip"))
         assert row_text(cases, 0).startswith("✓ complete-answer")
 
+        # The same reviewer in a second terminal decides the case shown here meanwhile (issue 29): r here
+        # replaces that decision, and says so; nothing else of either session's is lost.
+        other = ReviewSession(Session([load_suite(tmp_path / "article.json")]), "alice", clock=lambda: STAMP)
+        other.decide(other.session.find_id("reordered-claims"), "accept")
         await pilot.press("r")
+        assert "replaced alice's decision on reordered-claims (accept, 2026-12-02T06:30:00Z) taken meanwhile" \
+            in messages(app)
         assert current_id(app) == "real-quote-wrong-value"
         await pilot.press("s")
         await pilot.pause()

@@ -6,10 +6,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from msgspec.structs import replace
+
 from support.tui import SIZE, app_for, counted, select_group
 
 from inspector.suites.load import bundled_root
-from inspector.triage.annotations import annotations_path, read_annotations
+from inspector.triage.annotations import annotate, annotations_path, read_annotations
 from inspector.tui.screens.annotate import AnnotateScreen
 from inspector.tui.screens.records import RecordsScreen
 from inspector.tui.widgets.group_table import GroupTable
@@ -35,6 +37,15 @@ async def test_annotating_a_record_shows_in_its_strip_and_the_overview(tmp_path)
         book = read_annotations(str(log))
         assert [found.decision for found in book] == ["false_rejection"]
         assert "false_rejection" in records.query_one(RecordStrip).render().plain
+        # Another process annotates the same record meanwhile (issue 29): the next key replaces it, and says so.
+        mine = next(iter(book))
+        theirs = replace(mine, decision="true_rejection", reviewer="Bo", at="2026-12-02T06:30:00Z")
+        annotate(str(log), theirs)
+        await pilot.press("w")
+        await pilot.pause()
+        assert [(found.decision, found.reviewer) for found in read_annotations(str(log))] == [
+            ("false_rejection", mine.reviewer)]
+        assert any("replaced Bo's true_rejection" in str(note.message) for note in pilot.app._notifications)
         await pilot.press("N")
         await pilot.pause()
         form = pilot.app.screen

@@ -350,7 +350,9 @@ class MainScreen(Screen[None]):
         """A decision was kept: redraw its row and the strip, then on to the next case nobody decided."""
         review = self.review
         assert review is not None
-        self.case_list.refresh_rows([self.browse.row_of(number)])
+        self._tell_news(review)
+        # The save read the pending file again: decisions another session took meanwhile are shown too.
+        self.case_list.refresh_rows(self.browse.row_of(n) for n in review.queue)
         self.query_one(ReviewStrip).show_review(review)
         following = review.next_left(number)
         if following is not None:
@@ -382,10 +384,17 @@ class MainScreen(Screen[None]):
         except (ReviewError, ValueError) as error:
             self.notify(safe.display(str(error)), title="not labelled", severity="error", markup=False)
             return
+        self._tell_news(self.review)
         self.query_one(ReviewStrip).show_review(self.review)
         if self.selection is not None:
             self._show(self.selection)
         self.notify(f"claims[{claim}]: {choice.label or 'label cleared'}", markup=False, timeout=3)
+
+    def _tell_news(self, review: ReviewSession) -> None:
+        """Say whose decision the last save replaced, when another session took one meanwhile."""
+        if review.news is not None:
+            self.notify(safe.display(review.news), title="decided meanwhile elsewhere", severity="warning",
+                        markup=False, timeout=8)
 
     def action_review_pretty(self) -> None:
         self.action_toggle_pretty()

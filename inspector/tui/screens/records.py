@@ -150,6 +150,9 @@ class RecordsScreen(MainScreen):
         else:
             words = f"annotated {done.decision}"
         self.notify(words, markup=False, timeout=2)
+        if not isinstance(done, bool) and self.desk.news is not None:
+            self.notify(safe.display(self.desk.news), title="annotated meanwhile elsewhere", severity="warning",
+                        markup=False, timeout=8)
         self.post_message(RecordAnnotated(number))
 
     @on(RecordAnnotated)
