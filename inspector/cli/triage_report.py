@@ -127,6 +127,12 @@ def print_summary(summary: Summary, baseline: Summary | None, against: Sequence[
         console.print(_time_table(summary, width))
     elif records:
         console.print(Text("timeline: no record has a readable ts"))
+    if tally.bad_ts:
+        from ..triage.timeline import unread_words
+
+        for line in hanging("time".ljust(FACT_LABEL_WIDTH), unread_words(tally.bad_ts).split(" "), width, " ",
+                            lead_style="bold yellow"):
+            console.print(line)
     for file, line, problem in tally.broken:
         console.print(Text(visible(f"{file} broke off after line {line:,}: {problem}"), "bold red"))
     if tally.bad_lines:

@@ -94,15 +94,19 @@ def _bars_svg(histogram: Histogram, title: str, height: int = 180, width: int = 
 
 
 def _histogram(summary: Summary) -> str:
+    from ..triage.timeline import unread_words
+
     histogram = summary.histogram
+    unread = unread_words(summary.tally.bad_ts)
+    warning = f"<p><b>{text(unread)}</b></p>" if unread else ""
     if histogram is None:
-        return section("Over time", '<p class="muted">no record has a readable ts</p>')
+        return section("Over time", f'<p class="muted">no record has a readable ts</p>{warning}')
     said = [f"records per {histogram.bucket}, the rejected part in red; {summary.tally.no_ts:,} record(s) without "
             "a readable ts"]
     if histogram.outliers:
         said.append(histogram.outlier_words())
     return section("Over time", _bars_svg(histogram, f"records per {histogram.bucket}, rejected in red"),
-                   f'<p class="muted">{text("; ".join(said))}</p>')
+                   f'<p class="muted">{text("; ".join(said))}</p>{warning}')
 
 
 def _group_histograms(summary: Summary, groups: Sequence[Group]) -> str:

@@ -301,6 +301,10 @@ class TriageScreen(FollowsTime, Screen[None]):
             (f" · {SORT_WORDS[self.sort]} (o)", _MUTED)]
         if self.filter_text:
             parts += [(" · filter ", _MUTED), safe.content(self.filter_text, "bold")]
+        # Records whose ts is there but not read as a time: said once, here, where it is always in view.
+        unread = self.counted.summary.tally.bad_ts if self.counted is not None else 0
+        if unread:
+            parts += [(" · ", _MUTED), (f"ts of {unread:,} record(s) not read as a time", strong(Tone.WARN))]
         # A --by key past the bound of values kept: its heaviest are groups, the rest one (other:KEY).
         for key in self.counted.summary.capped if self.counted is not None else ():
             parts += [(" · ", _MUTED), safe.content(f"--by {key}", strong(Tone.WARN)),
