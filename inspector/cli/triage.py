@@ -95,7 +95,8 @@ newline; a log renamed and replaced is read to its end and the new file from its
 truncated in place is counted again from its start, and each is said. A .gz cannot be followed.
 The overview says it is following and how many new lines a second; Esc stops. Headless,
 --follow --format jsonl prints one JSON object a line every --every SECONDS (default 10),
-flushed: {"schema": "inspector.triage.follow/1", "time", "final", "caught_up", "total" (since
+flushed: {"schema": "inspector.triage.follow/1", "time", "final", "caught_up" (the lines already
+there all read), "existing" (their "bytes", "bytes_read", "lines_read", "all_read"), "total" (since
 the start) and "interval" (since the object before), each {"lines", "records", "bad_lines",
 "by_label": {LABEL: n, every label}}, "events" (rotations, truncations since the object before),
 "logs"}. On SIGINT or SIGTERM it prints the last object ("final": true) and exits 0; - (standard
