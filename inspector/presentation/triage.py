@@ -34,7 +34,7 @@ from ..triage.sample import sample_numbers
 from ..triage.logs import LogError
 from ..triage.mapping import DEFAULT_FORMAT, LogFormat
 from ..triage.members import GroupMembers, RecordCases, Rereader, place_name, record_suite
-from ..triage.compare import Shift, compare
+from ..triage.compare import Comparison, Shift, compare
 from ..triage.pivot import CHECK, SCOPE, Pivot, PivotCell, pivot, pivot_problem
 from ..triage.series import Buckets
 from ..triage.stamp import LogChanged, LogStamp, changed_logs, check_stamps, stamp_logs
@@ -48,6 +48,7 @@ from .session import Session
 __all__ = [
     "EXPORT_LIMIT",
     "COMPARED_SORTS",
+    "Comparison",
     "SORTS",
     "SORT_WORDS",
     "Shift",
@@ -277,6 +278,7 @@ class Snapshot:
     # Comparing (``TriageRun.against``), once both are counted: --against's summary, and each group's change.
     baseline: Summary | None = None
     shifts: dict[str, Shift] | None = None
+    comparison: Comparison | None = None  # the same shifts in order, and the family the FDR is controlled over
 
     def cells(self) -> dict[Any, int]:
         """The counts' cells (``Tally.cells``) as summarised."""
@@ -358,11 +360,12 @@ def count(run: TriageRun, report: Callable[[Snapshot], None], cancel: threading.
                         done=True, failed=str(exc)))
         return
     final = last[0]  # the engine reports once at the end, always
-    shifts = {shift.name: shift for shift in compare(final.summary, baseline)} if baseline is not None else None
+    compared = compare(final.summary, baseline) if baseline is not None else None
+    shifts = {shift.name: shift for shift in compared} if compared is not None else None
     report(Snapshot(final.summary, final.indexed, final.bad, final.lines, final.bytes_done, final.total_bytes,
                     final.seconds, done=True, cancelled=cancel.is_set(), broken=final.broken, stamps=stamps,
                     changed=tuple(changed_logs(stamps)), events=final.events, event_count=final.event_count,
-                    baseline=baseline, shifts=shifts))
+                    baseline=baseline, shifts=shifts, comparison=compared))
 
 
 @dataclass(frozen=True)

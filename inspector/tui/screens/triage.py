@@ -361,20 +361,20 @@ class TriageScreen(FollowsTime, Screen[None]):
 
     def _comparison_words(self, counted: Snapshot) -> Content:
         """The head's line on the comparison with --against's logs."""
-        baseline, shifts = counted.baseline, counted.shifts
-        if baseline is None or shifts is None:
+        baseline, shifts, compared = counted.baseline, counted.shifts, counted.comparison
+        if baseline is None or shifts is None or compared is None:
             said = "counted beside the logs; compared once both are counted" if not counted.done else \
                 "not compared: the count was stopped before both were counted"
             return Content.assemble(("before: ", _MUTED), (said, _MUTED))
-        significant = [shift for shift in shifts.values() if shift.significant]
+        significant = compared.significant
         worse = sum(1 for shift in significant if shift.worse)
         new = sum(1 for shift in shifts.values() if shift.new)
         vanished = sum(1 for shift in shifts.values() if shift.vanished)
         return Content.assemble(  # (the line fits 80 columns: the help says what "beyond noise" is)
             ("before ", _MUTED), (f"{baseline.records:,}", "bold"), (" · ", _MUTED),
             (f"{len(significant):,}", strong(Tone.WARN) if significant else "bold"),
-            (" changed beyond noise", _MUTED), (f" ({worse:,} worse)" if significant else "",
-                                                strong(Tone.BAD) if worse else _MUTED),
+            (f" of {compared.tested:,} tested changed beyond noise", _MUTED),
+            (f" ({worse:,} worse)" if significant else "", strong(Tone.BAD) if worse else _MUTED),
             (f" · {new:,} new · {vanished:,} vanished", _MUTED))
 
     def _state_words(self, counted: Snapshot) -> list[tuple[str, str]]:
