@@ -68,8 +68,11 @@ it, sorted); each record keeps its file (--by file groups by it).
 rates: a scope's or --by value's group is a population: its rejected share is of its own records
 (model=llama-z: 77.5% of its answers rejected); any other group's rate is its share of all records.
 --against compares each group's rate before (its logs) and after (LOG): the change in points and a
-two-proportion z-test (pooled, two-sided), significant when p < 0.01 and each side expects at least
-5 records in the group and 5 out of it; significant changes first, new and vanished groups said.
+two-proportion z-test (pooled, two-sided); a group is tested when each side expects at least 5
+records in it and 5 out of it, and a change is significant when its q (Benjamini-Hochberg, over
+the groups tested) is below 0.01: at most about 1% of the changes called significant are chance.
+Rates are printed with the decimals that tell them apart (0.10% -> 0.13%); significant changes
+first, new and vanished groups said.
 
 The summary lists the first 1,000 bad lines (and the count of each kind); --bad-lines FILE
 writes every one, a JSON object a line: {"file", "line", "offset", "reason"}.
@@ -95,7 +98,8 @@ newline; a log renamed and replaced is read to its end and the new file from its
 truncated in place is counted again from its start, and each is said. A .gz cannot be followed.
 The overview says it is following and how many new lines a second; Esc stops. Headless,
 --follow --format jsonl prints one JSON object a line every --every SECONDS (default 10),
-flushed: {"schema": "inspector.triage.follow/1", "time", "final", "caught_up", "total" (since
+flushed: {"schema": "inspector.triage.follow/1", "time", "final", "caught_up" (the lines already
+there all read), "existing" (their "bytes", "bytes_read", "lines_read", "all_read"), "total" (since
 the start) and "interval" (since the object before), each {"lines", "records", "bad_lines",
 "by_label": {LABEL: n, every label}}, "events" (rotations, truncations since the object before),
 "logs"}. On SIGINT or SIGTERM it prints the last object ("final": true) and exits 0; - (standard
@@ -371,14 +375,13 @@ def run(args: argparse.Namespace) -> int:
         if args.series:
             _add_series(document, summary, crossed)
         if baseline is not None:
-            from ..triage.compare import THRESHOLD, compare
+            from ..triage.compare import compare
             from ..triage.summary import broken_document
 
             document["against"] = {"logs": list(args.against), "lines": baseline.tally.lines,
                                    "records": baseline.records, "bad_lines": baseline.tally.bad_lines,
                                    "broken": broken_document(baseline.tally)}
-            document["comparison"] = {"test": "two-proportion z-test, pooled, two-sided", "threshold": THRESHOLD,
-                                      "groups": [shift.to_dict() for shift in compare(summary, baseline)]}
+            document["comparison"] = compare(summary, baseline).to_dict()
         if written is not None:
             document["export"] = {"group": args.export, "out": str(args.out), "cases": written}
             if sampled is not None:

@@ -127,6 +127,12 @@ def print_summary(summary: Summary, baseline: Summary | None, against: Sequence[
         console.print(_time_table(summary, width))
     elif records:
         console.print(Text("timeline: no record has a readable ts"))
+    if tally.bad_ts:
+        from ..triage.timeline import unread_words
+
+        for line in hanging("time".ljust(FACT_LABEL_WIDTH), unread_words(tally.bad_ts).split(" "), width, " ",
+                            lead_style="bold yellow"):
+            console.print(line)
     for file, line, problem in tally.broken:
         console.print(Text(visible(f"{file} broke off after line {line:,}: {problem}"), "bold red"))
     if tally.bad_lines:
@@ -150,14 +156,14 @@ def _print_comparison(console: Any, summary: Summary, baseline: Summary, against
     called out (``triage.compare``)."""
     from rich.text import Text
 
-    from ..triage.compare import THRESHOLD, compare
+    from ..triage.compare import compare
 
     for file, line, problem in baseline.tally.broken:
         console.print(Text(visible(f"against: {file} broke off after line {line:,}: {problem}"), "bold red"))
     shifts = compare(summary, baseline)
-    significant = [shift for shift in shifts if shift.significant]
+    significant = shifts.significant
     title = visible(f"against {', '.join(against)}: {baseline.records:,} records before, {summary.records:,} after; "
-                    f"{len(significant):,} significant change(s) first (two-proportion z-test, p < {THRESHOLD:g})")
+                    f"{len(significant):,} significant change(s) first (two-proportion z-test, {shifts.rule})")
     console.print(_change_table(title, shifts, width))
     for line in hanging("rates".ljust(FACT_LABEL_WIDTH), [
             "a scope's or --by value's: the share of its own records rejected",
@@ -282,7 +288,7 @@ def _change_table(title: str, shifts: list[Shift], width: int) -> Any:
             worse = shift.worse
             style = ("bold red" if worse else "bold green") if shift.significant else "red" if worse else ""
         rows.append({"group": Text(shift.name), "change": Text(said, style),
-                     "before": Text(_side(shift.before)), "after": Text(_side(shift.after)),
+                     **dict(zip(("before", "after"), map(Text, shift.rates_words()), strict=True)),
                      "p": Text("-" if p is None else _p(p) + ("" if shift.tested else " (few)"),
                                "bold" if shift.significant else "dim"),
                      "z": Text("-" if z is None else f"{z:+.2f}"),
@@ -295,11 +301,6 @@ def _change_table(title: str, shifts: list[Shift], width: int) -> Any:
 def _size(side: Any, population: bool) -> str:
     """How big a new or vanished group is on the side it is on."""
     return f"{side.of:,} records" if population else f"{side.count:,}"
-
-
-def _side(side: Any) -> str:
-    rate = side.rate
-    return "-" if rate is None else _share(rate)
 
 
 def _p(p: float) -> str:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..presentation.triage_examples import GroupExamples
-from ..triage.compare import THRESHOLD, Shift, compare
+from ..triage.compare import Shift, compare
 from ..triage.summary import Group, Summary
 from ..triage.timeline import Histogram, iso
 from .audit import verdict_html
@@ -94,15 +94,19 @@ def _bars_svg(histogram: Histogram, title: str, height: int = 180, width: int = 
 
 
 def _histogram(summary: Summary) -> str:
+    from ..triage.timeline import unread_words
+
     histogram = summary.histogram
+    unread = unread_words(summary.tally.bad_ts)
+    warning = f"<p><b>{text(unread)}</b></p>" if unread else ""
     if histogram is None:
-        return section("Over time", '<p class="muted">no record has a readable ts</p>')
+        return section("Over time", f'<p class="muted">no record has a readable ts</p>{warning}')
     said = [f"records per {histogram.bucket}, the rejected part in red; {summary.tally.no_ts:,} record(s) without "
             "a readable ts"]
     if histogram.outliers:
         said.append(histogram.outlier_words())
     return section("Over time", _bars_svg(histogram, f"records per {histogram.bucket}, rejected in red"),
-                   f'<p class="muted">{text("; ".join(said))}</p>')
+                   f'<p class="muted">{text("; ".join(said))}</p>{warning}')
 
 
 def _group_histograms(summary: Summary, groups: Sequence[Group]) -> str:
@@ -125,7 +129,7 @@ def _group_histograms(summary: Summary, groups: Sequence[Group]) -> str:
 
 def _comparison(summary: Summary, baseline: Summary, against: Sequence[str]) -> str:
     shifts = compare(summary, baseline)
-    significant = [shift for shift in shifts if shift.significant]
+    significant = shifts.significant
     rows = []
     for shift in shifts[:SHOWN_ROWS]:
         change = shift.change
@@ -136,16 +140,16 @@ def _comparison(summary: Summary, baseline: Summary, against: Sequence[str]) -> 
             worse = (change > 0) != better and round(change, 12) != 0
             tone = "bad" if worse else "good" if shift.significant else ""
             weight = "b" if shift.significant else "span"
-            said = f'<{weight} class="{tone}">{change * 100:+.1f} pt</{weight}>'
+            said = f'<{weight} class="{tone}">{text(shift.change_words())}</{weight}>'
         p = shift.p
-        rows.append((_name(shift), said, _share(shift.before.rate), _share(shift.after.rate),
+        rows.append((_name(shift), said, *map(text, shift.rates_words()),
                      "-" if p is None else (f"{p:.4f}" if p >= 0.0001 else "&lt;0.0001")
                      + ("" if shift.tested else " (few)"),
                      f"{shift.before.count:,}/{shift.before.of:,} → {shift.after.count:,}/{shift.after.of:,}"))
     _more(rows, len(shifts) - SHOWN_ROWS, 6)
     title = (f"Against {', '.join(against)}: {baseline.records:,} records before, {summary.records:,} after; "
              f"{len(significant):,} significant change(s) first")
-    note = (f'<p class="muted">two-proportion z-test, pooled, two-sided, significant when p &lt; {THRESHOLD:g}; '
+    note = (f'<p class="muted">two-proportion z-test, pooled, two-sided, significant when {text(shifts.rule)}; '
             "a scope's or --by value's rate is the share of its own records rejected, any other group's its share "
             "of all records; (few): too few records on a side for the test</p>")
     return section(title, note, table(("group", "change", "before", "after", "p", "counts before → after"), rows,

@@ -65,10 +65,12 @@ def default_take(marked: int) -> str:
     return "marked" if marked else "first"
 
 
-def export_choice(take: str, count: str, seed: str, records: int, marked: Sequence[int]) -> ExportChoice:
+def export_choice(take: str, count: str, seed: str, records: int, marked: Sequence[int],
+                  among: str | None = None) -> ExportChoice:
     """The fields read: ``take`` (one of ``TAKES``, by a prefix too), ``count`` (the first N, or the
     sample's size: more than the group holds takes all, and says so), ``seed`` (the sample's; empty:
-    one is picked), for a group of ``records`` with these ``marked``."""
+    one is picked), for a group of ``records`` with these ``marked``; ``among``: the records are those
+    of the group shown (a filter), in words (``presentation.triage.Shown.records_words``)."""
     word = take.strip().casefold()
     found = [name for name in TAKES if word and name.startswith(word)]
     offered = "first, sample or marked" if marked else "first or sample (marked: once records are marked, space)"
@@ -91,4 +93,4 @@ def export_choice(take: str, count: str, seed: str, records: int, marked: Sequen
         value = pick_seed() if picked else parse_seed(seed)
     except ValueError as exc:
         raise ExportFormError("seed", str(exc)) from None
-    return ExportChoice(chosen, min(size, records), sample=SampleTaken(size, value, records), picked=picked)
+    return ExportChoice(chosen, min(size, records), sample=SampleTaken(size, value, records, among), picked=picked)

@@ -17,7 +17,7 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import compress
 from pathlib import Path
 from typing import Any
@@ -34,7 +34,7 @@ from ..triage.sample import sample_numbers
 from ..triage.logs import LogError
 from ..triage.mapping import DEFAULT_FORMAT, LogFormat
 from ..triage.members import GroupMembers, RecordCases, Rereader, place_name, record_suite
-from ..triage.compare import Shift, compare
+from ..triage.compare import Comparison, Shift, compare
 from ..triage.pivot import CHECK, SCOPE, Pivot, PivotCell, pivot, pivot_problem
 from ..triage.series import Buckets
 from ..triage.stamp import LogChanged, LogStamp, changed_logs, check_stamps, stamp_logs
@@ -48,8 +48,10 @@ from .session import Session
 __all__ = [
     "EXPORT_LIMIT",
     "COMPARED_SORTS",
+    "Comparison",
     "SORTS",
     "SORT_WORDS",
+    "Shown",
     "Shift",
     "TASK_BYTES",
     "ExportError",
@@ -277,6 +279,7 @@ class Snapshot:
     # Comparing (``TriageRun.against``), once both are counted: --against's summary, and each group's change.
     baseline: Summary | None = None
     shifts: dict[str, Shift] | None = None
+    comparison: Comparison | None = None  # the same shifts in order, and the family the FDR is controlled over
 
     def cells(self) -> dict[Any, int]:
         """The counts' cells (``Tally.cells``) as summarised."""
@@ -358,11 +361,12 @@ def count(run: TriageRun, report: Callable[[Snapshot], None], cancel: threading.
                         done=True, failed=str(exc)))
         return
     final = last[0]  # the engine reports once at the end, always
-    shifts = {shift.name: shift for shift in compare(final.summary, baseline)} if baseline is not None else None
+    compared = compare(final.summary, baseline) if baseline is not None else None
+    shifts = {shift.name: shift for shift in compared} if compared is not None else None
     report(Snapshot(final.summary, final.indexed, final.bad, final.lines, final.bytes_done, final.total_bytes,
                     final.seconds, done=True, cancelled=cancel.is_set(), broken=final.broken, stamps=stamps,
                     changed=tuple(changed_logs(stamps)), events=final.events, event_count=final.event_count,
-                    baseline=baseline, shifts=shifts))
+                    baseline=baseline, shifts=shifts, comparison=compared))
 
 
 @dataclass(frozen=True)
@@ -439,41 +443,64 @@ def export_path(group: Group) -> str:
     return f"{stem}.json"
 
 
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """The records of a group its list shows when narrowed (``/``'s filter, a choice in the palette or the
+    summary): their numbers, ascending, and how they were chosen in words (``filter model=gpt-x``).  An
+    export takes what the user sees: the first ones, a sample and the marked ones are taken among these."""
+
+    numbers: tuple[int, ...]
+    words: str
+
+    def __len__(self) -> int:
+        return len(self.numbers)
+
+    @property
+    def records_words(self) -> str:
+        """``records shown (filter model=gpt-x)``: what a sample is drawn from, in the suite's description."""
+        return f"records shown ({self.words})"
+
+
 def export_group(group: Group, snapshot: Snapshot, run: TriageRun, reader: LineReader, out: str | Path,
                  limit: int = EXPORT_LIMIT, *, numbers: Sequence[int] | None = None,
-                 sample: SampleTaken | None = None) -> int:
+                 sample: SampleTaken | None = None, shown: Shown | None = None) -> int:
     """Write the group's first ``limit`` records, as counted in ``snapshot``, as a
     new suite file at ``out`` (``triage.export``: the file the headless
     ``--export GROUP --out SUITE --limit N`` writes); returns the cases written.
     ``numbers``: those of the group's records instead (the ones marked);
     ``sample``: a random sample of them instead, the records the headless
     ``--sample N --seed S`` writes for the same seed (``triage.sample``).
+    ``shown``: the group's list is narrowed to these (a filter): the first
+    ones, the sample and the marked ones are taken among them only, and the
+    suite's description says so.
     Each record is reread only from a log still what was counted, and only if
     its verdict is still the one counted (``triage.members.Rereader``); the
     logs are checked once more before writing.  Raises ``ExportError`` with the
     one line to show: a group of bad lines, a log that cannot be read again or
     changed since it was counted (``StaleExport``: count again), a
     file already there, a full disk; nothing is written then."""
-    collected, books, marked = _collected(group, snapshot, run, reader, out, limit, numbers, sample)
+    collected, books, sample, chosen = _collected(group, snapshot, run, reader, out, limit, numbers, sample, shown)
     return export_suite(out, group.name, run.registry, collected, run.logs, run.options.log_format, books,
-                        sample=sample, chosen=marked)
+                        sample=sample, chosen=chosen)
 
 
 def export_download(group: Group, snapshot: Snapshot, run: TriageRun, reader: LineReader, name: str,
                     limit: int = EXPORT_LIMIT, *, numbers: Sequence[int] | None = None,
-                    sample: SampleTaken | None = None) -> tuple[bytes, int]:
+                    sample: SampleTaken | None = None, shown: Shown | None = None) -> tuple[bytes, int]:
     """The suite ``export_group`` would write, as bytes (and its cases): what a served
     inspector offers as a download named ``name`` instead of writing on the server.
     Refused as ``export_group`` refuses, but for what only a file on disk can be."""
-    collected, books, marked = _collected(group, snapshot, run, reader, name, limit, numbers, sample)
+    collected, books, sample, chosen = _collected(group, snapshot, run, reader, name, limit, numbers, sample, shown)
     return suite_bytes(name, group.name, run.registry, collected, run.logs, run.options.log_format, books,
-                       sample=sample, chosen=marked)
+                       sample=sample, chosen=chosen)
 
 
 def _collected(group: Group, snapshot: Snapshot, run: TriageRun, reader: LineReader, out: str | Path, limit: int,
-               numbers: Sequence[int] | None, sample: SampleTaken | None) -> tuple[list[Any], Any, str | None]:
-    """The group's chosen records reread (each still what was counted), the reviewers'
-    annotations of the logs, and how the records were chosen; ``ExportError`` naming ``out``."""
+               numbers: Sequence[int] | None, sample: SampleTaken | None, shown: Shown | None
+               ) -> tuple[list[Any], Any, SampleTaken | None, str | None]:
+    """The group's chosen records (among those ``shown``, when the list is narrowed) reread (each still
+    what was counted), the reviewers' annotations of the logs, the sample as drawn and how the records
+    were chosen otherwise, in words; ``ExportError`` naming ``out``."""
     if group.kind == "bad":
         raise ExportError(out, "the bad lines cannot be exported as a suite: they are not records")
     if limit < 1:
@@ -485,14 +512,23 @@ def _collected(group: Group, snapshot: Snapshot, run: TriageRun, reader: LineRea
                            log_format=run.options.log_format)
     rereader = Rereader(reader, run.registry, snapshot.stamps, run.options.log_format)
     collected = []
-    chosen: Iterable[int] = range(min(limit, len(members)))
+    # The records to choose from: those shown when the list is narrowed, else the whole group.
+    pool: Sequence[int] = shown.numbers if shown is not None else range(len(members))
+    chosen: Iterable[int] = pool[:limit]
     if numbers is not None:
-        chosen = sorted(set(numbers))
+        chosen = sorted(set(numbers).intersection(pool)) if shown is not None else sorted(set(numbers))
     elif sample is not None:
         members.resolve_all()
-        files, file_of, offsets = index.files, index.file, index.offset
-        chosen = sample_numbers(((files[file_of[position]], offsets[position]) for position in members.found),
-                                sample.size, sample.seed)
+        files, file_of, offsets, found = index.files, index.file, index.offset, members.found
+        if shown is None:
+            chosen = sample_numbers(((files[file_of[position]], offsets[position]) for position in found),
+                                    sample.size, sample.seed)
+        else:  # drawn among those shown, each keyed by its place as the headless sample keys it
+            pool = [number for number in pool if number < len(found)]
+            sample = replace(sample, of=len(pool), among=shown.records_words)
+            drawn = sample_numbers(((files[file_of[found[number]]], offsets[found[number]]) for number in pool),
+                                   sample.size, sample.seed)
+            chosen = [pool[number] for number in drawn]
     try:
         rereader.check()
         for number in chosen:
@@ -511,7 +547,8 @@ def _collected(group: Group, snapshot: Snapshot, run: TriageRun, reader: LineRea
     except LogChanged as exc:
         raise StaleExport(exc.path, f"{exc.problem}; nothing was written") from None
     if not collected:
-        raise ExportError(out, "no record in this group")
+        raise ExportError(out, f"no record to write among the {len(shown):,} {shown.records_words}"
+                          if shown is not None else "no record in this group")
     from ..triage.annotated import read_all
     from ..triage.annotations import AnnotationError
 
@@ -519,8 +556,11 @@ def _collected(group: Group, snapshot: Snapshot, run: TriageRun, reader: LineRea
         books = read_all(run.logs)
     except AnnotationError as exc:
         raise ExportError(exc.path, f"{exc.problem}; nothing was written") from None
-    marked = f"the {len(collected):,} record(s) marked by hand" if numbers is not None else None
-    return collected, books, marked
+    among = f" among the {len(shown):,} {shown.records_words}" if shown is not None else ""
+    chosen_words = f"the {len(collected):,} record(s) marked by hand{among}" if numbers is not None else \
+        f"the first {len(collected):,} of the {len(shown):,} {shown.records_words}" \
+        if shown is not None and sample is None else None
+    return collected, books, sample, chosen_words
 
 
 class _Ids(Sequence[str]):

@@ -47,7 +47,8 @@ The engine, for the headless summary and the inspector's overview alike::
 - ``summary``: the summary (``inspector.triage/1``): the groups, their rates (a
   population group's rejected share).
 - ``compare``: two summaries side by side (``--against``): per group the rate
-  before and after, a two-proportion z-test, new and vanished groups.
+  before and after, a two-proportion z-test, significant by the false discovery
+  rate over the groups tested (Benjamini-Hochberg), new and vanished groups.
 - ``export``: a group's records as a new suite file.
 - ``stamp``: each log as it was when counted (``LogStamp``); ``LogChanged`` when
   a reread finds it rewritten, rotated or grown (``members.Rereader`` checks it);

@@ -18,31 +18,54 @@ proportion, two-sided::
     z = (p2 - p1) / sqrt(p (1 - p) (1 / n1 + 1 / n2))
     p-value = erfc(|z| / sqrt(2))
 
-and the change is *significant* when the p-value is below ``THRESHOLD``
-(0.01) and the normal approximation holds: under the pooled rate, each side
-expects at least ``MIN_EXPECTED`` (5) records in the group and 5 out of it
-(``n1 p``, ``n1 (1 - p)``, ``n2 p``, ``n2 (1 - p)`` all at least 5, the
-textbook success-failure condition).  Without it (a claim seen once in 2,000
-records, then twice in 300) the z and p are still given, ``tested`` is false,
-and the change is never called significant: a log has hundreds of small
-groups, and their p-values from a handful of records would flag noise.  With no record on a side (a population group new or vanished) there
-is no rate on that side and no test: the group is called new or vanished.  The
-standard library's ``math.erfc`` is the normal tail; nothing here imports more.
+and the change is *significant* when the false discovery rate over the groups
+tested in this comparison is controlled at ``FDR`` (0.01) by the
+Benjamini-Hochberg procedure: the family is every group tested (below), its
+``m`` p-values sorted ``p(1) <= ... <= p(m)``, each group's ``q`` (its adjusted
+p-value) is ``min over j >= i of p(j) m / j`` (at most 1), and a change is
+significant when its ``q`` is below ``FDR``.  A comparison tests hundreds of
+groups at once: at ``p < 0.01`` each, two logs of the same mix (another seed)
+showed changes that were chance; with BH at most about 1% of the changes
+called significant are expected to be chance (the groups overlap, a model's
+records are in check groups too: BH holds for tests positively dependent, as
+these mostly are).  The test statistic and the p-value are unchanged; only the
+decision uses ``q``.
+
+A group is *tested* when the normal approximation holds: under the pooled
+rate, each side expects at least ``MIN_EXPECTED`` (5) records in the group and
+5 out of it (``n1 p``, ``n1 (1 - p)``, ``n2 p``, ``n2 (1 - p)`` all at least
+5, the textbook success-failure condition).  Without it (a claim seen once in
+2,000 records, then twice in 300) the z and p are still given, ``tested`` is
+false, there is no ``q``, and the change is never called significant: a log
+has hundreds of small groups, and their p-values from a handful of records
+would flag noise.  With no record on a side (a population group new or
+vanished) there is no rate on that side and no test: the group is called new
+or vanished.  The standard library's ``math.erfc`` is the normal tail; nothing
+here imports more.
+
+The rates of a change are printed with enough decimals that two different
+rates read differently (``shown_rates``: ``0.10% -> 0.13%``, never ``0.1% ->
+0.1%``), by the text, the JSON's readers, the HTML report and the overview alike.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, replace
+from collections.abc import Iterator, Sequence
+from typing import Any, overload
 
 from .groups import KINDS
 from .summary import POPULATION_KINDS
 
-__all__ = ["MIN_EXPECTED", "THRESHOLD", "Shift", "Side", "compare", "enough_records", "two_proportion_z"]
+__all__ = ["FDR", "MIN_EXPECTED", "Comparison", "Shift", "Side", "benjamini_hochberg", "compare", "enough_records",
+           "shown_rates", "two_proportion_z"]
 
-# Below this two-sided p-value a change is more than noise.
-THRESHOLD = 0.01
+# The false discovery rate controlled over the groups tested in one comparison (Benjamini-Hochberg): a change
+# whose q is below it is more than noise.
+FDR = 0.01
+# The most decimals (of a percent) a rate is printed with to tell it from the other side's.
+MAX_DECIMALS = 6
 # The records each side must expect in the group, and out of it, under the pooled rate for the test to be used.
 MIN_EXPECTED = 5.0
 
@@ -69,6 +92,35 @@ def enough_records(x1: int, n1: int, x2: int, n2: int) -> bool:
         return False
     pooled = (x1 + x2) / (n1 + n2)
     return min(n1, n2) * min(pooled, 1.0 - pooled) >= MIN_EXPECTED
+
+
+def benjamini_hochberg(p_values: Sequence[float]) -> list[float]:
+    """The Benjamini-Hochberg adjusted p-values (``q``) of a family of tests, in the order given: with the
+    ``m`` p-values sorted ascending, the ``i``-th's ``q`` is the least ``p(j) m / j`` for ``j >= i``, at most
+    1.  A test whose ``q`` is below a level is significant with the false discovery rate controlled at it."""
+    m = len(p_values)
+    order = sorted(range(m), key=p_values.__getitem__)
+    adjusted = [1.0] * m
+    least = 1.0
+    for rank in range(m, 0, -1):  # from the largest p down: the running minimum
+        number = order[rank - 1]
+        least = min(least, p_values[number] * m / rank)
+        adjusted[number] = least
+    return adjusted
+
+
+def _percent(rate: float | None, decimals: int) -> str:
+    return "-" if rate is None else f"{100 * rate:.{decimals}f}%"
+
+
+def shown_rates(before: float | None, after: float | None) -> tuple[str, str]:
+    """Two rates as percents, with the same decimals, as few as tell them apart (one at least, at most
+    ``MAX_DECIMALS``): ``0.10%``, ``0.13%`` rather than ``0.1%`` twice; ``-`` for no rate."""
+    decimals = 1
+    if before is not None and after is not None and before != after:
+        while decimals < MAX_DECIMALS and _percent(before, decimals) == _percent(after, decimals):
+            decimals += 1
+    return _percent(before, decimals), _percent(after, decimals)
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +151,7 @@ class Shift:
     after: Side
     new: bool  # in the logs given and not in --against's
     vanished: bool  # in --against's and not in the logs given
+    q: float | None = None  # the Benjamini-Hochberg adjusted p-value over the groups tested (None: not tested)
 
     @property
     def population(self) -> bool:
@@ -150,8 +203,12 @@ class Shift:
 
     @property
     def significant(self) -> bool:
-        p = self.p
-        return p is not None and p < THRESHOLD and self.tested
+        """Whether the change is more than noise: tested, and its ``q`` below ``FDR``."""
+        return self.q is not None and self.q < FDR and self.tested
+
+    def rates_words(self) -> tuple[str, str]:
+        """The rates before and after as printed (``shown_rates``)."""
+        return shown_rates(self.before.rate, self.after.rate)
 
     def weight(self) -> tuple[Any, ...]:
         """The sort key: significant first, then the tested, each by the largest |z|, then the largest change,
@@ -166,7 +223,7 @@ class Shift:
         return {"group": self.name, "kind": self.kind, "measure": self.measure,
                 "before": self.before.to_dict(), "after": self.after.to_dict(),
                 "change": round(change, 6) if change is not None else None,
-                "z": round(z, 4) if z is not None else None, "p": _round_p(p),
+                "z": round(z, 4) if z is not None else None, "p": _round_p(p), "q": _round_p(self.q),
                 "tested": self.tested, "significant": self.significant, "new": self.new, "vanished": self.vanished}
 
 
@@ -185,9 +242,47 @@ def _side(group: Any, totals: tuple[int, int]) -> Side:
     return Side(group.records, lines if group.kind == "bad" else records)
 
 
-def compare(after: Any, before: Any) -> list[Shift]:
+class Comparison(Sequence[Shift]):
+    """The shifts of every group of two summaries, heaviest first (``Shift.weight``), and the family the
+    false discovery rate is controlled over: the ``tested`` groups."""
+
+    def __init__(self, shifts: Sequence[Shift]) -> None:
+        self.shifts = list(shifts)
+        self.tested = sum(1 for shift in self.shifts if shift.tested)
+
+    @overload
+    def __getitem__(self, index: int) -> Shift: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[Shift]: ...
+    def __getitem__(self, index: int | slice) -> Shift | list[Shift]:
+        return self.shifts[index]
+
+    def __len__(self) -> int:
+        return len(self.shifts)
+
+    def __iter__(self) -> Iterator[Shift]:
+        return iter(self.shifts)
+
+    @property
+    def significant(self) -> list[Shift]:
+        return [shift for shift in self.shifts if shift.significant]
+
+    @property
+    def rule(self) -> str:
+        """The decision rule in words, the family named: what the text, the HTML and the help say."""
+        return f"q < {FDR:g}, Benjamini-Hochberg over the {self.tested:,} group(s) tested"
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON's ``comparison``."""
+        return {"test": "two-proportion z-test, pooled, two-sided", "correction": "Benjamini-Hochberg",
+                "fdr": FDR, "family": "every group tested: records enough on both sides", "tested": self.tested,
+                "significant": len(self.significant), "groups": [shift.to_dict() for shift in self.shifts]}
+
+
+def compare(after: Any, before: Any) -> Comparison:
     """Every group of either summary (``triage.summary.Summary``: ``after`` the
-    logs given, ``before`` ``--against``'s), heaviest first (``Shift.weight``)."""
+    logs given, ``before`` ``--against``'s), heaviest first (``Shift.weight``),
+    each tested one with its ``q`` over all those tested (``benjamini_hochberg``)."""
     mine = {group.name: group for group in after.groups}
     theirs = {group.name: group for group in before.groups}
     totals_after = (after.records, after.tally.lines)
@@ -204,4 +299,7 @@ def compare(after: Any, before: Any) -> list[Shift]:
             if b is None:
                 side_b = Side(0, totals_before[1] if kind == "bad" else totals_before[0])
         shifts.append(Shift(name, kind, measure, side_b, side_a, new=b is None, vanished=a is None))
-    return sorted(shifts, key=Shift.weight)
+    tested = [number for number, shift in enumerate(shifts) if shift.tested]
+    for number, q in zip(tested, benjamini_hochberg([shifts[number].p or 1.0 for number in tested]), strict=True):
+        shifts[number] = replace(shifts[number], q=q)
+    return Comparison(sorted(shifts, key=Shift.weight))

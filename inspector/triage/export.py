@@ -158,11 +158,13 @@ def _encodable_text(text: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class SampleTaken:
-    """How an export's records were chosen at random: ``size`` asked, with ``seed``, of the group's ``of``."""
+    """How an export's records were chosen at random: ``size`` asked, with ``seed``, of the group's ``of``
+    (``among``: of those of its records shown, in words, ``records shown (filter model=gpt-x)``)."""
 
     size: int
     seed: int
     of: int
+    among: str | None = None
 
     @property
     def all(self) -> bool:
@@ -170,6 +172,11 @@ class SampleTaken:
         return self.of <= self.size
 
     def words(self) -> str:
+        if self.among is not None:
+            if self.all:
+                return (f"the {self.of:,} {self.among}, no more than the sample of {self.size:,} asked: "
+                        "all of them written")
+            return f"a random sample of {self.size:,} of the {self.of:,} {self.among}, seed {self.seed}"
         if self.all:
             return (f"the group holds {self.of:,} record(s), no more than the sample of {self.size:,} asked: "
                     "all of them written")

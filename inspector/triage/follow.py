@@ -162,7 +162,11 @@ class FollowProgress:
     started, the counts so far), and ``caught_up`` once the lines that were in
     the logs when it started are counted (from then on every line is new),
     ``per_second`` the new lines a second, the latest ``events`` (every one
-    counted in ``event_count``), each log's ``LogState``, ``done`` at the end."""
+    counted in ``event_count``), each log's ``LogState``, ``done`` at the end.
+    ``existing``: the bytes that were in the plain logs when it started (up to
+    each one's last newline), ``existing_read`` how many of them are counted
+    and ``existing_lines`` their lines: a follow stopped before it caught up
+    says how far it read."""
 
     lines: int
     bytes_done: int
@@ -175,6 +179,9 @@ class FollowProgress:
     event_count: int = 0
     logs: tuple[LogState, ...] = ()
     done: bool = False
+    existing: int = 0
+    existing_read: int = 0
+    existing_lines: int = 0
 
     @property
     def lines_per_second(self) -> float:
@@ -256,6 +263,9 @@ class Follower:
         self.events: deque[FollowEvent] = deque(maxlen=EVENTS_KEPT)
         self.event_count = 0
         self.backlog: dict[str, int] = {}
+        # Of what was in the plain logs when the follow started (``backlog``): the bytes and lines counted.
+        self.existing_read = 0
+        self.existing_lines = 0
         self.logs: list[_Log] = []
         try:
             for path in dict.fromkeys(logs):
@@ -302,6 +312,24 @@ class Follower:
             source.read = source.offset = end
             source.line = lines + 1
             source.last = os.pread(source.fd, 1, end - 1) if end else b""
+
+    def stopped(self, tally: Tally, read: int) -> None:
+        """Take ``tally`` as the count of the first ``read`` bytes of the lines that were in the plain logs
+        (a count of the backlog stopped before its end: its tasks are merged in log order), so that each
+        log's state says the lines counted of it; nothing is followed on from there."""
+        self.tally = tally
+        plain = [log for log in self.logs if log.path in self.backlog]
+        left, lines = read, tally.lines
+        for log in plain:
+            source, end = log.current, self.backlog[log.path]
+            assert source.fd is not None
+            part = min(left, end)
+            # A log read whole: its newlines (counted in C); the one the count stopped in: the lines left.
+            counted = min(_newlines(source.fd, end), lines) if part == end else lines
+            source.read = source.offset = part
+            source.line = counted + 1
+            left, lines = left - part, lines - counted
+        self.existing_read = read
 
     # -- one round ----------------------------------------------------------------------
 
@@ -611,19 +639,27 @@ def follow(logs: Sequence[str], registry: Registry, options: Options = Options()
 
     follower = Follower(logs, registry, options, stdin=stdin, stamps=stamps)
     started = time.monotonic()
+    existing = sum(follower.backlog.values())
     try:
         if follower.backlog:
+            read = [0]
+
             def backlog(state: Any) -> None:
+                read[0] = state.bytes_done
                 on_progress(FollowProgress(state.lines, state.bytes_done, state.total_bytes, state.seconds,
                                            state.tally, events=tuple(follower.events),
-                                           event_count=follower.event_count, logs=follower.states()))
+                                           event_count=follower.event_count, logs=follower.states(),
+                                           existing=existing, existing_read=state.bytes_done,
+                                           existing_lines=state.lines))
 
             counted = triage(list(follower.backlog), registry, options, on_progress=backlog,
                              cancel=cancel, ends=follower.backlog, **engine)  # type: ignore[arg-type]
-            if cancel.is_set():  # stopped while the lines there were counted: nothing to follow on from
-                follower.tally = counted
+            if read[0] < existing:  # stopped while the lines there were counted: nothing to follow on from
+                follower.stopped(counted, read[0])
             else:
                 follower.adopt(counted)
+                follower.existing_read = existing
+            follower.existing_lines = counted.lines
         samples: deque[tuple[float, int]] = deque()
         reported = seen = -1.0
         told = follower.event_count
@@ -651,9 +687,11 @@ def follow(logs: Sequence[str], registry: Registry, options: Options = Options()
 def _progress(follower: Follower, started: float, now: float, rate: float, done: bool = False) -> FollowProgress:
     tally = follower.tally
     read = sum(source.read for log in follower.logs for source in (log.current, *log.draining))
-    return FollowProgress(tally.lines, read, read, now - started, tally, caught_up=True, per_second=rate,
-                          events=tuple(follower.events), event_count=follower.event_count,
-                          logs=follower.states(), done=done)
+    existing, existing_read = sum(follower.backlog.values()), follower.existing_read
+    return FollowProgress(tally.lines, read, read, now - started, tally, caught_up=existing_read >= existing,
+                          per_second=rate, events=tuple(follower.events), event_count=follower.event_count,
+                          logs=follower.states(), done=done, existing=existing, existing_read=existing_read,
+                          existing_lines=follower.existing_lines)
 
 
 # -- the headless objects ---------------------------------------------------------------------
@@ -693,10 +731,15 @@ def follow_document(progress: FollowProgress, now: Counts, before: Counts, inter
     counts since the start (``total``) and in the last ``interval`` seconds
     (``interval``: ``now`` minus ``before``), the events since the last object,
     each log's state, ``caught_up`` (false while the lines that were already in
-    the logs are counted) and ``final`` (the last object, on SIGINT, SIGTERM or
-    the end of standard input)."""
+    the logs are counted, and in the final object of a follow stopped before
+    they all were), ``existing`` (those lines: their bytes, the bytes and lines
+    of them read, whether all were) and ``final`` (the last object, on SIGINT,
+    SIGTERM or the end of standard input)."""
     return {"schema": SCHEMA, "time": iso(at), "seconds": round(progress.seconds, 3), "final": final,
-            "caught_up": progress.caught_up, "total": now.to_dict(),
+            "caught_up": progress.caught_up,
+            "existing": {"bytes": progress.existing, "bytes_read": progress.existing_read,
+                         "lines_read": progress.existing_lines, "all_read": progress.caught_up},
+            "total": now.to_dict(),
             "interval": {"seconds": round(interval, 3), **now.minus(before).to_dict()},
             "events": [event.to_dict() for event in events], "logs": [log.to_dict() for log in progress.logs],
             "broken": [{"file": file, "after_line": line, "problem": problem}

@@ -3,8 +3,13 @@
 One rule, for a ``ts`` member and ``--since``/``--until`` alike: a JSON number
 is epoch seconds, and a string is ISO 8601 (what ``datetime.fromisoformat``
 reads: ``2026-11-30T10:00:00Z``, an offset, no zone (UTC), a date alone, a week
-date); a string of digits (``"1796119200"``), ``"1e5"`` or ``"1_796_119_200"``
-is not a time.  On the command line, where every value is text, a number
+date); a string of digits of any length (``"1796119200"``, an OpenTelemetry
+``"1796120581621166300"`` in nanoseconds, ``"20261201"``), ``"1e5"`` or
+``"1_796_119_200"`` is not a time: ``fromisoformat`` would read a digit string
+as a compact ISO date (``"1796120581621166300"`` as 1796-12-05), so one never
+reaches it.  A record whose ``ts`` is there but not read is counted
+(``Tally.bad_ts``), and the summary and the overview say so once
+(``unread_words``).  On the command line, where every value is text, a number
 written as JSON writes it (``1796119200``, ``1.7e9``) is epoch seconds and
 anything else is read as ISO 8601.  The instant must fall within the years 1
 to 9999 in UTC (what can be shown with a four-digit year); outside, the ts is
@@ -32,7 +37,7 @@ from datetime import UTC, datetime
 import msgspec
 
 __all__ = ["BUCKETS", "EARLIEST", "LATEST", "MAX_BUCKETS", "OUTLIER_MARGIN", "OUTLIER_SHARE", "Bar", "Histogram", "histogram",
-           "iso", "parse_time", "parse_ts"]
+           "iso", "parse_time", "parse_ts", "unread_words"]
 
 _STAMP = msgspec.json.Decoder(float | datetime)
 _TEXT = msgspec.json.Decoder(str)
@@ -68,9 +73,13 @@ def parse_time(text: str) -> float | None:
 
 
 def _iso_text(text: str) -> float | None:
-    """Epoch seconds of an ISO 8601 text (no zone: UTC), None if it is not one."""
+    """Epoch seconds of an ISO 8601 text (no zone: UTC), None if it is not one (a string of digits
+    alone never is: a number written as a string, not a compact date)."""
+    text = text.strip()
+    if text.isascii() and text.isdigit():
+        return None
     try:
-        moment = datetime.fromisoformat(text.strip())
+        moment = datetime.fromisoformat(text)
     except ValueError:
         return None
     if moment.tzinfo is None:
@@ -96,6 +105,15 @@ def parse_ts(member: msgspec.Raw | bytes) -> float | None:
     if value.tzinfo is None:  # type: ignore[union-attr]
         value = value.replace(tzinfo=UTC)  # type: ignore[union-attr]
     return _shown(value.timestamp())  # type: ignore[union-attr]
+
+
+def unread_words(unread: int) -> str:
+    """What the summary and the overview say once of the records whose ``ts`` is there but not read as a
+    time ("" when none): how many, and what a time is."""
+    if not unread:
+        return ""
+    return (f"the ts of {unread:,} record(s) was not read as a time: it is ISO 8601 text or a JSON number of "
+            "epoch seconds (a string of digits is neither)")
 
 
 def iso(seconds: float) -> str:

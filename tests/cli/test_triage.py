@@ -146,7 +146,8 @@ class TestAgainst:
         document = summary(capsys, now, "--registry", PAYMENTS_REGISTRY, "--against", before)
         assert document["against"]["records"] == 10 and "changes" not in document["against"]
         comparison = document["comparison"]
-        assert comparison["threshold"] == 0.01 and "z-test" in comparison["test"]
+        assert (comparison["fdr"], comparison["correction"]) == (0.01, "Benjamini-Hochberg")
+        assert "z-test" in comparison["test"] and comparison["tested"] == 0  # ten records a side: none tested
         shifts = {shift["group"]: shift for shift in comparison["groups"]}
         stale = shifts["STALE_REVISION"]
         assert stale["before"] == {"count": 0, "of": 10, "rate": 0.0} and stale["after"]["count"] == 4
@@ -175,7 +176,9 @@ class TestAgainst:
         assert main(["triage", str(now), "--registry", str(PAYMENTS_REGISTRY), "--summary", "--by", "model",
                      "--against", str(before)]) == 0
         lines = capsys.readouterr().out.splitlines()
-        assert lines[0].startswith("against ") and "significant change(s) first" in " ".join(lines[:3])
+        head = " ".join(lines[:3])
+        assert lines[0].startswith("against ") and "significant change(s) first" in head
+        assert "q < 0.01, Benjamini-Hochberg over the" in head and "group(s) tested" in head
         rows = [line for line in lines if line.startswith("│")]
         # llama-z: 50.0% of its answers rejected, then 91.7%, at the same half of the traffic
         assert "model=llama-z" in rows[0] and "+41.7 pt" in rows[0] and "50.0%" in rows[0] and "91.7%" in rows[0]

@@ -14,7 +14,7 @@ import pytest
 from inspector.presentation.export_form import ExportFormError, default_take, export_choice
 from inspector.presentation.marks import Marks
 from inspector.presentation.record_filter import FilterError, filter_records, parse_filter, value_text
-from inspector.presentation.triage import LineReader, count, export_group, open_group, triage_run
+from inspector.presentation.triage import ExportError, LineReader, Shown, count, export_group, open_group, triage_run
 from inspector.suites.load import bundled_root, load_registry, load_suite
 from inspector.triage import Options, triage
 
@@ -179,3 +179,39 @@ def test_the_forms_sample_is_the_headless_one_and_marked_records_are_written(ove
     session = records_of(snapshot, run, "model=gpt-x")
     assert [f"sample.jsonl:{case.metadata.line}" for case in marked.cases] == [session.ids[1], session.ids[4]]
     assert "the 2 record(s) marked by hand" in marked.description
+
+
+def test_an_export_of_a_filtered_group_takes_the_records_shown(overview, tmp_path):
+    """Issue 29: with ``/ model=gpt-x`` showing some of ACCEPT's records, the first N, a sample and the marked
+    ones are taken among those shown, never from the whole group (which holds other models')."""
+    snapshot, run = overview
+    group = snapshot.summary.group("ACCEPT")
+    session = records_of(snapshot, run, "ACCEPT")
+    found = filter_records(session, parse_filter("model=gpt-x"))
+    assert 5 < len(found.numbers) < len(session)
+    shown = Shown(found.numbers, "filter model=gpt-x")
+
+    def models(name):
+        return {case.metadata.members.get("model") for case in load_suite(tmp_path / name).cases}
+
+    # before: the group's first 5, of three models
+    assert export_group(group, snapshot, run, LineReader(), tmp_path / "first.json", 5, shown=shown) == 5
+    assert models("first.json") == {"gpt-x"}
+    first = load_suite(tmp_path / "first.json")
+    assert [f"sample.jsonl:{case.metadata.line}" for case in first.cases] == \
+        [session.ids[number] for number in found.numbers[:5]]
+    assert f"the first 5 of the {len(found.numbers)} records shown (filter model=gpt-x)" in first.description
+    sample = export_choice("sample", "4", "3", len(shown), ()).sample
+    assert export_group(group, snapshot, run, LineReader(), tmp_path / "sample.json", 4, sample=sample,
+                        shown=shown) == 4
+    assert models("sample.json") == {"gpt-x"}
+    assert (f"a random sample of 4 of the {len(found.numbers)} records shown (filter model=gpt-x), seed 3"
+            in load_suite(tmp_path / "sample.json").description)
+    hidden = next(number for number in range(len(session)) if number not in found.numbers)
+    marked = [found.numbers[0], hidden, found.numbers[2]]
+    assert export_group(group, snapshot, run, LineReader(), tmp_path / "marked.json", numbers=marked,
+                        shown=shown) == 2
+    assert models("marked.json") == {"gpt-x"}
+    with pytest.raises(ExportError, match=r"no record to write among the \d+ records shown \(filter model=gpt-x\)"):
+        export_group(group, snapshot, run, LineReader(), tmp_path / "none.json", numbers=[hidden], shown=shown)
+    assert not (tmp_path / "none.json").exists()

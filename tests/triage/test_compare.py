@@ -1,7 +1,10 @@
 """triage.compare: the two-proportion z-test against hand-computed values, a
 population group's rejected share compared (one model's regression flagged,
 first), noise not flagged, new and vanished groups, the JSON of a comparison;
-summary.Group's rates; two sides counted in one pool (run.triage_sides)."""
+the false discovery rate controlled over the groups tested (Benjamini-Hochberg:
+two synthetic logs of the same mix flag nothing, a planted shift is flagged
+first), the rates printed so that a change reads as one; summary.Group's rates;
+two sides counted in one pool (run.triage_sides)."""
 
 from __future__ import annotations
 
@@ -13,7 +16,16 @@ import pytest
 
 from inspector.suites.load import load_registry
 from inspector.triage import Options, triage, triage_sides
-from inspector.triage.compare import MIN_EXPECTED, THRESHOLD, Side, compare, enough_records, two_proportion_z
+from inspector.triage.compare import (
+    FDR,
+    MIN_EXPECTED,
+    Side,
+    benjamini_hochberg,
+    compare,
+    enough_records,
+    shown_rates,
+    two_proportion_z,
+)
 from inspector.triage.summary import summarize
 
 from support import ANSWERS, PAYMENTS_REGISTRY, PAYMENTS_REQUEST
@@ -79,13 +91,13 @@ class TestTwoProportionZ:
         assert two_proportion_z(0, 10, 0, 20) == (0.0, 1.0) and two_proportion_z(10, 10, 20, 20) == (0.0, 1.0)
 
     def test_the_normal_approximation_needs_enough_records(self):
-        assert MIN_EXPECTED == 5 and THRESHOLD == 0.01
+        assert MIN_EXPECTED == 5 and FDR == 0.01
         assert enough_records(45, 100, 60, 100)
         assert not enough_records(1, 1992, 2, 292)  # a claim seen once, then twice: about 0.4 expected
         assert not enough_records(0, 0, 3, 10)
         # a tiny p on a handful of records is not called significant
         z, p = two_proportion_z(0, 2000, 3, 100)
-        assert p < THRESHOLD and not enough_records(0, 2000, 3, 100)
+        assert p < FDR and not enough_records(0, 2000, 3, 100)
 
 
 class TestGroupRates:
@@ -155,11 +167,98 @@ class TestCompare:
 
     def test_the_json_of_a_comparison(self, regression):
         top = compare(*regression)[0].to_dict()
-        assert set(top) == {"group", "kind", "measure", "before", "after", "change", "z", "p", "tested",
+        assert set(top) == {"group", "kind", "measure", "before", "after", "change", "z", "p", "q", "tested",
                             "significant", "new", "vanished"}
         assert top["before"] == {"count": 40, "of": 100, "rate": 0.4}
         assert top["after"] == {"count": 80, "of": 100, "rate": 0.8}
         assert top["change"] == 0.4 and top["significant"] is True and 0 < top["p"] < 1e-6
+
+
+SEEDS = (0, 1, 3, 4)  # at p < 0.01 a group each, two of their pairs showed a change: chance
+PLANTED = "model=planted"
+
+
+@pytest.fixture(scope="module")
+def same_mix(tmp_path_factory):
+    """Synthetic logs of the same mix (``inspector synth``), one a seed, counted by model and prompt version;
+    and the first two again with a planted model's records appended: 300 a side, 60% rejected before, 78%
+    after (records of the log accepted, each rejected one's answer cut to ``{``)."""
+    from inspector.triage.synth import write_log, write_registry
+
+    folder = tmp_path_factory.mktemp("same-mix")
+    registry = load_registry(write_registry(folder / "registry.json"))
+    options = Options(by=("model", "prompt_version"))
+    logs = {}
+    for seed in SEEDS:
+        write_log(folder / f"{seed}.jsonl", 4000, seed=seed)
+        logs[seed] = str(folder / f"{seed}.jsonl")
+    summaries = {seed: summarize(triage([log], registry, options, workers=1), options, [log])
+                 for seed, log in logs.items()}
+    index = triage([logs[0]], registry, Options(index=True), workers=1).index
+    accepted = [index.entry(number)[1] for number in range(len(index)) if index.entry(number)[3] == "ACCEPT"]
+    texts = (folder / "0.jsonl").read_text().splitlines()
+    planted = []
+    for rejected in (180, 234):
+        records = [json.loads(texts[line - 1]) for line in accepted[:300]]
+        for number, record in enumerate(records):
+            record["model"] = "planted"
+            if number < rejected:
+                record["raw"] = "{"
+        planted.append("".join(json.dumps(record) + "\n" for record in records))
+    shifted = []
+    for seed, lines in zip(SEEDS[:2], planted, strict=True):
+        path = folder / f"planted-{seed}.jsonl"
+        path.write_text((folder / f"{seed}.jsonl").read_text() + lines)
+        shifted.append(summarize(triage([str(path)], registry, options, workers=1), options, [str(path)]))
+    return summaries, shifted
+
+
+class TestFalseDiscoveryRate:
+    def test_benjamini_hochberg_against_hand_computed_values(self):
+        # sorted 0.005, 0.01, 0.03, 0.04 (m = 4): p m / rank = 0.02, 0.02, 0.04, 0.04, the least from each up
+        assert benjamini_hochberg([0.01, 0.04, 0.03, 0.005]) == pytest.approx([0.02, 0.04, 0.04, 0.02])
+        assert benjamini_hochberg([0.5, 0.001]) == pytest.approx([0.5, 0.002])
+        assert benjamini_hochberg([0.9, 0.8]) == pytest.approx([0.9, 0.9])  # never above a later one
+        assert benjamini_hochberg([]) == [] and benjamini_hochberg([0.7]) == [0.7]
+
+    def test_two_logs_of_the_same_mix_flag_no_change(self, same_mix):
+        # before: "significant" at p < 0.01 a group, and two of these pairs each flagged a change of chance
+        summaries, _ = same_mix
+        for first, second in ((a, b) for a in SEEDS for b in SEEDS if a < b):
+            compared = compare(summaries[second], summaries[first])
+            assert compared.tested > 50  # the family: every group with records enough on both sides
+            assert compared.significant == [], (first, second, [shift.name for shift in compared.significant])
+            assert compared.rule == f"q < 0.01, Benjamini-Hochberg over the {compared.tested:,} group(s) tested"
+
+    def test_a_planted_shift_is_flagged_first(self, same_mix):
+        _, (before, after) = same_mix
+        compared = compare(after, before)
+        top = compared[0]
+        assert top.name == PLANTED and (top.before, top.after) == (Side(180, 300), Side(234, 300))
+        assert top.significant and top.p <= top.q < FDR
+        assert top.rates_words() == ("60.0%", "78.0%")
+        populations = [shift.name for shift in compared.significant if shift.population]
+        assert populations == [PLANTED]  # no other model or prompt version flagged
+
+    def test_a_significant_change_never_reads_as_none(self, same_mix):
+        _, (before, after) = same_mix
+        for shift in compare(after, before):
+            if shift.change:
+                was, now = shift.rates_words()
+                assert was != now, shift.name
+        # before: "0.1%" and "0.1%"
+        assert shown_rates(0.001, 0.0013) == ("0.10%", "0.13%")
+        assert shown_rates(0.4, 0.8) == ("40.0%", "80.0%") and shown_rates(0.25, 0.25) == ("25.0%", "25.0%")
+        assert shown_rates(None, 0.5) == ("-", "50.0%") and shown_rates(0.0002, 0.0) == ("0.02%", "0.00%")
+
+    def test_the_json_names_the_family(self, regression):
+        document = compare(*regression).to_dict()
+        assert (document["correction"], document["fdr"]) == ("Benjamini-Hochberg", 0.01)
+        tested = [group for group in document["groups"] if group["tested"]]
+        assert document["tested"] == len(tested) and document["significant"] == \
+            sum(group["significant"] for group in document["groups"])
+        assert all(group["q"] is None for group in document["groups"] if not group["tested"])
+        assert all(group["q"] >= group["p"] for group in tested)
 
 
 class TestSides:

@@ -318,3 +318,55 @@ def test_a_log_truncated_again_and_again_keeps_few_names(tmp_path, source, monke
         rereader.reread(*index.entry(3))
     assert rereader.reread(*index.entry(5))[0] == lines[5].rstrip(b"\n")
     follower.close()
+
+
+def test_a_follow_stopped_while_the_lines_there_are_read_says_what_was_read(tmp_path, source):
+    """Stopped while the lines already in the logs are counted: the final object says the existing lines were
+    not all read (not ``caught_up``), how many bytes of them and lines were, and each log's lines counted."""
+    registry, lines = source
+    first, second = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    first.write_bytes(b"".join(lines * 4))  # about 0.5 MB each: read in 32 KiB tasks, stopped after the first
+    second.write_bytes(b"".join(lines * 4))
+    existing = first.stat().st_size + second.stat().st_size
+    cancel = threading.Event()
+    seen: list = []
+
+    def progress(state) -> None:
+        seen.append(state)
+        if state.lines:
+            cancel.set()
+
+    tally = follow([str(first), str(second)], registry, Options(), on_progress=progress, cancel=cancel,
+                   poll_seconds=0.01, workers=1, task_bytes=32 * 1024, progress_every=0.0)
+    final = seen[-1]
+    assert final.done and 0 < tally.lines < len(lines) * 4
+    document = follow_document(final, Counts.of(tally), Counts(), 0.1, final.events, 0.0, final=True)
+    # before: "caught_up": true, and each log 0 lines counted
+    assert document["caught_up"] is False
+    read = document["existing"]
+    assert read["all_read"] is False and read["lines_read"] == tally.lines == document["total"]["lines"]
+    assert read["bytes"] == existing and 0 < read["bytes_read"] < first.stat().st_size
+    assert [(log["file"], log["lines"]) for log in document["logs"]] == [(str(first), tally.lines), (str(second), 0)]
+
+
+def test_a_follow_that_read_the_lines_there_says_so(tmp_path, source):
+    registry, lines = source
+    first, second = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    first.write_bytes(b"".join(lines[:30]))
+    second.write_bytes(b"".join(lines[30:50]))
+    cancel = threading.Event()
+    seen: list = []
+
+    def progress(state) -> None:
+        seen.append(state)
+        if state.caught_up:
+            cancel.set()
+
+    tally = follow([str(first), str(second)], registry, Options(), on_progress=progress, cancel=cancel,
+                   poll_seconds=0.01, workers=1)
+    document = follow_document(seen[-1], Counts.of(tally), Counts(), 0.1, (), 0.0, final=True)
+    assert document["caught_up"] is True and tally.lines == 50
+    assert document["existing"] == {"bytes": first.stat().st_size + second.stat().st_size,
+                                    "bytes_read": first.stat().st_size + second.stat().st_size,
+                                    "lines_read": 50, "all_read": True}
+    assert [log["lines"] for log in document["logs"]] == [30, 20]

@@ -33,6 +33,13 @@ class TestOneRule:
         # before: "1e5" and "1_796_119_200" were epoch seconds, "1796119200" not
         assert parse_ts(json.dumps(text).encode()) is None
 
+    @pytest.mark.parametrize("text", ["1796120581621166300", "17961205", "20261201", " 20261201 ", "2026120110"])
+    def test_a_digit_string_is_never_a_compact_iso_date(self, text):
+        # before: fromisoformat read the OpenTelemetry nanoseconds "1796120581621166300" as 1796-12-05T16:21:16
+        # and "20261201" as a date (the epoch numbers written as strings are not read yet at all)
+        assert parse_ts(json.dumps(text).encode()) is None
+        assert parse_ts(b'"2026-12-01"') == DAY and parse_ts(b'"20261201T000000Z"') == DAY  # ISO, compact or not
+
     @pytest.mark.parametrize("text, seconds, number", [
         ("1796119200", 1796119200.0, True), ("1.7e9", 1.7e9, True), ("-60", -60.0, True), ("0", 0.0, True),
         ("2026-12-01T10:00:00Z", 1796119200.0, False), ("2026-12-01", float(DAY), False)])
@@ -114,6 +121,24 @@ def test_the_summary_counts_and_says_the_outliers(tmp_path):
     assert (timeline["before"], timeline["after"], timeline["bucket"]) == (2, 0, "minute")
     assert timeline["earliest"] == "0001-01-01T00:00:00Z" and timeline["first"] == "2026-12-01T00:00:00Z"
     assert sum(bar["records"] for bar in timeline["bars"]) == 40
+
+
+def test_a_log_whose_times_are_not_read_says_so_once(tmp_path, capsys, monkeypatch):
+    """OpenTelemetry's ts, nanoseconds since the epoch as a string: no time read, no 1796 histogram, and the
+    text summary says once how many records' ts were not read (the JSON counts them)."""
+    from support import run_main
+
+    monkeypatch.setenv("COLUMNS", "200")
+    log = tmp_path / "otel.jsonl"
+    stamps = [str((DAY + 60 * n) * 10**9 + 621166300) for n in range(30)]
+    log.write_text("\n".join(record(ts) for ts in [*stamps, DAY, DAY + 60]) + "\n")
+    status, out, err = run_main(capsys, "triage", log, "--registry", PAYMENTS_REGISTRY, "--summary")
+    assert status == 0, err
+    said = "the ts of 30 record(s) was not read as a time"
+    assert out.count(said) == 1 and "1796" not in out
+    status, out, err = run_main(capsys, "triage", log, "--registry", PAYMENTS_REGISTRY, "--format", "json")
+    timeline = json.loads(out)["timeline"]
+    assert (timeline["with_ts"], timeline["unreadable_ts"], timeline["first"]) == (2, 30, "2026-12-01T00:00:00Z")
 
 
 def test_each_groups_series_counts_the_outliers_and_leaves_the_undated_out(tmp_path):

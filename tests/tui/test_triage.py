@@ -1016,7 +1016,7 @@ class TestComparedOverview:
             assert first.name == "model=llama-z"  # 50.0% of its answers rejected, then 91.7%: the regression
             assert row_text(table, 0).split()[-5:] == ["60", "50.0%", "91.7%", "+41.7", "pt"]
             head = screen.query_one("#triage-head").render().plain
-            assert "before 140 · 7 changed beyond noise (4 worse) · 0 new · 4 vanished" in head
+            assert "before 140 · 7 of 12 tested changed beyond noise (4 worse) · 0 new · 4 vanished" in head
             assert "vanished" in head and "against" in str(screen.query_one("#triage-panel").border_title)
             await pilot.press("enter")  # the group's records, from the logs given
             records = pilot.app.screen

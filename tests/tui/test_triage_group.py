@@ -49,6 +49,19 @@ async def test_filter_mark_and_export_a_groups_records(tmp_path, capsys):
         said = await filtered(pilot, records, text="prompt_version=p2")
         assert said == "model=gpt-x · 42 of 149 records match"
         assert len(records.browse.visible) == 42
+        await pilot.press("enter", "ctrl+e")  # what the list shows is exported (before: the group's first 5)
+        await pilot.pause()
+        form = pilot.app.screen
+        assert isinstance(form, ExportScreen) and form.value("limit") == "42"
+        assert "42 of the group's 149 records shown (filter prompt_version=p2)" in form.head().plain
+        form.query_one("#export-path").value = str(tmp_path / "filtered.json")
+        form.query_one("#export-limit").value = "5"
+        assert "wrote 5 cases" in await submitted(pilot, form)
+        await pilot.press("escape", "slash")  # the form closed; back in the filter, as typed
+        filtered_cases = load_suite(tmp_path / "filtered.json").cases
+        assert [case.metadata.members["prompt_version"] for case in filtered_cases] == ["p2"] * 5
+        assert [f"sample.jsonl:{case.metadata.line}" for case in filtered_cases] == \
+            [records.session.ids[number] for number in records.browse.visible[:5]]
         said = await filtered(pilot, records, text="prompt_version=p2 raw:read_timeout_ms")  # in the answer too
         assert said == f"model=gpt-x · {len(records.browse.visible)} of 149 records match"
         assert 0 < len(records.browse.visible) < 42

@@ -34,6 +34,7 @@ from ...presentation.triage import (
     ExportError,
     Group,
     LineReader,
+    Shown,
     Snapshot,
     StaleExport,
     TriageRun,
@@ -55,20 +56,30 @@ class ExportScreen(FormScreen[bool]):
     FORM = "export"
     REFUSALS = (ExportError,)
 
-    def __init__(self, group: Group, snapshot: Snapshot, run: TriageRun, marked: Sequence[int] = ()) -> None:
+    def __init__(self, group: Group, snapshot: Snapshot, run: TriageRun, marked: Sequence[int] = (),
+                 shown: Shown | None = None) -> None:
         super().__init__()
         self.group = group
         self.snapshot = snapshot
         self.run = run
-        self.marked = tuple(marked)  # the records marked by hand on the group's records (their numbers)
+        self.shown = shown  # the records the list shows when narrowed (a filter): what is taken from
+        visible = set(shown.numbers) if shown is not None else None
+        # the records marked by hand on the group's records (their numbers), those shown when narrowed
+        self.marked = tuple(number for number in marked if visible is None or number in visible)
+        self.hidden_marks = len(marked) - len(self.marked)
+        self.records = len(shown) if shown is not None else group.records  # what the count is of
         self.written: Path | None = None  # the file written last
         self.stale = False  # a log changed since it was counted: ctrl+r counts again
 
     def head(self) -> Content:
         marked = (f"{len(self.marked):,} marked", "bold") if self.marked else ("", _MUTED)
+        shown = self.shown
+        hidden = f" ({self.hidden_marks:,} more hidden by the filter: not written)" if self.hidden_marks else ""
         return Content.assemble(
-            (f"{self.group.records:,} records", "bold"), (" in the group", _MUTED),
-            (", " if self.marked else "", _MUTED), marked,
+            *([(f"{len(shown):,}", "bold"), (f" of the group's {self.group.records:,} records shown (", _MUTED),
+               safe.content(shown.words), ("): only they are written", _MUTED)] if shown is not None else
+              [(f"{self.group.records:,} records", "bold"), (" in the group", _MUTED)]),
+            (", " if self.marked else "", _MUTED), marked, (hidden, _MUTED),
             (f"; {'the marked ones, ' if self.marked else ''}the first ones or a random sample (the same records "
              "for a seed) are written as the cases of a new suite (the registry, each record's request and raw "
              "answer, its verdict as the expected label, its place and metadata), which open, audit and the lab "
@@ -79,7 +90,7 @@ class ExportScreen(FormScreen[bool]):
         return (Field("path", "file", export_path(group), "a new file (an existing one is never written over)"),
                 Field("take", "take", default_take(len(self.marked)),
                       "first, sample or marked" if self.marked else "first or sample"),
-                Field("limit", "records", str(min(EXPORT_LIMIT, group.records)),
+                Field("limit", "records", str(min(EXPORT_LIMIT, self.records)),
                       "how many: the first ones, or the sample's size"),
                 Field("seed", "seed", "", "the sample's seed (empty: one is picked, and said)"))
 
@@ -94,8 +105,8 @@ class ExportScreen(FormScreen[bool]):
             self.missing("a file is needed: type the path of the new suite")
             return
         try:
-            choice = export_choice(self.value("take"), self.value("limit"), self.value("seed"), self.group.records,
-                                   self.marked)
+            choice = export_choice(self.value("take"), self.value("limit"), self.value("seed"), self.records,
+                                   self.marked, self.shown.records_words if self.shown is not None else None)
         except ExportFormError as exc:
             self.missing(str(exc), "limit" if exc.field == "count" else exc.field)
             return
@@ -103,13 +114,13 @@ class ExportScreen(FormScreen[bool]):
             name = download_name(path, export_path(self.group))
             self.start(choice.doing,
                        lambda: export_download(self.group, self.snapshot, self.run, LineReader(), name, choice.count,
-                                               numbers=choice.numbers, sample=choice.sample),
+                                               numbers=choice.numbers, sample=choice.sample, shown=self.shown),
                        lambda done: self._offered(name, *done))
             return
         target = Path(path).expanduser()
         self.start(choice.doing,
                    lambda: export_group(self.group, self.snapshot, self.run, LineReader(), target, choice.count,
-                                        numbers=choice.numbers, sample=choice.sample),
+                                        numbers=choice.numbers, sample=choice.sample, shown=self.shown),
                    lambda written: self._done(target, written, choice.how))
 
     def _offered(self, name: str, data: bytes, written: int) -> None:

@@ -14,7 +14,8 @@ the answer (``raw:TEXT``) and by place or label (``presentation.record_filter``:
 worker that reads the records it must from the log; the title says how many
 match).  Space marks a record (``presentation.marks``, kept by the session: a
 column of the list), ``C`` unmarks them all, ``ctrl+e`` exports the marked
-records, the first ones or a sample (``ExportScreen``).  Esc goes back to the
+records, the first ones or a sample (``ExportScreen``), of the records shown
+when a filter narrows the list (``presentation.triage.Shown``).  Esc goes back to the
 overview (clearing a case filter first).
 """
 
@@ -34,7 +35,7 @@ from ...presentation.record_filter import FilterError, FilterResult, RecordFilte
 from ...presentation.records import LogChanged, LogError, record_line, record_place_of
 from ...presentation.selection import Selection
 from ...presentation.session import Session
-from ...presentation.triage import Group, RecordSession, Snapshot, TriageRun
+from ...presentation.triage import Group, RecordSession, Shown, Snapshot, TriageRun
 from ...suites.load import Suite
 from .. import keys, safe
 from ..messages import CasesChosen, RecordAnnotated
@@ -291,6 +292,25 @@ class RecordsScreen(MainScreen):
             return
         from .export import ExportScreen
 
+        # What the list shows is what is exported: a filter narrowing it must have found its records.
+        browse, shown = self.browse, None
+        if self.filter_problem is not None:
+            self.notify(safe.display(f"the filter cannot be read ({self.filter_problem}): correct it, or Esc "
+                                     "clears it, before exporting"), severity="warning", markup=False, timeout=4)
+            return
+        text = self.query_one("#filter", Input).value.strip()
+        if text and (self.filtered is None or self.filtered.filter.text.strip() != text):
+            self.notify("the filter is still reading the records: export once it says how many match",
+                        severity="warning", markup=False, timeout=4)
+            return
+        if browse.filtered:
+            if not browse.visible:
+                self.notify("no record is shown: nothing to export (Esc clears the filter)", markup=False,
+                            timeout=3)
+                return
+            words = " and ".join(part for part in (f"filter {browse.text}" if browse.text else "",
+                                                   browse.label or "") if part)
+            shown = Shown(browse.visible, words)
         snapshot, run = self.counted
 
         def closed(again: bool | None) -> None:
@@ -298,7 +318,7 @@ class RecordsScreen(MainScreen):
                 self.notify("a log changed since it was counted: Esc, then ctrl+r in the overview counts again",
                             title="a log changed", severity="warning", markup=False, timeout=8)
 
-        self.app.push_screen(ExportScreen(self.group, snapshot, run, self.session.marks.numbers()), closed)
+        self.app.push_screen(ExportScreen(self.group, snapshot, run, self.session.marks.numbers(), shown), closed)
 
     def _title(self, selector: str, content: Content) -> None:
         # The case list's title names the group first (set only when it changes, like every title), then what

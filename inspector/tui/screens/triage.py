@@ -301,6 +301,10 @@ class TriageScreen(FollowsTime, Screen[None]):
             (f" · {SORT_WORDS[self.sort]} (o)", _MUTED)]
         if self.filter_text:
             parts += [(" · filter ", _MUTED), safe.content(self.filter_text, "bold")]
+        # Records whose ts is there but not read as a time: said once, here, where it is always in view.
+        unread = self.counted.summary.tally.bad_ts if self.counted is not None else 0
+        if unread:
+            parts += [(" · ", _MUTED), (f"ts of {unread:,} record(s) not read as a time", strong(Tone.WARN))]
         # A --by key past the bound of values kept: its heaviest are groups, the rest one (other:KEY).
         for key in self.counted.summary.capped if self.counted is not None else ():
             parts += [(" · ", _MUTED), safe.content(f"--by {key}", strong(Tone.WARN)),
@@ -357,20 +361,20 @@ class TriageScreen(FollowsTime, Screen[None]):
 
     def _comparison_words(self, counted: Snapshot) -> Content:
         """The head's line on the comparison with --against's logs."""
-        baseline, shifts = counted.baseline, counted.shifts
-        if baseline is None or shifts is None:
+        baseline, shifts, compared = counted.baseline, counted.shifts, counted.comparison
+        if baseline is None or shifts is None or compared is None:
             said = "counted beside the logs; compared once both are counted" if not counted.done else \
                 "not compared: the count was stopped before both were counted"
             return Content.assemble(("before: ", _MUTED), (said, _MUTED))
-        significant = [shift for shift in shifts.values() if shift.significant]
+        significant = compared.significant
         worse = sum(1 for shift in significant if shift.worse)
         new = sum(1 for shift in shifts.values() if shift.new)
         vanished = sum(1 for shift in shifts.values() if shift.vanished)
         return Content.assemble(  # (the line fits 80 columns: the help says what "beyond noise" is)
             ("before ", _MUTED), (f"{baseline.records:,}", "bold"), (" · ", _MUTED),
             (f"{len(significant):,}", strong(Tone.WARN) if significant else "bold"),
-            (" changed beyond noise", _MUTED), (f" ({worse:,} worse)" if significant else "",
-                                                strong(Tone.BAD) if worse else _MUTED),
+            (f" of {compared.tested:,} tested changed beyond noise", _MUTED),
+            (f" ({worse:,} worse)" if significant else "", strong(Tone.BAD) if worse else _MUTED),
             (f" · {new:,} new · {vanished:,} vanished", _MUTED))
 
     def _state_words(self, counted: Snapshot) -> list[tuple[str, str]]:

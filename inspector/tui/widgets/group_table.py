@@ -36,7 +36,8 @@ class GroupTable(GrowingTable):
         "the middle; the line under the table shows the selected group's whole name. Comparing (`--against`): "
         "each group's rate `before` (--against's logs) and `after` (the logs given), the rejected share of its "
         "own records for a scope or a `--by` value, its share of all records for the others, and the `change` "
-        "in points, highlighted when more than noise (a two-proportion z-test, p < 0.01), dim when too few "
+        "in points, highlighted when more than noise (a two-proportion z-test whose q, Benjamini-Hochberg over the "
+        "groups tested, is below 0.01), dim when too few "
         "records to tell; `new` and `vanished` groups."
     )
 
@@ -207,10 +208,9 @@ def _compared(shift: Shift | None, key: str) -> tuple[str, str | None] | None:
     if shift is None:
         return None
     if key != "change":
-        rate = (shift.before if key == "before" else shift.after).rate
-        if rate is None:
-            return ("-", TABLE[Tone.PENDING])
-        return (f"{100 * rate:.1f}%" if rate >= 0.0005 or not rate else f"{100 * rate:.2g}%", TABLE[Tone.MUTED])
+        before, after = shift.rates_words()
+        said = before if key == "before" else after
+        return (said, TABLE[Tone.PENDING] if said == "-" else TABLE[Tone.MUTED])
     said = shift.change_words()
     if shift.change is None:
         return (said, TABLE[Tone.WARN])
