@@ -80,7 +80,9 @@ class ReviewSession:
         """The suite's pending file for this reviewer, checked (ReviewError when it
         cannot be continued: corrupt, another suite's, the suite changed, another contract)."""
         path = pending_path(suite.path, self.reviewer)
-        started = file_sha256(read_bytes(suite.path))
+        # A suite held only in memory (the screenshot scenes') has no digest: a save
+        # reads the file again and says it is missing, so nothing is written.
+        started = file_sha256(read_bytes(suite.path)) if Path(suite.path).exists() else ""
         if not path.exists():
             return SuiteReview(suite, path, None, started)
         pending = load_pending(path, suite)
