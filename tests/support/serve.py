@@ -16,13 +16,14 @@ from pathlib import Path
 
 from support import ROOT
 
-_ADDRESS = re.compile(r"(http://[^ /]+)/\?token=([A-Za-z0-9_-]+)")
+_ADDRESS = re.compile(r"(http://[^ /]+(?:/[A-Za-z0-9_-]+)?)/\?token=([A-Za-z0-9_-]+)")
 _ESCAPES = re.compile(rb"\x1b\[[0-9;?<>=]*[ -/]*[@-~]|\x1b[\]P_^][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()][0-9A-Za-z]")
 
 
 @dataclass
 class Served:
-    """A running ``inspector serve``: its process, address (``http://127.0.0.1:PORT``) and token."""
+    """A running ``inspector serve``: its process, address (``http://127.0.0.1:PORT/PATH``, everything is
+    under its random path) and token."""
 
     process: subprocess.Popen[bytes]
     base: str
@@ -30,7 +31,18 @@ class Served:
 
     @property
     def port(self) -> int:
-        return int(self.base.rsplit(":", 1)[1])
+        return int(self.origin.rsplit(":", 1)[1])
+
+    @property
+    def origin(self) -> str:
+        """``http://127.0.0.1:PORT``"""
+        at = self.base.find("/", len("http://"))
+        return self.base if at < 0 else self.base[:at]
+
+    @property
+    def path(self) -> str:
+        """The random path everything is served under (``/...``, no slash at its end)."""
+        return self.base[len(self.origin):]
 
     @property
     def cookie(self) -> dict[str, str]:
