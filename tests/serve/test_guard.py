@@ -150,3 +150,22 @@ async def test_a_burst_is_one_line_in_the_log(quick: Running, logged: _Kept) -> 
     assert "22 connection(s) closed: more than 8 connections waiting" in lines[0]
     assert "8 connection(s) closed: request headers not complete within 0.5 s" in lines[0]
     assert not any(record.exc_info for record in logged.records)
+
+
+async def test_the_loops_errors_are_counted_into_the_bursts_line_without_a_traceback(logged: _Kept) -> None:
+    """Out of file descriptors, the loop reports every failed ``accept``: once a traceback each, it fills the log."""
+    from aiohttp import web
+
+    from inspector.serve.guard import ConnectionGuard
+
+    guard = ConnectionGuard(web.Server(lambda request: web.Response()), asyncio.get_running_loop(),
+                            header_timeout=1, max_waiting=4, burst_seconds=0.2)
+    for _ in range(1000):
+        guard.exception_handler(asyncio.get_running_loop(), {
+            "message": "socket.accept() out of system resource", "exception": OSError(24, "Too many open files")})
+    await asyncio.sleep(0.4)
+    guard.close()
+    lines = [record.getMessage() for record in logged.records]
+    assert lines == ["in the last 0.2 s: 1,000 × socket.accept() out of system resource (OSError: [Errno 24] Too "
+                     "many open files) (a client that connects and sends nothing, or a flood)"]
+    assert not any(record.exc_info for record in logged.records)
