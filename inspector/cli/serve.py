@@ -40,8 +40,9 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
                "is reachable from the network in plain HTTP (a warning says so). Stop it with Ctrl+C (SIGINT), "
                "SIGTERM or SIGHUP (a closed terminal): every session's process ends with it, and with a server "
                "ended any other way. A session reads and writes only what is served (and the review and "
-               "annotation files beside it): the palette's open command is off. exit status: 0 stopped; 2 unusable input, "
-               "the serve extra not installed, or an address that cannot be bound; 3 internal error.",
+               "annotation files beside it): the palette's open command is off. exit status: 0 stopped; 2 "
+               "unusable input, the serve extra not installed, or an address that cannot be bound; 3 internal "
+               "error.",
         formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--host", default=DEFAULT_HOST, metavar="H",
                         help=f"the address to listen on (default {DEFAULT_HOST}, this machine only)")

@@ -134,8 +134,15 @@ class AppProcess(AppService):
         errors = io.BytesIO()  # what was said so far: its size bounds the log
 
         async def read_stderr() -> None:
-            # Line by line as it comes (a session's error is in the server's log while it runs), up to 64 KiB.
-            while line := await stderr.readline():
+            # Line by line as it comes (a session's error is in the server's log while it runs), up to 64 KiB;
+            # a line longer than the reader's limit is read in pieces.
+            while True:
+                try:
+                    line = await stderr.readline()
+                except ValueError:  # beyond the limit: what is buffered, as a piece
+                    line = await stderr.read(64 * 1024)
+                if not line:
+                    break
                 if errors.tell() < 64 * 1024:
                     errors.write(line)
                     said = line.decode("utf-8", "replace").rstrip()

@@ -52,7 +52,15 @@ from ...suites.load import LoadError, Suite, load_suite
 from ...suites.review import Decision, ReviewError
 from ...suites.reviewer import reviewer_name
 from .. import keys, safe
-from ..commands import SERVED_OPEN_OFF, CaseCommands, ExerciseCommands, FilterCommands, KeyCommands, OpenCommands, ReviewCommands
+from ..commands import (
+    SERVED_OPEN_OFF,
+    CaseCommands,
+    ExerciseCommands,
+    FilterCommands,
+    KeyCommands,
+    OpenCommands,
+    ReviewCommands,
+)
 from ..lab import Lab
 from ..messages import (
     AnswerChanged,
