@@ -119,8 +119,8 @@ def screen_text(data: bytes) -> str:
     return _ESCAPES.sub(b"", data).decode("utf-8", "replace")
 
 
-async def read_until(socket, needle: str, timeout: float = 20) -> str:  # noqa: ANN001 - an aiohttp websocket
-    """What the server sends (the terminal's bytes, as text) until ``needle`` has been drawn."""
+async def read_until(socket, needle: str | tuple[str, ...], timeout: float = 20) -> str:  # noqa: ANN001
+    """What the server sends (the terminal's bytes, as text) until ``needle`` (or one of them) has been drawn."""
     from aiohttp import WSMsgType
 
     data = b""
@@ -135,7 +135,8 @@ async def read_until(socket, needle: str, timeout: float = 20) -> str:  # noqa: 
             continue
         if message.type == WSMsgType.BINARY:
             data += message.data
-            if needle in screen_text(data):
-                return screen_text(data)
+            text = screen_text(data)
+            if any(one in text for one in ((needle,) if isinstance(needle, str) else needle)):
+                return text
         elif message.type in (WSMsgType.CLOSE, WSMsgType.CLOSED, WSMsgType.CLOSING, WSMsgType.ERROR):
             raise AssertionError(f"closed before {needle!r} was drawn: {screen_text(data)[-2000:]!r}")
