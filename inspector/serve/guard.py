@@ -12,8 +12,8 @@ protocol (``web.Server``'s ``RequestHandler``, one a connection):
 - at most ``max_waiting`` connections wait for their headers at once: one more
   closes the oldest of them (a real browser's request, sent at once, gets
   through a flood instead of queueing behind it);
-- what was closed, and any error the loop reports (an ``accept`` out of file
-  descriptors), is said once per burst: one line ``burst_seconds`` after the
+- what was closed, and any network error the loop reports (an ``accept`` out
+  of file descriptors), is said once per burst: one line ``burst_seconds`` after the
   burst's first, with its count, never a traceback a connection.
 
 The server answers one request a connection (``Connection: close``, set by the
@@ -92,13 +92,15 @@ class ConnectionGuard:
                         self.burst_seconds, said)
 
     def exception_handler(self, loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
-        """The loop's errors (an ``accept`` out of file descriptors, a connection's failure) counted into
-        the burst's line by their message, without a traceback each."""
+        """The loop's errors of the network (an ``accept`` out of file descriptors, a connection's
+        failure: an ``OSError``) counted into the burst's line by their message, without a traceback
+        each; any other error is the loop's to report, as it would."""
         exc = context.get("exception")
+        if not isinstance(exc, OSError):
+            loop.default_exception_handler(context)
+            return
         what = str(context.get("message") or "an error in the event loop")
-        if exc is not None:
-            what = f"{what} ({type(exc).__name__}: {exc})"
-        self.note(what)
+        self.note(f"{what} ({type(exc).__name__}: {exc})")
 
     def close(self) -> None:
         for connection in list(self.waiting):

@@ -169,3 +169,13 @@ async def test_the_loops_errors_are_counted_into_the_bursts_line_without_a_trace
     assert lines == ["in the last 0.2 s: 1,000 × socket.accept() out of system resource (OSError: [Errno 24] Too "
                      "many open files) (a client that connects and sends nothing, or a flood)"]
     assert not any(record.exc_info for record in logged.records)
+
+
+def test_the_docs_give_the_limits_the_server_has() -> None:
+    from support import ROOT
+
+    config = ServeConfig(argv=("true",), token="t")
+    said = " ".join((ROOT / "docs" / "serve.md").read_text("utf-8").split())
+    assert f"not complete {config.header_timeout:g} seconds after it opened" in said
+    assert f"at most {config.max_waiting} connections may wait for their headers" in said
+    assert f"{config.burst_seconds:g} seconds after the burst's first" in said
