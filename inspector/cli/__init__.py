@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from . import open as open_command
 from .environment import drop_unreadable_size_hints
-from .output import EXIT_ACCEPT, EXIT_INTERNAL, EXIT_REJECT, EXIT_USAGE, error, guarded
+from .output import EXIT_ACCEPT, EXIT_INTERNAL, EXIT_REJECT, EXIT_USAGE, error, guarded, served
 from .parser import build_parser
 
 __all__ = ["EXIT_ACCEPT", "EXIT_INTERNAL", "EXIT_REJECT", "EXIT_USAGE", "main", "run"]
@@ -35,6 +35,10 @@ def _command(args: argparse.Namespace) -> int:
     problem = stream_problem(args) if stream_problem is not None else None
     if problem is not None:
         return error(problem)
+    if served():  # a session of inspector serve ends with its server, however the server ends
+        from ..serve.watch import watch_server
+
+        watch_server()
     return args.run(args)
 
 

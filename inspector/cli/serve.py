@@ -4,8 +4,9 @@
 The arguments are checked here by the command that will run them (``open`` or
 ``triage`` with ``check_only``: the files read, the options checked, nothing
 opened), so a bad one is one line and exit status 2 before anything listens.
-Then the server (``inspector.serve``) runs until SIGINT or SIGTERM, each browser
-session an ``inspector open ...`` (or ``triage ...``) process of its own.
+Then the server (``inspector.serve``) runs until SIGINT, SIGTERM or SIGHUP (a closed
+terminal), each browser session an ``inspector open ...`` (or ``triage ...``)
+process of its own, which ends with the server.
 """
 
 from __future__ import annotations
@@ -36,9 +37,12 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
                "inspector serve triage LOG --registry G --by model.\n\n"
                "Every request needs the random token in the address printed at start (then a cookie): without "
                "it, 403 and nothing starts. It binds to 127.0.0.1 unless --host says otherwise; another address "
-               "is reachable from the network in plain HTTP (a warning says so). Stop it with Ctrl+C (SIGINT) "
-               "or SIGTERM: every session's process ends with it. exit status: 0 stopped; 2 unusable input, "
-               "the serve extra not installed, or an address that cannot be bound; 3 internal error.",
+               "is reachable from the network in plain HTTP (a warning says so). Stop it with Ctrl+C (SIGINT), "
+               "SIGTERM or SIGHUP (a closed terminal): every session's process ends with it, and with a server "
+               "ended any other way. A session reads and writes only what is served (and the review and "
+               "annotation files beside it): the palette's open command is off. exit status: 0 stopped; 2 "
+               "unusable input, the serve extra not installed, or an address that cannot be bound; 3 internal "
+               "error.",
         formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--host", default=DEFAULT_HOST, metavar="H",
                         help=f"the address to listen on (default {DEFAULT_HOST}, this machine only)")
@@ -127,7 +131,7 @@ def run(args: argparse.Namespace) -> int:
     def ready(server: Any) -> None:
         served = " ".join(["inspector", command, *rest])
         print(visible(f"inspector serve: `{served}` for at most {config.max_sessions} browser session(s) at "
-                      f"{_address(args.host, server.port)}/?token={config.token}"), flush=True)
+                      f"{_address(args.host, server.port)}{server.path}/?token={config.token}"), flush=True)
         print("Stop with Ctrl+C.", flush=True)
 
     import asyncio
@@ -136,7 +140,7 @@ def run(args: argparse.Namespace) -> int:
     async def serve() -> None:
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
-        for number in (signal.SIGINT, signal.SIGTERM):
+        for number in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):  # SIGHUP: its terminal closed
             loop.add_signal_handler(number, stop.set)
         await run_server(config, ready, stop)
 

@@ -4,15 +4,21 @@
 textual-serve's own template links a web font from a public host (which fails
 offline and tells a third party who opened the tool) and is rendered without
 escaping; these pages name only the server's own assets, every value put in
-them is escaped, and they hold no script of their own (the terminal is
+them is escaped, and they hold no inline script (the terminal is
 textual-serve's ``textual.js``, served locally).
+
+Every address in the page is relative to it: served under its random path, or
+behind a proxy, the page finds its assets, its websocket and its downloads
+beside itself.  The websocket's address is made by ``SCRIPT`` from the page's
+own: ``wss://`` under ``https://`` (a TLS proxy in front), ``ws://`` under
+``http://``.
 """
 
 from __future__ import annotations
 
 from html import escape
 
-__all__ = ["ASSETS", "CONTENT_SECURITY_POLICY", "message_page", "terminal_page"]
+__all__ = ["ASSETS", "CONTENT_SECURITY_POLICY", "SCRIPT", "SCRIPT_NAME", "message_page", "terminal_page"]
 
 # The static files the page uses, by their path under /static/: (the file under
 # textual-serve's static folder, its content type).  Nothing else is served.
@@ -23,6 +29,20 @@ ASSETS: dict[str, tuple[str, str]] = {
     "fonts/RobotoMono-Italic.ttf": ("fonts/RobotoMono-Italic-VariableFont_wght.ttf", "font/ttf"),
 }
 
+# The page's own script, under /static/ too: the websocket's address, from the page's (textual.js reads
+# the terminal's data-session-websocket-url when the page has loaded, after this has run).
+SCRIPT_NAME = "js/websocket.js"
+SCRIPT = """\
+(function () {
+  var terminal = document.getElementById("terminal");
+  var url = new URL(terminal.dataset.sessionWebsocketUrl, window.location.href);
+  url.protocol = window.location.protocol === "https:" ? "wss:" : "ws:";
+  url.search = "";
+  url.hash = "";
+  terminal.dataset.sessionWebsocketUrl = url.href;
+})();
+"""
+
 # Scripts only from the server itself (textual.js), no inline script, no frame, no
 # form, connections (the websocket) only back to the server.  xterm.js sets inline styles.
 CONTENT_SECURITY_POLICY = ("default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
@@ -31,9 +51,9 @@ CONTENT_SECURITY_POLICY = ("default-src 'none'; script-src 'self'; style-src 'se
 
 _STYLE = """
 @font-face { font-family: "Roboto Mono"; font-style: normal; font-weight: 100 700;
-  src: url("/static/fonts/RobotoMono.ttf") format("truetype"); }
+  src: url("static/fonts/RobotoMono.ttf") format("truetype"); }
 @font-face { font-family: "Roboto Mono"; font-style: italic; font-weight: 100 700;
-  src: url("/static/fonts/RobotoMono-Italic.ttf") format("truetype"); }
+  src: url("static/fonts/RobotoMono-Italic.ttf") format("truetype"); }
 html, body { margin: 0; height: 100%; background: #0c181f; color: rgba(255, 255, 255, 0.95);
   font-family: "Roboto Mono", menlo, monospace; }
 .textual-terminal { width: 100vw; height: 100vh; opacity: 0; transition: opacity 0.3s ease-out; }
@@ -55,15 +75,17 @@ def _page(title: str, body: str, extra_head: str = "") -> str:
             f"{extra_head}<style>{_STYLE}</style>\n</head>\n{body}\n</html>\n")
 
 
-def terminal_page(title: str, websocket_url: str, font_size: int) -> str:
-    """The page holding the terminal: textual.js connects to ``websocket_url`` and draws the app."""
-    head = ('<link rel="stylesheet" href="/static/css/xterm.css">\n'
-            '<script src="/static/js/textual.js"></script>\n')
+def terminal_page(title: str, font_size: int) -> str:
+    """The page holding the terminal: textual.js connects to the websocket beside the page (``ws``,
+    made absolute in the page's scheme by ``SCRIPT``) and draws the app."""
+    head = ('<link rel="stylesheet" href="static/css/xterm.css">\n'
+            '<script src="static/js/textual.js"></script>\n')
     body = (f'<body>\n<div class="dialog starting"><div class="box">{escape(title)}: starting…</div></div>\n'
             '<div class="dialog ended"><div class="box">The session ended. '
-            '<a href="/">Start a new one</a>.</div></div>\n'
-            f'<div id="terminal" class="textual-terminal" data-session-websocket-url="{escape(websocket_url)}" '
-            f'data-font-size="{int(font_size)}"></div>\n</body>')
+            '<a href="./">Start a new one</a>.</div></div>\n'
+            '<div id="terminal" class="textual-terminal" data-session-websocket-url="ws" '
+            f'data-font-size="{int(font_size)}"></div>\n'
+            f'<script src="static/{SCRIPT_NAME}"></script>\n</body>')
     return _page(title, body, head)
 
 

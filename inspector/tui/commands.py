@@ -27,10 +27,13 @@ from ..suites.load import bundled_suite_paths
 from . import keys, safe
 from .messages import CaseChosen, CasesChosen, FileChosen, ReviewAsked, ReviewLeft
 
-__all__ = ["CaseCommands", "ExerciseCommands", "FilterCommands", "KeyCommands", "OpenCommands", "ReviewCommands"]
+__all__ = ["SERVED_OPEN_OFF", "CaseCommands", "ExerciseCommands", "FilterCommands", "KeyCommands", "OpenCommands",
+           "ReviewCommands"]
 
 MAX_CASE_HITS = 40
 MAX_FILE_HITS = 50
+SERVED_OPEN_OFF = ("Opening a file is off in a served session: it reads only what inspector serve was started with "
+                   "(and the review files beside it).")
 
 
 def highlight(matcher: Matcher, shown: str, prefix: str = "") -> Content:
@@ -180,7 +183,18 @@ class OpenCommands(_InspectorProvider):
     """Open another suite file: the bundled ones, JSON files here, or a typed path.
 
     Only regular files are offered (symbolic links followed): a FIFO or a link to
-    a device named ``*.json`` is not a suite, and the loader would refuse it."""
+    a device named ``*.json`` is not a suite, and the loader would refuse it.
+
+    Served (``inspector serve``), the command is off: a browser's session reads and
+    writes only what the server was started with (and the review files beside it),
+    never a path typed on the server's disk; one entry says so."""
+
+    @property
+    def served(self) -> bool:
+        return self.app.is_web
+
+    def _off(self) -> None:
+        self.app.notify(SERVED_OPEN_OFF, title="cannot open", severity="warning", markup=False)
 
     def _candidates(self) -> list[Path]:
         loaded = {suite.path.resolve() for suite in self.main.session.suites}
@@ -207,12 +221,16 @@ class OpenCommands(_InspectorProvider):
         return partial(self._post, FileChosen(path))
 
     def _commands(self) -> list[tuple[str, Callable[[], object], str]]:
+        if self.served:
+            return [("Open a file: off in a served session", self._off, SERVED_OPEN_OFF)]
         return [(f"Open: {safe.display(str(path))}", self._open(path), "Load this suite file into the list.")
                 for path in self._candidates()]
 
     async def search(self, query: str) -> Hits:
         async for hit in super().search(query):
             yield hit
+        if self.served:
+            return
         typed = query.strip()
         if typed.startswith("open "):
             typed = typed[5:].strip()

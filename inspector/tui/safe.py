@@ -12,6 +12,7 @@ override never reaches the terminal as itself, and no blank passes for nothing.
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Iterator
 from functools import lru_cache
 
@@ -26,6 +27,7 @@ __all__ = [
     "ESCAPE_STYLE",
     "content",
     "display",
+    "file_error",
     "is_hidden",
     "pieces",
     "rich_text",
@@ -88,6 +90,24 @@ def display(text: str, *, newlines: bool = False) -> str:
     if text.isascii() and text.isprintable():
         return text
     return "".join(piece for piece, _ in pieces(text, newlines=newlines))
+
+
+def file_error(error: Exception | str, served: bool, what: str = "the file") -> str:
+    """What a notice says of a file that cannot be used: its one-line error, shown escaped.
+
+    Served (``inspector serve``), a reason can quote the file (a JSON literal, a key) and the browser
+    is not the server's terminal: the notice names the file only, and the whole error goes to
+    standard error, which the server puts in its log.  An error about no file (a ``ValueError`` of
+    a typed name) is shown as it is."""
+    said = str(error)
+    path = error if isinstance(error, str) else getattr(error, "path", None)
+    if not served or path is None:
+        return display(said)
+    # The process's own standard error (Textual captures sys.stderr while the app runs).
+    print(display(said), file=sys.__stderr__, flush=True)
+    if isinstance(error, str):
+        return f"{what} cannot be used: why is in inspector serve's log (a reason may quote the file)"
+    return display(f"{path}: cannot be used: why is in inspector serve's log (a reason may quote the file)")
 
 
 def content(text: str, style: str | Style = "", *, newlines: bool = False,

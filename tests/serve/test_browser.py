@@ -4,7 +4,8 @@ article's and the hostile suite for the module.  The page draws the terminal (th
 screenshot is checked: the terminal, not an error page); a key typed moves to the
 next case; the page asks nothing of anyone but the server; walking the hostile
 suite opens no dialog, fetches nothing, and puts none of its strings into the
-page's HTML (the terminal draws them on a canvas).  Without a Chromium
+page's HTML (the terminal draws them on a canvas); behind a TLS proxy the page
+connects its websocket over TLS (``wss://``).  Without a Chromium
 (support.chromium.find_browser) they are skipped, or fail where CI is set: .ci/run installs one."""
 
 from __future__ import annotations
@@ -162,7 +163,57 @@ class TestTheHostileSuite:
         assert page.dialogs == []
         assert all(url.startswith(served.base + "/") for url in page.requests), page.requests
         # the page's elements are the page's: the terminal adds its own, no fixture's
-        assert await page.evaluate("document.querySelectorAll('script').length") == 1
+        # (two scripts, the server's: textual.js and the websocket's address)
+        assert await page.evaluate("[...document.scripts].map(script => script.getAttribute('src'))") == [
+            "static/js/textual.js", "static/js/websocket.js"]
         assert await page.evaluate("document.querySelectorAll('img, iframe, object, embed, a[href^=javascript]')"
                                    ".length") == 0
         assert before.count("<script") == after.count("<script")
+
+
+class TestBehindATlsProxy:
+    async def test_the_page_over_https_connects_its_websocket_over_tls(
+            self, page: Page, served: Served, tmp_path: Path) -> None:
+        """A TLS proxy in front (what docs/serve.md recommends for another host): the page is https://, so
+        its websocket must be wss:// through the proxy (ws:// is mixed content, and not the proxy's)."""
+        import asyncio
+        import ssl
+        import subprocess
+
+        key, cert = tmp_path / "key.pem", tmp_path / "cert.pem"
+        subprocess.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256",
+                        "-nodes", "-keyout", str(key), "-out", str(cert), "-days", "1", "-subj", "/CN=127.0.0.1"],
+                       check=True, capture_output=True, timeout=30)
+        context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+        context.load_cert_chain(cert, key)
+        upstream = served.port
+        tunnels: list[asyncio.StreamWriter] = []
+
+        async def pipe(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            try:
+                while data := await reader.read(65536):
+                    writer.write(data)
+                    await writer.drain()
+            except (ConnectionError, asyncio.CancelledError):
+                pass
+            finally:
+                writer.close()
+
+        async def tunnel(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            up_reader, up_writer = await asyncio.open_connection("127.0.0.1", upstream)
+            tunnels.extend((writer, up_writer))
+            await asyncio.gather(pipe(reader, up_writer), pipe(up_reader, writer))
+
+        proxy = await asyncio.start_server(tunnel, "127.0.0.1", 0, ssl=context)
+        try:
+            port = proxy.sockets[0].getsockname()[1]
+            await page.send("Security.setIgnoreCertificateErrors", ignore=True)
+            await page.goto(f"https://127.0.0.1:{port}{served.path}/?token={served.token}")
+            await page.wait_for("document.body.classList.contains('-first-byte')")
+            await _drawn(page, "one-field-request")
+            url = await page.evaluate("document.getElementById('terminal').dataset.sessionWebsocketUrl")
+            assert url == f"wss://127.0.0.1:{port}{served.path}/ws"
+        finally:
+            proxy.close()
+            for writer in tunnels:
+                writer.close()

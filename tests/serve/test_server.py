@@ -1,7 +1,10 @@
 """``inspector serve`` for real (inspector.serve.server): one server for the module,
 on a free port, at most two sessions; an aiohttp client without the token is
-refused everywhere and starts nothing; with it, the websocket draws the case
-list, ``j`` moves to the next case; a third session is refused cleanly."""
+refused everywhere and starts nothing; the token's cookie is scoped to the
+server's random path and reaches no other server on this host; with it, the
+websocket draws the case list, ``j`` moves to the next case; a third session is
+refused cleanly; a GET of the websocket, a client leaving mid-handshake and a
+tab closed as its session starts are handled quietly (nothing in the log)."""
 
 from __future__ import annotations
 
@@ -30,6 +33,7 @@ def served() -> Iterator[Served]:
     status, said = server.stop()
     assert status == 0, said
     assert not server.sessions()
+    assert "Traceback" not in said and "Error" not in said, said
 
 
 async def _wait_for_sessions(served: Served, count: int, timeout: float = 10) -> None:
@@ -38,6 +42,22 @@ async def _wait_for_sessions(served: Served, count: int, timeout: float = 10) ->
             return
         await asyncio.sleep(0.05)
     assert len(served.sessions()) == count
+
+
+async def _quiet(socket, quiet: float = 0.6) -> str:  # noqa: ANN001 - an aiohttp websocket
+    """The terminal's text until nothing came for ``quiet`` seconds."""
+    from support.serve import screen_text
+
+    data = b""
+    while True:
+        try:
+            message = await asyncio.wait_for(socket.receive(), quiet)
+        except asyncio.TimeoutError:
+            return screen_text(data)
+        if message.type == aiohttp.WSMsgType.BINARY:
+            data += message.data
+        elif message.type != aiohttp.WSMsgType.TEXT:
+            return screen_text(data)
 
 
 class TestTheToken:
@@ -71,10 +91,11 @@ class TestTheToken:
         async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as client:
             async with client.get(f"{served.base}/?token={served.token}", allow_redirects=False) as response:
                 assert response.status == 303
-                assert response.headers["Location"] == "/"
+                assert response.headers["Location"] == served.path + "/"
                 cookie = response.headers["Set-Cookie"]
                 assert f"inspector-token-{served.port}={served.token}" in cookie
                 assert "HttpOnly" in cookie and "SameSite=Strict" in cookie
+                assert f"Path={served.path}/" in cookie
             async with client.get(served.base + "/") as response:  # the cookie now
                 assert response.status == 200
                 page = await response.text()
@@ -83,15 +104,51 @@ class TestTheToken:
         assert served.token not in page
 
 
+    async def test_its_cookie_never_reaches_another_server_on_this_host(self, served: Served) -> None:
+        """Cookies ignore ports: scoped to the host alone, the token went to any server on 127.0.0.1."""
+        from aiohttp import web
+
+        assert len(served.path) > 8  # everything is under a random path: the cookie's
+        seen: list[str] = []
+
+        async def record(request: web.Request) -> web.Response:
+            seen.append(request.headers.get("Cookie", ""))
+            return web.Response(text="another server")
+
+        other = web.Application()
+        other.router.add_get("/{tail:.*}", record)
+        runner = web.AppRunner(other)
+        await runner.setup()
+        site = web.TCPSite(runner, "127.0.0.1", 0)
+        await site.start()
+        try:
+            other_port = runner.addresses[0][1]
+            async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as client:
+                async with client.get(f"{served.base}/?token={served.token}") as response:
+                    assert response.status == 200  # the page, by the cookie
+                for path in ("/", "/ws", "/static/js/textual.js", served.path[:4] + "/"):
+                    async with client.get(f"http://127.0.0.1:{other_port}{path}") as response:
+                        assert response.status == 200
+                async with client.get(served.origin + "/") as response:  # outside the path: no cookie either
+                    assert response.status == 403
+        finally:
+            await runner.cleanup()
+        assert len(seen) == 4
+        assert not [cookie for cookie in seen if served.token in cookie], seen
+
+
 class TestThePage:
     async def test_names_nothing_but_the_servers_own_assets(self, served: Served) -> None:
         async with aiohttp.ClientSession(cookies=served.cookie) as client:
             async with client.get(served.base + "/") as response:
                 page = await response.text()
-            for asset in ("/static/js/textual.js", "/static/css/xterm.css", "/static/fonts/RobotoMono.ttf"):
-                assert asset in page
-                async with client.get(served.base + asset) as response:
+            # every address relative to the page (under the server's path, or a proxy's)
+            for asset in ("static/js/textual.js", "static/css/xterm.css", "static/fonts/RobotoMono.ttf",
+                          "static/js/websocket.js"):
+                assert f'"{asset}"' in page
+                async with client.get(f"{served.base}/{asset}") as response:
                     assert response.status == 200
+            assert 'data-session-websocket-url="ws"' in page
             for elsewhere in ("/static/", "/static/images/background.png", "/static/%2e%2e/server.py",
                               "/static/js/%2e%2e/%2e%2e/server.py"):
                 async with client.get(URL(served.base + elsewhere, encoded=True)) as response:
@@ -166,6 +223,29 @@ class TestASession:
             await asyncio.sleep(0.05)
         assert not alive(pid)
 
+    async def test_the_palette_opens_nothing_beyond_what_is_served(self, served: Served, tmp_path) -> None:
+        """A path typed in the palette, on the server's disk: a file holding a token is not read (once its first
+        token was quoted into the browser by the error notice), and the palette says the command is off."""
+        secret = tmp_path / "token.json"
+        secret.write_text("ghp_0123456789abcdefSECRET\n", "utf-8")
+        async with aiohttp.ClientSession(cookies=served.cookie) as client:
+            async with client.ws_connect(f"{served.websocket}?width=120&height=36") as socket:
+                await socket.send_json(["resize", SIZE])
+                await read_until(socket, "one-field-request")
+                await socket.send_json(["stdin", "\x10"])  # ctrl+p: the palette
+                await read_until(socket, "Search for commands")
+                await socket.send_json(["stdin", f"open {secret}"])
+                # the palette's answer: no hit (served), or the path to open (the tool as it was)
+                drawn = await read_until(socket, ("No matches found", f"Open: {secret}"))
+                await socket.send_json(["stdin", "\r"])
+                await asyncio.sleep(0.2)  # (no event says "nothing happened")
+                await socket.send_json(["stdin", "\x1b"])  # the palette closed, if it is still open
+                await asyncio.sleep(0.2)
+                await socket.send_json(["stdin", "j"])
+                drawn += await read_until(socket, "reordered-claims")  # the next case: what Enter did is drawn
+        assert "ghp_" not in drawn
+        assert f"Open: {secret}" not in drawn
+
     async def test_quitting_the_app_closes_its_websocket(self, served: Served) -> None:
         async with aiohttp.ClientSession(cookies=served.cookie) as client:
             async with client.ws_connect(f"{served.websocket}?width=80&height=24") as socket:
@@ -203,3 +283,34 @@ class TestTheLimit:
         finally:
             app.wait()
         assert not server.full
+
+
+async def test_a_get_of_the_websocket_a_client_leaving_mid_handshake_and_a_tab_closed_at_once_are_quiet() -> None:
+    """Each once was a 500 and a traceback in the log, or the app's crash (NoMatches: #request-panel)."""
+    served = start_server("fixtures/article.json")
+    try:
+        async with aiohttp.ClientSession(cookies=served.cookie) as client:
+            async with client.get(served.websocket.replace("ws", "http", 1)) as response:  # no upgrade
+                assert response.status == 400
+                assert "websocket" in await response.text()
+            host, port = "127.0.0.1", served.port
+            for _ in range(3):  # the upgrade's request, then gone before the answer
+                reader, writer = await asyncio.open_connection(host, port)
+                writer.write((f"GET {served.path}/ws?width=80&height=24 HTTP/1.1\r\nHost: {host}:{port}\r\n"
+                              "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
+                              "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                              f"Cookie: inspector-token-{port}={served.token}\r\n\r\n").encode())
+                await writer.drain()
+                writer.transport.abort()
+            for pause in (0, 0.05, 0.2):  # a tab closed as its session starts
+                socket = await client.ws_connect(f"{served.websocket}?width=80&height=24")
+                await asyncio.sleep(pause)
+                await socket.close()
+            await _wait_for_sessions(served, 0)
+            async with client.get(served.base + "/") as response:  # and the server goes on
+                assert response.status == 200
+    finally:
+        status, said = served.stop()
+    assert status == 0, said
+    assert "session" in said  # sessions were started and ended, and said so
+    assert "Traceback" not in said and "Error" not in said and "NoMatches" not in said, said

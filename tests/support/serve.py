@@ -16,13 +16,14 @@ from pathlib import Path
 
 from support import ROOT
 
-_ADDRESS = re.compile(r"(http://[^ /]+)/\?token=([A-Za-z0-9_-]+)")
+_ADDRESS = re.compile(r"(http://[^ /]+(?:/[A-Za-z0-9_-]+)?)/\?token=([A-Za-z0-9_-]+)")
 _ESCAPES = re.compile(rb"\x1b\[[0-9;?<>=]*[ -/]*[@-~]|\x1b[\]P_^][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()][0-9A-Za-z]")
 
 
 @dataclass
 class Served:
-    """A running ``inspector serve``: its process, address (``http://127.0.0.1:PORT``) and token."""
+    """A running ``inspector serve``: its process, address (``http://127.0.0.1:PORT/PATH``, everything is
+    under its random path) and token."""
 
     process: subprocess.Popen[bytes]
     base: str
@@ -30,7 +31,18 @@ class Served:
 
     @property
     def port(self) -> int:
-        return int(self.base.rsplit(":", 1)[1])
+        return int(self.origin.rsplit(":", 1)[1])
+
+    @property
+    def origin(self) -> str:
+        """``http://127.0.0.1:PORT``"""
+        at = self.base.find("/", len("http://"))
+        return self.base if at < 0 else self.base[:at]
+
+    @property
+    def path(self) -> str:
+        """The random path everything is served under (``/...``, no slash at its end)."""
+        return self.base[len(self.origin):]
 
     @property
     def cookie(self) -> dict[str, str]:
@@ -107,8 +119,8 @@ def screen_text(data: bytes) -> str:
     return _ESCAPES.sub(b"", data).decode("utf-8", "replace")
 
 
-async def read_until(socket, needle: str, timeout: float = 20) -> str:  # noqa: ANN001 - an aiohttp websocket
-    """What the server sends (the terminal's bytes, as text) until ``needle`` has been drawn."""
+async def read_until(socket, needle: str | tuple[str, ...], timeout: float = 20) -> str:  # noqa: ANN001
+    """What the server sends (the terminal's bytes, as text) until ``needle`` (or one of them) has been drawn."""
     from aiohttp import WSMsgType
 
     data = b""
@@ -123,7 +135,8 @@ async def read_until(socket, needle: str, timeout: float = 20) -> str:  # noqa: 
             continue
         if message.type == WSMsgType.BINARY:
             data += message.data
-            if needle in screen_text(data):
-                return screen_text(data)
+            text = screen_text(data)
+            if any(one in text for one in ((needle,) if isinstance(needle, str) else needle)):
+                return text
         elif message.type in (WSMsgType.CLOSE, WSMsgType.CLOSED, WSMsgType.CLOSING, WSMsgType.ERROR):
             raise AssertionError(f"closed before {needle!r} was drawn: {screen_text(data)[-2000:]!r}")

@@ -74,3 +74,47 @@ async def test_opens_a_typed_path(article):
         await pilot.pause()
         assert [suite.name for suite in app.session.suites] == ["article", "hostile"]
         assert app.main.selection.report.suite.name == "hostile"
+
+
+class TestServed:
+    """Served (inspector serve: Textual's web driver, ``is_web``), a session reads only what the server
+    was started with: the open command is off, and a path typed or posted opens nothing."""
+
+    @pytest.fixture
+    def served(self, monkeypatch, tmp_path):
+        from textual.app import App
+
+        monkeypatch.setattr(App, "is_web", property(lambda app: True))
+        secret = tmp_path / "elsewhere.json"
+        secret.write_text('{"cases": "ghp_0123456789abcdefSECRET"}', "utf-8")
+        return secret
+
+    async def test_the_open_command_is_off_and_says_so(self, article, served):
+        from inspector.tui.commands import OpenCommands
+
+        async with inspecting(article, notifications=True) as pilot:
+            app = pilot.app
+            provider = OpenCommands(app.screen)
+            offered = [hit.text async for hit in provider.discover()]
+            assert offered == ["Open a file: off in a served session"]
+            assert [hit async for hit in provider.search(f"open {served}")] == []
+            assert [hit async for hit in provider.search(str(FIXTURES / "hostile.json"))] == []
+            await run_from_palette(pilot, f"open {FIXTURES / 'hostile.json'}")
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            assert [suite.name for suite in app.session.suites] == ["article"]
+
+    async def test_a_file_posted_is_not_read(self, article, served):
+        from inspector.tui.commands import SERVED_OPEN_OFF
+        from inspector.tui.messages import FileChosen
+
+        async with inspecting(article, notifications=True) as pilot:
+            app = pilot.app
+            app.main.post_message(FileChosen(served))
+            await pilot.pause()
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            assert [suite.name for suite in app.session.suites] == ["article"]
+            said = [notification.message for notification in app._notifications]
+            assert said == [SERVED_OPEN_OFF]
+            assert not any("ghp_" in message for message in said)

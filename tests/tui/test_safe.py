@@ -175,3 +175,40 @@ class TestStyleRuns:
 
 def test_content_is_textual_content():
     assert isinstance(safe.content("x"), Content)
+
+
+class TestFileError:
+    """A notice of a file that cannot be used: whole in a terminal; served, the file named and the
+    reason (which can quote the file) on standard error, for the server's log."""
+
+    @pytest.fixture
+    def error(self, tmp_path):
+        from inspector.suites.load import LoadError, load_suite
+
+        path = tmp_path / "token.txt"
+        path.write_text("ghp_0123456789abcdefSECRET\n", "utf-8")
+        with pytest.raises(LoadError) as raised:
+            load_suite(path, strict=False)
+        assert "ghp_0123456789abcdefSECRET" in str(raised.value)  # the loader quotes the literal
+        return raised.value
+
+    def test_in_a_terminal_the_whole_error(self, error):
+        from inspector.tui.safe import file_error
+
+        assert file_error(error, served=False) == str(error)
+
+    def test_served_the_file_named_and_nothing_of_its_content(self, error, capfd):
+        from inspector.tui.safe import file_error
+
+        said = file_error(error, served=True)
+        assert "ghp_" not in said
+        assert said.startswith(f"{error.path}: cannot be used") and "inspector serve's log" in said
+        assert "ghp_0123456789abcdefSECRET" in capfd.readouterr().err  # for the server's log
+
+    def test_served_a_string_and_an_error_of_no_file(self, capfd):
+        from inspector.tui.safe import file_error
+
+        said = file_error("x.jsonl: 1:1: invalid literal \"ghp_SECRET\"", served=True, what="a log")
+        assert "ghp_" not in said and said.startswith("a log cannot be used")
+        assert file_error(ValueError("a reviewer's name is one line"), served=True) == \
+            "a reviewer's name is one line"

@@ -71,7 +71,7 @@ class LogLineScreen(ModalScreen[None]):
         try:
             line = self.read(not self.line.pretty)
         except LogError as exc:
-            self.notify(safe.display(str(exc)), title="the line cannot be read again", severity="error",
+            self.notify(safe.file_error(exc, self.app.is_web), title="the line cannot be read again", severity="error",
                         markup=False, timeout=8)
             return
         self._show(line)

@@ -52,7 +52,15 @@ from ...suites.load import LoadError, Suite, load_suite
 from ...suites.review import Decision, ReviewError
 from ...suites.reviewer import reviewer_name
 from .. import keys, safe
-from ..commands import CaseCommands, ExerciseCommands, FilterCommands, KeyCommands, OpenCommands, ReviewCommands
+from ..commands import (
+    SERVED_OPEN_OFF,
+    CaseCommands,
+    ExerciseCommands,
+    FilterCommands,
+    KeyCommands,
+    OpenCommands,
+    ReviewCommands,
+)
 from ..lab import Lab
 from ..messages import (
     AnswerChanged,
@@ -139,6 +147,10 @@ class MainScreen(Screen[None]):
         yield from ()
 
     def on_mount(self) -> None:
+        if not self.query("#request-panel"):
+            # The app quit while this screen was being mounted (a served tab closed as its session started):
+            # its panels were removed before its mount ran, and there is nothing to set up.
+            return
         for panel, title in (("#request-panel", "request"), ("#claims-panel", "claims"),
                              ("#registry-panel", "registry"), ("#verdict-panel", "verdict")):
             self.query_one(panel).border_title = title
@@ -299,7 +311,8 @@ class MainScreen(Screen[None]):
         try:
             review = ReviewSession(self.session, reviewer_name(message.reviewer))
         except (ReviewError, ValueError) as error:
-            self.notify(safe.display(str(error)), title="cannot review", severity="error", markup=False)
+            self.notify(safe.file_error(error, self.app.is_web), title="cannot review", severity="error",
+                        markup=False)
             return
         if not review.queue:
             self.notify(end_words(review), markup=False, timeout=6)
@@ -320,7 +333,8 @@ class MainScreen(Screen[None]):
         try:
             review.decide(number, decision)
         except (ReviewError, ValueError) as error:
-            self.notify(safe.display(str(error)), title="not decided", severity="error", markup=False)
+            self.notify(safe.file_error(error, self.app.is_web), title="not decided", severity="error",
+                        markup=False)
             return
         self._decided(number)
 
@@ -382,7 +396,8 @@ class MainScreen(Screen[None]):
         try:
             self.review.label(number, claim, choice.label, choice.note)
         except (ReviewError, ValueError) as error:
-            self.notify(safe.display(str(error)), title="not labelled", severity="error", markup=False)
+            self.notify(safe.file_error(error, self.app.is_web), title="not labelled", severity="error",
+                        markup=False)
             return
         self._tell_news(self.review)
         self.query_one(ReviewStrip).show_review(self.review)
@@ -627,6 +642,9 @@ class MainScreen(Screen[None]):
 
     @on(FileChosen)
     def _file_chosen(self, message: FileChosen) -> None:
+        if self.app.is_web:  # served: a session reads only what inspector serve was started with
+            self.notify(SERVED_OPEN_OFF, title="cannot open", severity="error", markup=False)
+            return
         self._load_suite(message.path)
 
     @work(thread=True, exclusive=True, group="open")
@@ -634,7 +652,7 @@ class MainScreen(Screen[None]):
         try:
             suite = load_suite(path, strict=False)
         except LoadError as error:
-            self.app.call_from_thread(self.notify, safe.display(str(error)), title="cannot open",
+            self.app.call_from_thread(self.notify, safe.file_error(error, self.app.is_web), title="cannot open",
                                       severity="error", markup=False)
             return
         self.app.call_from_thread(self.add_suite, suite)

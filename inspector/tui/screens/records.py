@@ -163,7 +163,8 @@ class RecordsScreen(MainScreen):
             self._show_strip(message.number)
 
     def _refused(self, exc: Exception) -> None:
-        self.notify(safe.display(str(exc)), title="cannot annotate", severity="error", markup=False, timeout=8)
+        self.notify(safe.file_error(exc, self.app.is_web), title="cannot annotate", severity="error", markup=False,
+                    timeout=8)
 
     def action_log_line(self) -> None:
         """The record's whole line, reread from its log (a log changed since it was counted: said instead)."""
@@ -179,7 +180,7 @@ class RecordsScreen(MainScreen):
                         title="a log changed", severity="error", markup=False, timeout=8)
             return
         except LogError as exc:
-            self.notify(safe.display(str(exc)), title="the line cannot be read again", severity="error",
+            self.notify(safe.file_error(exc, self.app.is_web), title="the line cannot be read again", severity="error",
                         markup=False, timeout=8)
             return
         from .log_line import LogLineScreen

@@ -128,6 +128,10 @@ class TriageScreen(FollowsTime, Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
+        if not self.query("#triage-panel"):
+            # The app quit while this screen was being mounted (a served tab closed as its session started):
+            # its panels were removed before its mount ran, and there is nothing to set up.
+            return
         names = ", ".join(self.run.logs)
         against = (Content.assemble((" · against ", _MUTED), safe.content(", ".join(self.run.against)))
                    if self.run.against else "")
@@ -207,7 +211,8 @@ class TriageScreen(FollowsTime, Screen[None]):
             self.query_one("#triage-progress").add_class("-finished")
             self.refresh_bindings()
             if snapshot.failed is not None:
-                self.notify(snapshot.failed, title="cannot read the log", severity="error", markup=False)
+                self.notify(safe.file_error(snapshot.failed, self.app.is_web, "a log"), title="cannot read the log",
+                            severity="error", markup=False)
             for file, line, problem in snapshot.broken:
                 self.notify(visible(f"{file} broke off after line {line:,}: {problem}; every line before the "
                                     "break is counted"), title="a log broke off", severity="warning",
@@ -506,7 +511,7 @@ class TriageScreen(FollowsTime, Screen[None]):
         try:
             joined = self.desk.join(counted, self.run, self.reader)
         except AnnotationError as exc:
-            self.notify(safe.display(str(exc)), title="cannot read the annotations", severity="error",
+            self.notify(safe.file_error(exc, self.app.is_web), title="cannot read the annotations", severity="error",
                         markup=False, timeout=8)
             return
         if joined is not None and joined.stale:
