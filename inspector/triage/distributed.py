@@ -65,7 +65,7 @@ from .logs import (
 from .records import RequestCache
 from .tally import Options, Tally, tally_chunks
 
-__all__ = ["CONNECT_TIMEOUT", "INSTALL", "INSTALL_S3", "MIN_TASK_BYTES", "TASK_BYTES", "ContractMismatch", "EngineError",
+__all__ = ["CONNECT_TIMEOUT", "INSTALL", "INSTALL_S3", "MIN_TASK_BYTES", "STORAGE_DEPTH", "TASK_BYTES", "ContractMismatch", "EngineError",
            "check_workers", "count_task", "dashboard_of", "expand_sources", "is_url", "parse_storage_options", "plan",
            "require", "task_size", "triage_sides", "worker_digest"]
 
@@ -78,6 +78,10 @@ MIN_TASK_BYTES = 8 * 1024 * 1024
 TASKS_PER_WORKER = 8
 # How long to try reaching a scheduler given by --scheduler before saying it cannot be.
 CONNECT_TIMEOUT = "10s"
+# How deep --storage-option may nest (KEY's dots and VALUE's objects and arrays): fsspec's options
+# nest two or three (config_kwargs.retries.max_attempts); a value nested hundreds deep cannot even be
+# sent to the workers (pickle runs out of stack).
+STORAGE_DEPTH = 16
 INSTALL = "pip install 'inspector[dask]'"
 INSTALL_S3 = "pip install 'inspector[s3]'"
 _URL = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
@@ -605,8 +609,11 @@ def parse_storage_options(items: Sequence[str]) -> dict[str, Any]:
     """``--storage-option KEY=VALUE`` as fsspec's storage options: a value read
     as JSON when it is JSON (``true``, ``5``, ``{"a": 1}``), else the text;
     a dotted KEY nests (``client_kwargs.endpoint_url=...``).  ValueError for
-    an item without ``=``."""
+    an item without ``=``, or nesting deeper than ``STORAGE_DEPTH`` levels
+    (KEY's dots and VALUE's objects and arrays together)."""
     import json
+
+    from ..contract.text import shorten, visible
 
     found: dict[str, Any] = {}
     for item in items:
@@ -614,12 +621,21 @@ def parse_storage_options(items: Sequence[str]) -> dict[str, Any]:
         if not equals or not key:
             raise ValueError(f"--storage-option {item!r}: write KEY=VALUE (anon=true, "
                              "client_kwargs.endpoint_url=http://127.0.0.1:9000)")
+        *parents, last = key.split(".")
         try:
             value = json.loads(text)
+        except RecursionError:
+            value = None
+            depth = STORAGE_DEPTH + 1
         except ValueError:
             value = text
+            depth = 0
+        else:
+            depth = _depth(value)
+        if len(parents) + depth > STORAGE_DEPTH:
+            raise ValueError(f"--storage-option {shorten(visible(key), 80)}: nested deeper than {STORAGE_DEPTH} "
+                             "levels (KEY's dots and VALUE's objects and arrays); fsspec's options nest a few")
         where = found
-        *parents, last = key.split(".")
         for parent in parents:
             where = where.setdefault(parent, {})
             if not isinstance(where, dict):
@@ -627,3 +643,15 @@ def parse_storage_options(items: Sequence[str]) -> dict[str, Any]:
         where[last] = value
     return found
 
+
+def _depth(value: Any) -> int:
+    """How many objects and arrays deep a decoded JSON value is (iteratively: no stack to run out of)."""
+    deepest = 0
+    waiting = [(value, 0)]
+    while waiting:
+        value, depth = waiting.pop()
+        if isinstance(value, dict | list):
+            depth += 1
+            deepest = max(deepest, depth)
+            waiting += [(child, depth) for child in (value.values() if isinstance(value, dict) else value)]
+    return deepest

@@ -28,7 +28,7 @@ from inspector.triage.distributed import ContractMismatch, EngineError, count_ta
 from inspector.triage.summary import summarize
 from inspector.triage.synth import write_log, write_registry
 
-from support import ROOT, run_main
+from support import ROOT, one_line_error, run_main
 
 pytestmark = pytest.mark.xdist_group("dask")
 
@@ -506,6 +506,22 @@ class TestOptions:
              "default_block_size=5242880"]) == {
             "anon": True, "default_block_size": 5242880,
             "client_kwargs": {"endpoint_url": "http://127.0.0.1:9000", "region_name": "eu"}}
+        sixteen = "{\"x\": " * 14 + "1" + "}" * 14  # two dots and fourteen objects: the deepest taken
+        assert distributed.parse_storage_options([f"a.b.c={sixteen}"]) == {"a": {"b": {"c": json.loads(sixteen)}}}
+
+    @pytest.mark.parametrize("item", ["a=" + "[" * 900 + "]" * 900, "a=" + "[" * 60_000 + "]" * 60_000,
+                                      "a" + ".a" * 900 + "=1", "a.b.c=" + "{\"x\": " * 15 + "1" + "}" * 15],
+                             ids=["an array 900 deep", "past the decoder's stack", "a key of 900 dots",
+                                  "17 levels in all"])
+    def test_storage_options_nested_too_deeply_are_one_line_and_2(self, made, item):
+        folder, registry = made
+        with pytest.raises(ValueError, match="nested deeper than 16 levels"):
+            distributed.parse_storage_options([item])
+        status, out, err = run_main(None, "triage", folder / "more.jsonl", "--registry", registry, "--summary",
+                                    "--engine", "dask", "--workers", "1", "--storage-option", item)
+        assert (status, out) == (2, "")
+        assert one_line_error(err, "--storage-option a", "nested deeper than 16 levels")
+        assert len(err) < 300  # the value is not said back
 
     def test_the_dashboard_is_linked_only_where_it_has_pages(self, cluster):
         import importlib.util
