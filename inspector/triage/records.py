@@ -54,10 +54,10 @@ from .mapping import DEFAULT_FORMAT, LogFormat, Plan, compile_format, list_index
 __all__ = [
     "BAD_KINDS",
     "CACHE_BYTES",
+    "GROUP_CHARS",
     "MAX_LINE_BYTES",
     "RAW_LOGGED_AS",
     "REQUEST_MEMBERS",
-    "SCOPE_CHARS",
     "SHAPES",
     "BadLine",
     "KnownRequest",
@@ -65,6 +65,7 @@ __all__ = [
     "RequestCache",
     "decode_record",
     "file_member",
+    "group_text",
     "member_at",
     "meta_value",
     "parse_line",
@@ -90,10 +91,11 @@ BAD_KINDS = ("empty line", "too long", "not JSON", "not an object", "duplicate k
 CACHE_BYTES = 32 * 1024 * 1024
 # Shapes of rejection whose blame and category a request keeps (past this, assessed each time).
 SHAPES = 4096
-# A scope member (service, environment, revision) longer than this many
-# characters is grouped and named by its head, its length and a digest of the
-# whole: distinct values stay distinct groups, and no count key holds megabytes.
-SCOPE_CHARS = 256
+# A scope member (service, environment, revision) or a --by value longer than
+# this many characters is grouped and named by its head, its length and a digest
+# of the whole (``group_text``): distinct values stay distinct groups, and no
+# count key holds megabytes.
+GROUP_CHARS = 256
 
 # A record's metadata entry saying its answer was logged as JSON (an object or
 # an array), not as a string: ``{"raw_logged_as": "json"}``.  It replaces a
@@ -131,17 +133,18 @@ class KnownRequest:
 
 def scope_key(request: Request) -> tuple[str, str, str]:
     """The request's (service, environment, revision) as a triage groups by it:
-    each member as it is, or past ``SCOPE_CHARS`` characters its head, an
-    ellipsis, its length and the start of its SHA-256 (longer than any member
-    kept as it is, so the two never meet)."""
-    return (_scope_part(request.service), _scope_part(request.environment), _scope_part(request.revision))
+    each member as it is, or bounded (``group_text``)."""
+    return (group_text(request.service), group_text(request.environment), group_text(request.revision))
 
 
-def _scope_part(text: str) -> str:
-    if len(text) <= SCOPE_CHARS:
+def group_text(text: str) -> str:
+    """A value as a group holds it: as it is, or past ``GROUP_CHARS``
+    characters its head, an ellipsis, its length and the start of the SHA-256
+    of the whole (longer than any value kept as it is, so the two never meet)."""
+    if len(text) <= GROUP_CHARS:
         return text
     digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:32]
-    return f"{text[:SCOPE_CHARS]}…({len(text):,} characters, sha256 {digest})"
+    return f"{text[:GROUP_CHARS]}…({len(text):,} characters, sha256 {digest})"
 
 
 # How msgspec says a request has a member the schema does not know.
