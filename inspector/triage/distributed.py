@@ -617,8 +617,8 @@ def triage_sides(sides: Sequence[tuple[Sequence[str], Options]], registry: Regis
 
     connection = _Connection(client, scheduler, workers, dashboard, timeout)
     # What the engine is doing, for the line Ctrl-C is said with.
-    doing = [f"waiting for the scheduler at {scheduler}" if scheduler is not None and client is None
-             else "starting a LocalCluster here"]
+    doing = ["starting a LocalCluster here" if client is None and scheduler is None else
+             f"waiting for the scheduler at {scheduler}" if client is None else "asking the cluster for its workers"]
     try:
         with connection as client:
             doing[0] = "asking the cluster for its workers and their contract"

@@ -257,7 +257,8 @@ class TestFaults:
         def interrupt(state):
             raise KeyboardInterrupt
 
-        with pytest.raises(KeyboardInterrupt):
+        with pytest.raises(KeyboardInterrupt, match=r"^while counting on the cluster: \d+ of \d+ tasks done, the "
+                                                    "others cancelled$"):
             run_module.triage([str(folder / "app.jsonl")], load_registry(registry), engine="dask",
                               scheduler=cluster.scheduler.address, task_bytes=16 * 1024, on_progress=interrupt,
                               progress_every=0)
