@@ -5,7 +5,8 @@ The local engine (every core of this machine, ``triage.run``) is the default;
 LocalCluster started here, or the cluster whose scheduler ``--scheduler``
 names.  Its logs may be fsspec URLs (``s3://bucket/day/*.jsonl.gz``), read by
 the workers, ``--storage-option KEY=VALUE`` adding to the store's own
-configuration; ``--timeout SECONDS`` bounds the wait for the scheduler and the store.  Nothing of dask is imported unless it is asked for.
+configuration; ``--timeout SECONDS`` bounds the wait for the scheduler and
+the store.  Nothing of dask is imported unless it is asked for.
 """
 
 from __future__ import annotations

@@ -65,8 +65,8 @@ from .logs import (
 from .records import RequestCache
 from .tally import Options, Tally, tally_chunks
 
-__all__ = ["CONNECT_TIMEOUT", "INSTALL", "INSTALL_S3", "MIN_TASK_BYTES", "STORAGE_DEPTH", "STORE_TIMEOUT", "TASK_BYTES", "ContractMismatch", "EngineError",
-           "check_workers", "count_task", "dashboard_of", "expand_sources", "is_url", "parse_storage_options", "plan",
+__all__ = ["CONNECT_TIMEOUT", "INSTALL", "INSTALL_S3", "MIN_TASK_BYTES", "STORAGE_DEPTH", "STORE_TIMEOUT", "TASK_BYTES",
+           "ContractMismatch", "EngineError", "check_workers", "count_task", "dashboard_of", "expand_sources", "is_url", "parse_storage_options", "plan",
            "require", "task_size", "triage_sides", "worker_digest"]
 
 # A plain log's range a task: ~59,000 lines of ~570 bytes, 0.6 s of counting at 10.7 µs a
