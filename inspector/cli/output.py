@@ -31,6 +31,7 @@ __all__ = [
     "EXIT_ACCEPT",
     "EXIT_BROKEN",
     "EXIT_INTERNAL",
+    "EXIT_INTERRUPTED",
     "EXIT_REJECT",
     "EXIT_USAGE",
     "PIPED_WIDTH",
@@ -49,6 +50,8 @@ EXIT_ACCEPT, EXIT_REJECT, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 # triage: an input broke off before its end (a truncated or corrupt .gz, a read
 # error); everything before the break was counted and the summary says where.
 EXIT_BROKEN = 4
+# Ctrl-C (128 + SIGINT, as shells report it).
+EXIT_INTERRUPTED = 130
 
 DEBUG_HELP = "print the traceback of an internal error"
 
@@ -115,7 +118,7 @@ def guarded(args: argparse.Namespace, run: Callable[[argparse.Namespace], int]) 
     except LoadError as exc:
         return error(str(exc))
     except KeyboardInterrupt:
-        return 130
+        return EXIT_INTERRUPTED
     except BrokenPipeError:
         # The reader went away (| head); stop quietly.
         _drop_stdout()

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from ..contract.text import json_dumps, visible
 from ..io.writing import WriteError
 from ..suites.load import load_registry
-from .output import EXIT_ACCEPT, EXIT_BROKEN, EXIT_INTERNAL, error, isatty, served
+from .output import EXIT_ACCEPT, EXIT_BROKEN, EXIT_INTERNAL, EXIT_INTERRUPTED, error, isatty, served
 from .triage_engine import add_engine_arguments, engine_options, engine_problem, expand
 from .triage_html import html_problem, stamp_logs, write_html
 from .triage_report import print_summary
@@ -109,10 +109,11 @@ input) is followed the same way, its end the final object. --follow takes no --a
 --workers N: at most the cores and the work (a small log is counted in one process); N is
 1 to 64.  When the system refuses to start them, the count runs in one process (a note says so).
 
---engine dask: the same count on a Dask cluster (pip install 'claim-inspector[dask]'): a
-LocalCluster of --workers processes here, or --scheduler ADDRESS's; a LOG may be an fsspec URL
-('s3://bucket/day/*.jsonl.gz', read by the workers; claim-inspector[s3]), configured as AWS and
-fsspec are, --storage-option KEY=VALUE beside. Not with - or --follow (docs/distributed.md).
+--engine dask: the same count on a Dask cluster (pip install 'claim-inspector[dask]'): a LocalCluster of
+--workers processes here, or --scheduler ADDRESS's; a LOG may be an fsspec URL
+('s3://bucket/day/*.jsonl.gz', read by the workers; claim-inspector[s3]), configured as AWS and fsspec
+are, --storage-option KEY=VALUE beside; --timeout SECONDS: how long the scheduler (10) and the store
+(60, each listing) may take to answer. Not with - or --follow (docs/distributed.md).
 
 exit status: 0 summarised (bad lines are listed, not an error; --follow: stopped by SIGINT or
 SIGTERM, or standard input ended), 2 unusable input (a missing log or registry, a FIFO or
@@ -190,6 +191,7 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
 
 def run(args: argparse.Namespace) -> int:
     from ..triage import LogError, Options
+    from ..triage.engines import Interrupted
     from ..triage.export import ExportError, check_destination
     from ..triage.run import WorkerError
     from ..triage.timeline import parse_time
@@ -205,6 +207,8 @@ def run(args: argparse.Namespace) -> int:
         log_format, by = _log_format(args)
     except (LogError, ValueError) as exc:
         return error(str(exc))
+    except Interrupted as exc:
+        return _interrupted(exc)
     pivot_keys: tuple[str, str] | None = None
     if args.pivot is not None:
         from ..triage.pivot import CHECK, SCOPE, pivot_problem
@@ -333,6 +337,8 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_INTERNAL
     except LogError as exc:
         return error(str(exc))
+    except Interrupted as exc:
+        return _interrupted(exc)
     except WriteError as exc:
         return error(f"--bad-lines {exc.path}: {exc.reason}; nothing was written")
     written = None
@@ -577,6 +583,12 @@ def _summarise_to(bad_lines: Path | None, logs: Sequence[str], registry_path: st
 
     write_files(bad_lines.parent, {bad_lines.name: count}, overwrite=False)
     return done[0]
+
+
+def _interrupted(exc: Any) -> int:
+    """Ctrl-C while the engine waited on another machine: what it was waiting for, one line, exit 130."""
+    print(f"inspector: interrupted {visible(exc.what)}", file=sys.stderr, flush=True)
+    return EXIT_INTERRUPTED
 
 
 def _notice(message: str) -> None:

@@ -5,12 +5,14 @@ The local engine (every core of this machine, ``triage.run``) is the default;
 LocalCluster started here, or the cluster whose scheduler ``--scheduler``
 names.  Its logs may be fsspec URLs (``s3://bucket/day/*.jsonl.gz``), read by
 the workers, ``--storage-option KEY=VALUE`` adding to the store's own
-configuration.  Nothing of dask is imported unless it is asked for.
+configuration; ``--timeout SECONDS`` bounds the wait for the scheduler and
+the store.  Nothing of dask is imported unless it is asked for.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import re
 from collections.abc import Sequence
 from typing import Any
@@ -18,6 +20,10 @@ from typing import Any
 __all__ = ["add_engine_arguments", "engine_options", "engine_problem", "expand"]
 
 _URL = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")  # triage.distributed.is_url's, without importing it
+# triage.distributed's CONNECT_TIMEOUT and STORE_TIMEOUT (a test holds them equal), written out so
+# that building the parser imports no engine.
+CONNECT_TIMEOUT = 10.0
+STORE_TIMEOUT = 60.0
 
 
 def add_engine_arguments(parser: argparse.ArgumentParser) -> None:
@@ -29,6 +35,10 @@ def add_engine_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--storage-option", action="append", default=[], metavar="KEY=VALUE",
                         help="with --engine dask: an fsspec storage option for URLs (anon=true, "
                              "client_kwargs.endpoint_url=URL); repeatable")
+    parser.add_argument("--timeout", metavar="SECONDS",
+                        help=f"with --engine dask: how long the scheduler (default {CONNECT_TIMEOUT:g}) and the "
+                             f"logs' store (listing, default {STORE_TIMEOUT:g}) may take to answer before the triage "
+                             "stops, saying which did not")
 
 
 def _urls(args: argparse.Namespace) -> list[str]:
@@ -42,7 +52,8 @@ def engine_problem(args: argparse.Namespace, headless: bool) -> str | None:
     if not dask:
         if urls:
             return f"{urls[0]}: a URL is read by the workers of --engine dask; the local engine reads files"
-        for option, given in (("--scheduler", args.scheduler), ("--storage-option", args.storage_option)):
+        for option, given in (("--scheduler", args.scheduler), ("--storage-option", args.storage_option),
+                              ("--timeout", args.timeout)):
             if given:
                 return f"{option} is of --engine dask"
         return None
@@ -61,11 +72,22 @@ def engine_problem(args: argparse.Namespace, headless: bool) -> str | None:
     if urls and not headless:
         return ("the inspector rereads records from their file: logs at URLs are counted headless only "
                 "(add --summary or --format json)")
+    if args.timeout is not None and _timeout(args) is None:
+        return f"--timeout takes seconds, a number above 0 (30, 2.5), not {args.timeout!r}"
     try:
         _storage_options(args)
     except ValueError as exc:
         return str(exc)
     return None
+
+
+def _timeout(args: argparse.Namespace) -> float | None:
+    """--timeout's seconds (None when not given, or not a number above 0)."""
+    try:
+        seconds = float(args.timeout)
+    except (TypeError, ValueError):
+        return None
+    return seconds if math.isfinite(seconds) and seconds > 0 else None
 
 
 def _storage_options(args: argparse.Namespace) -> dict[str, Any]:
@@ -82,7 +104,7 @@ def expand(args: argparse.Namespace, names: Sequence[str]) -> list[str]:
         return expand_logs(names)
     from ..triage.distributed import expand_sources
 
-    return expand_sources(names, _storage_options(args))
+    return expand_sources(names, _storage_options(args), _timeout(args))
 
 
 def engine_options(args: argparse.Namespace) -> dict[str, Any]:
@@ -92,4 +114,6 @@ def engine_options(args: argparse.Namespace) -> dict[str, Any]:
     found: dict[str, Any] = {"engine": "dask", "storage_options": _storage_options(args)}
     if args.scheduler is not None:
         found["scheduler"] = args.scheduler
+    if args.timeout is not None:
+        found["timeout"] = _timeout(args)
     return found

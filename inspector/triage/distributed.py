@@ -42,12 +42,12 @@ import threading
 import time
 import uuid
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, TypeVar
 
 from ..contract import version
 from ..contract.models import Registry, Source
 from .badlines import HeldSpill, copy_spilled
-from .engines import Progress, WorkerError, broken_problem, cores
+from .engines import Interrupted, Progress, WorkerError, broken_problem, cores
 from .gz import Inflater
 from .logs import (
     LOG_SUFFIXES,
@@ -65,8 +65,8 @@ from .logs import (
 from .records import RequestCache
 from .tally import Options, Tally, tally_chunks
 
-__all__ = ["CONNECT_TIMEOUT", "INSTALL", "INSTALL_S3", "MIN_TASK_BYTES", "TASK_BYTES", "ContractMismatch", "EngineError",
-           "check_workers", "count_task", "dashboard_of", "expand_sources", "is_url", "parse_storage_options", "plan",
+__all__ = ["CONNECT_TIMEOUT", "INSTALL", "INSTALL_S3", "MIN_TASK_BYTES", "STORAGE_DEPTH", "STORE_TIMEOUT", "TASK_BYTES",
+           "ContractMismatch", "EngineError", "check_workers", "count_task", "dashboard_of", "expand_sources", "is_url", "parse_storage_options", "plan",
            "require", "task_size", "triage_sides", "worker_digest"]
 
 # A plain log's range a task: ~59,000 lines of ~570 bytes, 0.6 s of counting at 10.7 µs a
@@ -76,8 +76,15 @@ TASK_BYTES = 32 * 1024 * 1024
 # last round leaves few idle), never below this: a task of 8 MiB is still ~0.15 s of counting.
 MIN_TASK_BYTES = 8 * 1024 * 1024
 TASKS_PER_WORKER = 8
-# How long to try reaching a scheduler given by --scheduler before saying it cannot be.
-CONNECT_TIMEOUT = "10s"
+# Seconds a scheduler given by --scheduler has to answer (a connection and its handshake), and a
+# store to list the objects of a URL or say one's size, before the triage stops and says which
+# did not answer (--timeout SECONDS sets both).  A listing of a large prefix is many requests.
+CONNECT_TIMEOUT = 10.0
+STORE_TIMEOUT = 60.0
+# How deep --storage-option may nest (KEY's dots and VALUE's objects and arrays): fsspec's options
+# nest two or three (config_kwargs.retries.max_attempts); a value nested hundreds deep cannot even be
+# sent to the workers (pickle runs out of stack).
+STORAGE_DEPTH = 16
 INSTALL = "pip install 'claim-inspector[dask]'"
 INSTALL_S3 = "pip install 'claim-inspector[s3]'"
 _URL = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
@@ -87,6 +94,7 @@ _READ_AHEAD = 8 * 1024 * 1024  # an object's bytes read at a time (its lines are
 # A task: (kind, log, number of the log, start, end); kind "range" (a plain log's
 # byte range) or "file" (a .gz, counted whole).
 _Task = tuple[str, str, int, int, int]
+_T = TypeVar("_T")
 
 
 class EngineError(LogError):
@@ -156,46 +164,93 @@ def _listing_problem(exc: BaseException) -> str:
     return f"cannot be listed: {type(exc).__name__}: {exc}"
 
 
-def expand_sources(args: Sequence[str], storage_options: Mapping[str, Any] | None = None) -> list[str]:
+def expand_sources(args: Sequence[str], storage_options: Mapping[str, Any] | None = None,
+                   timeout: float | None = None) -> list[str]:
     """``logs.expand_logs`` for the workers' logs: a local path, glob or
     directory as there (``file://`` too); an fsspec URL as the objects it names:
     a glob's (sorted), a prefix's (every ``LOG_SUFFIXES`` object directly under
-    it), or the object itself.  LogError for a name that matches nothing."""
+    it), or the object itself.  LogError for a name that matches nothing, or
+    whose store does not answer within ``timeout`` seconds (default
+    ``STORE_TIMEOUT``); ``Interrupted`` on Ctrl-C while it is asked."""
     storage_options = storage_options or {}
     found: list[str] = []
     for arg in args:
         if not is_url(arg) or arg.startswith("file://"):
             found += expand_logs([_local(arg)])
             continue
-        fs, path = _filesystem(arg, storage_options)
-        try:
-            if _GLOB_MAGIC & set(path):
-                names = sorted(name for name, info in fs.glob(path, detail=True).items()
-                               if info.get("type") != "directory")
-                if not names:
-                    raise LogError(arg, "no object matches this pattern")
-            elif fs.isdir(path):
-                names = sorted(info["name"] for info in fs.ls(path, detail=True)
-                               if info.get("type") != "directory" and info["name"].endswith(LOG_SUFFIXES)
-                               and not info["name"].rsplit("/", 1)[-1].startswith("."))
-                if not names:
-                    raise LogError(arg, f"holds no log ({', '.join('*' + end for end in LOG_SUFFIXES)})")
-            else:
-                fs.info(path)
-                names = [path]
-        except LogError:
-            raise
-        except Exception as exc:  # noqa: BLE001 - a store's errors are its own (botocore's, gcsfs')
-            raise LogError(arg, _listing_problem(exc)) from None
-        found += [fs.unstrip_protocol(name) for name in names]
+        found += _asked(lambda arg=arg: _listed(arg, storage_options), arg, "listing", timeout)
     return list(dict.fromkeys(found))
 
 
-def _size(name: str, storage_options: Mapping[str, Any]) -> int:
+def _listed(arg: str, storage_options: Mapping[str, Any]) -> list[str]:
+    """The objects a URL names, as its store lists them."""
+    fs, path = _filesystem(arg, storage_options)
+    try:
+        if _GLOB_MAGIC & set(path):
+            names = sorted(name for name, info in fs.glob(path, detail=True).items()
+                           if info.get("type") != "directory")
+            if not names:
+                raise LogError(arg, "no object matches this pattern")
+        elif fs.isdir(path):
+            names = sorted(info["name"] for info in fs.ls(path, detail=True)
+                           if info.get("type") != "directory" and info["name"].endswith(LOG_SUFFIXES)
+                           and not info["name"].rsplit("/", 1)[-1].startswith("."))
+            if not names:
+                raise LogError(arg, f"holds no log ({', '.join('*' + end for end in LOG_SUFFIXES)})")
+        else:
+            fs.info(path)
+            names = [path]
+    except LogError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - a store's errors are its own (botocore's, gcsfs')
+        raise LogError(arg, _listing_problem(exc)) from None
+    return [fs.unstrip_protocol(name) for name in names]
+
+
+def _asked(call: Callable[[], _T], url: str, doing: str, timeout: float | None) -> _T:
+    """``call()`` (a question to the store of ``url``), waited for at most
+    ``timeout`` seconds (default ``STORE_TIMEOUT``).  It runs in a thread of
+    its own: a store's client may retry a silent endpoint for minutes, in its
+    own event loop, and this thread must stay free to give up (LogError saying
+    the store did not answer) and to take Ctrl-C (``Interrupted``, saying what
+    was asked).  A call given up on is left to end by itself (a daemon thread)."""
+    seconds = timeout or STORE_TIMEOUT
+    done = threading.Event()
+    answer: list[Any] = []
+
+    def ask() -> None:
+        try:
+            answer.append((True, call()))
+        except BaseException as exc:  # noqa: BLE001 - handed to the caller's thread
+            answer.append((False, exc))
+        finally:
+            done.set()
+
+    started = time.monotonic()
+    threading.Thread(target=ask, name=f"inspector-store-{doing}", daemon=True).start()
+    try:
+        answered = done.wait(seconds)
+    except KeyboardInterrupt:
+        raise Interrupted(f"while {doing} {url} (the store had not answered after "
+                          f"{time.monotonic() - started:.1f} s)") from None
+    if not answered:
+        raise LogError(url, f"the store did not answer within {seconds:g} s ({doing} it; --timeout SECONDS "
+                            "waits longer)")
+    ok, value = answer[0]
+    if not ok:
+        raise value
+    return value  # type: ignore[no-any-return]
+
+
+def _size(name: str, storage_options: Mapping[str, Any], timeout: float | None = None) -> int:
     """The size of a log, asked here (a stat, or the store's listing): LogError if it cannot be."""
     if not is_url(name):
         check_log(name)
         return size_of(name)
+    return _asked(lambda: _object_size(name, storage_options), name, "asking the size of", timeout)
+
+
+def _object_size(name: str, storage_options: Mapping[str, Any]) -> int:
     fs, path = _filesystem(name, storage_options)
     try:
         info = fs.info(path)
@@ -358,11 +413,13 @@ class _Connection:
     the end, a cluster given is left as it was (only this run's tasks and data
     go with the client)."""
 
-    def __init__(self, client: Any, scheduler: str | None, workers: int | None, dashboard: bool) -> None:
+    def __init__(self, client: Any, scheduler: str | None, workers: int | None, dashboard: bool,
+                 timeout: float | None = None) -> None:
         self.given = client
         self.scheduler = scheduler
         self.workers = workers
         self.dashboard = dashboard
+        self.timeout = timeout or CONNECT_TIMEOUT
         self.client: Any = None
         self.cluster: Any = None
 
@@ -374,8 +431,17 @@ class _Connection:
 
         if self.scheduler is not None:
             try:
-                self.client = Client(self.scheduler, timeout=CONNECT_TIMEOUT, set_as_default=False)
-            except (OSError, TimeoutError, ValueError) as exc:
+                self.client = _bounded_client(self.scheduler, self.timeout)
+            except KeyboardInterrupt:
+                raise Interrupted(f"while waiting for the scheduler at {self.scheduler} to answer") from None
+            except TimeoutError:
+                refused = _refused(self.scheduler)
+                if refused is not None:
+                    raise EngineError(f"cannot connect to the scheduler at {self.scheduler}: {refused} (tried for "
+                                      f"{self.timeout:g} s)") from None
+                raise EngineError(f"the scheduler at {self.scheduler} did not answer within {self.timeout:g} s "
+                                  "(--timeout SECONDS waits longer)") from None
+            except (OSError, ValueError) as exc:
                 raise EngineError(f"cannot connect to the scheduler at {self.scheduler}: {exc}") from None
             return self.client
         # The scheduler's HTTP server always runs: on a free port, never a fixed one that another
@@ -392,6 +458,42 @@ class _Connection:
             self.client.close()
         if self.cluster is not None:
             self.cluster.close()
+
+
+def _bounded_client(address: str, seconds: float) -> Any:
+    """A client of the scheduler at ``address``, connected within ``seconds``
+    or TimeoutError.  distributed bounds the connection by its ``timeout`` but
+    then waits for the scheduler's handshake without one: the whole start is
+    bounded here (``Client.start`` hands ``callback_timeout`` to
+    ``distributed.utils.sync``, which cancels the start when it runs out)."""
+    from distributed import Client
+
+    class BoundedClient(Client):  # type: ignore[misc]
+        def start(self, **kwargs: Any) -> None:
+            super().start(callback_timeout=seconds, **kwargs)
+
+    return BoundedClient(address, timeout=seconds, set_as_default=False)
+
+
+def _refused(address: str) -> str | None:
+    """Why a TCP connection to a scheduler's ``tcp://`` address cannot be made
+    (None when one can: the scheduler is there, and silent; or another kind of
+    address).  Asked once its start ran out of time, to say which it was."""
+    import socket
+
+    from distributed.comm.addressing import parse_address, parse_host_port
+
+    try:
+        scheme, location = parse_address(address)
+        if scheme != "tcp":
+            return None
+        host, port = parse_host_port(location)
+        socket.create_connection((host, port), timeout=2).close()
+    except OSError as exc:
+        return exc.strerror or type(exc).__name__
+    except ValueError:
+        return None
+    return None
 
 
 def _start_resource_tracker() -> None:
@@ -459,7 +561,7 @@ def triage_sides(sides: Sequence[tuple[Sequence[str], Options]], registry: Regis
                  on_progress: Callable[[Progress], None] | None = None, cancel: threading.Event | None = None,
                  task_bytes: int | None = None, progress_every: float = 0.25, bad_lines: BinaryIO | None = None,
                  storage_options: Mapping[str, Any] | None = None, on_notice: Callable[[str], None] | None = None,
-                 dashboard: bool = True) -> list[Tally]:
+                 dashboard: bool = True, timeout: float | None = None) -> list[Tally]:
     """``triage.run.triage_sides`` on a Dask cluster: the same arguments and
     the same tallies.  ``scheduler``: the address of a running cluster's
     scheduler (``tcp://host:8786``); without it (and without ``client``, a
@@ -470,7 +572,13 @@ def triage_sides(sides: Sequence[tuple[Sequence[str], Options]], registry: Regis
     ``on_notice`` is told the dashboard's address when the cluster has one.
     The bad lines (``bad_lines``) come back with each task's tally; a
     ``.gz``'s restart points (the local engine's ``indexes``) stay where the
-    workers decompressed it."""
+    workers decompressed it.
+
+    ``timeout``: the seconds the scheduler (default ``CONNECT_TIMEOUT``) and
+    the store of a URL (default ``STORE_TIMEOUT``) each have to answer before
+    the triage stops saying which did not (EngineError, LogError).  Ctrl-C
+    raises ``Interrupted``, which says what the engine was waiting for; a
+    cluster started here is closed and the tasks not done are cancelled first."""
     storage_options = dict(storage_options or {})
     logs = [name for side_logs, _ in sides for name in side_logs]
     side_of = [number for number, (side_logs, _) in enumerate(sides) for _ in side_logs]
@@ -480,7 +588,7 @@ def triage_sides(sides: Sequence[tuple[Sequence[str], Options]], registry: Regis
         raise EngineError("standard input (-) cannot be read by the cluster's workers: give the log's path or URL, "
                           "or count it with the local engine")
     logs = [_local(name) for name in logs]
-    sizes = [_size(name, storage_options) for name in logs]
+    sizes = [_size(name, storage_options, timeout) for name in logs]
     tasks: list[_Task] = []
     total = sum(sizes)
     digest = version.VERIFIER
@@ -507,34 +615,47 @@ def triage_sides(sides: Sequence[tuple[Sequence[str], Options]], registry: Regis
         place[1] += tally.lines
         results[side_of[task[2]]].add(tally)
 
-    connection = _Connection(client, scheduler, workers, dashboard)
-    with connection as client:
-        link = dashboard_of(client) if connection.dashboard else None
-        if link and on_notice is not None:
-            on_notice(f"the cluster's dashboard: {link}")
-        check_workers(client, digest)
-        tasks += plan(logs, sizes, task_bytes or task_size(sizes, len(client.scheduler_info()["workers"])))
-        run = uuid.uuid4().hex[:12]
-        scattered = client.scatter([registry.sources], broadcast=True, hash=False)[0]
-        futures: dict[str, tuple[int, Any]] = {}
-        try:
-            # One message for every task (a submit each costs a round of the client's loop).
-            submitted = client.map(count_task, tasks, [scattered] * len(tasks),
-                                   [options_of[task[2]] for task in tasks], [digest] * len(tasks),
-                                   [storage_options] * len(tasks),
-                                   [bad_lines is not None and task[2] < spilling for task in tasks],
-                                   key=[f"inspector-triage-{run}-{number}" for number in range(len(tasks))],
-                                   pure=False)
-            futures.update((future.key, (number, future)) for number, future in enumerate(submitted))
-            del submitted
-            with client.as_current():  # distributed.wait asks for the current client
-                _collect(client, tasks, futures, take, counted, report, progress_every, cancel,
-                         lambda: limit is not None and len(result.collected) >= limit)
-        finally:
-            if futures:  # cancelled, stopped at the limit, interrupted or failed: the rest go
-                client.cancel([future for _, future in futures.values()])
-            futures.clear()
-            client.cancel([scattered])
+    connection = _Connection(client, scheduler, workers, dashboard, timeout)
+    # What the engine is doing, for the line Ctrl-C is said with.
+    doing = ["starting a LocalCluster here" if client is None and scheduler is None else
+             f"waiting for the scheduler at {scheduler}" if client is None else "asking the cluster for its workers"]
+    try:
+        with connection as client:
+            doing[0] = "asking the cluster for its workers and their contract"
+            link = dashboard_of(client) if connection.dashboard else None
+            if link and on_notice is not None:
+                on_notice(f"the cluster's dashboard: {link}")
+            check_workers(client, digest)
+            tasks += plan(logs, sizes, task_bytes or task_size(sizes, len(client.scheduler_info()["workers"])))
+            run = uuid.uuid4().hex[:12]
+            doing[0] = "sending the registry to the workers"
+            scattered = client.scatter([registry.sources], broadcast=True, hash=False)[0]
+            futures: dict[str, tuple[int, Any]] = {}
+            doing[0] = "counting on the cluster"
+            try:
+                # One message for every task (a submit each costs a round of the client's loop).
+                submitted = client.map(count_task, tasks, [scattered] * len(tasks),
+                                       [options_of[task[2]] for task in tasks], [digest] * len(tasks),
+                                       [storage_options] * len(tasks),
+                                       [bad_lines is not None and task[2] < spilling for task in tasks],
+                                       key=[f"inspector-triage-{run}-{number}" for number in range(len(tasks))],
+                                       pure=False)
+                futures.update((future.key, (number, future)) for number, future in enumerate(submitted))
+                del submitted
+                with client.as_current():  # distributed.wait asks for the current client
+                    _collect(client, tasks, futures, take, counted, report, progress_every, cancel,
+                             lambda: limit is not None and len(result.collected) >= limit)
+            finally:
+                if futures:  # cancelled, stopped at the limit, interrupted or failed: the rest go
+                    client.cancel([future for _, future in futures.values()])
+                futures.clear()
+                client.cancel([scattered])
+    except Interrupted:
+        raise
+    except KeyboardInterrupt:
+        counting = doing[0] == "counting on the cluster"
+        raise Interrupted(f"while {doing[0]}" + (f": {counted['tasks']:,} of {len(tasks):,} tasks done, the others "
+                                                  "cancelled" if counting else "")) from None
     report(time.monotonic())
     return results
 
@@ -605,8 +726,11 @@ def parse_storage_options(items: Sequence[str]) -> dict[str, Any]:
     """``--storage-option KEY=VALUE`` as fsspec's storage options: a value read
     as JSON when it is JSON (``true``, ``5``, ``{"a": 1}``), else the text;
     a dotted KEY nests (``client_kwargs.endpoint_url=...``).  ValueError for
-    an item without ``=``."""
+    an item without ``=``, or nesting deeper than ``STORAGE_DEPTH`` levels
+    (KEY's dots and VALUE's objects and arrays together)."""
     import json
+
+    from ..contract.text import shorten, visible
 
     found: dict[str, Any] = {}
     for item in items:
@@ -614,12 +738,21 @@ def parse_storage_options(items: Sequence[str]) -> dict[str, Any]:
         if not equals or not key:
             raise ValueError(f"--storage-option {item!r}: write KEY=VALUE (anon=true, "
                              "client_kwargs.endpoint_url=http://127.0.0.1:9000)")
+        *parents, last = key.split(".")
         try:
             value = json.loads(text)
+        except RecursionError:
+            value = None
+            depth = STORAGE_DEPTH + 1
         except ValueError:
             value = text
+            depth = 0
+        else:
+            depth = _depth(value)
+        if len(parents) + depth > STORAGE_DEPTH:
+            raise ValueError(f"--storage-option {shorten(visible(key), 80)}: nested deeper than {STORAGE_DEPTH} "
+                             "levels (KEY's dots and VALUE's objects and arrays); fsspec's options nest a few")
         where = found
-        *parents, last = key.split(".")
         for parent in parents:
             where = where.setdefault(parent, {})
             if not isinstance(where, dict):
@@ -627,3 +760,15 @@ def parse_storage_options(items: Sequence[str]) -> dict[str, Any]:
         where[last] = value
     return found
 
+
+def _depth(value: Any) -> int:
+    """How many objects and arrays deep a decoded JSON value is (iteratively: no stack to run out of)."""
+    deepest = 0
+    waiting = [(value, 0)]
+    while waiting:
+        value, depth = waiting.pop()
+        if isinstance(value, dict | list):
+            depth += 1
+            deepest = max(deepest, depth)
+            waiting += [(child, depth) for child in (value.values() if isinstance(value, dict) else value)]
+    return deepest

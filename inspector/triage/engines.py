@@ -1,5 +1,6 @@
 """What the counting engines share: ``Progress`` (how far a triage is), ``WorkerError``
-(a counting worker died), ``cores`` and the words for a stream that broke off.
+(a counting worker died), ``Interrupted`` (Ctrl-C while waiting on another machine),
+``cores`` and the words for a stream that broke off.
 
 The engines: every core of this machine (``triage.run``) and a Dask cluster
 (``triage.distributed``), which ``run.triage_sides`` hands a count to when asked.
@@ -13,11 +14,21 @@ from dataclasses import dataclass
 from .logs import LogError, StreamBroke
 from .tally import Tally
 
-__all__ = ["Progress", "WorkerError", "broken_problem", "cores"]
+__all__ = ["Interrupted", "Progress", "WorkerError", "broken_problem", "cores"]
 
 
 class WorkerError(LogError):
     """A counting worker process died while counting ``path``: how, in one line."""
+
+
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C while an engine waited on another machine (a scheduler, a store,
+    the workers): ``what`` it was doing, in words ("while listing s3://..."),
+    for the one line the command says before it exits."""
+
+    def __init__(self, what: str) -> None:
+        super().__init__(what)
+        self.what = what
 
 
 def cores() -> int:

@@ -27,7 +27,9 @@ has all its characters past ASCII shown so (``region=re\\u0301gion`` beside
 ``region=région``), so that two names never look the same either.  A metadata value that is a string
 is shown bare unless it would read as another JSON value (``"3"``, ``"null"``),
 then as its JSON text; a missing member and ``null`` are the group ``KEY=null``.
-Past ``tally.BY_VALUES`` distinct values of a key, the records of the values
+A value longer than ``records.GROUP_CHARS`` characters (as shown) is grouped
+and named by its head, its length and a digest of the whole, as a long scope
+member is (``bounded_member``).  Past ``tally.BY_VALUES`` distinct values of a key, the records of the values
 not kept are the group ``other:KEY`` (their member counted as ``OTHER``): ``:``
 is escaped in a key, so no ``KEY=VALUE`` name is ever one.
 """
@@ -44,7 +46,7 @@ import msgspec
 from ..contract.text import visible_name
 from ..reports.case import RUNGS, Rung
 from .mapping import FILE_KEY
-from .records import file_member, surrogate_text
+from .records import GROUP_CHARS, file_member, group_text, surrogate_text
 
 __all__ = [
     "BAD",
@@ -53,6 +55,7 @@ __all__ = [
     "KINDS",
     "OTHER",
     "GroupMatcher",
+    "bounded_member",
     "Outcome",
     "blame_name",
     "category_name",
@@ -143,6 +146,20 @@ def meta_text(member: bytes | None) -> str:
     return _ENCODE(value).decode("utf-8")
 
 
+def bounded_member(member: bytes) -> bytes:
+    """A --by member as its group holds it: as it is, or when the value shown
+    (``meta_text``) is longer than ``GROUP_CHARS`` characters, the JSON string
+    of its bounded text (``records.group_text``: its head, length and digest),
+    shown as that text.  What a count key holds is then at most a few hundred
+    bytes, however long the logged value."""
+    if len(member) <= GROUP_CHARS:  # no value shown is longer than its JSON text
+        return member
+    text = meta_text(member)
+    if len(text) <= GROUP_CHARS:
+        return member
+    return json.dumps(group_text(text)).encode("ascii")
+
+
 def _reads_as_json(text: str) -> bool:
     """Whether a string shown bare could be taken for another JSON value."""
     if not text or text != text.strip() or text[0] in '"[{':
@@ -215,7 +232,7 @@ class GroupMatcher:
         found.add(scope_name(known.scope))
         for key, lookup in zip(self.by, self.keys):
             member = members.get(lookup) if lookup != FILE_KEY else file_member(file or "")
-            found.add(meta_name(key, bytes(member) if member is not None else None))
+            found.add(meta_name(key, bounded_member(bytes(member)) if member is not None else None))
         return found
 
     def matches(self, verdict: Any, known: Any, members: Mapping[Any, Any], evidence: Any,

@@ -23,6 +23,7 @@ Pure: a format is a frozen dataclass (it travels to the counting workers inside
 
 from __future__ import annotations
 
+import re
 import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -57,6 +58,8 @@ REQUEST_EXTRA = ("strict", "ignore")
 FORMAT_KEYS = ("raw", "request", "ts", "id", "by", "request_extra")
 # A --log-format file is a few lines; anything past this is not one.
 FORMAT_BYTES = 64 * 1024
+# A '~' that does not begin ~0 or ~1 (RFC 6901 has no other escape): '~~01' is refused, not read as '~' '~1'.
+_BAD_ESCAPE = re.compile(r"~(?![01])")
 # ``--by file`` groups by the record's log file, not by a member named "file"
 # (``--by /file`` is that member).
 BY_FILE = "file"
@@ -84,8 +87,7 @@ def parse_path(text: str) -> tuple[str, ...]:
         for number, segment in enumerate(segments, 1):
             if not segment:
                 raise ValueError(f"the pointer {visible(text)!r} has an empty segment (segment {number})")
-            rest = segment.replace("~0", "").replace("~1", "")
-            if "~" in rest:
+            if _BAD_ESCAPE.search(segment):
                 raise ValueError(f"the pointer {visible(text)!r} has a '~' not followed by 0 or 1 "
                                  "(RFC 6901: ~0 is '~', ~1 is '/')")
         return tuple(segment.replace("~1", "/").replace("~0", "~") for segment in segments)
@@ -175,6 +177,9 @@ def load_log_format(path: str | Path) -> tuple[LogFormat, tuple[str, ...]]:
         raise LogFormatError(f"{name}: byte 0x{data[exc.start]:02X} at offset {exc.start} is not UTF-8") from None
     except tomllib.TOMLDecodeError as exc:
         raise LogFormatError(f"{name}: not valid TOML: {visible(str(exc))}") from None
+    except RecursionError:  # tomllib recurses once per nested array or inline table
+        raise LogFormatError(f"{name}: not valid TOML: nested too deeply (the keys hold strings and an array "
+                             "of strings)") from None
     for key in document:
         if key not in FORMAT_KEYS:
             raise LogFormatError(f"{name}: unknown key {visible(key)!r} (the keys are {', '.join(FORMAT_KEYS)})")

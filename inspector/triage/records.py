@@ -55,11 +55,11 @@ from .mapping import DEFAULT_FORMAT, LogFormat, Plan, compile_format, list_index
 __all__ = [
     "BAD_KINDS",
     "CACHE_BYTES",
+    "GROUP_CHARS",
     "MAX_LINE_BYTES",
     "MAX_LINE_DEPTH",
     "RAW_LOGGED_AS",
     "REQUEST_MEMBERS",
-    "SCOPE_CHARS",
     "SHAPES",
     "BadLine",
     "KnownRequest",
@@ -67,6 +67,7 @@ __all__ = [
     "RequestCache",
     "decode_record",
     "file_member",
+    "group_text",
     "member_at",
     "meta_value",
     "parse_line",
@@ -99,10 +100,11 @@ BAD_KINDS = ("empty line", "too long", "not JSON", "not an object", "duplicate k
 CACHE_BYTES = 32 * 1024 * 1024
 # Shapes of rejection whose blame and category a request keeps (past this, assessed each time).
 SHAPES = 4096
-# A scope member (service, environment, revision) longer than this many
-# characters is grouped and named by its head, its length and a digest of the
-# whole: distinct values stay distinct groups, and no count key holds megabytes.
-SCOPE_CHARS = 256
+# A scope member (service, environment, revision) or a --by value longer than
+# this many characters is grouped and named by its head, its length and a digest
+# of the whole (``group_text``): distinct values stay distinct groups, and no
+# count key holds megabytes.
+GROUP_CHARS = 256
 
 # A record's metadata entry saying its answer was logged as JSON (an object or
 # an array), not as a string: ``{"raw_logged_as": "json"}``.  It replaces a
@@ -140,17 +142,18 @@ class KnownRequest:
 
 def scope_key(request: Request) -> tuple[str, str, str]:
     """The request's (service, environment, revision) as a triage groups by it:
-    each member as it is, or past ``SCOPE_CHARS`` characters its head, an
-    ellipsis, its length and the start of its SHA-256 (longer than any member
-    kept as it is, so the two never meet)."""
-    return (_scope_part(request.service), _scope_part(request.environment), _scope_part(request.revision))
+    each member as it is, or bounded (``group_text``)."""
+    return (group_text(request.service), group_text(request.environment), group_text(request.revision))
 
 
-def _scope_part(text: str) -> str:
-    if len(text) <= SCOPE_CHARS:
+def group_text(text: str) -> str:
+    """A value as a group holds it: as it is, or past ``GROUP_CHARS``
+    characters its head, an ellipsis, its length and the start of the SHA-256
+    of the whole (longer than any value kept as it is, so the two never meet)."""
+    if len(text) <= GROUP_CHARS:
         return text
     digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:32]
-    return f"{text[:SCOPE_CHARS]}…({len(text):,} characters, sha256 {digest})"
+    return f"{text[:GROUP_CHARS]}…({len(text):,} characters, sha256 {digest})"
 
 
 # How msgspec says a request has a member the schema does not know.
@@ -308,31 +311,37 @@ def parse_line(line: bytes, requests: RequestCache) -> tuple[str | bytes, KnownR
             return members  # type: ignore[return-value]
     raw_member = members.get("raw")
     if raw_member is None:
-        return "raw missing: the record has no raw member"
+        return _REPEATED if _repeats(line, members) else "raw missing: the record has no raw member"
     raw: str | bytes | None
     try:
         raw = _STRING.decode(raw_member)
     except msgspec.DecodeError as exc:  # not a string, or not one msgspec holds
         raw, reason = _refused_raw(raw_member, "raw", exc)
         if reason is not None:
-            return reason
+            return _REPEATED if _repeats(line, members) else reason
     request_member = members.get("request")
     if request_member is None:
-        return "request missing: the record has no request member"
+        return _REPEATED if _repeats(line, members) else "request missing: the record has no request member"
     key = bytes(request_member)
     request = requests.known.get(key) or requests.get(key)
     if request.__class__ is str:
-        return request  # type: ignore[return-value]
-    # Whether the line's object repeats a top-level key (msgspec keeps the last).
-    # The quotes of a JSON text are those of its string tokens, so the line has
-    # two per key plus those inside the members' values when no key is repeated,
-    # and a repeated member brings at least its key's two more.  Only when the
-    # counts differ (a repeat, or a key written with an escaped quote) does the
-    # exact, slow look at the keys run.
+        return _REPEATED if _repeats(line, members) else request  # type: ignore[return-value]
     if line.count(b'"') != 2 * len(members) + b"".join(members.values()).count(b'"') and \
-            _top_level_repeats(line):
+            _top_level_repeats(line):  # _repeats, inline: every record asks
         return _REPEATED
     return raw, request, members  # type: ignore[return-value]
+
+
+def _repeats(line: bytes, members: dict[str, msgspec.Raw]) -> bool:
+    """Whether the line's object repeats a top-level key (msgspec keeps the
+    last): asked before anything is said of a member, which would otherwise be
+    said of the last copy only.  The quotes of a JSON text are those of its
+    string tokens, so the line has two per key plus those inside the members'
+    values when no key is repeated, and a repeated member brings at least its
+    key's two more.  Only when the counts differ (a repeat, or a key written
+    with an escaped quote) does the exact, slow look at the keys run."""
+    return line.count(b'"') != 2 * len(members) + b"".join(members.values()).count(b'"') and \
+        _top_level_repeats(line)
 
 
 def parse_mapped(line: bytes, requests: RequestCache,
@@ -344,10 +353,8 @@ def parse_mapped(line: bytes, requests: RequestCache,
     once, for every path through it.  A raw or a request missing at its path
     is a bad line naming the path and where it stopped.  A member repeated in
     any object on the way to raw or request is a bad line too (which one
-    counts would be ambiguous): the quotes of the line are those of the keys of
-    these objects, two each, and of every value beside the way, and of raw and
-    request, unless a key repeats (or is written with an escaped quote); only
-    then are the keys of each object looked at, exactly.  With ``request_extra``
+    counts would be ambiguous), said as such whatever the last copy holds
+    (``_repeat_on_the_way``).  With ``request_extra``
     "ignore", a request's members the schema does not know are set aside and
     the rest validated as strictly as ever.  The nested ts and --by members
     are added to the members returned, each under its path's tuple of segments
@@ -379,37 +386,30 @@ def parse_mapped(line: bytes, requests: RequestCache,
         if child is not None:
             holders[number] = _container(child)
     raw_member = _member(holders, plan.raw_at)
+    request_member = _member(holders, plan.request_at)
+    # A repeat on the way is said before anything else is: what msgspec kept is the last copy only.
     if raw_member is None:
-        return _missing(members, plan, "raw")
+        return _repeat_on_the_way(line, holders, plan, raw_member, request_member) or _missing(members, plan, "raw")
     raw: str | bytes | None
     try:
         raw = _STRING.decode(raw_member)
     except msgspec.DecodeError as exc:  # not a string, or not one msgspec holds
         raw, reason = _refused_raw(raw_member, plan.where("raw"), exc)
         if reason is not None:
-            return reason
-    request_member = _member(holders, plan.request_at)
+            return _repeat_on_the_way(line, holders, plan, raw_member, request_member) or reason
     if request_member is None:
-        return _missing(members, plan, "request")
+        return _repeat_on_the_way(line, holders, plan, raw_member, request_member) or \
+            _missing(members, plan, "request")
     key = bytes(request_member)
     request = requests.known.get(key)
     if request is None:
         request = _without_extras(key, requests) if plan.ignore_extra else requests.get(key)
     if request.__class__ is str:
-        return request if plan.request == ("request",) else _request_at(request, plan)  # type: ignore[arg-type]
-    keys = 0
-    parts = [raw_member, request_member]
-    for number, skip in plan.checked:
-        holder = holders[number]
-        if holder.__class__ is dict:
-            keys += len(holder)
-            parts += [value for name, value in holder.items() if name not in skip]
-        else:
-            parts += [value for at, value in enumerate(holder) if at not in skip]
-    if line.count(b'"') != 2 * keys + b"".join(parts).count(b'"'):
-        repeated = _repeated_on_the_way(line, holders, plan)
-        if repeated is not None:
-            return repeated
+        return _repeat_on_the_way(line, holders, plan, raw_member, request_member) or \
+            (request if plan.request == ("request",) else _request_at(request, plan))  # type: ignore[arg-type]
+    repeated = _repeat_on_the_way(line, holders, plan, raw_member, request_member)
+    if repeated is not None:
+        return repeated
     for name, parent, segment, index in plan.outputs:
         found = _member(holders, (parent, segment, index))
         if found is not None:
@@ -513,6 +513,28 @@ def _missing(members: Mapping[str, Any], plan: Plan, name: str) -> str:
     found = _walk(members, path)
     depth, why = found if found.__class__ is tuple else (0, "has it")  # type: ignore[misc]
     return f"{name} missing: nothing at {plan.where(name)} ({plan.where(name, depth) if depth else 'the record'} {why})"
+
+
+def _repeat_on_the_way(line: bytes, holders: list[Any], plan: Plan, raw_member: msgspec.Raw | None,
+                       request_member: msgspec.Raw | None) -> str | None:
+    """The reason of a key repeated in an object on the way to raw or request,
+    or None.  The quotes of the line are those of the keys of these objects,
+    two each, and of every value beside the way, and of raw and request (those
+    found: a member missing only makes the line's quotes more), unless a key
+    repeats (or is written with an escaped quote); only then are the keys of
+    each object looked at, exactly."""
+    keys = 0
+    parts = [member for member in (raw_member, request_member) if member is not None]
+    for number, skip in plan.checked:
+        holder = holders[number]
+        if holder.__class__ is dict:
+            keys += len(holder)
+            parts += [value for name, value in holder.items() if name not in skip]
+        elif holder is not None:
+            parts += [value for at, value in enumerate(holder) if at not in skip]
+    if line.count(b'"') == 2 * keys + b"".join(parts).count(b'"'):
+        return None
+    return _repeated_on_the_way(line, holders, plan)
 
 
 def _repeated_on_the_way(line: bytes, holders: list[Any], plan: Plan) -> str | None:

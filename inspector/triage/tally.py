@@ -37,10 +37,10 @@ from ..contract.verify import verify
 from ..suites.load import collector_paused  # one pause of the collector, as loading does
 from .badlines import KEPT as BAD_KEPT
 from .badlines import Spill
-from .groups import OTHER, GroupMatcher
+from .groups import OTHER, GroupMatcher, bounded_member
 from .logs import Chunk, count_lines, range_chunks
 from .mapping import DEFAULT_FORMAT, FILE_KEY, LogFormat, compile_format
-from .records import BAD_KINDS, RequestCache, file_member, parse_line, parse_mapped
+from .records import BAD_KINDS, GROUP_CHARS, RequestCache, file_member, parse_line, parse_mapped
 from .sample import Reservoir
 from .timeline import parse_ts
 
@@ -715,7 +715,13 @@ class _Counting:
                     cited = verdict.claims[claim]
                     failing = (status, cited.field, cited.doc)
                     add_failure(failing)
-            flat = (prefix, join(map(members.get, by, missing))) if by else prefix
+            if by:
+                joined = join(map(members.get, by, missing))
+                if len(joined) > GROUP_CHARS:  # a member may be long: each counted bounded (groups.bounded_member)
+                    joined = join([bounded_member(bytes(member)) for member in map(members.get, by, missing)])
+                flat = (prefix, joined)
+            else:
+                flat = prefix
             add_cell(flat)
             if stamp is not None:
                 code = int(stamp // 60) * _STATUS_COUNT + _STATUS_CODES[status]

@@ -128,6 +128,11 @@ class TestRefused:
         bad.write_text('raw = "x"\nmodel = "gpt"\n')
         assert "bad.toml: unknown key 'model'" in refused(capsys, logs / "logs", "--log-format", bad)
 
+    def test_a_format_file_nested_too_deeply(self, logs, capsys, tmp_path):
+        deep = tmp_path / "deep.toml"
+        deep.write_text("by = " + "[" * 900 + "]" * 900 + "\n")  # 1.8 KB: past the TOML parser's stack
+        assert "deep.toml: not valid TOML: nested too deeply" in refused(capsys, logs / "logs", "--log-format", deep)
+
     def test_a_glob_or_directory_without_logs(self, logs, capsys, tmp_path):
         assert "no file matches this pattern" in refused(capsys, tmp_path / "*.jsonl")
         assert "the directory holds no log" in refused(capsys, tmp_path)

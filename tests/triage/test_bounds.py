@@ -202,6 +202,62 @@ class TestByValues:
         assert summarize(tally, Options(by=("id",))).to_dict()["by_capped"] == {}
 
 
+class TestLongByValues:
+    """A --by value is bounded in size as the values are in number: past
+    GROUP_CHARS characters, grouped and named by its head, its length and a
+    digest of the whole (as a long scope member is)."""
+
+    MIB = 1024 * 1024
+
+    @pytest.fixture()
+    def long_models(self, tmp_path):
+        """Eight records: three of one ~1 MiB model, two of another (the same head), three short ones."""
+        log = tmp_path / "long.jsonl"
+        write_log(log, 8, seed=4, bad_per_kind=0)
+        lines = log.read_bytes().splitlines(keepends=True)
+        models = ["m" * self.MIB + "-a"] * 3 + ["m" * self.MIB + "-b"] * 2 + ["gpt-x"] * 3
+        for number, model in enumerate(models):
+            document = json.loads(lines[number])
+            document["model"] = model
+            lines[number] = (json.dumps(document) + "\n").encode()
+        log.write_bytes(b"".join(lines))
+        return log
+
+    def test_the_groups_are_named_by_head_length_and_digest(self, registry, long_models):
+        import hashlib
+
+        from inspector.triage.records import GROUP_CHARS
+
+        options = Options(by=("model",))
+        tally = tally_range(str(long_models), 0, os.path.getsize(long_models), registry, options)
+        assert max(len(value) for value in tally.by_values["model"]) < GROUP_CHARS + 100  # no count key holds a MiB
+        document = summarize(tally, options).to_dict()
+        named = {group["group"]: group["records"] for group in document["groups"] if group["kind"] == "by"}
+        head = "model=" + "m" * GROUP_CHARS + "…(1,048,578 characters, sha256 "
+        digest = {end: hashlib.sha256(("m" * self.MIB + end).encode()).hexdigest()[:32] for end in ("-a", "-b")}
+        assert named == {f"{head}{digest['-a']})": 3, f"{head}{digest['-b']})": 2, "model=gpt-x": 3}
+        assert len(json.dumps(document)) < 20_000  # 5 MiB of values: the summary stays small
+
+    def test_the_command_prints_and_exports_the_bounded_group(self, registry, long_models, tmp_path):
+        from support import run_main
+
+        from inspector.triage.synth import write_registry
+
+        path = write_registry(tmp_path / "registry.json")
+        status, out, err = run_main(None, "triage", long_models, "--registry", path, "--format", "json",
+                                    "--by", "model")
+        assert status == 0, err
+        assert len(out) < 20_000
+        name = next(group["group"] for group in json.loads(out)["groups"] if group["records"] == 3
+                    and group["group"].endswith(")") and group["kind"] == "by")
+        status, text, err = run_main(None, "triage", long_models, "--registry", path, "--summary", "--by", "model")
+        assert status == 0 and len(text) < 20_000 and text.count("│ model=mmmm") == 2  # (the table folds long names)
+        status, out, err = run_main(None, "triage", long_models, "--registry", path, "--by", "model", "--export",
+                                    name, "--out", tmp_path / "suite.json")
+        assert status == 0, err
+        assert "wrote 3 case(s)" in out
+
+
 class TestCollectLimit:
     def test_collected_stops_at_the_limit_in_each_task_and_merged(self, registry, tmp_path):
         log = tmp_path / "app.jsonl"

@@ -28,7 +28,7 @@ from inspector.triage.distributed import ContractMismatch, EngineError, count_ta
 from inspector.triage.summary import summarize
 from inspector.triage.synth import write_log, write_registry
 
-from support import ROOT, run_main
+from support import ROOT, one_line_error, run_main
 
 pytestmark = pytest.mark.xdist_group("dask")
 
@@ -198,7 +198,8 @@ class TestFaults:
         folder, registry = made
         real = distributed._size
         monkeypatch.setattr(distributed, "_size",
-                            lambda name, options: 1000 if name.endswith("gone.jsonl") else real(name, options))
+                            lambda name, options, timeout: 1000 if name.endswith("gone.jsonl") else
+                            real(name, options, timeout))
         logs = [str(folder / "more.jsonl"), str(folder / "gone.jsonl"), str(folder / "broken.jsonl.gz")]
         tally = run_module.triage(logs, load_registry(registry), engine="dask", client=cluster)
         alone = run_module.triage([str(folder / "more.jsonl"), str(folder / "broken.jsonl.gz")],
@@ -256,7 +257,8 @@ class TestFaults:
         def interrupt(state):
             raise KeyboardInterrupt
 
-        with pytest.raises(KeyboardInterrupt):
+        with pytest.raises(KeyboardInterrupt, match=r"^while counting on the cluster: \d+ of \d+ tasks done, the "
+                                                    "others cancelled$"):
             run_module.triage([str(folder / "app.jsonl")], load_registry(registry), engine="dask",
                               scheduler=cluster.scheduler.address, task_bytes=16 * 1024, on_progress=interrupt,
                               progress_every=0)
@@ -489,7 +491,7 @@ class TestS3:
         boto3.client("s3").delete_object(Bucket=BUCKET, Key="2026-12-01/app-01.jsonl")
         try:
             with pytest.MonkeyPatch.context() as patch:
-                patch.setattr(distributed, "_size", lambda name, options: sizes[name])
+                patch.setattr(distributed, "_size", lambda name, options, timeout: sizes[name])
                 tally = run_module.triage(logs, load_registry(registry), engine="dask", client=cluster)
         finally:
             boto3.client("s3").put_object(Bucket=BUCKET, Key="2026-12-01/app-01.jsonl",
@@ -506,6 +508,32 @@ class TestOptions:
              "default_block_size=5242880"]) == {
             "anon": True, "default_block_size": 5242880,
             "client_kwargs": {"endpoint_url": "http://127.0.0.1:9000", "region_name": "eu"}}
+        sixteen = "{\"x\": " * 14 + "1" + "}" * 14  # two dots and fourteen objects: the deepest taken
+        assert distributed.parse_storage_options([f"a.b.c={sixteen}"]) == {"a": {"b": {"c": json.loads(sixteen)}}}
+
+    @pytest.mark.parametrize("item", ["a=" + "[" * 900 + "]" * 900, "a=" + "[" * 60_000 + "]" * 60_000,
+                                      "a" + ".a" * 900 + "=1", "a.b.c=" + "{\"x\": " * 15 + "1" + "}" * 15],
+                             ids=["an array 900 deep", "past the decoder's stack", "a key of 900 dots",
+                                  "17 levels in all"])
+    def test_storage_options_nested_too_deeply_are_one_line_and_2(self, made, item):
+        folder, registry = made
+        with pytest.raises(ValueError, match="nested deeper than 16 levels"):
+            distributed.parse_storage_options([item])
+        status, out, err = run_main(None, "triage", folder / "more.jsonl", "--registry", registry, "--summary",
+                                    "--engine", "dask", "--workers", "1", "--storage-option", item)
+        assert (status, out) == (2, "")
+        assert one_line_error(err, "--storage-option a", "nested deeper than 16 levels")
+        assert len(err) < 300  # the value is not said back
+
+    def test_the_help_says_the_engines_timeouts(self, capsys):
+        from inspector.cli import triage_engine
+
+        assert (triage_engine.CONNECT_TIMEOUT, triage_engine.STORE_TIMEOUT) == (
+            distributed.CONNECT_TIMEOUT, distributed.STORE_TIMEOUT)
+        status, out, _ = run_main(capsys, "triage", "--help")
+        said = " ".join(out.split())
+        assert status == 0 and "--timeout SECONDS with --engine dask: how long the scheduler (default 10) and the " \
+            "logs' store (listing, default 60) may take to answer" in said
 
     def test_the_dashboard_is_linked_only_where_it_has_pages(self, cluster):
         import importlib.util
@@ -573,7 +601,7 @@ class TestClusterProblems:
 
     def test_a_scheduler_that_cannot_be_reached(self, made, monkeypatch):
         folder, registry = made
-        monkeypatch.setattr(distributed, "CONNECT_TIMEOUT", "0.3s")
+        monkeypatch.setattr(distributed, "CONNECT_TIMEOUT", 0.3)
         status, _, err = run_main(None, "triage", folder / "more.jsonl", "--registry", registry, "--summary",
                                   "--engine", "dask", "--scheduler", "tcp://127.0.0.1:1")
         assert status == 2 and "cannot connect to the scheduler at tcp://127.0.0.1:1" in err
@@ -589,3 +617,126 @@ class TestClusterProblems:
             said.append(out.replace(engine[1], "ENGINE"))
         assert said[0] == said[1] and "wrote 5 case(s) of ACCEPT" in said[0]
         assert (tmp_path / "local.json").read_bytes() == (tmp_path / "dask.json").read_bytes()
+
+
+class _Silent:
+    """A TCP listener on 127.0.0.1 that accepts every connection and never says
+    a word: a scheduler or a store that hangs.  ``accepted`` is set once a
+    connection is held."""
+
+    def __init__(self):
+        import socket
+
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.listener.settimeout(0.05)  # (the loop looks at ``stop`` between accepts)
+        self.port = self.listener.getsockname()[1]
+        self.accepted = threading.Event()
+        self.stop = threading.Event()
+        self.held = []
+        self.thread = threading.Thread(target=self._accept, daemon=True)
+        self.thread.start()
+
+    def _accept(self):
+        while not self.stop.is_set():
+            try:
+                connection, _ = self.listener.accept()
+            except TimeoutError:
+                continue
+            self.held.append(connection)
+            self.accepted.set()
+
+    def close(self):
+        self.stop.set()
+        self.thread.join()
+        self.listener.close()
+        for connection in self.held:
+            connection.close()
+
+
+@pytest.fixture
+def silent():
+    peer = _Silent()
+    try:
+        yield peer
+    finally:
+        peer.close()
+
+
+@pytest.fixture
+def aws(monkeypatch):
+    """Credentials in the environment (botocore looks no further), and no endpoint but the one given."""
+    for name, value in AWS.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.delenv("AWS_ENDPOINT_URL", raising=False)
+
+
+class TestSilentPeers:
+    """A scheduler or a store that accepts and never answers: bounded by
+    --timeout, said in one line; Ctrl-C ends the wait at once."""
+
+    def test_a_scheduler_that_never_answers(self, made, silent):
+        folder, registry = made
+        started = time.monotonic()
+        status, out, err = run_main(None, "triage", folder / "more.jsonl", "--registry", registry, "--summary",
+                                    "--engine", "dask", "--scheduler", f"tcp://127.0.0.1:{silent.port}",
+                                    "--timeout", "1")
+        assert (status, out) == (2, "")
+        assert time.monotonic() - started < 10
+        assert silent.accepted.is_set()  # it was reached, and said nothing
+        one_line_error(err, f"--engine dask: the scheduler at tcp://127.0.0.1:{silent.port} did not answer "
+                            "within 1 s (--timeout SECONDS waits longer)")
+
+    @pytest.mark.parametrize("url", ["s3://answers/2026-12-01/", "s3://answers/2026-12-01/*.jsonl",
+                                     "s3://answers/2026-12-01/app-00.jsonl"], ids=["prefix", "glob", "object"])
+    def test_a_store_that_never_answers(self, made, silent, aws, url):
+        folder, registry = made
+        started = time.monotonic()
+        status, out, err = run_main(None, "triage", url, "--registry", registry, "--summary", "--engine", "dask",
+                                    "--workers", "1", "--timeout", "1", "--storage-option",
+                                    f"client_kwargs.endpoint_url=http://127.0.0.1:{silent.port}")
+        assert (status, out) == (2, "")
+        assert time.monotonic() - started < 10
+        one_line_error(err, f"{url}: the store did not answer within 1 s (listing it; --timeout SECONDS waits "
+                            "longer)")
+
+    def test_the_timeout_is_seconds_with_the_dask_engine(self, made):
+        folder, registry = made
+        for given, said in ((["--timeout", "0"], "--timeout takes seconds, a number above 0"),
+                            (["--timeout", "soon"], "--timeout takes seconds, a number above 0"),
+                            (["--timeout", "nan"], "--timeout takes seconds, a number above 0")):
+            status, _, err = run_main(None, "triage", folder / "more.jsonl", "--registry", registry, "--summary",
+                                      "--engine", "dask", *given)
+            assert status == 2 and said in one_line_error(err)
+        status, _, err = run_main(None, "triage", folder / "more.jsonl", "--registry", registry, "--summary",
+                                  "--timeout", "5")
+        assert status == 2 and "--timeout is of --engine dask" in one_line_error(err)
+
+    @pytest.mark.parametrize("where", ["scheduler", "store"])
+    def test_ctrl_c_while_waiting_is_a_prompt_exit_and_one_line(self, made, silent, where):
+        folder, registry = made
+        if where == "scheduler":
+            args = [folder / "more.jsonl", "--scheduler", f"tcp://127.0.0.1:{silent.port}"]
+            said = f"inspector: interrupted while waiting for the scheduler at tcp://127.0.0.1:{silent.port}"
+        else:
+            args = ["s3://answers/2026-12-01/", "--workers", "1", "--storage-option",
+                    f"client_kwargs.endpoint_url=http://127.0.0.1:{silent.port}"]
+            said = "inspector: interrupted while listing s3://answers/2026-12-01/ (the store had not answered after "
+        env = {**os.environ, **AWS, "NO_COLOR": "1"}
+        env.pop("AWS_ENDPOINT_URL", None)
+        proc = subprocess.Popen([sys.executable, "-m", "inspector", "triage", *map(str, args), "--registry", registry,
+                                 "--summary", "--engine", "dask"], cwd=ROOT, env=env, stdin=subprocess.DEVNULL,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            assert silent.accepted.wait(30), "the command never reached the silent peer"
+            interrupted = time.monotonic()
+            proc.send_signal(signal.SIGINT)
+            out, err = proc.communicate(timeout=15)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.communicate()
+        assert time.monotonic() - interrupted < 5
+        assert (proc.returncode, out) == (130, "")
+        lines = err.strip().splitlines()
+        assert len(lines) == 1 and "Traceback" not in err, err
+        assert lines[0].startswith(said), lines[0]

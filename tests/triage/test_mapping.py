@@ -27,7 +27,15 @@ from inspector.triage.mapping import (
     load_log_format,
     parse_path,
 )
-from inspector.triage.records import RAW_LOGGED_AS, BadLine, LogRecord, RequestCache, decode_record, parse_mapped
+from inspector.triage.records import (
+    RAW_LOGGED_AS,
+    BadLine,
+    LogRecord,
+    RequestCache,
+    decode_record,
+    parse_line,
+    parse_mapped,
+)
 from inspector.triage.summary import summarize
 
 from support import ANSWERS, PAYMENTS_REGISTRY, PAYMENTS_REQUEST
@@ -78,6 +86,9 @@ class TestPaths:
         ("", "the path is empty"), ("a..b", "empty segment"), (".a", "empty segment"), ("a.", "empty segment"),
         ("/", "empty segment (segment 1)"), ("/a//b", "empty segment (segment 2)"),
         ("/a~2", "'~' not followed by 0 or 1"), ("/a~", "'~' not followed by 0 or 1"),
+        # RFC 6901: only ~0 and ~1; a '~' before another '~' escapes nothing, whatever follows
+        ("/a~~01", "the pointer '/a~~01' has a '~' not followed by 0 or 1"), ("/~~1", "'~' not followed by 0 or 1"),
+        ("/x/~1~", "'~' not followed by 0 or 1"),
     ])
     def test_refused_with_a_one_line_reason(self, text, words):
         with pytest.raises(ValueError) as caught:
@@ -132,6 +143,18 @@ class TestFormatFile:
             load_log_format(path)
         said = str(caught.value)
         assert said.startswith(str(path)) and words in said and "\n" not in said, said
+
+    @pytest.mark.parametrize("text", ["by = " + "[" * 900 + "]" * 900 + "\n",
+                                      "raw = " + "{a = " * 600 + "1" + "}" * 600 + "\n"],
+                             ids=["arrays", "tables"])
+    def test_a_file_nested_too_deeply_is_one_line(self, tmp_path, text):
+        # A couple of KB of brackets: Python's TOML parser recurses once a level and runs out of stack.
+        path = tmp_path / "deep.toml"
+        path.write_text(text)
+        with pytest.raises(LogFormatError) as caught:
+            load_log_format(path)
+        said = str(caught.value)
+        assert said.startswith(f"{path}: not valid TOML: nested too deeply") and "\n" not in said, said
 
     def test_a_file_that_cannot_be_read(self, tmp_path):
         for path, words in ((tmp_path / "nope.toml", "no such file"), (tmp_path, "directory")):
@@ -189,6 +212,30 @@ class TestBadLines:
         assert parsed(beside)[0] == "b"
         escaped = raw_way.replace('"content": "a", ', '"con\\"tent": "a", ')
         assert parsed(escaped)[0] == "b"
+
+    @pytest.mark.parametrize("line, where, request_at", [
+        # the last copy lacks raw, holds a raw that is no string, lacks the request, holds an unusable one:
+        # msgspec keeps the last copy, but which copy counts is ambiguous: the repeat is the line's problem
+        ('{"llm": {"raw": "a", "request": %(r)s}, "llm": {"request": %(r)s}}', "/llm/raw", "/llm/request"),
+        ('{"llm": {"raw": "a", "request": %(r)s}, "llm": {"raw": 5, "request": %(r)s}}', "/llm/raw", "/llm/request"),
+        ('{"llm": {"raw": "a", "request": %(r)s}, "llm": {"raw": "a"}}', "/llm/raw", "/llm/request"),
+        ('{"llm": {"raw": "a", "request": %(r)s, "request": {"service": 1}}}', "/llm", "/llm/request"),
+        ('{"llm": {"raw": "a", "request": {"ctx": %(r)s, "ctx": []}}}', "/llm/request", "/llm/request/ctx"),
+    ])
+    def test_a_repeat_on_the_way_is_said_whatever_the_last_copy_holds(self, line, where, request_at):
+        said = parsed(line % {"r": json.dumps(REQUEST)}, LogFormat(raw="/llm/raw", request=request_at))
+        top = where == "/llm/raw"  # the repeated member is the line's own "llm"
+        assert said == ("duplicate key: the record repeats a member (which one counts is ambiguous)" if top else
+                        f"duplicate key: the record repeats a member at {where} (which one counts is ambiguous)")
+
+    def test_a_repeat_at_the_top_is_said_whatever_the_last_copy_holds(self):
+        # The default format's fast path: a repeated raw or request whose last copy is unusable.
+        request = json.dumps(REQUEST)
+        requests = RequestCache()
+        for line in (f'{{"raw": "a", "request": {request}, "raw": 5}}',
+                     f'{{"raw": "a", "request": {request}, "request": {{"service": 1}}}}'):
+            assert parse_line(line.encode(), requests) == (
+                "duplicate key: the record repeats a member (which one counts is ambiguous)")
 
     def test_the_kinds_are_counted_as_the_default_formats(self, registry, tmp_path):
         log = tmp_path / "mapped.jsonl"

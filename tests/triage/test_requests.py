@@ -11,7 +11,7 @@ from support import ANSWERS, PAYMENTS_REGISTRY, PAYMENTS_REQUEST
 from inspector.suites.load import load_registry
 from inspector.triage import Options, RequestCache, triage
 from inspector.triage import records as records_module
-from inspector.triage.records import SCOPE_CHARS, parse_line, scope_key
+from inspector.triage.records import GROUP_CHARS, parse_line, scope_key
 from inspector.triage.summary import summarize
 
 REQUEST = json.loads(PAYMENTS_REQUEST.read_text())
@@ -85,12 +85,12 @@ class TestScopeKey:
         first = requests.get(request_bytes(service="a" * (3 << 20)))
         second = requests.get(request_bytes(service="a" * (3 << 20) + "b"))
         service = first.scope[0]
-        assert service.startswith("a" * SCOPE_CHARS + "…(3,145,728 characters, sha256 ")
-        assert len(service) < SCOPE_CHARS + 100
+        assert service.startswith("a" * GROUP_CHARS + "…(3,145,728 characters, sha256 ")
+        assert len(service) < GROUP_CHARS + 100
         assert first.scope != second.scope  # distinct services stay distinct groups
         assert first.request.service == "a" * (3 << 20)  # the contract still sees the request as it is
-        # Never equal to a member kept as it is: those are at most SCOPE_CHARS long.
-        assert scope_key(first.request)[0] == service and len(service) > SCOPE_CHARS
+        # Never equal to a member kept as it is: those are at most GROUP_CHARS long.
+        assert scope_key(first.request)[0] == service and len(service) > GROUP_CHARS
 
     def test_the_summary_holds_no_megabyte_scope(self, tmp_path):
         raw = (ANSWERS / "accept.json").read_text()
