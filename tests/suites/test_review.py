@@ -23,6 +23,7 @@ from inspector.suites.review import (
     pending_path,
 )
 from support import tree
+from support.together import run_together
 from support.review import CLOCK, RELABELLED, relabelled_article, review_of
 
 
@@ -494,9 +495,6 @@ class TestConcurrentReviewers:
     def test_processes_labelling_at_once_keep_every_label(self, tmp_path):
         """Three processes, each labelling a claim of five cases of its own through ReviewSession, started
         together: all 15 labels are in the pending file."""
-        import subprocess
-        import sys
-
         from support import ARTICLE
 
         path = tmp_path / "article.json"
@@ -515,18 +513,5 @@ class TestConcurrentReviewers:
             "for number in numbers:\n"
             "    review.label(number, 0, 'SUPPORTED')\n"
         )
-        procs = [subprocess.Popen([sys.executable, "-c", script, str(path), str(first)], stdin=subprocess.PIPE,
-                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE) for first in range(3)]
-        try:
-            for proc in procs:
-                assert proc.stdout.readline() == b"ready\n", proc.stderr.read()
-            for proc in procs:
-                proc.stdin.write(b"go\n")
-                proc.stdin.flush()
-            for proc in procs:
-                _, err = proc.communicate(timeout=30)
-                assert proc.returncode == 0, err
-        finally:
-            for proc in procs:
-                proc.kill() if proc.poll() is None else None
+        run_together(script, [[str(path), str(first)] for first in range(3)])
         assert len(load_pending(path.with_name("article.review.json")).labels) == 15

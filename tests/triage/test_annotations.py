@@ -28,6 +28,7 @@ from inspector.triage.summary import summarize
 from inspector.triage.tally import Options
 
 from inspector.contract.verify import verify
+from support.together import run_together
 
 SAMPLE = Path(bundled_root()) / "logs" / "sample.jsonl"
 REGISTRY = Path(bundled_root()) / "logs" / "sample-registry.json"
@@ -209,9 +210,6 @@ class TestConcurrentAnnotators:
     """Issue 29: each change re-reads the file under a lock and adds to it; no annotation is lost."""
 
     def test_processes_annotating_one_log_at_once_keep_every_annotation(self, log):
-        import subprocess
-        import sys
-
         script = (
             "import sys\n"
             "from inspector.contract.verify import verify\n"
@@ -233,21 +231,7 @@ class TestConcurrentAnnotators:
             "    decision = 'true_acceptance' if label == 'ACCEPT' else 'true_rejection'\n"
             "    annotate(log, new_annotation(log, line, offset, text, label, decision, reviewer=f'r{first}'))\n"
         )
-        procs = [subprocess.Popen([sys.executable, "-c", script, str(log), str(REGISTRY), str(first)],
-                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-                 for first in range(3)]
-        try:
-            for proc in procs:
-                assert proc.stdout.readline() == b"ready\n", proc.stderr.read()
-            for proc in procs:
-                proc.stdin.write(b"go\n")
-                proc.stdin.flush()
-            for proc in procs:
-                _, err = proc.communicate(timeout=30)
-                assert proc.returncode == 0, err
-        finally:
-            for proc in procs:
-                proc.kill() if proc.poll() is None else None
+        run_together(script, [[str(log), str(REGISTRY), str(first)] for first in range(3)])
         book = read_annotations(str(log))
         assert len(book) == 60
         assert sorted({annotation.reviewer for annotation in book}) == ["r0", "r1", "r2"]
