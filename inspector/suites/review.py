@@ -44,7 +44,7 @@ import stat
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import msgspec
 
@@ -171,22 +171,27 @@ class Pending:
             self.labels)
 
 
+_Item = TypeVar("_Item")
+_Key = TypeVar("_Key")
+
+
 def effective_decisions(content: PendingFile) -> dict[str, Decision]:
     """Case id -> the decision that holds on it: the last one the file has on that case (a
     file written by hand may decide a case twice).  What the review shows, counts and applies."""
-    found: dict[str, Decision] = {}
-    for decision in content.decisions:
-        found.pop(decision.case, None)  # in the place of the last, as it was written
-        found[decision.case] = decision
-    return found
+    return _last_of(content.decisions, lambda decision: decision.case)
 
 
 def effective_labels(content: PendingFile) -> dict[tuple[str, int], PendingLabel]:
     """(case id, claim) -> the label that holds on that claim: the last one the file has."""
-    found: dict[tuple[str, int], PendingLabel] = {}
-    for label in content.labels:
-        found.pop((label.case, label.claim), None)
-        found[(label.case, label.claim)] = label
+    return _last_of(content.labels, lambda label: (label.case, label.claim))
+
+
+def _last_of(items: Iterable[_Item], key: Callable[[_Item], _Key]) -> dict[_Key, _Item]:
+    """Each key's last item, in the order their last items were written."""
+    found: dict[_Key, _Item] = {}
+    for item in items:
+        found.pop(key(item), None)
+        found[key(item)] = item
     return found
 
 
