@@ -29,6 +29,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Container, Horizontal, Vertical
 from textual.content import Content
+from textual.css.query import NoMatches
 from textual.reactive import var
 from textual.screen import Screen
 from textual.timer import Timer
@@ -147,16 +148,20 @@ class MainScreen(Screen[None]):
         yield from ()
 
     def on_mount(self) -> None:
-        if not self.query("#request-panel"):
-            # The app quit while this screen was being mounted (a served tab closed as its session started):
-            # its panels were removed before its mount ran, and there is nothing to set up.
+        try:
+            panels = [(self.query_one(panel), title) for panel, title in (
+                ("#request-panel", "request"), ("#claims-panel", "claims"),
+                ("#registry-panel", "registry"), ("#verdict-panel", "verdict"))]
+            views = (self.query_one(RequestStrip), self.query_one(ClaimsTable), self.query_one(RegistryTable),
+                     self.query_one(SourceText), self.query_one(ChecksPanel), self.query_one(RawAnswer),
+                     self.query_one(VerdictView))
+        except NoMatches:
+            # The app quit while this screen was being mounted (a served tab closed as its session
+            # started): its panels are being removed, some or all of them, and there is nothing to set up.
             return
-        for panel, title in (("#request-panel", "request"), ("#claims-panel", "claims"),
-                             ("#registry-panel", "registry"), ("#verdict-panel", "verdict")):
-            self.query_one(panel).border_title = title
-        self._views = (self.query_one(RequestStrip), self.query_one(ClaimsTable), self.query_one(RegistryTable),
-                       self.query_one(SourceText), self.query_one(ChecksPanel), self.query_one(RawAnswer),
-                       self.query_one(VerdictView))
+        for widget, title in panels:
+            widget.border_title = title
+        self._views = views
         if self._start_review is not None:
             self.review = self._start_review
         elif len(self.session):
