@@ -149,9 +149,13 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     parser.add_argument("--request-extra", choices=REQUEST_EXTRA, default=None,
                         help="ignore: accept a request with members the schema does not know (kept as metadata); "
                              "default strict: a bad line")
-    parser.add_argument("--log-format", type=Path, metavar="FILE",
-                        help="the members' paths kept in a TOML file (keys raw, request, ts, id, by, request_extra); "
-                             "flags beside it win")
+    parser.add_argument("--log-format", metavar="NAME|FILE",
+                        help="a built-in format (inspector formats lists them: openai-chat, openai-responses, "
+                             "openai-batch, langfuse, phoenix, otel-genai, inspect, promptfoo, langsmith) or a TOML "
+                             "file (the members' paths, or a preset = NAME and where the request is); flags beside it "
+                             "win")
+    parser.add_argument("--request-file", type=Path, metavar="R.json",
+                        help="with --log-format: the request every answer of the log answers (a request file)")
     parser.add_argument("--since", metavar="T", help="count only records with ts >= T")
     parser.add_argument("--until", metavar="T", help="count only records with ts < T")
     parser.add_argument("--against", nargs="+", metavar="LOG", default=None,
@@ -201,10 +205,12 @@ def run(args: argparse.Namespace) -> int:
     if (problem := engine_problem(args, headless)) is not None:
         return error(problem)
     try:
-        args.logs = expand(args, args.logs)
+        spec = _spec(args)
+        suffixes = spec.suffixes if spec is not None else None
+        args.logs = expand(args, args.logs, suffixes)
         if args.against:
-            args.against = expand(args, args.against)
-        log_format, by = _log_format(args)
+            args.against = expand(args, args.against, suffixes)
+        log_format, by = _log_format(args, spec)
     except (LogError, ValueError) as exc:
         return error(str(exc))
     except Interrupted as exc:
@@ -437,15 +443,55 @@ def _exit(summary: Summary, baseline: Summary | None) -> int:
     return EXIT_ACCEPT
 
 
-def _log_format(args: argparse.Namespace) -> tuple[Any, tuple[str, ...]]:
+def _spec(args: argparse.Namespace) -> Any:
+    """The format --log-format names when it is a preset or a spec file (None: the
+    plain format, or a file of its paths), with --request-file's request.
+    ValueError (one line) for a name, a file or a request that cannot be used."""
+    from ..triage.formats.spec import load_format
+    from ..triage.mapping import LogFormatError
+
+    spec = load_format(args.log_format) if args.log_format is not None else None
+    if args.request_file is not None:
+        if spec is None:
+            raise LogFormatError("--request-file gives the request of a --log-format NAME or spec file's answers: "
+                                 "add --log-format")
+        from ..io.reading import ReadError, read_limited
+        from ..triage.records import RequestCache
+
+        try:
+            data = read_limited(args.request_file, 1024 * 1024, "--request-file")
+        except ReadError as exc:
+            raise LogFormatError(str(exc)) from None
+        found = RequestCache().get(data.strip())
+        if isinstance(found, str):
+            raise LogFormatError(f"--request-file {args.request_file}: {found}")
+        spec = spec.with_request_file(data.strip())
+    if spec is not None and spec.staged and "-" in [*args.logs, *(args.against or ())]:
+        raise LogFormatError(f"--log-format {spec.name}: its logs are read from files (a document, or records that "
+                             "need others), not from standard input")
+    return spec
+
+
+def _log_format(args: argparse.Namespace, spec: Any = None) -> tuple[Any, tuple[str, ...]]:
     """The format the lines are read with, and the --by paths: the --log-format
     file's, the flags given beside it replacing its values (a --by on the
-    command line its whole list).  ValueError (one line) for a file or a path
-    that cannot be used."""
-    from ..triage.mapping import BY_FILE, DEFAULT_FORMAT, LogFormatError, load_log_format, parse_path
+    command line its whole list).  A preset's logs that are not a record a line
+    are staged here (``formats.stage``), and the logs become the staged ones.
+    ValueError (one line) for a file or a path that cannot be used."""
+    from ..triage.mapping import BY_FILE, DEFAULT_FORMAT, LogFormat, LogFormatError, load_log_format, parse_path
 
     log_format, by = DEFAULT_FORMAT, ()
-    if args.log_format is not None:
+    if spec is not None:
+        if spec.staged:
+            from ..triage.formats.stage import stage
+
+            args.logs = stage(args.logs, spec).logs
+            if args.against:
+                args.against = stage(args.against, spec).logs
+            log_format, by = LogFormat(staged=True), spec.by
+        else:
+            log_format, by = LogFormat(spec=spec), spec.by
+    elif args.log_format is not None:
         log_format, by = load_log_format(args.log_format)
     try:
         log_format = log_format.changed(raw=args.raw, request=args.request, ts=args.ts, id=args.id,

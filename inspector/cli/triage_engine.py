@@ -96,12 +96,13 @@ def _storage_options(args: argparse.Namespace) -> dict[str, Any]:
     return parse_storage_options(args.storage_option)
 
 
-def expand(args: argparse.Namespace, names: Sequence[str]) -> list[str]:
-    """The logs LOG arguments name: for the dask engine, URLs too (listed in their store)."""
+def expand(args: argparse.Namespace, names: Sequence[str], suffixes: Sequence[str] | None = None) -> list[str]:
+    """The logs LOG arguments name: for the dask engine, URLs too (listed in their store).
+    ``suffixes``: what a directory holds of a --log-format preset's logs."""
     if args.engine != "dask":
         from ..triage.logs import expand_logs
 
-        return expand_logs(names)
+        return expand_logs(names, tuple(suffixes) if suffixes else None)
     from ..triage.distributed import expand_sources
 
     return expand_sources(names, _storage_options(args), _timeout(args))

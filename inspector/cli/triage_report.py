@@ -135,6 +135,12 @@ def print_summary(summary: Summary, baseline: Summary | None, against: Sequence[
             console.print(line)
     for file, line, problem in tally.broken:
         console.print(Text(visible(f"{file} broke off after line {line:,}: {problem}"), "bold red"))
+    if tally.skipped:
+        rows = ", ".join(f"{what} {count:,}" for what, count in sorted(tally.skipped.items(), key=lambda i: -i[1]))
+        for line in hanging("skipped".ljust(FACT_LABEL_WIDTH),
+                            visible(f"{sum(tally.skipped.values()):,} row(s) that are not model answers: {rows}")
+                            .split(" "), width, " ", lead_style="bold"):
+            console.print(line)
     if tally.bad_lines:
         kinds = ", ".join(f"{kind} {count:,}" for kind, count in sorted(tally.bad_kinds.items()))
         console.print(Text(visible(f"{tally.bad_lines:,} bad line(s), the group bad: {kinds}"), "bold red"))

@@ -15,6 +15,8 @@ __all__ = [
     "CHECKS",
     "CHECKS_BY_ID",
     "LIMITS",
+    "NO_ANSWER",
+    "NO_ANSWER_REASONS",
     "REASONS",
     "RULE_NAMES",
     "STATUSES",
@@ -243,6 +245,11 @@ CHECKS: tuple[Check, ...] = (
 )
 
 CHECKS_BY_ID: dict[str, Check] = {check.id: check for check in CHECKS}
+
+# The status of a logged record that holds no answer to verify (a refusal, an error, nothing): a
+# triage's, never the contract's own (``verify`` always has an answer); its reasons REFUSAL, ERROR, EMPTY.
+NO_ANSWER = "NO_ANSWER"
+NO_ANSWER_REASONS = ("REFUSAL", "ERROR", "EMPTY")
 
 # Every status a verdict can have, in contract order, ACCEPT last.
 STATUSES: tuple[str, ...] = (*dict.fromkeys(check.code for check in CHECKS), "ACCEPT")

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
+from .checks import NO_ANSWER
 from .access import failing_condition
 from .models import Claim, Registry, Request, Source
 
@@ -297,6 +298,9 @@ def blame(status: str, reason: str | None, recall: Recall, cited_supplied_unauth
     """
     if status == "ACCEPT":
         return None
+    if status == NO_ANSWER:  # a log's record without an answer: a refusal or nothing is the model's, unless
+        # it could not have answered; a service's error is neither's
+        return None if reason == "ERROR" else RETRIEVAL if recall.missing else GENERATION
     if status == "INVALID_JSON":
         return GENERATION
     if recall.missing or (reason == "NOT_AUTHORIZED" and cited_supplied_unauthorized):
@@ -353,7 +357,7 @@ def category_for(status: str, reason: str | None, conflicted: bool) -> Category 
     """The abstention category of a rejection (None when accepted).  ``conflicted``:
     the failure is about a field on which authorized documents disagree; then a
     rejection of well-formed, cited claims is about the conflict first."""
-    if status == "ACCEPT":
+    if status in ("ACCEPT", NO_ANSWER):
         return None
     if reason == "NOT_AUTHORIZED":
         return CATEGORIES["unauthorized_evidence"]

@@ -29,7 +29,8 @@ from .drill import LineReader
 from .groups import GroupMatcher, meta_name, other_name
 from .logs import STDIN, LogError
 from .mapping import compile_format
-from .records import RequestCache, parse_line, parse_mapped
+from .formats.reading import verdict_of
+from .records import RequestCache, parser_for
 from .summary import Summary
 from .tally import Options
 from .timeline import parse_ts
@@ -79,7 +80,7 @@ def join_annotations(summary: Summary, registry: Registry, books: Mapping[str, A
     if not any(len(book) for book in books.values()):
         return counts
     plan = compile_format(options.log_format, options.by)
-    parse: Any = parse_line if plan.counting_trivial else (lambda line, requests: parse_mapped(line, requests, plan))
+    parse: Any = parser_for(plan, counting=True)
     requests = RequestCache(registry)
     matcher = GroupMatcher("", options.by, plan.by_keys)
     names = {group.name for group in summary.groups}
@@ -122,7 +123,7 @@ def _names(annotation: Annotation, log: str, reader: LineReader, parse: Any, req
         if stamp is None or (options.since is not None and stamp < options.since) or \
                 (options.until is not None and stamp >= options.until):
             return None
-    verdict = verify(raw, known.request, registry)
+    verdict = verdict_of(raw, known.request, registry)
     evidence = Assessment(verdict, known.recall) if not verdict.ok else None
     return matcher.names(verdict, known, members, evidence, log)
 

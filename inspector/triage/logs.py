@@ -94,7 +94,7 @@ class StreamBroke(LogError):
         self.produced = produced
 
 
-def expand_logs(args: Sequence[str]) -> list[str]:
+def expand_logs(args: Sequence[str], suffixes: tuple[str, ...] | None = None) -> list[str]:
     """The logs named by LOG arguments, in order: a file (or ``-``) as it is; a
     glob (``logs/*.jsonl``, quoted so that the shell leaves it) as the files it
     matches, sorted (a directory it matches is left out); a directory as every
@@ -102,20 +102,21 @@ def expand_logs(args: Sequence[str]) -> list[str]:
     leaves them).  A file named twice is read once (``-`` twice is refused by
     the triage).  LogError for a glob that matches no file or a directory that
     holds no log, before anything is read.  A name that exists is a file even
-    when it holds glob characters."""
+    when it holds glob characters.  ``suffixes``: a format's, in place of ``LOG_SUFFIXES``."""
     found: list[str] = []
+    suffixes = suffixes or LOG_SUFFIXES
     for arg in args:
         if arg == STDIN:
             found.append(arg)
         elif os.path.isdir(arg):
             try:
                 names = sorted(name for name in os.listdir(arg)
-                               if name.endswith(LOG_SUFFIXES) and not name.startswith("."))
+                               if name.endswith(suffixes) and not name.startswith("."))
             except OSError as exc:
                 raise LogError(arg, f"cannot list the directory: {read_problem(exc)}") from None
             logs = [path for path in (os.path.join(arg, name) for name in names) if not os.path.isdir(path)]
             if not logs:
-                raise LogError(arg, f"the directory holds no log ({', '.join('*' + end for end in LOG_SUFFIXES)})")
+                raise LogError(arg, f"the directory holds no log ({', '.join('*' + end for end in suffixes)})")
             found += logs
         elif _GLOB_MAGIC & set(arg) and not os.path.lexists(arg):
             logs = sorted(path for path in glob.glob(arg) if not os.path.isdir(path))

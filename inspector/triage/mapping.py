@@ -126,6 +126,10 @@ class LogFormat:
     ts: str = "ts"
     id: str = "id"
     request_extra: str = "strict"
+    # A preset's (or a team's spec file's) reading of each foreign line (``formats.FormatSpec``),
+    # or ``staged``: the lines are the canonical ones a staged format was turned into (``formats.stage``).
+    spec: Any = None
+    staged: bool = False
 
     def __post_init__(self) -> None:
         for name in ("raw", "request", "ts", "id"):
@@ -147,7 +151,8 @@ class LogFormat:
         given = {name: value for name, value in paths.items() if value is not None}
         if not given:
             return self
-        values = {name: getattr(self, name) for name in ("raw", "request", "ts", "id", "request_extra")}
+        values = {name: getattr(self, name) for name in ("raw", "request", "ts", "id", "request_extra", "spec",
+                                                         "staged")}
         return LogFormat(**{**values, **given})
 
 
@@ -281,7 +286,8 @@ def compile_format(log_format: LogFormat = DEFAULT_FORMAT, by: tuple[str, ...] =
     raw, request = parse_path(log_format.raw), parse_path(log_format.request)
     ts, ident = parse_path(log_format.ts), parse_path(log_format.id)
     by_paths = tuple(None if text == BY_FILE else parse_path(text) for text in by)
-    trivial = raw == ("raw",) and request == ("request",) and log_format.request_extra == "strict"
+    trivial = raw == ("raw",) and request == ("request",) and log_format.request_extra == "strict" and \
+        log_format.spec is None and not log_format.staged
     counting_trivial = trivial and len(ts) == 1 and all(path is None or len(path) == 1 for path in by_paths)
     # The containers of every path, parents first: (number, parent, segment, index).
     containers: list[tuple[int, int, str, int]] = []

@@ -30,6 +30,7 @@ from .export import record_note
 from .groups import membership
 from .logs import LogError
 from .mapping import DEFAULT_FORMAT, LogFormat
+from .formats.reading import verdict_of
 from .records import BadLine, LogRecord, RequestCache, decode_record
 from .stamp import LogChanged, LogStamp, live_stamps
 from .summary import Group
@@ -101,7 +102,7 @@ class Rereader:
             raise LogChanged(file, f"line {line:,} is not a record any more: {found.error}")
         verdict = None
         if self.registry is not None:
-            verdict = verify(found.raw, found.request, self.registry)
+            verdict = verdict_of(found.raw, found.request, self.registry)
             if verdict.label != label:
                 raise LogChanged(file, f"line {line:,} is {verdict.label} now, {label} when counted")
         return text, found, verdict

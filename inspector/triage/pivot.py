@@ -18,9 +18,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..contract.checks import STATUSES
+
 from .groups import CHECK, SCOPE, dimension_namer, pivot_name
-from .tally import Tally
+from .tally import TRIAGE_STATUSES, Tally
 
 __all__ = ["CHECK", "SCOPE", "Pivot", "PivotCell", "pivot", "pivot_problem"]
 
@@ -88,7 +88,7 @@ def pivot(tally: Tally, keys: tuple[str, str], cells: Any = None) -> Pivot:
     rows: dict[str, int] = {}
     for (a, _), (records, _, _) in found.items():
         rows[a] = rows.get(a, 0) + records
-    cells = [PivotCell(a, b, records, rejected, {status: checks[status] for status in STATUSES if status in checks},
+    cells = [PivotCell(a, b, records, rejected, {status: checks[status] for status in TRIAGE_STATUSES if status in checks},
                        rows[a])
              for (a, b), (records, rejected, checks) in found.items()]
     return Pivot(keys, sorted(cells, key=lambda cell: (-cell.records, cell.a, cell.b)))

@@ -72,6 +72,7 @@ __all__ = [
     "meta_value",
     "parse_line",
     "parse_mapped",
+    "parser_for",
     "request_extras",
     "scope_key",
     "surrogate_text",
@@ -776,6 +777,23 @@ def _is_utf8(data: bytes) -> bool:
     return True
 
 
+def parser_for(plan: Plan, counting: bool = False) -> Any:
+    """What reads a line for ``plan``: ``(raw, request, members)``, a bad line's
+    reason, or (through a format) a ``formats.Skipped`` row.  ``counting``: the
+    plain fast path only where the counting needs nothing else (``Plan.counting_trivial``)."""
+    log_format = plan.log_format
+    if log_format.spec is not None:
+        from .formats.reading import parse_foreign
+        spec = log_format.spec
+        return lambda line, requests: parse_foreign(line, requests, spec)
+    if log_format.staged:
+        from .formats.reading import parse_staged
+        return parse_staged
+    if plan.counting_trivial if counting else plan.trivial:
+        return parse_line
+    return lambda line, requests: parse_mapped(line, requests, plan)
+
+
 def decode_record(line: bytes, file: str, number: int, offset: int, requests: RequestCache | None = None,
                   log_format: LogFormat = DEFAULT_FORMAT) -> LogRecord | BadLine:
     """The record on one line, read as ``log_format`` says, metadata decoded, or
@@ -787,8 +805,8 @@ def decode_record(line: bytes, file: str, number: int, offset: int, requests: Re
     with ``--request-extra ignore``); its id, the member at the id path."""
     requests = requests if requests is not None else RequestCache()
     plan = compile_format(log_format, (), True)
-    parsed = parse_line(line, requests) if plan.trivial else parse_mapped(line, requests, plan)
-    if isinstance(parsed, str):
+    parsed = parser_for(plan)(line, requests)
+    if isinstance(parsed, str):  # a skipped row too (formats.Skipped): not a record
         return BadLine(file, number, offset, parsed)
     raw, known, members = parsed
     holding = (plan.raw[0], plan.request[0])

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..contract.checks import CHECKS, STATUSES, label_of
+from ..contract.checks import CHECKS, label_of
 from ..contract.evidence import CATEGORIES, GENERATION, RETRIEVAL
 from ..reports.case import RUNGS
 from .groups import (
@@ -38,13 +38,15 @@ from .groups import (
     rung_name,
     scope_name,
 )
-from .tally import Options, Tally
+from .formats.spec import NO_ANSWER, NO_ANSWER_REASONS
+from .tally import TRIAGE_STATUSES, Options, Tally
 from .timeline import Histogram, histogram, iso
 
 __all__ = ["POPULATION_KINDS", "SCHEMA", "Group", "Summary", "broken_document", "summarize"]
 
 SCHEMA = "inspector.triage/1"
-REASON_LABELS = tuple(label_of(check.code, reason) for check in CHECKS for reason in check.reasons)
+REASON_LABELS = (*(label_of(NO_ANSWER, reason) for reason in NO_ANSWER_REASONS),
+                 *(label_of(check.code, reason) for check in CHECKS for reason in check.reasons))
 # The kinds whose groups are a population (a dimension's values: a scope, a --by member's value):
 # their rates are of their own records.  The others' (a verdict, a reason, a claim, ...) are of all records.
 POPULATION_KINDS = ("scope", "by")
@@ -111,7 +113,7 @@ def _rate(count: int, total: int) -> float:
 
 
 def _ordered(counts: dict[str, int]) -> dict[str, int]:
-    return {status: counts[status] for status in STATUSES if counts.get(status)}
+    return {status: counts[status] for status in TRIAGE_STATUSES if counts.get(status)}
 
 
 @dataclass
@@ -173,6 +175,8 @@ class Summary:
             "bad": [{"file": file, "line": line, "error": error} for file, line, error in tally.bad],
             "bad_more": tally.bad_more,  # bad lines past the first BAD_KEPT, not listed in "bad"
             "bad_kinds": dict(sorted(tally.bad_kinds.items())),
+            # rows a --log-format says are not model answers (spans, retrievals...), by what they are: not records
+            "skipped": dict(sorted(tally.skipped.items())),
             # every log that broke off before its end: counted up to the line after which it broke
             "broken": broken_document(tally),
             "by_check": self.by_check,
@@ -233,7 +237,7 @@ def summarize(tally: Tally, options: Options = Options(), logs: Sequence[str] = 
             false_accepts += count
 
     groups: list[Group] = []
-    for status in STATUSES:
+    for status in TRIAGE_STATUSES:
         if statuses.get(status):
             groups.append(Group(status, "check", statuses[status], _rate(statuses[status], records),
                                 detail={"check": status}))
@@ -268,7 +272,7 @@ def summarize(tally: Tally, options: Options = Options(), logs: Sequence[str] = 
     if tally.bad_lines:
         groups.append(Group(BAD, "bad", tally.bad_lines, _rate(tally.bad_lines, tally.lines), total=tally.lines))
     return Summary(tally, options, tuple(logs), registry, groups,
-                   {status: statuses.get(status, 0) for status in STATUSES},
+                   {status: statuses.get(status, 0) for status in TRIAGE_STATUSES},
                    {label: reasons.get(f"reason:{label}", 0) for label in REASON_LABELS},
                    [(rung.id, rung.name, rungs[rung.id]) for rung in RUNGS],
                    histogram(tally.minutes), records)

@@ -33,14 +33,15 @@ import msgspec
 from ..contract.checks import CHECKS, STATUSES, label_of
 from ..contract.evidence import Assessment, assessment_key
 from ..contract.models import Registry
-from ..contract.verify import verify
 from ..suites.load import collector_paused  # one pause of the collector, as loading does
 from .badlines import KEPT as BAD_KEPT
 from .badlines import Spill
 from .groups import OTHER, GroupMatcher, bounded_member
 from .logs import Chunk, count_lines, range_chunks
 from .mapping import DEFAULT_FORMAT, FILE_KEY, LogFormat, compile_format
-from .records import BAD_KINDS, GROUP_CHARS, RequestCache, file_member, parse_line, parse_mapped
+from .formats.reading import verdict_of
+from .formats.spec import NO_ANSWER, NO_ANSWER_REASONS, Skipped
+from .records import BAD_KINDS, GROUP_CHARS, RequestCache, file_member, parser_for
 from .sample import Reservoir
 from .timeline import parse_ts
 
@@ -49,6 +50,7 @@ __all__ = [
     "BAD_KEPT",
     "BY_VALUES",
     "OTHER",
+    "TRIAGE_STATUSES",
     "VERDICT_LABELS",
     "Counter",
     "Index",
@@ -64,6 +66,7 @@ __all__ = [
 # sub-reasons), in contract order, ACCEPT last; the index stores a record's label
 # as its position here, and a bad line as BAD_CODE.
 VERDICT_LABELS: tuple[str, ...] = (
+    *(label_of(NO_ANSWER, reason) for reason in NO_ANSWER_REASONS),
     *dict.fromkeys(label for check in CHECKS
                    for label in ([label_of(check.code, r) for r in check.reasons] or [check.code])),
     "ACCEPT",
@@ -72,8 +75,10 @@ BAD_CODE = len(VERDICT_LABELS)
 _CODES = {label: code for code, label in enumerate(VERDICT_LABELS)}
 _ACCEPTED = ("ACCEPT", None, True, True, None, None)  # the verdicts key of every accepted record
 _ACCEPT_SHAPE = ("ACCEPT",)  # where a request keeps the number of its accepted records' cell
-_STATUS_CODES = {status: code for code, status in enumerate(STATUSES)}
-_STATUS_COUNT = len(STATUSES)
+# The statuses a triage counts: the contract's, after NO_ANSWER (a record that holds no answer to verify).
+TRIAGE_STATUSES: tuple[str, ...] = (NO_ANSWER, *STATUSES)
+_STATUS_CODES = {status: code for code, status in enumerate(TRIAGE_STATUSES)}
+_STATUS_COUNT = len(TRIAGE_STATUSES)
 # In a flat count key, the --by members' JSON texts are joined with NUL, which
 # no JSON text holds, and a member the record does not have is b"" (a member's
 # JSON text is never empty): one bytes object, cheaper to build and hash than a
@@ -319,6 +324,7 @@ class Tally:
     undated: int = 0  # records left out by --since/--until: no readable ts
     bad_lines: int = 0
     bad_kinds: Counter = field(default_factory=Counter)
+    skipped: Counter = field(default_factory=Counter)  # rows a format says are not model answers, by what they are
     bad: list[tuple[str, int, str]] = field(default_factory=list)
     broken: list[tuple[str, int, str]] = field(default_factory=list)
     by_values: dict[str, dict[bytes | None, int]] = field(default_factory=dict)
@@ -405,6 +411,7 @@ class Tally:
         self.undated += other.undated
         self.bad_lines += other.bad_lines
         self.bad_kinds.add(other.bad_kinds)
+        self.skipped.add(other.skipped)
         self.bad.extend(other.bad[:max(0, BAD_KEPT - len(self.bad))])
         self.broken.extend(other.broken)
         if other.index is not None or (demote is not None and self.index is not None):
@@ -541,8 +548,7 @@ class _Counting:
         self.full = False  # the export's limit is collected and the counting may stop
         # Where each member is: the default's fast path unless the format moves one.
         self.plan = plan = compile_format(options.log_format, options.by)
-        self.parse: Any = parse_line if plan.counting_trivial else \
-            (lambda line, requests: parse_mapped(line, requests, plan))
+        self.parse: Any = parser_for(plan, counting=True)
         if options.collect is not None:
             self.matcher: Any = GroupMatcher(options.collect, options.by, plan.by_keys)
         else:
@@ -595,7 +601,7 @@ class _Counting:
             if code is None:
                 continue  # (aligned with the cells: a record without a readable ts)
             minute, status = divmod(code, _STATUS_COUNT)
-            key = (minute, STATUSES[status])
+            key = (minute, TRIAGE_STATUSES[status])
             histogram[key] = get(key, 0) + count
         tally.claims.add(_Counter(failures))
         if failure_minutes is None:
@@ -682,6 +688,9 @@ class _Counting:
                     starts = _starts(lines, offset)
                 self._bad(file, number + position, starts[position] + position, parsed)  # type: ignore[arg-type]
                 continue
+            if parsed.__class__ is Skipped:  # a row a format says is not a model answer: counted apart
+                tally.skipped[parsed] = tally.skipped.get(parsed, 0) + 1
+                continue
             raw, known, members = parsed  # type: ignore[misc]
             ts_member = members.get(ts_key)
             stamp = parse_ts(ts_member) if ts_member is not None else None
@@ -692,7 +701,7 @@ class _Counting:
                 else:
                     tally.outside += 1
                 continue
-            verdict = verify(raw, known.request, registry)
+            verdict = verdict_of(raw, known.request, registry)
             status = verdict.status
             assessed = known.assessed
             evidence = failing = None

@@ -1,0 +1,545 @@
+"""A log format: where a tool keeps the answer, its request, time, id, model and
+settings, which rows are not answers, and what a missing answer looks like.
+
+Built-in presets (``presets/NAME.toml``, one per tool, each citing the documents
+its shape comes from) and a team's own ``--log-format FILE.toml`` (which may start
+from one: ``preset = "openai-batch"``) are read by ``load_spec`` into a
+``FormatSpec``; ``convert`` turns one foreign record into the canonical record
+the triage counts (``{"raw", "request", "id", "ts", "model", ...}``), a
+``Skipped`` row (not a model answer), or the one-line reason it is a bad record.
+
+The canonical record's members: ``raw`` (the answer's exact text; an answer the
+tool keeps as an object is re-encoded, said in ``raw_bytes``), or ``no_answer``
+(``REFUSAL``, ``ERROR``, ``EMPTY``) and ``no_answer_detail``; ``request``; ``id``,
+``ts`` (ISO 8601, UTC), ``model``, ``item``; each ``keep`` member; ``truncated``
+(the tool's reason) for an answer cut short; ``raw_warning`` when the answer found
+is a chat envelope rather than the answer.
+
+Pure: no textual, no rich.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
+from importlib import resources
+from pathlib import Path as FilePath
+from typing import Any
+
+import msgspec
+
+from ...contract.checks import NO_ANSWER, NO_ANSWER_REASONS
+from ...contract.text import visible
+from ...io.reading import ReadError, read_limited
+from ..mapping import FORMAT_BYTES, FORMAT_KEYS, LogFormatError
+from .paths import Missing, Path, RepeatedKey, parse
+
+__all__ = [
+    "NO_ANSWER",
+    "NO_ANSWER_REASONS",
+    "PRESETS",
+    "FormatSpec",
+    "Skipped",
+    "convert",
+    "is_spec_file",
+    "load_spec",
+    "preset",
+    "preset_names",
+]
+
+READS = ("lines", "document", "eval")
+TS_UNITS = ("auto", "s", "ms", "us", "ns", "iso")
+_UNIT_SECONDS = {"s": 1, "ms": 1e3, "us": 1e6, "ns": 1e9}
+# The keys a format file may hold beyond the plain ones (mapping.FORMAT_KEYS).
+SPEC_KEYS = ("preset", "name", "description", "source", "reads", "suffixes", "records", "ts_unit", "item", "model",
+             "keep", "skip", "no_answer", "truncated", "join", "parent", "header")
+REQUEST_MEMBERS = ("service", "environment", "revision", "fields", "supplied", "scope")
+_ENVELOPE_KEYS = ("role", "parts", "choices", "output", "content")
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """A condition on a record: the member at ``path`` is present and not null,
+    or (``equals``) is that value."""
+
+    path: tuple[str | None, Path]
+    equals: Any = None
+    present: bool = True
+
+    def matches(self, record: Any, related: Mapping[str, Any]) -> bool:
+        found = _at(self.path, record, related)
+        if found.__class__ is Missing or found is None:
+            return False
+        if self.equals is None:
+            return True
+        if isinstance(self.equals, list):
+            return found in self.equals
+        return bool(found == self.equals)
+
+
+@dataclass(frozen=True, slots=True)
+class NoAnswerRule:
+    reason: str
+    when: Rule
+    detail: tuple[str | None, Path] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Member:
+    """A request member: at a path (``split``: a text of items, ``"a,b"``), or a constant."""
+
+    name: str
+    path: tuple[str | None, Path] | None
+    split: str | None = None
+    value: Any = None
+
+
+@dataclass(frozen=True, slots=True)
+class Related:
+    """Another record a record's paths may reach under ``name``: a joined file's
+    record with the same key (``file``, ``on``), the parent in the same file
+    (``id``, ``parent``), or the document's header (``path``)."""
+
+    name: str
+    file: str | None = None
+    on: Path | None = None
+    id: Path | None = None
+    parent: Path | None = None
+    path: Path | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class FormatSpec:
+    name: str
+    description: str = ""
+    sources: tuple[str, ...] = ()
+    reads: str = "lines"
+    suffixes: tuple[str, ...] = (".jsonl", ".jsonl.gz")
+    records: Path | None = None
+    raw: tuple[str | None, Path] | None = None
+    request: tuple[str | None, Path] | None = None
+    request_members: tuple[Member, ...] = ()
+    request_extra: str = "strict"
+    ts: tuple[str | None, Path] | None = None
+    ts_unit: str = "auto"
+    id: tuple[str | None, Path] | None = None
+    item: tuple[str | None, Path] | None = None
+    model: tuple[str | None, Path] | None = None
+    keep: tuple[tuple[str, tuple[str | None, Path]], ...] = ()
+    by: tuple[str, ...] = ()
+    skip_when: tuple[Rule, ...] = ()
+    skip_unless: tuple[Rule, ...] = ()
+    no_answer: tuple[NoAnswerRule, ...] = ()
+    truncated: tuple[tuple[Rule, tuple[str | None, Path] | None], ...] = ()
+    join: Related | None = None
+    parent: Related | None = None
+    header: Related | None = None
+    constant_request: bytes | None = None  # --request-file: the same request for every answer
+    origin: str = ""  # the preset or file it was read from
+
+    @property
+    def staged(self) -> bool:
+        """Whether its records are not one a line (documents, several a line,
+        another file or another record needed): read whole before counting."""
+        return self.reads != "lines" or self.records is not None or self.join is not None or self.parent is not None
+
+    @property
+    def related_names(self) -> tuple[str, ...]:
+        return tuple(related.name for related in (self.join, self.parent, self.header) if related is not None)
+
+    def with_request_file(self, data: bytes) -> FormatSpec:
+        return replace(self, constant_request=data)
+
+
+class Skipped(str):
+    """A row that is not a model answer: what it is (counted, not a bad line)."""
+
+
+def _at(where: tuple[str | None, Path], record: Any, related: Mapping[str, Any]) -> Any:
+    root, path = where
+    if root is None:
+        return path.walk(record)
+    base = related.get(root)
+    if base is None:
+        return Missing(root, "no related record")
+    return path.walk(base)
+
+
+# -- loading ---------------------------------------------------------------------------
+
+
+def preset_names() -> tuple[str, ...]:
+    folder = resources.files(__package__).joinpath("presets")
+    return tuple(sorted(item.name[:-5] for item in folder.iterdir() if item.name.endswith(".toml")))
+
+
+PRESETS = preset_names()
+
+
+def is_spec_file(document: Mapping[str, Any]) -> bool:
+    """Whether a format file needs a spec (any key the plain format has not, or a request table)."""
+    return any(key not in FORMAT_KEYS for key in document) or isinstance(document.get("request"), dict)
+
+
+def preset(name: str) -> FormatSpec:
+    """The built-in preset ``name`` (LogFormatError naming the presets for another)."""
+    if name not in PRESETS:
+        raise LogFormatError(f"--log-format {visible(name)!r}: no such format (the built-in ones are "
+                             f"{', '.join(PRESETS)}; a file ends in .toml)")
+    text = resources.files(__package__).joinpath("presets", f"{name}.toml").read_text("utf-8")
+    return _spec(tomllib.loads(text), name, f"preset {name}")
+
+
+def read_format_file(path: str | FilePath) -> dict[str, Any]:
+    """A --log-format file's TOML document (LogFormatError: one line naming the file)."""
+    name = visible(str(path))
+    try:
+        data = read_limited(path, FORMAT_BYTES, "--log-format file")
+    except ReadError as exc:
+        raise LogFormatError(visible(str(exc))) from None
+    try:
+        return tomllib.loads(data.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise LogFormatError(f"{name}: byte 0x{data[exc.start]:02X} at offset {exc.start} is not UTF-8") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise LogFormatError(f"{name}: not valid TOML: {visible(str(exc))}") from None
+    except RecursionError:
+        raise LogFormatError(f"{name}: not valid TOML: nested too deeply") from None
+
+
+def load_spec(document: Mapping[str, Any], origin: str) -> FormatSpec:
+    """A team's format file (its TOML document), on top of its ``preset`` if it names one."""
+    base: dict[str, Any] = {}
+    if "preset" in document:
+        name = document["preset"]
+        if not isinstance(name, str) or name not in PRESETS:
+            raise LogFormatError(f"{origin}: preset {visible(str(name))!r} is not a built-in format "
+                                 f"({', '.join(PRESETS)})")
+        base = tomllib.loads(resources.files(__package__).joinpath("presets", f"{name}.toml").read_text("utf-8"))
+    merged = {**base, **{key: value for key, value in document.items() if key != "preset"}}
+    if "request" in document and "request" in base:
+        merged["request"] = document["request"]
+    return _spec(merged, str(merged.get("name", FilePath(origin).stem)), origin)
+
+
+def _spec(document: Mapping[str, Any], name: str, origin: str) -> FormatSpec:
+    def fail(message: str) -> LogFormatError:
+        return LogFormatError(f"{visible(origin)}: {message}")
+
+    for key in document:
+        if key not in FORMAT_KEYS and key not in SPEC_KEYS:
+            raise fail(f"unknown key {visible(str(key))!r} (the keys are {', '.join((*FORMAT_KEYS, *SPEC_KEYS))})")
+    related: dict[str, Related] = {}
+
+    def text(key: str, value: Any) -> str:
+        if not isinstance(value, str):
+            raise fail(f"{key} is {_kind(value)}, not a string")
+        return value
+
+    def compiled(key: str, value: Any, records: bool = False) -> Path:
+        try:
+            return parse(text(key, value), records)
+        except ValueError as exc:
+            raise fail(f"{key}: {exc}") from None
+
+    def where(key: str, value: Any) -> tuple[str | None, Path]:
+        path = compiled(key, value)
+        first = path.steps[0] if path.steps else None
+        if first is not None and first[0] == "key" and first[1] in related and len(path.steps) > 1:
+            return first[1], type(path)(path.text, path.steps[1:])
+        return None, path
+
+    def table(key: str, value: Any, keys: tuple[str, ...]) -> dict[str, Any]:
+        if not isinstance(value, dict):
+            raise fail(f"{key} is {_kind(value)}, not a table")
+        for inner in value:
+            if inner not in keys:
+                raise fail(f"{key}: unknown key {visible(str(inner))!r} (the keys are {', '.join(keys)})")
+        return value
+
+    def rule(key: str, value: Any) -> Rule:
+        found = table(key, value, ("path", "equals", "present"))
+        if "path" not in found:
+            raise fail(f"{key} has no path")
+        return Rule(where(f"{key}.path", found["path"]), found.get("equals"), bool(found.get("present", True)))
+
+    for key in ("join", "parent", "header"):
+        if key in document:
+            found = table(key, document[key], {"join": ("file", "on", "as"), "parent": ("id", "parent", "as"),
+                                               "header": ("path", "as")}[key])
+            alias = text(f"{key}.as", found.get("as", {"join": "input", "parent": "parent", "header": "header"}[key]))
+            if key == "join":
+                if "file" not in found or "on" not in found:
+                    raise fail("join needs file and on")
+                related[alias] = Related(alias, file=text("join.file", found["file"]),
+                                         on=compiled("join.on", found["on"]))
+            elif key == "parent":
+                if "id" not in found or "parent" not in found:
+                    raise fail("parent needs id and parent")
+                related[alias] = Related(alias, id=compiled("parent.id", found["id"]),
+                                         parent=compiled("parent.parent", found["parent"]))
+            else:
+                if "path" not in found:
+                    raise fail("header needs path")
+                related[alias] = Related(alias, path=compiled("header.path", found["path"]))
+    reads = document.get("reads", "lines")
+    if reads not in READS:
+        raise fail(f"reads is {visible(str(reads))!r}, not one of {', '.join(READS)}")
+    unit = document.get("ts_unit", "auto")
+    if unit not in TS_UNITS:
+        raise fail(f"ts_unit is {visible(str(unit))!r}, not one of {', '.join(TS_UNITS)}")
+    extra = document.get("request_extra", "strict")
+    if extra not in ("strict", "ignore"):
+        raise fail(f"request_extra is {visible(str(extra))!r}, neither strict nor ignore")
+    members: list[Member] = []
+    request = document.get("request", "request")
+    request_at = None
+    if isinstance(request, dict):
+        for member, value in table("request", request, REQUEST_MEMBERS).items():
+            if isinstance(value, str):
+                members.append(Member(member, where(f"request.{member}", value)))
+            else:
+                found = table(f"request.{member}", value, ("path", "split", "value"))
+                if ("path" in found) == ("value" in found):
+                    raise fail(f"request.{member} takes a path or a value")
+                split = found.get("split")
+                if split is not None and (not isinstance(split, str) or not split):
+                    raise fail(f"request.{member}.split is not a text")
+                members.append(Member(member, where(f"request.{member}.path", found["path"]) if "path" in found
+                                      else None, split, found.get("value")))
+    else:
+        request_at = where("request", request)
+    keep = document.get("keep", {})
+    kept = tuple((str(key), where(f"keep.{key}", value)) for key, value in table("keep", keep, tuple(keep)).items())
+    by = document.get("by", [])
+    if not isinstance(by, list) or not all(isinstance(item, str) for item in by):
+        raise fail("by is not an array of strings")
+    skip = table("skip", document.get("skip", {}), ("when", "unless"))
+
+    def rules(key: str, value: Any) -> tuple[Rule, ...]:
+        return tuple(rule(key, item) for item in (value if isinstance(value, list) else [value]))
+
+    no_answer = []
+    for number, item in enumerate(document.get("no_answer", [])):
+        found = table(f"no_answer[{number}]", item, ("reason", "when", "detail"))
+        if found.get("reason") not in NO_ANSWER_REASONS:
+            raise fail(f"no_answer[{number}].reason is not one of {', '.join(NO_ANSWER_REASONS)}")
+        if "when" not in found:
+            raise fail(f"no_answer[{number}] has no when")
+        no_answer.append(NoAnswerRule(found["reason"], rule(f"no_answer[{number}].when", found["when"]),
+                                      where(f"no_answer[{number}].detail", found["detail"])
+                                      if "detail" in found else None))
+    truncated = []
+    for number, item in enumerate(document.get("truncated", [])):
+        found = table(f"truncated[{number}]", item, ("when", "detail"))
+        if "when" not in found:
+            raise fail(f"truncated[{number}] has no when")
+        truncated.append((rule(f"truncated[{number}].when", found["when"]),
+                          where(f"truncated[{number}].detail", found["detail"]) if "detail" in found else None))
+    sources = document.get("source", [])
+    suffixes = document.get("suffixes", [".jsonl", ".jsonl.gz"] if reads == "lines" else [".json"])
+
+    def optional(key: str, default: str | None) -> tuple[str | None, Path] | None:
+        value = document.get(key, default)
+        return where(key, value) if value is not None else None
+
+    return FormatSpec(
+        name=name, description=str(document.get("description", "")),
+        sources=tuple(sources if isinstance(sources, list) else [sources]), reads=reads,
+        suffixes=tuple(suffixes), records=compiled("records", document["records"], True)
+        if "records" in document else None,
+        raw=where("raw", document.get("raw", "raw")), request=request_at, request_members=tuple(members),
+        request_extra=extra, ts=optional("ts", "ts"), ts_unit=unit, id=optional("id", "id"),
+        item=optional("item", None), model=optional("model", None), keep=kept, by=tuple(by),
+        skip_when=rules("skip.when", skip["when"]) if "when" in skip else (),
+        skip_unless=rules("skip.unless", skip["unless"]) if "unless" in skip else (),
+        no_answer=tuple(no_answer), truncated=tuple(truncated), join=related.get(_alias(document, "join")),
+        parent=related.get(_alias(document, "parent")), header=related.get(_alias(document, "header")),
+        origin=origin)
+
+
+def _alias(document: Mapping[str, Any], key: str) -> str:
+    found = document.get(key)
+    if not isinstance(found, dict):
+        return ""
+    return str(found.get("as", {"join": "input", "parent": "parent", "header": "header"}[key]))
+
+
+def _kind(value: Any) -> str:
+    return {bool: "a boolean", int: "an integer", float: "a number", str: "a string", list: "an array",
+            dict: "a table"}.get(type(value), "a date or time")
+
+
+# -- one record ------------------------------------------------------------------------
+
+
+def timestamp(value: Any, unit: str) -> str | None:
+    """A record's time as ISO 8601 UTC text (None: not read): epoch numbers or
+    digit strings in ``unit`` (``auto``: a number is seconds), or ISO 8601 text
+    (Langfuse's ``2026-12-01 10:00:00.123456`` included; no zone is UTC)."""
+    try:
+        if value.__class__ is str:
+            text = value.strip()
+            if unit in _UNIT_SECONDS and text.isascii() and text.isdigit():
+                seconds = int(text) / _UNIT_SECONDS[unit]
+            else:
+                moment = datetime.fromisoformat(text.replace("Z", "+00:00") if text.endswith("Z") else text)
+                if moment.tzinfo is None:
+                    moment = moment.replace(tzinfo=UTC)
+                seconds = moment.timestamp()
+        elif value.__class__ in (int, float):
+            seconds = value / _UNIT_SECONDS.get(unit, 1)
+        else:
+            return None
+        moment = datetime.fromtimestamp(seconds, UTC)
+    except (ValueError, OverflowError, OSError):
+        return None
+    return moment.isoformat(timespec="microseconds").replace("+00:00", "Z")
+
+
+def _envelope(raw: Any) -> str | None:
+    """Why the answer found looks like a chat envelope, not the answer (None: it does not)."""
+    value = raw
+    if raw.__class__ is str:
+        text = raw.lstrip()
+        if not text.startswith(("{", "[")):
+            return None
+        try:
+            value = msgspec.json.decode(text)
+        except (msgspec.DecodeError, RecursionError):
+            return None
+    if value.__class__ is list and value and value[0].__class__ is dict:
+        value = value[0]
+    if value.__class__ is dict and "claims" not in value:
+        keys = [key for key in _ENVELOPE_KEYS if key in value]
+        if keys:
+            return (f"the raw path reaches a chat message ({', '.join(keys)}), not the answer: "
+                    f"try a path into its {'content' if 'content' in keys else keys[0]}")
+    return None
+
+
+def convert(spec: FormatSpec, record: Any, related: Mapping[str, Any] | None = None) -> dict[str, Any] | str:
+    """The canonical record of one foreign record, a ``Skipped`` row, or the
+    reason it is a bad record (a ``str`` that is not ``Skipped``)."""
+    related = related or {}
+    try:
+        return _convert(spec, record, related)
+    except RepeatedKey as exc:
+        return f"duplicate key: {exc}"
+
+
+def _convert(spec: FormatSpec, record: Any, related: Mapping[str, Any]) -> dict[str, Any] | str:
+    if record.__class__ is not dict:
+        return f"not an object: the record is {_kind(record)}"
+    for rule in spec.skip_when:
+        if rule.matches(record, related):
+            return Skipped(_what(rule, record, related))
+    for rule in spec.skip_unless:
+        if not rule.matches(record, related):
+            return Skipped(_what(rule, record, related))
+    out: dict[str, Any] = {}
+    for name, where in (("id", spec.id), ("model", spec.model), ("item", spec.item)):
+        if where is not None:
+            found = _at(where, record, related)
+            if found.__class__ is not Missing and found is not None:
+                out[name] = found if found.__class__ is str else msgspec.json.encode(found).decode()
+    if spec.ts is not None:
+        found = _at(spec.ts, record, related)
+        if found.__class__ is not Missing and found is not None:
+            out["ts"] = timestamp(found, spec.ts_unit) or found
+    for name, where in spec.keep:
+        found = _at(where, record, related)
+        if found.__class__ is not Missing:
+            out[name] = found
+    for rule, detail in spec.truncated:
+        if rule.matches(record, related):
+            found = _at(detail, record, related) if detail is not None else None
+            out["truncated"] = found if found.__class__ is str else str(rule.equals or "yes")
+            break
+    request = _request(spec, record, related)
+    if request.__class__ is str:
+        return request
+    for rule in spec.no_answer:
+        if rule.when.matches(record, related):
+            out["no_answer"] = rule.reason
+            detail = _at(rule.detail, record, related) if rule.detail is not None else None
+            if detail is not None and detail.__class__ is not Missing:
+                out["no_answer_detail"] = detail if detail.__class__ is str else msgspec.json.encode(detail).decode()
+            out["request"] = request
+            return out
+    raw = _at(spec.raw, record, related) if spec.raw is not None else Missing("", "no raw path")
+    if raw.__class__ is Missing:
+        if raw.why == "no such member" and spec.no_answer:
+            out["no_answer"] = "EMPTY"
+            out["no_answer_detail"] = f"nothing at {raw.where}"
+            out["request"] = request
+            return out
+        return f"raw missing: {raw}"
+    if raw is None or raw == "":
+        out["no_answer"] = "EMPTY"
+        out["no_answer_detail"] = "the answer is null" if raw is None else "the answer is empty"
+        out["request"] = request
+        return out
+    if raw.__class__ is not str:
+        if raw.__class__ not in (dict, list):
+            return f"raw not a string: {spec.raw[1].text} is {_kind(raw)}"
+        out["raw_bytes"] = "re-encoded: the log keeps the answer as parsed JSON, not its text"
+    warning = _envelope(raw)
+    if warning is not None:
+        out["raw_warning"] = warning
+    out["raw"] = raw
+    out["request"] = request
+    return out
+
+
+def _what(rule: Rule, record: Any, related: Mapping[str, Any]) -> str:
+    found = _at(rule.path, record, related)
+    if found.__class__ is Missing or found is None:
+        return f"{rule.path[1].text} absent"
+    return f"{rule.path[1].text}={found if found.__class__ is str else msgspec.json.encode(found).decode()}"
+
+
+def _request(spec: FormatSpec, record: Any, related: Mapping[str, Any]) -> Any:
+    """The request object (a dict or raw JSON bytes), or a bad record's reason."""
+    if spec.constant_request is not None:
+        return msgspec.Raw(spec.constant_request)
+    if spec.request is not None:
+        found = _at(spec.request, record, related)
+        if found.__class__ is Missing:
+            return f"request missing: {found}"
+        return found
+    request: dict[str, Any] = {}
+    for member in spec.request_members:
+        if member.path is None:
+            request[member.name] = member.value
+            continue
+        found = _at(member.path, record, related)
+        if found.__class__ is Missing:
+            if member.name == "scope":
+                continue
+            return f"request missing: request.{member.name}: {found}"
+        if member.split is not None:
+            if found.__class__ is not str:
+                return f"request unusable: request.{member.name}: {_kind(found)} at {member.path[1].text}, " \
+                       f"not a text to split on {member.split!r}"
+            found = [item.strip() for item in found.split(member.split) if item.strip()]
+        request[member.name] = found
+    return request
+
+
+def load_format(argument: str) -> FormatSpec | None:
+    """``--log-format``'s argument: a preset's name, or a file (None: a plain
+    format file, which ``mapping.load_log_format`` reads as it always has)."""
+    if argument in PRESETS:
+        return preset(argument)
+    if not argument.endswith(".toml") and "/" not in argument and not FilePath(argument).exists():
+        preset(argument)  # raises, naming the presets
+    document = read_format_file(argument)
+    if not is_spec_file(document):
+        return None
+    return load_spec(document, argument)
+
+
+__all__ += ["load_format", "read_format_file", "timestamp"]

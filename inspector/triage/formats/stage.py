@@ -1,0 +1,193 @@
+"""Formats whose records are not one a line, turned into canonical lines first.
+
+A document (Inspect's ``.json`` and ``.eval``, promptfoo's ``results.json``,
+Phoenix's spans), several records a line (an OTLP batch of spans), a record whose
+request is in another file (OpenAI Batch's input, joined on ``custom_id``) or in
+another record (a span's parent, in whatever order they come) cannot be counted a
+line at a time.  ``stage`` reads such logs record by record (``sources``: in
+bounded memory) and writes each as one canonical line (``spec.convert``) into a
+private temporary folder; the triage then counts those lines as it counts its
+own (``LogFormat(staged=True)``: ``reading.parse_staged``).  Every staged line
+says where its record came from (``source``: ``spans.json data[12]``,
+``traces.jsonl:3 resourceSpans[0].scopeSpans[0].spans[1]``); a record that is not
+usable is a line of its own, ``{"@bad": reason}``, and a row that is not a model
+answer ``{"@skip": what}``, so that the counts, bad lines included, are the
+triage's as for any log.  The folder is removed when the process ends.
+
+Pure: no textual, no rich.
+"""
+
+from __future__ import annotations
+
+import atexit
+import os
+import shutil
+import tempfile
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import msgspec
+
+from ...contract.text import visible
+from ..logs import LogError, stream_chunks
+from .paths import Missing, RepeatedKey, decode_json
+from .spec import FormatSpec, Skipped, convert
+
+__all__ = ["Staged", "stage"]
+
+_encode = msgspec.json.encode
+
+
+@dataclass
+class Staged:
+    """The canonical logs written, each with the log it was read from."""
+
+    folder: str
+    logs: list[str] = field(default_factory=list)
+    origins: dict[str, str] = field(default_factory=dict)
+    records: int = 0
+    skipped: int = 0
+    bad: int = 0
+
+
+def _records(path: str, spec: FormatSpec) -> Iterator[tuple[str, Any, str | None]]:
+    """(place, record, problem) of every record of one log, in order."""
+    name = path
+    if path.endswith(".eval"):
+        from .sources import iter_eval
+
+        _, items = iter_eval(path)
+        for item in items:
+            yield f"{name} {item.place}", item.value, item.problem
+        return
+    if spec.reads == "document" or path.endswith((".json", ".json.gz")):
+        from .sources import iter_document
+
+        records = spec.records.text if spec.records is not None else ""
+        for item in iter_document(path, records):
+            yield f"{name} {item.place}", item.value, item.problem
+        return
+    number = 0
+    for _, data, length in stream_chunks(path):
+        if data is None:
+            number += 1
+            yield f"{name}:{number}", None, f"too long: {length} bytes on one line (not read)"
+            continue
+        lines = data.split(b"\n")
+        if data.endswith(b"\n"):
+            lines.pop()
+        for line in lines:
+            number += 1
+            where = f"{name}:{number}"
+            if not line.strip():
+                yield where, None, "empty line"
+                continue
+            try:
+                value = decode_json(line)
+            except RepeatedKey as exc:
+                yield where, None, f"duplicate key: {exc}"
+                continue
+            except ValueError as exc:
+                yield where, None, f"not JSON: {exc}"
+                continue
+            if spec.records is None:
+                yield where, value, None
+                continue
+            for place, record in spec.records.expand(value):
+                yield f"{where} {place}", record, None
+
+
+def _header(path: str, spec: FormatSpec) -> Any:
+    if spec.header is None or spec.header.path is None:
+        return None
+    if path.endswith(".eval"):
+        from .sources import iter_eval
+
+        header, _ = iter_eval(path)
+        found = spec.header.path.walk(header)
+    else:
+        from .sources import header as read_header
+
+        found = read_header(path, spec.header.path.text)
+    return None if found.__class__ is Missing else found
+
+
+def _joined(path: str, spec: FormatSpec) -> dict[str, bytes]:
+    """The joined file's records by key (each kept as its JSON bytes, decoded when its record comes)."""
+    assert spec.join is not None and spec.join.file is not None and spec.join.on is not None
+    other = os.path.join(os.path.dirname(path), spec.join.file)
+    if not os.path.isfile(other):
+        raise LogError(path, f"the join file {visible(spec.join.file)} is not beside it ({visible(other)})")
+    found: dict[str, bytes] = {}
+    for _, data, _length in stream_chunks(other):
+        if data is None:
+            continue
+        for line in data.split(b"\n"):
+            if not line.strip():
+                continue
+            try:
+                value = decode_json(line)
+            except ValueError:
+                continue
+            key = spec.join.on.walk(value)
+            if key.__class__ is str:
+                found[key] = line
+    return found
+
+
+def stage(logs: list[str], spec: FormatSpec, progress: Callable[[int], None] | None = None) -> Staged:
+    """Each log's records as canonical lines in a new private folder (removed at exit)."""
+    folder = tempfile.mkdtemp(prefix="inspector-formats-")
+    atexit.register(shutil.rmtree, folder, True)
+    staged = Staged(folder)
+    parents: dict[str, Any] = {}
+    if spec.parent is not None and spec.parent.id is not None and spec.parent.parent is not None:
+        wanted: set[str] = set()
+        for path in logs:
+            for _, record, problem in _records(path, spec):
+                if problem is None:
+                    parent = spec.parent.parent.walk(record)
+                    if parent.__class__ is str and parent:
+                        wanted.add(parent)
+        for path in logs:
+            for _, record, problem in _records(path, spec):
+                if problem is None:
+                    ident = spec.parent.id.walk(record)
+                    if ident.__class__ is str and ident in wanted:
+                        parents[ident] = record
+    for number, path in enumerate(logs, 1):
+        base = os.path.basename(path) or "log"
+        out = os.path.join(folder, f"{number:03d}-{base}.records.jsonl")
+        joined = _joined(path, spec) if spec.join is not None else None
+        header = _header(path, spec)
+        with open(out, "wb") as handle:
+            for place, record, problem in _records(path, spec):
+                related: dict[str, Any] = {}
+                if header is not None and spec.header is not None:
+                    related[spec.header.name] = header
+                if problem is None and joined is not None and spec.join is not None and spec.join.on is not None:
+                    key = spec.join.on.walk(record)
+                    line = joined.get(key) if key.__class__ is str else None
+                    if line is not None:
+                        related[spec.join.name] = decode_json(line)
+                if problem is None and spec.parent is not None and spec.parent.parent is not None:
+                    parent = spec.parent.parent.walk(record)
+                    if parent.__class__ is str and parent in parents:
+                        related[spec.parent.name] = parents[parent]
+                outcome: Any = problem if problem is not None else convert(spec, record, related)
+                if outcome.__class__ is Skipped:
+                    handle.write(_encode({"@skip": str(outcome), "source": place}) + b"\n")
+                    staged.skipped += 1
+                elif outcome.__class__ is str:
+                    handle.write(_encode({"@bad": f"{outcome} ({place})", "source": place}) + b"\n")
+                    staged.bad += 1
+                else:
+                    outcome["source"] = place
+                    handle.write(_encode(outcome) + b"\n")
+                    staged.records += 1
+                if progress is not None:
+                    progress(1)
+        staged.logs.append(out)
+        staged.origins[out] = path
+    return staged
