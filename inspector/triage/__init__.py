@@ -60,7 +60,8 @@ from .drill import read_record
 from .groups import GroupMatcher
 from .logs import STDIN, LogError, check_log
 from .mapping import DEFAULT_FORMAT, LogFormat
-from .records import BadLine, LogRecord, RequestCache, decode_record
+from .parsing import decode_record
+from .records import BadLine, LogRecord, RequestCache
 from .run import Progress, triage, triage_sides
 from .tally import BAD_CODE, VERDICT_LABELS, Index, Options, Tally, merge, tally_chunk, tally_range
 

@@ -30,7 +30,8 @@ from .groups import GroupMatcher, meta_name, other_name
 from .logs import STDIN, LogError
 from .mapping import compile_format
 from .formats.reading import verdict_of
-from .records import RequestCache, parser_for
+from .parsing import parser_for
+from .records import RequestCache
 from .summary import Summary
 from .tally import Options
 from .timeline import parse_ts

@@ -15,7 +15,8 @@ from .logs import (
     read_line_at,
 )
 from .mapping import DEFAULT_FORMAT, LogFormat
-from .records import MAX_LINE_BYTES, BadLine, LogRecord, RequestCache, decode_record
+from .parsing import decode_record
+from .records import MAX_LINE_BYTES, BadLine, LogRecord, RequestCache
 
 __all__ = ["LineReader", "read_record"]
 

@@ -31,7 +31,8 @@ from ..suites.document import source_document  # one writing of a source into a 
 from ..suites.load import METADATA_KEY_CHARS, METADATA_MEMBERS, METADATA_VALUE_CHARS
 from .annotations import Annotations, digest
 from .mapping import DEFAULT_FORMAT, LogFormat
-from .records import BadLine, RequestCache, decode_record
+from .parsing import decode_record
+from .records import BadLine, RequestCache
 
 __all__ = ["EXPORT_KIND", "ExportError", "SampleTaken", "check_destination", "export_suite", "human_member",
            "metadata_member", "record_note", "suite_bytes", "suite_document"]

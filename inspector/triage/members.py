@@ -31,7 +31,8 @@ from .groups import membership
 from .logs import LogError
 from .mapping import DEFAULT_FORMAT, LogFormat
 from .formats.reading import verdict_of
-from .records import BadLine, LogRecord, RequestCache, decode_record
+from .parsing import decode_record
+from .records import BadLine, LogRecord, RequestCache
 from .stamp import LogChanged, LogStamp, live_stamps
 from .summary import Group
 from .tally import BAD_CODE, Index

@@ -65,15 +65,15 @@ __all__ = [
     "KnownRequest",
     "LogRecord",
     "RequestCache",
-    "decode_record",
     "file_member",
     "group_text",
+    "logged_as_json",
     "member_at",
     "meta_value",
     "parse_line",
     "parse_mapped",
-    "parser_for",
     "request_extras",
+    "without_extras",
     "scope_key",
     "surrogate_text",
 ]
@@ -404,7 +404,7 @@ def parse_mapped(line: bytes, requests: RequestCache,
     key = bytes(request_member)
     request = requests.known.get(key)
     if request is None:
-        request = _without_extras(key, requests) if plan.ignore_extra else requests.get(key)
+        request = without_extras(key, requests) if plan.ignore_extra else requests.get(key)
     if request.__class__ is str:
         return _repeat_on_the_way(line, holders, plan, raw_member, request_member) or \
             (request if plan.request == ("request",) else _request_at(request, plan))  # type: ignore[arg-type]
@@ -567,7 +567,7 @@ def _path_of(places: dict[int, tuple[int, str, int]], number: int) -> tuple[str,
     return tuple(reversed(segments))
 
 
-def _without_extras(data: bytes, requests: RequestCache) -> KnownRequest | str:
+def without_extras(data: bytes, requests: RequestCache) -> KnownRequest | str:
     """The request of ``data`` with the members the schema does not know set
     aside (``--request-extra ignore``): its own members, as the bytes each was
     written as, are validated (and cached) as a request of those members alone,
@@ -628,7 +628,7 @@ def _refused_raw(member: msgspec.Raw, where: str, exc: msgspec.DecodeError) -> t
     value not an answer; a string msgspec cannot hold (not UTF-8, a lone
     surrogate escape) is the answer's problem, read by Python's json."""
     if isinstance(exc, msgspec.ValidationError):
-        raw = _logged_as_json(member)
+        raw = logged_as_json(member)
         if raw is None:
             return None, f"raw not a string: {where} is {_kind_of(bytes(member))}"
         return raw, None
@@ -638,7 +638,7 @@ def _refused_raw(member: msgspec.Raw, where: str, exc: msgspec.DecodeError) -> t
         return None, f"not JSON: {where}: {shorten(str(exc), 120)}"
 
 
-def _logged_as_json(member: msgspec.Raw) -> str | bytes | None:
+def logged_as_json(member: msgspec.Raw) -> str | bytes | None:
     """An answer logged as JSON, an object or an array: its exact bytes as they
     stand in the line, as text (bytes when they are not UTF-8); None for
     anything else (a number, a boolean, null: not an answer)."""
@@ -777,46 +777,3 @@ def _is_utf8(data: bytes) -> bool:
     return True
 
 
-def parser_for(plan: Plan, counting: bool = False) -> Any:
-    """What reads a line for ``plan``: ``(raw, request, members)``, a bad line's
-    reason, or (through a format) a ``formats.Skipped`` row.  ``counting``: the
-    plain fast path only where the counting needs nothing else (``Plan.counting_trivial``)."""
-    log_format = plan.log_format
-    if log_format.spec is not None:
-        from .formats.reading import parse_foreign
-        spec = log_format.spec
-        return lambda line, requests: parse_foreign(line, requests, spec)
-    if log_format.staged:
-        from .formats.reading import parse_staged
-        return parse_staged
-    if plan.counting_trivial if counting else plan.trivial:
-        return parse_line
-    return lambda line, requests: parse_mapped(line, requests, plan)
-
-
-def decode_record(line: bytes, file: str, number: int, offset: int, requests: RequestCache | None = None,
-                  log_format: LogFormat = DEFAULT_FORMAT) -> LogRecord | BadLine:
-    """The record on one line, read as ``log_format`` says, metadata decoded, or
-    the bad line and its reason.
-
-    Its metadata: every top-level member but those holding raw and request
-    (by the first segment of their paths), with ``RAW_LOGGED_AS`` when the
-    answer was logged as JSON and the request's extras (``request.NAME``,
-    with ``--request-extra ignore``); its id, the member at the id path."""
-    requests = requests if requests is not None else RequestCache()
-    plan = compile_format(log_format, (), True)
-    parsed = parser_for(plan)(line, requests)
-    if isinstance(parsed, str):  # a skipped row too (formats.Skipped): not a record
-        return BadLine(file, number, offset, parsed)
-    raw, known, members = parsed
-    holding = (plan.raw[0], plan.request[0])
-    meta = {key: meta_value(value) for key, value in members.items() if key.__class__ is str and key not in holding}
-    raw_member = member_at(members, plan.raw)
-    if raw_member is not None and _logged_as_json(raw_member) is not None:
-        meta[RAW_LOGGED_AS] = "json"
-    if plan.ignore_extra:
-        request_member = member_at(members, plan.request)
-        if request_member is not None:
-            meta.update(request_extras(bytes(request_member)))
-    ident = member_at(members, plan.id)
-    return LogRecord(file, number, offset, raw, known.request, meta, meta_value(ident) if ident is not None else None)

@@ -272,8 +272,11 @@ def summarize(tally: Tally, options: Options = Options(), logs: Sequence[str] = 
     if tally.bad_lines:
         groups.append(Group(BAD, "bad", tally.bad_lines, _rate(tally.bad_lines, tally.lines), total=tally.lines))
     return Summary(tally, options, tuple(logs), registry, groups,
-                   {status: statuses.get(status, 0) for status in TRIAGE_STATUSES},
-                   {label: reasons.get(f"reason:{label}", 0) for label in REASON_LABELS},
+                   # NO_ANSWER only where a log has such records (our own lines never do)
+                   {status: statuses.get(status, 0) for status in TRIAGE_STATUSES
+                    if status != NO_ANSWER or statuses.get(status)},
+                   {label: reasons.get(f"reason:{label}", 0) for label in REASON_LABELS
+                    if not label.startswith(NO_ANSWER) or reasons.get(f"reason:{label}")},
                    [(rung.id, rung.name, rungs[rung.id]) for rung in RUNGS],
                    histogram(tally.minutes), records)
 

@@ -41,7 +41,8 @@ from .logs import Chunk, count_lines, range_chunks
 from .mapping import DEFAULT_FORMAT, FILE_KEY, LogFormat, compile_format
 from .formats.reading import verdict_of
 from .formats.spec import NO_ANSWER, NO_ANSWER_REASONS, Skipped
-from .records import BAD_KINDS, GROUP_CHARS, RequestCache, file_member, parser_for
+from .parsing import parser_for
+from .records import BAD_KINDS, GROUP_CHARS, RequestCache, file_member
 from .sample import Reservoir
 from .timeline import parse_ts
 

@@ -12,7 +12,7 @@ import pytest
 from inspector.contract.verify import verify
 from inspector.suites.load import bundled_root, load_registry, load_suite
 from inspector.triage.annotations import annotate, annotations_path, new_annotation
-from inspector.triage.records import decode_record
+from inspector.triage.parsing import decode_record
 
 from support import one_line_error, run_main
 

@@ -125,8 +125,8 @@ class TestRefused:
 
     def test_a_format_file_that_is_not_one(self, logs, capsys, tmp_path):
         bad = tmp_path / "bad.toml"
-        bad.write_text('raw = "x"\nmodel = "gpt"\n')
-        assert "bad.toml: unknown key 'model'" in refused(capsys, logs / "logs", "--log-format", bad)
+        bad.write_text('raw = "x"\ncolour = "red"\n')
+        assert "bad.toml: unknown key 'colour'" in refused(capsys, logs / "logs", "--log-format", bad)
 
     def test_a_format_file_nested_too_deeply(self, logs, capsys, tmp_path):
         deep = tmp_path / "deep.toml"
@@ -142,7 +142,7 @@ class TestRefused:
         with pytest.raises(SystemExit):
             main(["triage", "--help"])
         text = " ".join(capsys.readouterr().out.split())
-        for words in ("--raw PATH", "--request-extra {strict,ignore}", "--log-format FILE",
+        for words in ("--raw PATH", "--request-extra {strict,ignore}", "--log-format NAME|FILE",
                       "a JSON pointer when it starts with /", '"raw_logged_as": "json"', "request_extra = \"ignore\"",
                       "a quoted glob ('logs/*.jsonl', its files sorted) or a directory", "--by file: file=LOG"):
             assert words in text, words

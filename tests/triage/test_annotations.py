@@ -22,7 +22,7 @@ from inspector.triage.annotations import (
     new_annotation,
     read_annotations,
 )
-from inspector.triage.records import decode_record
+from inspector.triage.parsing import decode_record
 from inspector.triage.run import triage
 from inspector.triage.summary import summarize
 from inspector.triage.tally import Options
@@ -215,7 +215,7 @@ class TestConcurrentAnnotators:
             "from inspector.contract.verify import verify\n"
             "from inspector.suites.load import load_registry\n"
             "from inspector.triage.annotations import annotate, new_annotation\n"
-            "from inspector.triage.records import decode_record\n"
+            "from inspector.triage.parsing import decode_record\n"
             "log, registry, first = sys.argv[1], load_registry(sys.argv[2]), int(sys.argv[3])\n"
             "found, offset = [], 0\n"
             "for number, text in enumerate(open(log, 'rb').read().split(b'\\n')[:200], 1):\n"

@@ -27,12 +27,12 @@ from inspector.triage.mapping import (
     load_log_format,
     parse_path,
 )
+from inspector.triage.parsing import decode_record
 from inspector.triage.records import (
     RAW_LOGGED_AS,
     BadLine,
     LogRecord,
     RequestCache,
-    decode_record,
     parse_line,
     parse_mapped,
 )

@@ -22,7 +22,7 @@ from ...contract.decode import Decoded
 from ...contract.models import Registry, Request
 from ...contract.verdict import Verdict
 from ...contract.verify import verify
-from ..records import MAX_LINE_BYTES, RequestCache, _without_extras, parse_line
+from ..records import MAX_LINE_BYTES, RequestCache, without_extras, parse_line
 from .paths import RepeatedKey, decode_json
 from .spec import NO_ANSWER, FormatSpec, Skipped, convert
 
@@ -67,7 +67,7 @@ def to_parsed(canonical: dict[str, Any], requests: RequestCache, ignore_extra: b
     key = bytes(key)
     known = requests.known.get(key)
     if known is None:
-        known = _without_extras(key, requests) if ignore_extra else requests.get(key)
+        known = without_extras(key, requests) if ignore_extra else requests.get(key)
     if known.__class__ is str:
         return known
     reason = canonical.get("no_answer")
