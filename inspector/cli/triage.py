@@ -518,6 +518,9 @@ def _export_problem(group: str) -> str | None:
     if group == BAD:
         return ("the bad lines cannot be exported as a suite: they are not records (no usable raw or request); "
                 "--bad-lines FILE writes every one with its file, line and offset")
+    if group == "NO_ANSWER" or group.startswith("reason:NO_ANSWER/"):
+        return (f"--export: {group} holds records without an answer (refusals, errors, nothing), and a suite's case "
+                "is an answer to verify; --records FILE lists them with their reasons")
     if group.startswith("other:"):
         return (f"--export: {group} is the values past the bound of values kept, known only once the whole log is "
                 "counted: export one value's group (KEY=VALUE), or narrow the log with --since/--until")

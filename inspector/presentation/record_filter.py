@@ -34,6 +34,7 @@ from typing import Any
 
 from ..contract.text import visible
 from ..triage.drill import LineReader
+from ..triage.formats.reading import answer_text
 from ..triage.logs import LogError
 from ..triage.mapping import parse_path
 from ..triage.records import RequestCache
@@ -236,7 +237,7 @@ def filter_records(session: RecordSession, record_filter: RecordFilter, among: S
             if record is None:
                 unreadable += 1
                 continue
-            if record_filter.holds(place, label, record.raw, record.meta):
+            if record_filter.holds(place, label, answer_text(record.raw), record.meta):
                 kept.append(number)
     finally:
         if own:

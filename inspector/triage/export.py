@@ -31,6 +31,7 @@ from ..suites.document import source_document  # one writing of a source into a 
 from ..suites.load import METADATA_KEY_CHARS, METADATA_MEMBERS, METADATA_VALUE_CHARS
 from .annotations import Annotations, digest
 from .mapping import DEFAULT_FORMAT, LogFormat
+from .formats.reading import NoAnswer
 from .parsing import decode_record
 from .records import BadLine, RequestCache
 
@@ -208,9 +209,13 @@ def suite_document(group: str, registry: Registry, collected: Iterable[tuple[str
     requests = RequestCache()
     cases = []
     taken: set[str] = set()
+    without = 0
     for file, line, offset, text, label in collected:
         record = decode_record(text, file, line, offset, requests, log_format)
         if isinstance(record, BadLine):  # pragma: no cover - only records are collected
+            continue
+        if record.raw.__class__ is NoAnswer:  # a case is an answer to verify: a record without one is left out
+            without += 1
             continue
         case_id = _case_id(record.id, file, line, taken)
         taken.add(case_id)
@@ -220,6 +225,8 @@ def suite_document(group: str, registry: Registry, collected: Iterable[tuple[str
                       **metadata_member(file, line, offset, record.meta),
                       **human_member(annotations, file, line, offset, text)})
     how = f" ({sample.words()})" if sample is not None else f" ({chosen})" if chosen else ""
+    if without:
+        how += f" ({without:,} record(s) without an answer left out: a case is an answer to verify)"
     return {
         "kind": EXPORT_KIND,
         "description": _encodable_text(f"Records of the group {group}{how} exported by inspector triage from "

@@ -30,7 +30,7 @@ from .export import record_note
 from .groups import membership
 from .logs import LogError
 from .mapping import DEFAULT_FORMAT, LogFormat
-from .formats.reading import verdict_of
+from .formats.reading import answer_text, verdict_of
 from .parsing import decode_record
 from .records import BadLine, LogRecord, RequestCache
 from .stamp import LogChanged, LogStamp, live_stamps
@@ -318,7 +318,7 @@ class RecordCases(Sequence[Case | CaseError]):
                              f"{record.file}:{record.line}", record.problem or "unreadable")
         if record.verdict is not None:
             self._verdicts[number] = record.verdict
-        return Case(self.suite_name, number, case_id(record.file, record.line), record.raw, record.request,
+        return Case(self.suite_name, number, case_id(record.file, record.line), answer_text(record.raw), record.request,
                     record.label, record_note(record.file, record.line, record.offset, record.meta or {},
                                               NOTE_METADATA))
 

@@ -26,7 +26,7 @@ from ..records import MAX_LINE_BYTES, RequestCache, without_extras, parse_line
 from .paths import RepeatedKey, decode_json
 from .spec import NO_ANSWER, FormatSpec, Skipped, convert
 
-__all__ = ["NoAnswer", "parse_foreign", "parse_staged", "to_parsed", "verdict_of"]
+__all__ = ["NoAnswer", "answer_text", "parse_foreign", "parse_staged", "to_parsed", "verdict_of"]
 
 _BOM = b"\xef\xbb\xbf"
 _MEMBERS = msgspec.json.Decoder(dict[str, msgspec.Raw])
@@ -51,6 +51,12 @@ class NoAnswer:
 
     def __hash__(self) -> int:
         return hash((self.reason, self.detail))
+
+
+def answer_text(raw: Any) -> str | bytes:
+    """A record's answer as text: "" for a record without one (its case in the
+    inspector starts from nothing, to write an answer into and see its verdict)."""
+    return "" if raw.__class__ is NoAnswer else raw
 
 
 def verdict_of(raw: Any, request: Request, registry: Registry) -> Verdict:
