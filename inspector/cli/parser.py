@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 
 from .. import __version__
-from . import audit, check, checks, lint, mutate, review, screenshots, serve, synth, triage
+from . import audit, check, checks, formats, lint, mutate, review, screenshots, serve, synth, triage
 from . import open as open_command
 from .checks import checks_listing
 from .output import DEBUG_HELP
@@ -18,7 +18,7 @@ from .output import DEBUG_HELP
 __all__ = ["COMMANDS", "build_parser"]
 
 # In the order ``inspector --help`` lists them.
-COMMANDS = (check, audit, review, mutate, checks, lint, open_command, serve, screenshots, triage, synth)
+COMMANDS = (check, audit, review, mutate, checks, lint, open_command, serve, screenshots, triage, formats, synth)
 
 
 def build_parser() -> argparse.ArgumentParser:

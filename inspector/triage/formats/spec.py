@@ -53,7 +53,7 @@ READS = ("lines", "document", "eval")
 TS_UNITS = ("auto", "s", "ms", "us", "ns", "iso")
 _UNIT_SECONDS = {"s": 1, "ms": 1e3, "us": 1e6, "ns": 1e9}
 # The keys a format file may hold beyond the plain ones (mapping.FORMAT_KEYS).
-SPEC_KEYS = ("preset", "name", "description", "source", "reads", "suffixes", "records", "ts_unit", "item", "model",
+SPEC_KEYS = ("preset", "name", "description", "source", "sample", "reads", "suffixes", "records", "ts_unit", "item", "model",
              "keep", "skip", "no_answer", "truncated", "join", "parent", "header")
 REQUEST_MEMBERS = ("service", "environment", "revision", "fields", "supplied", "scope")
 _ENVELOPE_KEYS = ("role", "parts", "choices", "output", "content")
@@ -190,6 +190,33 @@ def preset(name: str) -> FormatSpec:
                              f"{', '.join(PRESETS)}; a file ends in .toml)")
     text = resources.files(__package__).joinpath("presets", f"{name}.toml").read_text("utf-8")
     return _spec(tomllib.loads(text), name, f"preset {name}")
+
+
+def preset_text(name: str) -> str:
+    """The TOML of the built-in preset ``name``, as shipped."""
+    return resources.files(__package__).joinpath("presets", f"{name}.toml").read_text("utf-8")
+
+
+def sample_line(name: str) -> tuple[str, str] | None:
+    """(path, first line) of the bundled sample of preset ``name``: its ``sample``,
+    under the bundled ``logs/formats`` (the checkout's fixtures, or the package's
+    copy); None when there is none."""
+    sample = tomllib.loads(preset_text(name)).get("sample")
+    if not isinstance(sample, str):
+        return None
+    here = FilePath(__file__).resolve().parents[3]
+    for root in (here / "fixtures", here / "inspector" / "bundled"):
+        path = root / "logs" / "formats" / sample
+        if path.is_file():
+            try:
+                with path.open("rb") as handle:
+                    first = handle.readline(4096)
+            except OSError:
+                return None
+            if path.suffix == ".eval":
+                return str(path), "(a zip: header.json, samples/ID_epoch_N.json, ...)"
+            return str(path), first.decode("utf-8", "replace").rstrip("\n")
+    return None
 
 
 def read_format_file(path: str | FilePath) -> dict[str, Any]:
@@ -542,4 +569,4 @@ def load_format(argument: str) -> FormatSpec | None:
     return load_spec(document, argument)
 
 
-__all__ += ["load_format", "read_format_file", "timestamp"]
+__all__ += ["load_format", "preset_text", "read_format_file", "sample_line", "timestamp"]
