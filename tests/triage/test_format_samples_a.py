@@ -13,6 +13,8 @@ from collections import Counter
 
 import pytest
 
+from inspector.triage.formats.spec import preset_text
+
 from support import FIXTURES
 from support.format_samples_a import FORMATS, SAMPLE, build
 
@@ -62,5 +64,5 @@ def test_each_format_holds_the_records_a_preset_must_tell_apart(name, mix):
                     for line in expected(name))
     assert {kind: count for kind, count in kinds.items() if kind != "answer"} == mix
     assert kinds["answer"] >= 20
-    preset = tomllib.loads((FORMATS_DIR / name / "preset.toml").read_text())
+    preset = tomllib.loads(preset_text(name))
     assert preset["name"] == name and preset["source"]

@@ -61,20 +61,27 @@ _ENVELOPE_KEYS = ("role", "parts", "choices", "output", "content")
 
 @dataclass(frozen=True, slots=True)
 class Rule:
-    """A condition on a record: the member at ``path`` is present and not null,
-    or (``equals``) is that value."""
+    """A condition on a record's member at ``path``: present and not null (the
+    default), ``equals`` a value (or one of a list's), ``differs`` from a value
+    (present, and not it: an HTTP status that is not 200), or ``absent`` (missing
+    or null)."""
 
     path: tuple[str | None, Path]
     equals: Any = None
-    present: bool = True
+    differs: Any = None
+    absent: bool = False
 
     def matches(self, record: Any, related: Mapping[str, Any]) -> bool:
         found = _at(self.path, record, related)
         if found.__class__ is Missing or found is None:
+            return self.absent
+        if self.absent:
             return False
+        if self.differs is not None:
+            return bool(found != self.differs)
         if self.equals is None:
             return True
-        if isinstance(self.equals, list):
+        if self.equals.__class__ is tuple:
             return found in self.equals
         return bool(found == self.equals)
 
@@ -287,10 +294,17 @@ def _spec(document: Mapping[str, Any], name: str, origin: str) -> FormatSpec:
         return value
 
     def rule(key: str, value: Any) -> Rule:
-        found = table(key, value, ("path", "equals", "present"))
+        found = table(key, value, ("path", "equals", "differs", "present", "absent"))
         if "path" not in found:
             raise fail(f"{key} has no path")
-        return Rule(where(f"{key}.path", found["path"]), found.get("equals"), bool(found.get("present", True)))
+        if sum(name in found for name in ("equals", "differs", "absent")) > 1:
+            raise fail(f"{key} takes one of equals, differs and absent")
+        for name in ("present", "absent"):
+            if name in found and not isinstance(found[name], bool):
+                raise fail(f"{key}.{name} is {_kind(found[name])}, not true or false")
+        equals = found.get("equals")
+        return Rule(where(f"{key}.path", found["path"]), tuple(equals) if isinstance(equals, list) else equals,
+                    found.get("differs"), bool(found.get("absent", False)) or found.get("present") is False)
 
     for key in ("join", "parent", "header"):
         if key in document:
@@ -423,7 +437,7 @@ def timestamp(value: Any, unit: str) -> str | None:
         moment = datetime.fromtimestamp(seconds, UTC)
     except (ValueError, OverflowError, OSError):
         return None
-    return moment.isoformat(timespec="microseconds").replace("+00:00", "Z")
+    return moment.isoformat(timespec="microseconds" if moment.microsecond else "seconds").replace("+00:00", "Z")
 
 
 def _envelope(raw: Any) -> str | None:

@@ -30,7 +30,7 @@ from typing import Any
 import msgspec
 
 from ...contract.text import visible
-from ..logs import LogError, stream_chunks
+from ..logs import LogError, is_gzip, range_chunks, size_of, stream_chunks
 from .paths import Missing, RepeatedKey, decode_json
 from .spec import FormatSpec, Skipped, convert
 
@@ -51,6 +51,15 @@ class Staged:
     bad: int = 0
 
 
+def _chunks(path: str) -> Iterator[tuple[int, bytes | None, int]]:
+    """A log's lines in chunks: a ``.gz`` decompressed (by its magic bytes), a plain file as it is."""
+    if is_gzip(path):
+        yield from stream_chunks(path)
+        return
+    size = size_of(path)
+    yield from range_chunks(path, 0, size)
+
+
 def _records(path: str, spec: FormatSpec) -> Iterator[tuple[str, Any, str | None]]:
     """(place, record, problem) of every record of one log, in order."""
     name = path
@@ -69,7 +78,7 @@ def _records(path: str, spec: FormatSpec) -> Iterator[tuple[str, Any, str | None
             yield f"{name} {item.place}", item.value, item.problem
         return
     number = 0
-    for _, data, length in stream_chunks(path):
+    for _, data, length in _chunks(path):
         if data is None:
             number += 1
             yield f"{name}:{number}", None, f"too long: {length} bytes on one line (not read)"
@@ -120,7 +129,7 @@ def _joined(path: str, spec: FormatSpec) -> dict[str, bytes]:
     if not os.path.isfile(other):
         raise LogError(path, f"the join file {visible(spec.join.file)} is not beside it ({visible(other)})")
     found: dict[str, bytes] = {}
-    for _, data, _length in stream_chunks(other):
+    for _, data, _length in _chunks(other):
         if data is None:
             continue
         for line in data.split(b"\n"):
@@ -156,6 +165,9 @@ def stage(logs: list[str], spec: FormatSpec, progress: Callable[[int], None] | N
                     ident = spec.parent.id.walk(record)
                     if ident.__class__ is str and ident in wanted:
                         parents[ident] = record
+    if spec.join is not None and spec.join.file is not None:
+        # A directory or glob given as LOG holds the joined file too: it is not a log of answers.
+        logs = [path for path in logs if os.path.basename(path) != spec.join.file] or logs
     for number, path in enumerate(logs, 1):
         base = os.path.basename(path) or "log"
         out = os.path.join(folder, f"{number:03d}-{base}.records.jsonl")
