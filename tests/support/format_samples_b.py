@@ -46,7 +46,7 @@ def _load(root: Path) -> list[dict[str, Any]]:
     second after the line before (the tools always hold a time)."""
     rows: list[dict[str, Any] | None] = []
     last = datetime(2026, 12, 1, tzinfo=UTC)
-    for line in (root / SAMPLE).read_text(encoding="utf-8").splitlines():
+    for number, line in enumerate((root / SAMPLE).read_text(encoding="utf-8").splitlines(), start=1):
         try:
             record = json.loads(line)
         except ValueError:
@@ -57,6 +57,7 @@ def _load(root: Path) -> list[dict[str, Any]]:
             continue
         when = _when(record.get("ts")) or last + timedelta(seconds=1)
         record["when"] = last = when
+        record["line"] = number  # ids repeat in the sample: spans are keyed by line
         rows.append(record)
     return rows
 
@@ -87,7 +88,7 @@ def _plain(rows: list[dict[str, Any] | None]) -> list[dict[str, Any]]:
     line 229's answered with an empty string."""
     chosen = [dict(r, kind="answer") for r in rows[:60] if _usable(r)]
     for record in chosen:
-        if record["id"] == rows[36]["id"]:
+        if record["line"] == 37:
             record["kind"] = "truncated"
     chosen.append(dict(rows[124], kind="error"))
     chosen.append(dict(rows[228], kind="empty", raw=""))
@@ -142,7 +143,7 @@ def _ns(when: datetime) -> int:
 
 def _latency(record: dict[str, Any]) -> int:
     """A deterministic call time in milliseconds."""
-    return 600 + int(_hex("latency", record["id"], size=4), 16) % 2400
+    return 600 + int(_hex("latency", record["line"], size=4), 16) % 2400
 
 
 def _user_prompt(request: dict[str, Any]) -> str:
@@ -181,8 +182,8 @@ def _phoenix(rows: list[dict[str, Any] | None]) -> dict[str, str]:
     expected: list[dict[str, Any]] = []
     for n, record in enumerate(_plain(rows)):
         model, request, when = record["model"], record["request"], record["when"]
-        trace_id = _hex("phoenix-trace", record["id"], size=32)
-        root_id, llm_id = _hex("phoenix-chain", record["id"]), _hex("phoenix-llm", record["id"])
+        trace_id = _hex("phoenix-trace", record["line"], size=32)
+        root_id, llm_id = _hex("phoenix-chain", record["line"]), _hex("phoenix-llm", record["line"])
         temperature, max_tokens = SETTINGS[model]
         meta = {"metadata.request." + k: v for k, v in request.items()}
         meta["metadata.app.record_id"] = record["id"]
@@ -227,7 +228,7 @@ def _phoenix(rows: list[dict[str, Any] | None]) -> dict[str, str]:
                 "llm.token_count.total": prompt_tokens + completion_tokens,
                 "output.mime_type": "application/json",
                 "output.value": json.dumps({
-                    "id": "chatcmpl-" + _hex("phoenix-resp", record["id"]), "object": "chat.completion",
+                    "id": "chatcmpl-" + _hex("phoenix-resp", record["line"]), "object": "chat.completion",
                     "model": model, "choices": [{"index": 0, "finish_reason": finish, "message": {
                         "role": "assistant", "content": raw}}]}, ensure_ascii=False),
             })
@@ -236,7 +237,7 @@ def _phoenix(rows: list[dict[str, Any] | None]) -> dict[str, str]:
         if raw is not None:
             chain_attrs.update({"output.value": raw})
         if n % 3 == 0:
-            ret_id = _hex("phoenix-retriever", record["id"])
+            ret_id = _hex("phoenix-retriever", record["line"])
             ret_attrs: dict[str, Any] = {"input.value": _user_prompt(request), **meta}
             for i, doc in enumerate(request["supplied"]):
                 ret_attrs[f"retrieval.documents.{i}.document.id"] = doc
@@ -312,10 +313,11 @@ def _otel(rows: list[dict[str, Any] | None]) -> dict[str, str]:
     plain.insert(len(plain) - 2, refusal)  # before the error and the empty answer
     ended: list[tuple[int, str, dict[str, Any]]] = []  # (end ns, scope, span)
     expected: dict[str, dict[str, Any]] = {}
+    parent_of: dict[str, str] = {}
     for n, record in enumerate(plain):
         model, request, when, kind = record["model"], record["request"], record["when"], record["kind"]
-        trace_id = _hex("otel-trace", record["id"], size=32)
-        app_id, chat_id = _hex("otel-app", record["id"]), _hex("otel-chat", record["id"])
+        trace_id = _hex("otel-trace", record["line"], size=32)
+        app_id, chat_id = _hex("otel-app", record["line"]), _hex("otel-chat", record["line"])
         temperature, max_tokens = SETTINGS[model]
         start = when
         end = start + timedelta(milliseconds=_latency(record))
@@ -346,7 +348,7 @@ def _otel(rows: list[dict[str, Any] | None]) -> dict[str, str]:
             parts = ([{"type": "refusal", "content": REFUSAL_TEXT}] if kind == "refusal"
                      else [{"type": "text", "content": raw}])
             attrs += [
-                _kv("gen_ai.response.id", "chatcmpl-" + _hex("otel-resp", record["id"])),
+                _kv("gen_ai.response.id", "chatcmpl-" + _hex("otel-resp", record["line"])),
                 _kv("gen_ai.response.model", model),
                 _kv("gen_ai.response.finish_reasons", [finish]),
                 _kv("gen_ai.usage.input_tokens", input_tokens),
@@ -371,7 +373,7 @@ def _otel(rows: list[dict[str, Any] | None]) -> dict[str, str]:
                    _kv("http.response.status_code", 502 if kind == "error" else 200)],
                "status": {"code": 2} if kind == "error" else {}}
         if n % 4 == 1:
-            emb_id = _hex("otel-embed", record["id"])
+            emb_id = _hex("otel-embed", record["line"])
             e_start = app_start + timedelta(milliseconds=10)
             emb = {"traceId": trace_id, "spanId": emb_id, "parentSpanId": app_id, "flags": 257,
                    "name": "embeddings text-embed-x", "kind": 3,
@@ -383,6 +385,7 @@ def _otel(rows: list[dict[str, Any] | None]) -> dict[str, str]:
                                   _kv("gen_ai.usage.input_tokens", 24)],
                    "status": {}}
             ended.append((_ns(e_start + timedelta(milliseconds=45)), "genai", emb))
+        parent_of[chat_id] = app_id
         ended.append((_ns(end), "genai", chat))
         ended.append((_ns(app_end), "app", app))
         values: dict[str, Any] = {"id": chat_id, "ts": _iso_z(start), "model": model,
@@ -408,7 +411,9 @@ def _otel(rows: list[dict[str, Any] | None]) -> dict[str, str]:
                                _kv("telemetry.sdk.version", "1.38.0")]}
     scopes = {"app": {"name": "claims_api.handlers", "version": "2.4.1"},
               "genai": {"name": "opentelemetry.instrumentation.openai_v2", "version": "2.3b0"}}
-    lines, order = [], []
+    lines: list[str] = []
+    order: list[str] = []
+    line_of: dict[str, int] = {}
     for first in range(0, len(ended), 7):
         batch = ended[first:first + 7]
         scope_spans = []
@@ -417,11 +422,26 @@ def _otel(rows: list[dict[str, Any] | None]) -> dict[str, str]:
             if spans:
                 scope_spans.append({"scope": scopes[scope], "spans": spans,
                                     "schemaUrl": "https://opentelemetry.io/schemas/1.37.0"})
-                order += [span["spanId"] for span in spans if span["spanId"] in expected]
+                for span in spans:
+                    if span["spanId"] in expected:
+                        order.append(span["spanId"])
+                        line_of[span["spanId"]] = len(lines)
         lines.append(json.dumps({"resourceSpans": [{"resource": resource, "scopeSpans": scope_spans,
                                                     "schemaUrl": "https://opentelemetry.io/schemas/1.37.0"}]},
                                 ensure_ascii=False, separators=(",", ":")) + "\n")
-    return {"traces.jsonl": "".join(lines), "expected.jsonl": _jsonl([expected[i] for i in order])}
+    # The exporter's queue has several consumers: batches reach the file out of order
+    # ("There is no guarantee that the data in the file is ordered"). Two swaps put some
+    # children after, and some before, the line holding their parent.
+    parent_line = {span["spanId"]: first // 7 for first in range(0, len(ended), 7)
+                   for _, _, span in ended[first:first + 7]}
+    split = sorted({line_of[i] for i in order
+                    if parent_line[parent_of[i]] == line_of[i] + 1})
+    batches = list(range(len(lines)))
+    for a in (split[1], split[-2]):
+        batches[a], batches[a + 1] = batches[a + 1], batches[a]
+    ids = [[i for i in order if line_of[i] == b] for b in batches]
+    return {"traces.jsonl": "".join(lines[b] for b in batches),
+            "expected.jsonl": _jsonl([expected[i] for chunk in ids for i in chunk])}
 
 
 # --------------------------------------------------------------------------- inspect
