@@ -527,6 +527,7 @@ def _convert(spec: FormatSpec, record: Any, related: Mapping[str, Any]) -> dict[
         if raw.__class__ not in (dict, list):
             return f"raw not a string: {spec.raw[1].text} is {_kind(raw)}"
         out["raw_bytes"] = "re-encoded: the log keeps the answer as parsed JSON, not its text"
+        raw = msgspec.json.encode(raw).decode()
     warning = _envelope(raw)
     if warning is not None:
         out["raw_warning"] = warning
