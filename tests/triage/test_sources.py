@@ -142,6 +142,25 @@ class TestProblems:
                          Item("samples[2]", {"id": 2})]
         assert peak < 2_500_000
 
+    def test_a_lone_low_surrogate_ends_the_document_with_a_problem(self, tmp_path: Path) -> None:
+        text = '{"samples": [{"a": 1}, {"a": "x\\udc00"}, {"a": 3}]}'
+        items = read(write(tmp_path / "log.json", text), "samples[*]")
+        assert items[0] == Item("samples[0]", {"a": 1})
+        assert items[1].problem is not None
+        assert items[1].problem.startswith("log.json: not JSON at byte ")
+        assert "a string escapes a lone low surrogate" in items[1].problem and len(items) == 2
+
+    def test_a_single_value_too_long_stops_the_reading(self, tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+        """yajl holds a string until its end: one longer than the bound is not read on."""
+        monkeypatch.setattr(sources, "MAX_RECORD_BYTES", 1024 * 1024)
+        path = write(tmp_path / "log.json", json.dumps({"samples": [1, {"text": "x" * 3_000_000}, 3]}))
+        items = read(path, "samples[*]")
+        assert items[0] == Item("samples[0]", 1) and len(items) == 2
+        assert items[1].place == "samples[1]"
+        assert items[1].problem is not None
+        assert items[1].problem.startswith("log.json: a single value longer than 1 MiB at byte ")
+
     def test_a_gzip_that_breaks(self, tmp_path: Path) -> None:
         doc = json.dumps({"samples": [{"id": i} for i in range(4000)]}).encode()
         packed = gzip.compress(doc)

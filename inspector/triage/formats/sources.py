@@ -17,6 +17,13 @@ other number a ``float`` (``1e400`` is ``inf``, as Python's ``json`` reads
 it); ijson's ``use_float`` is not used, because yajl then refuses an integer
 past 64 bits as an overflow and the whole document with it.
 
+yajl reads escaped surrogates its own way, not as Python's ``json`` does: a lone
+high one (``"\\ud800"``) becomes ``?``, two high ones a wrong character, and a
+lone low one (``"\\udc00"``) stops the document (a problem, as below).  The
+text of such a string cannot be trusted; this reader does not detect the first
+two (no UTF-8 text holds a lone surrogate: a writer emits one only from a
+broken string).
+
 A document that stops being JSON (not JSON, truncated, not UTF-8, a gzip that
 breaks) ends with one last ``Item`` whose ``problem`` says where and why
 (``results.json: not JSON at byte 1,234: ...``, the byte counted from 0 in the
@@ -58,6 +65,7 @@ read here from the archive's bytes with ``zstandard``, and their CRC-32 checked.
 
 from __future__ import annotations
 
+import io
 import os
 import re
 import struct
@@ -205,47 +213,60 @@ class _Walker:
         self.build, self.keys = [], []
 
     def feed(self, events: list[tuple[str, Any]], offset: int) -> list[Item]:
+        # The hot loop: the innermost open container and the key being read
+        # are locals (``keys[-1]`` is brought up to date when one is opened,
+        # and at the end); inside a record, the commonest events come first.
         out: list[Item] = []
         steps, frames, build, keys = self.steps, self.frames, self.build, self.keys
         nsteps = len(steps)
+        top: Any = build[-1] if build else None
+        key: Any = keys[-1] if keys else None
         for event, value in events:
-            if self.done:
-                break
             if build:
-                top = build[-1]
                 if event == "map_key":
                     if value in top:
                         self.refuse(f'duplicate key "{visible(shorten(value, 80))}" in '
                                     f"{self._inner_place(value)} (which one counts is ambiguous)")
                         build, keys = self.build, self.keys
+                    key = value
+                    continue
+                if event == "string" or event == "null" or event == "boolean":
+                    pass
+                elif event == "number":
+                    if type(value) is Decimal:
+                        value = float(value)
+                elif event == "start_map" or event == "start_array":
+                    new: Any = {} if event == "start_map" else []
+                    if key is None:
+                        top.append(new)
                     else:
-                        keys[-1] = value
-                    continue
-                if event == "end_map" or event == "end_array":
-                    build.pop()
-                    keys.pop()
-                    if not build:
-                        out.append(Item(self.place, top))
-                        self._record_done()
-                    continue
-                if event == "start_map":
-                    new: Any = {}
-                elif event == "start_array":
-                    new = []
-                else:
-                    new = _number(value) if event == "number" else value
-                if keys[-1] is None:
-                    top.append(new)
-                else:
-                    top[keys[-1]] = new
-                if event == "start_map" or event == "start_array":
+                        top[key] = new
                     if len(build) >= MAX_DEPTH:
                         self.refuse(f"{self.place} is nested deeper than {MAX_DEPTH} levels")
                         build, keys = self.build, self.keys
                         self.skip += 1
                         continue
+                    keys[-1] = key
                     build.append(new)
-                    keys.append(None if event == "start_array" else "")
+                    top = new
+                    key = None if event == "start_array" else ""
+                    keys.append(key)
+                    continue
+                else:  # the end of a container
+                    build.pop()
+                    keys.pop()
+                    if build:
+                        top, key = build[-1], keys[-1]
+                        continue
+                    out.append(Item(self.place, top))
+                    self._record_done()
+                    if self.done:
+                        break
+                    continue
+                if key is None:
+                    top.append(value)
+                else:
+                    top[key] = value
                 continue
             if self.skip:
                 if event == "start_map" or event == "start_array":
@@ -255,6 +276,8 @@ class _Walker:
                     if not self.skip and self.problem is not None:
                         out.append(Item(self.place, problem=self.problem))
                         self._record_done()
+                        if self.done:
+                            break
                 continue
             # outside records: where the value starting now is
             if event == "map_key":
@@ -283,14 +306,19 @@ class _Walker:
                 self.place = self._record_place()
                 self.started_at = offset
                 if container:
-                    new = {} if event == "start_map" else []
-                    build.append(new)
-                    keys.append(None if event == "start_array" else "")
+                    top = {} if event == "start_map" else []
+                    key = None if event == "start_array" else ""
+                    build.append(top)
+                    keys.append(key)
                 else:
                     out.append(Item(self.place, _number(value) if event == "number" else value))
                     self._record_done()
+                    if self.done:
+                        break
             elif container:
                 frames.append([event == "start_array", -1 if event == "start_array" else ""])
+        if build:
+            keys[-1] = key
         return out
 
     def _record_done(self) -> None:
@@ -346,7 +374,7 @@ def _error_offset(open_text: _Opener, start: int) -> int:
                 events.clear()
                 at += 1
         return at
-    except (ijson.JSONError, _Broken):
+    except (ijson.JSONError, UnicodeDecodeError, _Broken):
         return at
     finally:
         text.close()
@@ -384,10 +412,13 @@ def _walk(name: str, open_text: _Opener, steps: tuple[_Step, ...], first_only: b
                 piece, fed = piece[3:], 3
             try:
                 coro.send(piece)
-            except ijson.JSONError as exc:
+            except (ijson.JSONError, UnicodeDecodeError) as exc:
                 yield from walker.feed(events, fed)
                 if not walker.done:
-                    reason = _first_line(exc)
+                    if isinstance(exc, UnicodeDecodeError):  # yajl decodes "\\udc00" to bytes Python refuses
+                        reason = "a string escapes a lone low surrogate (\\udc00-\\udfff)"
+                    else:
+                        reason = _first_line(exc)
                     kind = "not UTF-8" if "UTF8" in reason else "not JSON"
                     yield ended(f"{kind} at byte {_error_offset(open_text, fed):,}: {reason}")
                 return
@@ -407,7 +438,7 @@ def _walk(name: str, open_text: _Opener, steps: tuple[_Step, ...], first_only: b
             return
         try:
             coro.close()
-        except ijson.JSONError:  # the text ended before the document did
+        except (ijson.JSONError, UnicodeDecodeError):  # the text ended before the document did
             yield from walker.feed(events, fed)
             yield ended("empty: no JSON document" if not seen and not events
                         else f"truncated at byte {fed:,}: the JSON document is not complete")
@@ -474,18 +505,46 @@ HEADER_JSON = "header.json"
 START_JSON = "_journal/start.json"
 
 
+class _Archive:
+    """An open ``.eval``: its entries (the last of a repeated name), and each
+    member's text.  The central directory is read once."""
+
+    def __init__(self, path: str, name: str) -> None:
+        try:
+            self.zip = zipfile.ZipFile(path)
+        except zipfile.BadZipFile as exc:
+            raise SourceError(f"{name}: not a zip archive, as an Inspect .eval log is ({exc})") from None
+        except OSError as exc:
+            raise SourceError(f"{name}: cannot read: {exc.strerror or exc}") from None
+        self.entries = {info.filename: info for info in self.zip.infolist()}
+        self.fd = self.zip.fp.fileno() if self.zip.fp is not None else -1
+        self._decompressor: Any = None
+
+    def text(self, info: zipfile.ZipInfo) -> _Text:
+        if max(info.file_size, info.compress_size) > MAX_RECORD_BYTES:
+            raise _Broken(f"{info.file_size:,} bytes, longer than {MAX_RECORD_BYTES // (1024 * 1024)} MiB "
+                          "(refused, not read)")
+        if info.compress_type == _ZIP_ZSTANDARD:
+            if self._decompressor is None:
+                try:
+                    import zstandard
+                except ImportError:
+                    raise _Broken("compressed with Zstandard, and the zstandard package is not installed") from None
+                self._decompressor = zstandard.ZstdDecompressor()  # reused, one member after the other
+            return _ZstdMember(self.fd, info, self._decompressor)
+        return _DeflatedMember(self.zip, info)
+
+    def close(self) -> None:
+        self.zip.close()
+
+
 class _DeflatedMember(_Text):
     """A stored or deflated member, read by ``zipfile``."""
 
-    def __init__(self, path: str, info: zipfile.ZipInfo) -> None:
+    def __init__(self, archive: zipfile.ZipFile, info: zipfile.ZipInfo) -> None:
         try:
-            self._archive = zipfile.ZipFile(path)
-        except (OSError, zipfile.BadZipFile) as exc:
-            raise _Broken(f"cannot be opened: {exc}") from None
-        try:
-            self._stream = self._archive.open(info)
+            self._stream = archive.open(info)
         except (OSError, zipfile.BadZipFile, NotImplementedError, RuntimeError, ValueError) as exc:
-            self._archive.close()
             raise _Broken(f"cannot be opened: {exc}") from None
 
     def read(self, size: int) -> bytes:
@@ -496,52 +555,29 @@ class _DeflatedMember(_Text):
 
     def close(self) -> None:
         self._stream.close()
-        self._archive.close()
 
 
 class _ZstdMember(_Text):
     """A Zstandard member, read from the archive's bytes: its local header
     skipped, its data decompressed (every frame), its size and CRC-32 checked."""
 
-    def __init__(self, path: str, info: zipfile.ZipInfo) -> None:
-        try:
-            import zstandard
-        except ImportError:
-            raise _Broken("compressed with Zstandard, and the zstandard package is not installed") from None
-        self._zstd = zstandard
+    def __init__(self, fd: int, info: zipfile.ZipInfo, decompressor: Any) -> None:
         self._info = info
-        try:
-            self._file = open(path, "rb", buffering=0)
-        except OSError as exc:
-            raise _Broken(f"cannot read: {exc.strerror or exc}") from None
-        local = os.pread(self._file.fileno(), 30, info.header_offset)
+        local = os.pread(fd, 30, info.header_offset)
         if len(local) < 30 or local[:4] != b"PK\x03\x04":
-            self._file.close()
             raise _Broken("its local header is not where the central directory says")
         name_length, extra_length = struct.unpack("<HH", local[26:30])
-        self._at = info.header_offset + 30 + name_length + extra_length
-        self._left = info.compress_size
-        member = self
-
-        class Compressed:  # the member's compressed bytes, for the decompressor
-            def read(self, size: int = -1) -> bytes:
-                return member._compressed(size)
-
-        self._reader = zstandard.ZstdDecompressor().stream_reader(Compressed(), read_across_frames=True,
-                                                                  closefd=False)
+        start = info.header_offset + 30 + name_length + extra_length
+        packed = os.pread(fd, info.compress_size, start)  # at most MAX_RECORD_BYTES (_Archive.text)
+        if len(packed) < info.compress_size:
+            raise _Broken("the archive ends inside it")
+        self._reader = decompressor.stream_reader(io.BytesIO(packed), read_across_frames=True)
         self._crc = self._size = 0
-
-    def _compressed(self, size: int) -> bytes:
-        want = self._left if size < 0 else min(size, self._left)
-        data = os.pread(self._file.fileno(), want, self._at) if want > 0 else b""
-        self._at += len(data)
-        self._left -= len(data)
-        return data
 
     def read(self, size: int) -> bytes:
         try:
             data = self._reader.read(size)
-        except self._zstd.ZstdError as exc:
+        except _zstd_error() as exc:
             raise _Broken(f"not valid Zstandard data: {exc}") from None
         if data:
             self._crc = zlib.crc32(data, self._crc)
@@ -554,17 +590,11 @@ class _ZstdMember(_Text):
             raise _Broken("bad CRC-32")
         return data
 
-    def close(self) -> None:
-        self._file.close()
 
+def _zstd_error() -> type[Exception]:
+    import zstandard
 
-def _member_text(path: str, info: zipfile.ZipInfo) -> _Text:
-    if info.file_size > MAX_RECORD_BYTES:
-        raise _Broken(f"{info.file_size:,} bytes, longer than {MAX_RECORD_BYTES // (1024 * 1024)} MiB "
-                      "(refused, not read)")
-    if info.compress_type == _ZIP_ZSTANDARD:
-        return _ZstdMember(path, info)
-    return _DeflatedMember(path, info)
+    return zstandard.ZstdError
 
 
 def _sample_order(name: str) -> tuple[int, int, str]:
@@ -574,10 +604,10 @@ def _sample_order(name: str) -> tuple[int, int, str]:
     return (int(epoch), 0, sample.zfill(20)) if sample.isdigit() else (int(epoch), 1, sample)
 
 
-def _read_member(name: str, path: str, info: zipfile.ZipInfo) -> Item:
+def _read_member(name: str, archive: _Archive, member: str) -> Item:
     """One member decoded alone: its value, or its problem."""
-    member = info.filename
-    items = _walk(f"{name}: {member}", lambda: _member_text(path, info), ())
+    info = archive.entries[member]
+    items = _walk(f"{name}: {member}", lambda: archive.text(info), ())
     try:
         found = list(items)
     finally:
@@ -593,28 +623,37 @@ def iter_eval(path: str) -> tuple[dict[str, Any], Iterator[Item]]:
     """The header of the Inspect AI ``.eval`` log at ``path`` (``header.json``,
     or ``_journal/start.json`` for a log not finished) and its samples, one
     ``Item`` per ``samples/<id>_epoch_<n>.json`` member (the place is the
-    member's name), in inspect_ai's order (by epoch, then id).  SourceError
-    when the file is not a zip or has no header."""
+    member's name), in inspect_ai's order (by epoch, then id), read when the
+    iterator is.  SourceError when the file is not a zip or has no header."""
     name = os.path.basename(path)
+    archive = _Archive(path, name)
     try:
-        with zipfile.ZipFile(path) as archive:
-            entries = {info.filename: info for info in archive.infolist()}  # the last of a repeated name
-    except zipfile.BadZipFile as exc:
-        raise SourceError(f"{name}: not a zip archive, as an Inspect .eval log is ({exc})") from None
-    except OSError as exc:
-        raise SourceError(f"{name}: cannot read: {exc.strerror or exc}") from None
-    member = HEADER_JSON if HEADER_JSON in entries else START_JSON if START_JSON in entries else None
-    if member is None:
-        raise SourceError(f"{name}: neither {HEADER_JSON} nor {START_JSON} in it: not an Inspect .eval log")
-    found = _read_member(name, path, entries[member])
-    if found.problem is not None:
-        raise SourceError(found.problem)
-    if not isinstance(found.value, dict):
-        raise SourceError(f"{name}: {member} is not a JSON object")
-    samples = sorted((entry for entry in entries if _SAMPLE_MEMBER.fullmatch(entry)), key=_sample_order)
+        entries = archive.entries
+        member = HEADER_JSON if HEADER_JSON in entries else START_JSON if START_JSON in entries else None
+        if member is None:
+            raise SourceError(f"{name}: neither {HEADER_JSON} nor {START_JSON} in it: not an Inspect .eval log")
+        found = _read_member(name, archive, member)
+        if found.problem is not None:
+            raise SourceError(found.problem)
+        if not isinstance(found.value, dict):
+            raise SourceError(f"{name}: {member} is not a JSON object")
+        samples = sorted((entry for entry in entries if _SAMPLE_MEMBER.fullmatch(entry)), key=_sample_order)
+    finally:
+        archive.close()
 
     def each() -> Iterator[Item]:
-        for sample in samples:
-            yield _read_member(name, path, entries[sample])
+        try:
+            archive = _Archive(path, name)  # the file as it is now (the header's archive is closed)
+        except SourceError as exc:
+            yield Item("", problem=exc.problem)
+            return
+        try:
+            for sample in samples:
+                if sample in archive.entries:
+                    yield _read_member(name, archive, sample)
+                else:
+                    yield Item(sample, problem=f"{name}: {sample}: gone (the file changed since its header was read)")
+        finally:
+            archive.close()
 
     return found.value, each()
