@@ -356,7 +356,10 @@ _Opener = Callable[[], _Text]
 def _error_offset(open_text: _Opener, start: int) -> int:
     """Where yajl stops (it does not say): the text parsed again, in pieces up
     to ``start`` (the offset of the piece that failed), then byte by byte."""
-    text = open_text()
+    try:
+        text = open_text()
+    except _Broken:
+        return start
     events = ijson.sendable_list()
     coro = ijson.basic_parse_coro(events)
     at = 0
