@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from inspector.triage.formats.spec import preset_text
+
 from support import FIXTURES
 from support.format_samples_b import build
 
@@ -42,7 +44,7 @@ def test_nothing_else_is_built(rebuilt: Path) -> None:
 
 @pytest.mark.parametrize("name", ["phoenix", "otel-genai", "inspect", "promptfoo"])
 def test_each_format_has_a_preset_and_its_sources(name: str) -> None:
-    preset = tomllib.loads((FORMATS / name / "preset.toml").read_text(encoding="utf-8"))
+    preset = tomllib.loads(preset_text(name))
     assert preset["name"] == name and preset["source"] and preset["raw"]
     assert 10 <= len((FORMATS / name / "SOURCE.md").read_text(encoding="utf-8").splitlines()) <= 25
     lines = [json.loads(line) for line in

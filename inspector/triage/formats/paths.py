@@ -157,11 +157,14 @@ def parse(text: str, records: bool = False) -> Path:
     steps: list[Step] = []
     if text.startswith("/"):
         for segment in parse_path(text):
-            if segment.endswith("|json"):
-                steps.append(("key", segment[:-5], list_index(segment[:-5])))
+            name, marker, rest = segment.partition("|json")
+            steps.append(("key", name, list_index(name)))
+            if marker:
                 steps.append(("json",))
-            else:
-                steps.append(("key", segment, list_index(segment)))
+                if rest:  # a pointer's last key, then a dotted way into its JSON: /attributes/a.b|json.temperature
+                    if not rest.startswith("."):
+                        raise ValueError(f"the pointer {visible(text)!r}: |json is followed by a dotted path")
+                    steps.extend(parse(rest[1:]).steps)
         return Path(text, tuple(steps))
     if not text:
         raise ValueError("the path is empty")

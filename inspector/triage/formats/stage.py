@@ -64,9 +64,12 @@ def _records(path: str, spec: FormatSpec) -> Iterator[tuple[str, Any, str | None
     """(place, record, problem) of every record of one log, in order."""
     name = path
     if path.endswith(".eval"):
-        from .sources import iter_eval
+        from .sources import SourceError, iter_eval
 
-        _, items = iter_eval(path)
+        try:
+            _, items = iter_eval(path)
+        except SourceError as exc:
+            raise LogError(path, str(exc)) from None
         for item in items:
             yield f"{name} {item.place}", item.value, item.problem
         return
@@ -111,15 +114,18 @@ def _header(path: str, spec: FormatSpec) -> Any:
     if spec.header is None or spec.header.path is None:
         return None
     if path.endswith(".eval"):
-        from .sources import iter_eval
+        from .sources import SourceError, iter_eval
 
-        header, _ = iter_eval(path)
+        try:
+            header, _ = iter_eval(path)
+        except SourceError as exc:
+            raise LogError(path, str(exc)) from None
         found = spec.header.path.walk(header)
-    else:
-        from .sources import header as read_header
+        return None if found.__class__ is Missing else found
+    from .sources import header as read_header
 
-        found = read_header(path, spec.header.path.text)
-    return None if found.__class__ is Missing else found
+    item = read_header(path, spec.header.path.text)
+    return item.value if item.problem is None else None
 
 
 def _joined(path: str, spec: FormatSpec) -> dict[str, bytes]:
