@@ -537,10 +537,14 @@ def _convert(spec: FormatSpec, record: Any, related: Mapping[str, Any]) -> dict[
 
 
 def _what(rule: Rule, record: Any, related: Mapping[str, Any]) -> str:
+    """What a skipped row is, as the summary counts it: the value that tells it
+    apart (``SPAN``, ``retriever``, ``embeddings``), or which member it lacks."""
     found = _at(rule.path, record, related)
     if found.__class__ is Missing or found is None:
-        return f"{rule.path[1].text} absent"
-    return f"{rule.path[1].text}={found if found.__class__ is str else msgspec.json.encode(found).decode()}"
+        steps = rule.path[1].steps
+        named = [step[2] for step in steps if step[0] == "select"] or [step[1] for step in steps if step[0] == "key"]
+        return f"no {named[-1] if named else rule.path[1].text}"
+    return found if found.__class__ is str else msgspec.json.encode(found).decode()
 
 
 def _request(spec: FormatSpec, record: Any, related: Mapping[str, Any]) -> Any:

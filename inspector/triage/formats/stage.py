@@ -77,8 +77,12 @@ def _records(path: str, spec: FormatSpec) -> Iterator[tuple[str, Any, str | None
         from .sources import iter_document
 
         records = spec.records.text if spec.records is not None else ""
+        found = False
         for item in iter_document(path, records):
+            found = found or item.problem is None
             yield f"{name} {item.place}", item.value, item.problem
+        if not found:
+            yield name, None, f"no records: nothing at {records or 'the top'} in this document"
         return
     number = 0
     for _, data, length in _chunks(path):
@@ -106,8 +110,12 @@ def _records(path: str, spec: FormatSpec) -> Iterator[tuple[str, Any, str | None
             if spec.records is None:
                 yield where, value, None
                 continue
+            found = False
             for place, record in spec.records.expand(value):
+                found = True
                 yield f"{where} {place}", record, None
+            if not found:  # not a line of this format: said, never counted as nothing
+                yield where, None, f"no records: nothing at {spec.records.text} in this line"
 
 
 def _header(path: str, spec: FormatSpec) -> Any:
@@ -175,8 +183,10 @@ def stage(logs: list[str], spec: FormatSpec, progress: Callable[[int], None] | N
         # A directory or glob given as LOG holds the joined file too: it is not a log of answers.
         logs = [path for path in logs if os.path.basename(path) != spec.join.file] or logs
     for number, path in enumerate(logs, 1):
-        base = os.path.basename(path) or "log"
-        out = os.path.join(folder, f"{number:03d}-{base}.records.jsonl")
+        # Named as the log it was read from (a folder a log: two logs may share a name), so that
+        # what the summary says of a staged log reads as of that log; each record's source is exact.
+        os.mkdir(os.path.join(folder, str(number)))
+        out = os.path.join(folder, str(number), os.path.basename(path) or "log")
         joined = _joined(path, spec) if spec.join is not None else None
         header = _header(path, spec)
         with open(out, "wb") as handle:
