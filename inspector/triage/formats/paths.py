@@ -70,7 +70,44 @@ class Path:
 
     def walk(self, value: Any) -> Any:
         """The member this path reaches in ``value``, or ``Missing`` (RepeatedKey
-        when a ``|json`` text on the way repeats a key)."""
+        when a ``|json`` text on the way repeats a key).  The way down is walked
+        without keeping where it is (a record walks a dozen paths); a miss is
+        walked again to say where it stopped."""
+        start = value
+        for step in self.steps:
+            kind = step[0]
+            if kind == "key":
+                cls = value.__class__
+                if cls is dict:
+                    value = value.get(step[1], _NONE)
+                    if value is _NONE:
+                        return self._missing(start)
+                elif cls is list and 0 <= step[2] < len(value):
+                    value = value[step[2]]
+                else:
+                    return self._missing(start)
+            elif kind == "json":
+                if value.__class__ is not str:
+                    return self._missing(start)
+                value = _decoded(value)
+                if value is _NONE:
+                    return self._missing(start)
+            elif kind == "select":
+                if value.__class__ is not list:
+                    return self._missing(start)
+                key, wanted = step[1], step[2]
+                for element in value:
+                    if element.__class__ is dict and element.get(key) == wanted:
+                        value = element
+                        break
+                else:
+                    return self._missing(start)
+            else:
+                raise ValueError("[*] is for records paths")  # parse refuses it elsewhere
+        return value
+
+    def _missing(self, value: Any) -> Missing:
+        """Where the walk of ``value`` stops, and why (RepeatedKey as ``walk``)."""
         walked: list[str] = []
         for step in self.steps:
             kind = step[0]
@@ -100,20 +137,17 @@ class Path:
                 walked.append(name)
                 value = found
                 continue
-            if kind == "select":
-                key, wanted = step[1], step[2]
-                if value.__class__ is not list:
-                    return Missing(".".join(walked), f"{_kind(value)}, not an array")
-                for element in value:
-                    if element.__class__ is dict and element.get(key) == wanted:
-                        value = element
-                        break
-                else:
-                    return Missing(".".join(walked) + f"[{key}={wanted}]", "no element has it")
-                walked[-1:] = [(walked[-1] if walked else "") + f"[{key}={wanted}]"]
-                continue
-            raise ValueError("[*] is for records paths")  # parse refuses it elsewhere
-        return value
+            key, wanted = step[1], step[2]
+            if value.__class__ is not list:
+                return Missing(".".join(walked), f"{_kind(value)}, not an array")
+            for element in value:
+                if element.__class__ is dict and element.get(key) == wanted:
+                    value = element
+                    break
+            else:
+                return Missing(".".join(walked) + f"[{key}={wanted}]", "no element has it")
+            walked[-1:] = [(walked[-1] if walked else "") + f"[{key}={wanted}]"]
+        return Missing(".".join(walked), "found")  # pragma: no cover - only a miss is described
 
     def expand(self, value: Any, place: str = "") -> Iterator[tuple[str, Any]]:
         """Every (place, value) this path reaches, ``[*]`` taking each element
@@ -122,6 +156,29 @@ class Path:
 
 
 _NONE = object()
+_UNSEEN = object()
+# JSON texts decoded on the way (a request logged as JSON text is the same text for many records):
+# the latest, by text; a text that is not JSON is kept as _NONE, one that repeats a key raises each time.
+_DECODED: dict[str, Any] = {}
+_DECODED_KEPT = 1024
+_DECODED_CHARS = 4096
+
+
+def _decoded(text: str) -> Any:
+    found = _DECODED.get(text, _UNSEEN)
+    if found is not _UNSEEN:
+        return found
+    try:
+        found = decode_json(text)
+    except RepeatedKey:
+        raise
+    except ValueError:
+        found = _NONE
+    if len(text) <= _DECODED_CHARS:
+        if len(_DECODED) >= _DECODED_KEPT:
+            _DECODED.clear()
+        _DECODED[text] = found
+    return found
 
 
 def _expand(steps: tuple[Step, ...], value: Any, place: str) -> Iterator[tuple[str, Any]]:

@@ -445,7 +445,7 @@ def _envelope(raw: Any) -> str | None:
     value = raw
     if raw.__class__ is str:
         text = raw.lstrip()
-        if not text.startswith(("{", "[")):
+        if not text.startswith(("{", "[")) or '"claims"' in text:  # an answer, or not a message: no decoding
             return None
         try:
             value = msgspec.json.decode(text)
