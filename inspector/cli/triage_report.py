@@ -135,6 +135,13 @@ def print_summary(summary: Summary, baseline: Summary | None, against: Sequence[
             console.print(line)
     for file, line, problem in tally.broken:
         console.print(Text(visible(f"{file} broke off after line {line:,}: {problem}"), "bold red"))
+    if tally.envelopes:
+        for line in hanging("raw".ljust(FACT_LABEL_WIDTH),
+                            (f"the raw path reaches a chat message, not the answer, in {tally.envelopes:,} record(s) "
+                             "(role, content, parts...): their verdicts are of the message, not of the answer; try "
+                             "a path into its content, or a --log-format preset (inspector formats)").split(" "),
+                            width, " ", lead_style="bold yellow"):
+            console.print(line)
     if tally.skipped:
         rows = ", ".join(f"{what} {count:,}" for what, count in sorted(tally.skipped.items(), key=lambda i: -i[1]))
         for line in hanging("skipped".ljust(FACT_LABEL_WIDTH),

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from .formats.reading import parse_foreign, parse_staged
+from .formats.spec import envelope_reason
 from .mapping import DEFAULT_FORMAT, LogFormat, Plan, compile_format
 from .records import (
     RAW_LOGGED_AS,
@@ -70,5 +71,7 @@ def decode_record(line: bytes, file: str, number: int, offset: int, requests: Re
         request_member = member_at(members, plan.request)
         if request_member is not None:
             meta.update(request_extras(bytes(request_member)))
+    if raw.__class__ is str and (warning := envelope_reason(raw)) is not None:
+        meta.setdefault("raw_warning", warning)
     ident = member_at(members, plan.id)
     return LogRecord(file, number, offset, raw, known.request, meta, meta_value(ident) if ident is not None else None)

@@ -177,6 +177,8 @@ class Summary:
             "bad_kinds": dict(sorted(tally.bad_kinds.items())),
             # rows a --log-format says are not model answers (spans, retrievals...), by what they are: not records
             "skipped": dict(sorted(tally.skipped.items())),
+            # answers that are a chat message the raw path stopped at (role, content, ...): the path is wrong
+            "raw_envelopes": tally.envelopes,
             # every log that broke off before its end: counted up to the line after which it broke
             "broken": broken_document(tally),
             "by_check": self.by_check,

@@ -40,7 +40,7 @@ from .groups import OTHER, GroupMatcher, bounded_member
 from .logs import Chunk, count_lines, range_chunks
 from .mapping import DEFAULT_FORMAT, FILE_KEY, LogFormat, compile_format
 from .formats.reading import verdict_of
-from .formats.spec import NO_ANSWER, NO_ANSWER_REASONS, Skipped
+from .formats.spec import NO_ANSWER, NO_ANSWER_REASONS, Skipped, envelope_reason
 from .parsing import parser_for
 from .records import BAD_KINDS, GROUP_CHARS, RequestCache, file_member
 from .sample import Reservoir
@@ -76,6 +76,8 @@ BAD_CODE = len(VERDICT_LABELS)
 _CODES = {label: code for code, label in enumerate(VERDICT_LABELS)}
 _ACCEPTED = ("ACCEPT", None, True, True, None, None)  # the verdicts key of every accepted record
 _ACCEPT_SHAPE = ("ACCEPT",)  # where a request keeps the number of its accepted records' cell
+# The rejections of an answer that may be a chat message (role, content, parts...) a raw path stopped at.
+_ENVELOPE_REASONS = frozenset(("WRONG_SHAPE", "UNKNOWN_MEMBER", "MISSING_MEMBER", "NOT_A_STRING"))
 # The statuses a triage counts: the contract's, after NO_ANSWER (a record that holds no answer to verify).
 TRIAGE_STATUSES: tuple[str, ...] = (NO_ANSWER, *STATUSES)
 _STATUS_CODES = {status: code for code, status in enumerate(TRIAGE_STATUSES)}
@@ -326,6 +328,7 @@ class Tally:
     bad_lines: int = 0
     bad_kinds: Counter = field(default_factory=Counter)
     skipped: Counter = field(default_factory=Counter)  # rows a format says are not model answers, by what they are
+    envelopes: int = 0  # records whose answer is a chat message the raw path stopped at, not the answer
     bad: list[tuple[str, int, str]] = field(default_factory=list)
     broken: list[tuple[str, int, str]] = field(default_factory=list)
     by_values: dict[str, dict[bytes | None, int]] = field(default_factory=dict)
@@ -413,6 +416,7 @@ class Tally:
         self.bad_lines += other.bad_lines
         self.bad_kinds.add(other.bad_kinds)
         self.skipped.add(other.skipped)
+        self.envelopes += other.envelopes
         self.bad.extend(other.bad[:max(0, BAD_KEPT - len(self.bad))])
         self.broken.extend(other.broken)
         if other.index is not None or (demote is not None and self.index is not None):
@@ -704,6 +708,8 @@ class _Counting:
                 continue
             verdict = verdict_of(raw, known.request, registry)
             status = verdict.status
+            if status == "INVALID_JSON" and verdict.reason in _ENVELOPE_REASONS and envelope_reason(raw) is not None:
+                tally.envelopes += 1  # never silently wrong: the raw path reaches a chat message
             assessed = known.assessed
             evidence = failing = None
             if status == "ACCEPT":

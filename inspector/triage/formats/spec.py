@@ -440,7 +440,7 @@ def timestamp(value: Any, unit: str) -> str | None:
     return moment.isoformat(timespec="microseconds" if moment.microsecond else "seconds").replace("+00:00", "Z")
 
 
-def _envelope(raw: Any) -> str | None:
+def envelope_reason(raw: Any) -> str | None:
     """Why the answer found looks like a chat envelope, not the answer (None: it does not)."""
     value = raw
     if raw.__class__ is str:
@@ -456,8 +456,8 @@ def _envelope(raw: Any) -> str | None:
     if value.__class__ is dict and "claims" not in value:
         keys = [key for key in _ENVELOPE_KEYS if key in value]
         if keys:
-            return (f"the raw path reaches a chat message ({', '.join(keys)}), not the answer: "
-                    f"try a path into its {'content' if 'content' in keys else keys[0]}")
+            return (f"the raw path reaches a chat message ({', '.join(keys)}), not the answer: try a path into "
+                    f"its {'content' if 'content' in keys else keys[0]}, or a --log-format preset (inspector formats)")
     return None
 
 
@@ -528,7 +528,7 @@ def _convert(spec: FormatSpec, record: Any, related: Mapping[str, Any]) -> dict[
             return f"raw not a string: {spec.raw[1].text} is {_kind(raw)}"
         out["raw_bytes"] = "re-encoded: the log keeps the answer as parsed JSON, not its text"
         raw = msgspec.json.encode(raw).decode()
-    warning = _envelope(raw)
+    warning = envelope_reason(raw)
     if warning is not None:
         out["raw_warning"] = warning
     out["raw"] = raw
@@ -588,4 +588,4 @@ def load_format(argument: str) -> FormatSpec | None:
     return load_spec(document, argument)
 
 
-__all__ += ["load_format", "preset_text", "read_format_file", "sample_line", "timestamp"]
+__all__ += ["envelope_reason", "load_format", "preset_text", "read_format_file", "sample_line", "timestamp"]
