@@ -89,7 +89,10 @@ class Path:
             elif kind == "json":
                 if value.__class__ is not str:
                     return self._missing(start)
-                value = _decoded(value)
+                try:
+                    value = _decoded(value)
+                except RepeatedKey:
+                    return self._missing(start)  # raises it again, naming where
                 if value is _NONE:
                     return self._missing(start)
             elif kind == "select":
