@@ -120,7 +120,7 @@ class Path:
                 try:
                     value = decode_json(value)
                 except RepeatedKey as exc:
-                    raise RepeatedKey(f"{'.'.join(walked)}: {exc}") from None
+                    raise RepeatedKey(f"{'.'.join(walked)}|json: {exc}") from None
                 except ValueError:
                     return Missing(".".join(walked), "text that is not JSON")
                 walked[-1:] = [walked[-1] + "|json"] if walked else ["|json"]
