@@ -215,14 +215,15 @@ def sample_line(name: str) -> tuple[str, str] | None:
     for root in (here / "fixtures", here / "inspector" / "bundled"):
         path = root / "logs" / "formats" / sample
         if path.is_file():
-            try:
-                with path.open("rb") as handle:
-                    first = handle.readline(4096)
-            except OSError:
-                return None
             if path.suffix == ".eval":
                 return str(path), "(a zip: header.json, samples/ID_epoch_N.json, ...)"
-            return str(path), first.decode("utf-8", "replace").rstrip("\n")
+            try:
+                with path.open("rb") as handle:
+                    # a line of a log, or the start of a document (indented: its first lines, joined)
+                    first = handle.readline(4096) if path.suffix != ".json" else handle.read(1024)
+            except OSError:
+                return None
+            return str(path), " ".join(first.decode("utf-8", "replace").split())
     return None
 
 
