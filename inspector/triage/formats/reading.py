@@ -18,7 +18,8 @@ from typing import Any
 
 import msgspec
 
-from ...contract.decode import Decoded
+from ...contract.checks import CHECKS_BY_ID
+from ...contract.decode import decode_answer
 from ...contract.models import Registry, Request
 from ...contract.verdict import Verdict
 from ...contract.verify import verify
@@ -31,7 +32,10 @@ __all__ = ["NoAnswer", "answer_text", "parse_foreign", "parse_staged", "to_parse
 _BOM = b"\xef\xbb\xbf"
 _MEMBERS = msgspec.json.Decoder(dict[str, msgspec.Raw])
 _encode = msgspec.json.encode
-_EMPTY = Decoded("", 0, 0, None, None)
+# What a record without an answer has for its decoded answer: nothing, which strict decoding refuses
+# (so the checks panel shows the contract stopping at its first check, the rest not reached).
+_EMPTY = decode_answer("")
+_EMPTY_CHECK = CHECKS_BY_ID[_EMPTY.failure.check] if _EMPTY.failure is not None else None
 
 
 class NoAnswer:
@@ -62,7 +66,7 @@ def answer_text(raw: Any) -> str | bytes:
 def verdict_of(raw: Any, request: Request, registry: Registry) -> Verdict:
     """The verdict of a record: the contract's on its answer, or NO_ANSWER with its reason."""
     if raw.__class__ is NoAnswer:
-        return Verdict(NO_ANSWER, raw.reason, False, False, (), request, registry, _EMPTY)
+        return Verdict(NO_ANSWER, raw.reason, False, False, (), request, registry, _EMPTY, _EMPTY_CHECK)
     return verify(raw, request, registry)
 
 
