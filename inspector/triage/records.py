@@ -72,6 +72,7 @@ __all__ = [
     "meta_value",
     "parse_line",
     "parse_mapped",
+    "record_meta",
     "request_extras",
     "scope_key",
     "surrogate_text",
@@ -781,16 +782,28 @@ def decode_record(line: bytes, file: str, number: int, offset: int, requests: Re
     """The record on one line, read as ``log_format`` says, metadata decoded, or
     the bad line and its reason.
 
-    Its metadata: every top-level member but those holding raw and request
-    (by the first segment of their paths), with ``RAW_LOGGED_AS`` when the
-    answer was logged as JSON and the request's extras (``request.NAME``,
-    with ``--request-extra ignore``); its id, the member at the id path."""
+    Its metadata and id: ``record_meta``."""
     requests = requests if requests is not None else RequestCache()
     plan = compile_format(log_format, (), True)
     parsed = parse_line(line, requests) if plan.trivial else parse_mapped(line, requests, plan)
     if isinstance(parsed, str):
         return BadLine(file, number, offset, parsed)
     raw, known, members = parsed
+    meta, ident = record_meta(members, plan)
+    return LogRecord(file, number, offset, raw, known.request, meta, ident)
+
+
+def record_meta(members: Mapping[Any, Any], plan: Plan) -> tuple[dict[str, Any], Any]:
+    """A record's metadata and id, decoded, from its line's members (as
+    ``parse_line``/``parse_mapped`` hand them out) read as ``plan`` says: the
+    one reading of them, for a record reread (``decode_record``) and for a
+    row of ``--records`` (``triage.table``).
+
+    Its metadata: every top-level member but those holding raw and request
+    (by the first segment of their paths), with ``RAW_LOGGED_AS`` when the
+    answer was logged as JSON and the request's extras (``request.NAME``,
+    with ``--request-extra ignore``); its id, the member at the id path
+    (None: none)."""
     holding = (plan.raw[0], plan.request[0])
     meta = {key: meta_value(value) for key, value in members.items() if key.__class__ is str and key not in holding}
     raw_member = member_at(members, plan.raw)
@@ -801,4 +814,4 @@ def decode_record(line: bytes, file: str, number: int, offset: int, requests: Re
         if request_member is not None:
             meta.update(request_extras(bytes(request_member)))
     ident = member_at(members, plan.id)
-    return LogRecord(file, number, offset, raw, known.request, meta, meta_value(ident) if ident is not None else None)
+    return meta, meta_value(ident) if ident is not None else None
