@@ -127,12 +127,12 @@ are, --storage-option KEY=VALUE beside; --timeout SECONDS: how long the schedule
 
 exit status: 0 summarised (bad lines are listed, not an error; --follow: stopped by SIGINT or
 SIGTERM, or standard input ended), 2 unusable input (a missing log or registry, a FIFO or
-directory, a .gz to follow, standard input closed or write-only, a bad option, an --out or
---bad-lines folder that is missing or not writable: found before counting), 3 a counting
-worker died (killed: out of memory, say) or an internal error, 4 summarised but an input broke
-off before its end (a truncated or corrupt .gz, a bad CRC, garbage after its end, a read error):
-every line before the break is counted and the summary says which log broke off, after which
-line and why."""
+directory, a .gz to follow, standard input closed or write-only, a bad option, an --out,
+--bad-lines or --records folder that is missing or not writable, a name taken: found before
+counting), 3 a counting worker died (killed: out of memory, say) or an internal error, 4
+summarised but an input broke off before its end (a truncated or corrupt .gz, a bad CRC,
+garbage after its end, a read error): every line before the break is counted and the summary
+says which log broke off, after which line and why."""
 
 
 def add_parser(commands: Any) -> argparse.ArgumentParser:
@@ -189,7 +189,7 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
                              "the summary lists the first 1,000")
     parser.add_argument("--records", type=Path, metavar="FILE",
                         help="write a row of every record counted to FILE, a new file: JSON lines, CSV when FILE "
-                             "ends in .csv (- : JSON lines on standard output)")
+                             "ends in .csv; -: JSON lines on standard output")
     parser.add_argument("--follow", action="store_true",
                         help="follow the logs as they grow, as tail -F does (the overview; headless with "
                              "--format jsonl)")
