@@ -479,7 +479,7 @@ def member_at(members: Mapping[str, Any], path: tuple[str, ...]) -> msgspec.Raw 
     """The member at ``path`` among a line's top-level members, found one
     container at a time (for a record decoded whole; the counting walks a
     ``Plan``'s tree instead)."""
-    found = _walk(members, path)
+    found = members.get(path[0]) if len(path) == 1 else _walk(members, path)
     return found if found.__class__ is msgspec.Raw else None  # type: ignore[return-value]
 
 

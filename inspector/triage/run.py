@@ -57,6 +57,7 @@ from .logs import (
     StreamBroke,
     check_log,
     check_stdin,
+    count_lines,
     identity_of,
     is_gzip,
     line_ranges,
@@ -94,7 +95,8 @@ def plan_workers(requested: int | None, kinds: Sequence[str], sizes: Sequence[in
 
 
 # A task, tagged: ("range", log, number, start, end) for a plain file's byte
-# range; ("chunk", log, number, offset, lines, first line) for a stream's chunk;
+# range, ("range", log, number, start, end, first line) when its lines are numbered
+# as they are counted (``--records``: rows written with their line numbers); ("chunk", log, number, offset, lines, first line) for a stream's chunk;
 # ("long", log, number, offset, length, line) for a line too long to hold and
 # ("broken", log, number, line after, problem) where a stream broke off, both counted here.
 _Task = tuple[Any, ...]
@@ -127,8 +129,8 @@ def _work(task: _Task) -> Tally:
     spill = Spill(spilled) if spilled is not None else None
     rows = RowSpill(rowed) if rowed is not None else None
     if kind == "range":
-        return tally_range(path, task[3], task[4], registry, options, requests, first_line=1, spill=spill,
-                           rows=rows)
+        return tally_range(path, task[3], task[4], registry, options, requests,
+                           first_line=task[5] if len(task) > 5 else 1, spill=spill, rows=rows)
     if kind == "chunk":
         return tally_chunk(path, task[3], task[4], task[5], registry, options, requests, spill, rows)
     if kind == "long":
@@ -145,11 +147,22 @@ def _local(task: _Task) -> bool:
 
 def _tasks(logs: Sequence[str], kinds: Sequence[str], sizes: Sequence[int | None], task_bytes: int,
            stdin: BinaryIO | None, consumed: list[int], indexes: dict[str, SeekIndex] | None,
-           ends: Mapping[str, int]) -> Iterator[_Task]:
+           ends: Mapping[str, int], numbered: int = 0) -> Iterator[_Task]:
+    """The tasks of the logs, in order.  The ranges of the first ``numbered``
+    logs carry the number of their first line, the newlines before it counted
+    here, in C, as the tasks are handed out (a few milliseconds a range): their
+    rows (``--records``) are written with their line numbers, not renumbered
+    line by line once the ranges before them are merged."""
     for number, (path, kind, size) in enumerate(zip(logs, kinds, sizes)):
         if kind == "plain":
+            line, counted = 1, 0
             for start, end in line_ranges(path, max(1, -(-(size or 0) // task_bytes)), ends.get(path)):
-                yield ("range", path, number, start, end)
+                if number < numbered:
+                    line += count_lines(path, start, counted)
+                    counted = start
+                    yield ("range", path, number, start, end, line)
+                else:
+                    yield ("range", path, number, start, end)
             continue
         line = 1
         before = consumed[0]
@@ -275,7 +288,8 @@ def triage_sides(sides: Sequence[tuple[Sequence[str], Options]], registry: Regis
     def take(task: _Task, tally: Tally) -> None:
         if task[2] != place[0]:
             place[0], place[1] = task[2], 0
-        shift = place[1] if task[0] == "range" else 0  # a stream's tasks know their line numbers
+        # A stream's tasks, and a numbered range, know their line numbers.
+        shift = place[1] if task[0] == "range" and len(task) == 5 else 0
         if spills is not None:
             spilled, rowed = _spill_of(task), _rows_of(task)
             if spilled is not None and os.path.exists(spilled):
@@ -304,7 +318,8 @@ def triage_sides(sides: Sequence[tuple[Sequence[str], Options]], registry: Regis
     _WORKER.update(registry=registry, options=options_of, requests=RequestCache(registry), spills=spills,
                    spilling=len(sides[0][0]), bad_lines=bad_lines is not None, records=records is not None)
     try:
-        tasks = _tasks(logs, kinds, sizes, task_bytes, stdin, consumed, indexes, ends)
+        tasks = _tasks(logs, kinds, sizes, task_bytes, stdin, consumed, indexes, ends,
+                       len(sides[0][0]) if records is not None else 0)
         if workers == 1 or not _run_pool(tasks, workers, take, stopped, on_notice):
             for task in tasks:
                 if stopped():

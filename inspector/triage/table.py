@@ -18,7 +18,8 @@ off what the counting already has, never worked out a second time:
   failing claim's field and cited document (what ``claim:`` groups are named by);
 - ``blame``, ``category``: the count key the tally filed the record under
   (``evidence.Assessment``, kept per request and shape of rejection);
-- ``rungs``: each of the article's rungs (``reports.case.RUNGS``) passed or not;
+- ``rungs``: each of the article's rungs (``reports.case.RUNGS``) passed or not, read off the
+  count key as the summary reads them;
 - ``label``: the label lens's policy, ANSWER or ABSTAIN (``Assessment.policy``:
   the weaker lens that ignores scope, revision, supply and quotes).
 
@@ -55,6 +56,7 @@ from ..contract.evidence import Assessment
 from ..contract.text import json_escape
 from ..reports.case import RUNGS
 from .export import encodable_text
+from .groups import Outcome
 from .records import KnownRequest, record_meta
 from .timeline import iso
 
@@ -67,8 +69,9 @@ COLUMNS = ("file", "line", "offset", "id", "item", "ts", "model", "verdict", "re
 CSV_SUFFIX = ".csv"
 # Rows a spill holds before writing them out.
 BATCH = 4096
-# The metadata members with a column of their own (beside id and ts, whose paths the format gives).
-_OWN = ("item", "model")
+# Each rung passed or not, per (strict_json, citation_only, contract) of a count key: read off
+# the key as the summary's rungs are (``groups.Outcome``), one dict each, shared by the rows.
+_RUNGS: dict[tuple[bool, bool, bool], dict[str, bool]] = {}
 _FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
 _READ = 4 * 1024 * 1024
 
@@ -127,13 +130,16 @@ def record_row(file: str, line: int, offset: int, verdict: Any, known: KnownRequ
         meta.pop(plan.id[0], None)
     if stamp is not None and len(plan.ts) == 1:
         meta.pop(plan.ts[0], None)
-    item, model = (meta.pop(name, None) for name in _OWN)
     check = verdict.check
-    return RecordRow(file, line, offset, ident, item, iso(stamp, fraction=True) if stamp is not None else None,
-                     model, verdict.status, verdict.reason, check.id if check is not None else None,
+    flags = (key[2], key[3], key[0] == "ACCEPT")
+    rungs = _RUNGS.get(flags)
+    if rungs is None:
+        rungs = _RUNGS[flags] = {rung.id: rung.passes(Outcome(*flags)) for rung in RUNGS}
+    return RecordRow(file, line, offset, ident, meta.pop("item", None),
+                     iso(stamp, fraction=True) if stamp is not None else None, meta.pop("model", None),
+                     verdict.status, verdict.reason, check.id if check is not None else None,
                      failing[1] if failing is not None else None, failing[2] if failing is not None else None,
-                     key[4], key[5], {rung.id: rung.passes(verdict) for rung in RUNGS},
-                     Assessment(verdict, known.recall).policy, meta)
+                     key[4], key[5], rungs, Assessment(verdict, known.recall).policy, meta)
 
 
 def _encodable(value: Any) -> Any:

@@ -122,8 +122,8 @@ def iso(seconds: float, fraction: bool = False) -> str:
     time between seconds to the microsecond (``2026-12-01T00:09:02.084655Z``:
     a record's time, as ``--records`` writes it)."""
     moment = datetime.fromtimestamp(seconds, UTC)
-    if fraction and moment.microsecond:
-        return f"{moment.year:04d}-{moment:%m-%dT%H:%M:%S.%f}Z"
+    if fraction:  # (isoformat: the year in four digits, the microseconds when there are any, then +00:00)
+        return moment.isoformat()[:-6] + "Z"
     return f"{moment.year:04d}-{moment:%m-%dT%H:%M:%S}Z"
 
 

@@ -180,18 +180,23 @@ class TestRefused:
 
 
 def test_the_same_rows_whatever_the_workers(tmp_path):
-    """Ranges counted in two processes, each spilling its rows, copied in order and renumbered."""
+    """Ranges counted in two processes, each spilling its rows (numbered as they are counted), copied in
+    order; the bad lines written beside them are numbered as without --records."""
     registry = load_registry(FIXTURES / "logs" / "sample-registry.json")
     logs = [str(FIXTURES / "logs" / "sample.jsonl")] * 2
     found = {}
+    bad_lines = io.BytesIO()
+    triage_sides([(logs, Options())], registry, bad_lines=bad_lines, workers=2, task_bytes=4096,
+                 parallel_min_bytes=0, spill_dir=tmp_path)
     for as_csv in (False, True):
         for workers, task_bytes in ((1, None), (2, 4096)):
-            out = io.BytesIO()
+            out, bad = io.BytesIO(), io.BytesIO()
             sink = RecordsOut(out, as_csv)
-            triage_sides([(logs, Options())], registry, records=sink, workers=workers, task_bytes=task_bytes,
-                         parallel_min_bytes=0, spill_dir=tmp_path)
+            triage_sides([(logs, Options())], registry, records=sink, bad_lines=bad, workers=workers,
+                         task_bytes=task_bytes, parallel_min_bytes=0, spill_dir=tmp_path)
             found[as_csv, workers] = out.getvalue()
             assert sink.rows == 2 * 292
+            assert bad.getvalue() == bad_lines.getvalue()
         assert found[as_csv, 1] == found[as_csv, 2]
     rows = [json.loads(line) for line in found[False, 1].splitlines()]
     assert [row["line"] for row in rows] == 2 * sorted(set(range(1, 301)) - BAD)
