@@ -316,8 +316,8 @@ def run(args: argparse.Namespace) -> int:
     registry = load_registry(args.registry)
     if not headless:
         return _inspect(args, registry, window, log_format, by)
-    # Only the export is wanted (no --summary, no --format): one line says what was written, and
-    # with --limit the counting stops there.
+    # Only the export (or the rows) is wanted (no --summary, no --format): one line says what was written,
+    # and with --limit (and no other file to write) the counting stops there.
     quiet = not args.summary and args.format is None  # no summary: a line says what was written
     export_only = args.export is not None and quiet
     stop_at_limit = export_only and args.limit is not None and args.bad_lines is None and args.records is None
@@ -378,8 +378,9 @@ def run(args: argparse.Namespace) -> int:
                 said += f"; the seed was picked: --sample {sample} --seed {seed} draws the same records again"
     if quiet and (args.export is not None or args.records is not None):
         stopped = " (the first ones: the counting stopped there)" if stop_at_limit and written == args.limit else ""
-        if args.bad_lines is not None:
-            print(visible(f"wrote every bad line ({summary.tally.bad_lines:,}) to {args.bad_lines}"))
+        if args.bad_lines is not None:  # (beside --records -, on standard error: the rows are on standard output)
+            print(visible(f"wrote every bad line ({summary.tally.bad_lines:,}) to {args.bad_lines}"),
+                  file=sys.stderr if args.records is not None and _stdout(args.records) else sys.stdout)
         if args.records is not None and not _stdout(args.records):
             print(visible(f"wrote every record ({rows:,}) to {args.records}"))
         if args.export is not None:
@@ -654,7 +655,7 @@ def _summarise_to(bad_lines: Path | None, records: Path | None, logs: Sequence[s
     step()
     if records is not None and _stdout(records):
         sys.stdout.buffer.flush()
-    rows = streams["records"].rows if "records" in streams else None
+    rows = done[0][0].tally.records if records is not None else None  # a row each record counted
     return (*done[0], rows)
 
 

@@ -127,7 +127,7 @@ def _work(task: _Task) -> Tally:
     kind, path = task[0], task[1]
     spilled, rowed = _spill_of(task), _rows_of(task)
     spill = Spill(spilled) if spilled is not None else None
-    rows = RowSpill(rowed) if rowed is not None else None
+    rows = RowSpill(rowed, _WORKER["records"] == "csv") if rowed is not None else None
     if kind == "range":
         return tally_range(path, task[3], task[4], registry, options, requests,
                            first_line=task[5] if len(task) > 5 else 1, spill=spill, rows=rows)
@@ -296,7 +296,9 @@ def triage_sides(sides: Sequence[tuple[Sequence[str], Options]], registry: Regis
                 copy_spill(spilled, task[1], shift, bad_lines)  # type: ignore[arg-type]
                 os.unlink(spilled)
             if rowed is not None and os.path.exists(rowed):
-                records.copy(rowed, shift)  # type: ignore[union-attr]
+                if shift:  # pragma: no cover - every range of a side written is numbered (_tasks)
+                    raise AssertionError("rows spilled without their line numbers")
+                records.copy(rowed)  # type: ignore[union-attr]
                 os.unlink(rowed)
         if task[0] == "range":
             tally.shift(shift)
@@ -316,7 +318,8 @@ def triage_sides(sides: Sequence[tuple[Sequence[str], Options]], registry: Regis
     spilling = bad_lines is not None or records is not None
     spills = tempfile.mkdtemp(prefix=".inspector-spills-", dir=spill_dir) if spilling else None
     _WORKER.update(registry=registry, options=options_of, requests=RequestCache(registry), spills=spills,
-                   spilling=len(sides[0][0]), bad_lines=bad_lines is not None, records=records is not None)
+                   spilling=len(sides[0][0]), bad_lines=bad_lines is not None,
+                   records=None if records is None else "csv" if records.csv else "jsonl")
     try:
         tasks = _tasks(logs, kinds, sizes, task_bytes, stdin, consumed, indexes, ends,
                        len(sides[0][0]) if records is not None else 0)

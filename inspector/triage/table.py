@@ -23,13 +23,14 @@ off what the counting already has, never worked out a second time:
 - ``label``: the label lens's policy, ANSWER or ABSTAIN (``Assessment.policy``:
   the weaker lens that ignores scope, revision, supply and quotes).
 
-The counting runs in tasks (``triage.run``), and a range's line numbers are
-known only once the ranges before it are merged: each task spills its rows,
-already encoded as JSON lines, into a file of its own (``RowSpill``, as
-``badlines.Spill`` spills bad lines), and the driver copies the spills into
-the output in task order, each row's line number moved on by the lines before
-its task (``RecordsOut``): the memory stays one batch, whatever the records.
-A CSV is made from the spilled rows as they are copied.
+The counting runs in tasks (``triage.run``), in worker processes: each task
+spills its rows, already encoded as JSON lines, into a file of its own
+(``RowSpill``, as ``badlines.Spill`` spills bad lines), and the driver copies
+the spills into the output in task order (``RecordsOut``): the memory stays
+one batch, whatever the records.  A range of a plain log is handed out with
+the number of its first line (the driver counts the newlines before it, in C,
+as it hands the ranges out), so a task writes its rows whole, JSON or CSV,
+with their line numbers, and the driver copies bytes.
 
 Text is untrusted: JSON lines are written as the tool writes JSON (every
 invisible character escaped, ``contract.text.json_escape``; a lone surrogate
@@ -45,7 +46,7 @@ from __future__ import annotations
 import csv
 import io
 import os
-import re
+import shutil
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -102,9 +103,6 @@ assert RecordRow.__struct_fields__ == COLUMNS  # noqa: S101 - the order written 
 
 _ENCODE_LINES = msgspec.json.Encoder().encode_lines
 _ENCODE = msgspec.json.Encoder().encode
-_DECODE_LINES = msgspec.json.Decoder(RecordRow).decode_lines
-# The start of a row as encoded: its file and line number (what a copy moves on).
-_LINE = re.compile(rb'^(\{"file":"(?:[^"\\]|\\.)*","line":)(\d+)', re.MULTILINE)
 
 
 def is_csv(path: str | Path) -> bool:
@@ -168,11 +166,14 @@ def _encode_rows(rows: list[RecordRow]) -> bytes:
 
 
 class RowSpill:
-    """The rows of one task, as JSON lines in a new file of the spill directory,
-    created at the first row (a task without a record leaves no file)."""
+    """The rows of one task, in a new file of the spill directory, created at
+    the first row (a task without a record leaves no file): JSON lines, or with
+    ``as_csv`` CSV rows, as the output holds them (the workers do the writing;
+    the driver only copies)."""
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, as_csv: bool = False) -> None:
         self.path = Path(path)
+        self.csv = as_csv
         self._batch: list[RecordRow] = []
         self._fd: int | None = None
 
@@ -186,7 +187,9 @@ class RowSpill:
             return
         if self._fd is None:
             self._fd = os.open(self.path, _FLAGS, 0o600)
-        view = memoryview(_encode_rows(self._batch))
+        data = _csv_rows([csv_cell(getattr(row, name)) for name in COLUMNS] for row in self._batch) if self.csv \
+            else _encode_rows(self._batch)
+        view = memoryview(data)
         self._batch.clear()
         while view:
             view = view[os.write(self._fd, view):]
@@ -207,59 +210,38 @@ def csv_cell(value: Any) -> str:
     starting with ``'``, with one ``'`` before it."""
     if value is None:
         return ""
-    text = value if isinstance(value, str) else _ENCODE(value).decode("utf-8")
+    if isinstance(value, str):
+        text = encodable_text(value)
+    else:
+        try:
+            text = _ENCODE(value).decode("utf-8")
+        except UnicodeEncodeError:  # a lone surrogate in an object's text
+            text = _ENCODE(_encodable(value)).decode("utf-8")
     if text and text[0] in "=+-@\t\r'":
         return "'" + text
     return text
 
 
+def _csv_rows(rows: Any) -> bytes:
+    """Rows of cells as CSV (quoted where needed, CRLF after each, as RFC 4180 has it), UTF-8."""
+    text = io.StringIO()
+    csv.writer(text, lineterminator="\r\n").writerows(rows)
+    return text.getvalue().encode("utf-8")
+
+
 class RecordsOut:
-    """Where the spills are copied to, in task order: ``out`` (binary), as JSON
-    lines or, with ``as_csv``, as CSV with a header row (written at once).
-    ``rows``: how many were written."""
+    """Where the spills are copied to, in task order: ``out`` (binary), JSON
+    lines or, with ``as_csv``, CSV after a header row (written at once).  A
+    task's rows are spilled with their line numbers (``triage.run`` numbers a
+    range's lines as it hands it out), so a copy is of bytes."""
 
     def __init__(self, out: BinaryIO, as_csv: bool = False) -> None:
         self.out = out
         self.csv = as_csv
-        self.rows = 0
         if as_csv:
-            self._write_csv([list(COLUMNS)])
+            out.write(_csv_rows([COLUMNS]))
 
-    def copy(self, path: str | Path, shift: int) -> None:
-        """Copy the spill at ``path``, each row's line number ``shift`` further on
-        (read a few megabytes at a time)."""
+    def copy(self, path: str | Path) -> None:
+        """Copy the spill at ``path`` (a few megabytes at a time)."""
         with open(path, "rb") as spill:
-            rest = b""
-            while True:
-                data = spill.read(_READ)
-                if not data:
-                    break
-                data = rest + data
-                cut = data.rfind(b"\n") + 1
-                rest = data[cut:]
-                self.copy_rows(data[:cut], shift)
-            if rest:  # pragma: no cover - a spill always ends with a newline
-                raise ValueError(f"{path}: a spill ends inside a line")
-
-    def copy_rows(self, data: bytes, shift: int) -> None:
-        """Copy whole spilled rows held in ``data``."""
-        if not data:
-            return
-        if self.csv:
-            rows = _DECODE_LINES(data)
-            if shift:
-                for row in rows:
-                    row.line += shift
-            self.rows += len(rows)
-            self._write_csv([csv_cell(getattr(row, name)) for name in COLUMNS] for row in rows)
-            return
-        self.rows += data.count(b"\n")
-        if shift:
-            data = _LINE.sub(lambda found: found[1] + b"%d" % (int(found[2]) + shift), data)
-        self.out.write(data)
-
-    def _write_csv(self, rows: Any) -> None:
-        text = io.StringIO()
-        csv.writer(text, lineterminator="\r\n").writerows(
-            [cell if isinstance(cell, str) else str(cell) for cell in row] for row in rows)
-        self.out.write(text.getvalue().encode("utf-8"))
+            shutil.copyfileobj(spill, self.out, _READ)

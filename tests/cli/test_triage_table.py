@@ -104,10 +104,13 @@ class TestTheRows:
         assert {row["file"] for row in rows} == {LOG}
 
     def test_standard_output(self, capsys, tmp_path):
-        status, said, err = run_main(capsys, "triage", LOG, "--registry", REGISTRY, "--records", "-")
+        bad = tmp_path / "bad.jsonl"
+        status, said, err = run_main(capsys, "triage", LOG, "--registry", REGISTRY, "--records", "-",
+                                     "--bad-lines", str(bad))
         assert status == 0, err
-        rows = [json.loads(line) for line in said.splitlines()]
+        rows = [json.loads(line) for line in said.splitlines()]  # the rows, and nothing else
         assert len(rows) == 292 and rows[0] == LINE_1
+        assert err == f"wrote every bad line (8) to {bad}\n"
 
 
 class TestCSV:
@@ -195,9 +198,9 @@ def test_the_same_rows_whatever_the_workers(tmp_path):
             triage_sides([(logs, Options())], registry, records=sink, bad_lines=bad, workers=workers,
                          task_bytes=task_bytes, parallel_min_bytes=0, spill_dir=tmp_path)
             found[as_csv, workers] = out.getvalue()
-            assert sink.rows == 2 * 292
             assert bad.getvalue() == bad_lines.getvalue()
         assert found[as_csv, 1] == found[as_csv, 2]
+    assert len(list(csv.reader(io.StringIO(found[True, 1].decode("utf-8"), newline="")))) == 1 + 2 * 292
     rows = [json.loads(line) for line in found[False, 1].splitlines()]
     assert [row["line"] for row in rows] == 2 * sorted(set(range(1, 301)) - BAD)
     assert list(tmp_path.iterdir()) == []  # the spills are gone
