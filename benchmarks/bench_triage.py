@@ -10,7 +10,8 @@ Per run, each a fresh process timed from its start to its exit:
 
 - with ``--records``, the same triage writing a row of every record
   (``--records rows.jsonl``, then ``rows.csv``), and its cost over the plain
-  triage (the file removed after each run);
+  triage, in wall time and in CPU time (user and system, every process: what
+  a busy machine moves least), the file removed after each run;
 
 and the ratios within the run (triage / floor, gz / plain), the peak RSS of the
 largest process (the triage's own or a worker's, ``ru_maxrss`` of the
@@ -58,8 +59,8 @@ with open(sys.argv[1], "rb") as log:
 print(lines)
 """
 
-# Runs one command and reports its wall time from start to exit and the peak RSS
-# of the largest process of its tree, in a wrapper of its own (whose own start is
+# Runs one command and reports its wall time from start to exit, the peak RSS
+# of the largest process of its tree and the CPU time of the tree (user and system), in a wrapper of its own (whose own start is
 # not counted).
 TIMER = """
 import json, resource, subprocess, sys, time
@@ -68,7 +69,8 @@ proc = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess
 seconds = time.perf_counter() - start
 if proc.returncode:
     sys.exit(proc.stderr.decode()[-2000:])
-print(json.dumps({"seconds": seconds, "rss_kib": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss}))
+usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(json.dumps({"seconds": seconds, "rss_kib": usage.ru_maxrss, "cpu": usage.ru_utime + usage.ru_stime}))
 """
 
 
@@ -187,7 +189,9 @@ def main() -> None:
               f"{zipped['rss_kib'] / 1024:.0f} MB)", flush=True)
         for suffix, found in tables.items():
             print(f"       --records rows.{suffix}: {found['seconds']:5.2f} s ({found['seconds'] / plain['seconds']:.2f}x "
-                  f"the triage, {found['rss_kib'] / 1024:.0f} MB, the file {found['bytes'] / 1e6:.0f} MB)", flush=True)
+                  f"the triage; CPU {found['cpu']:.1f} s, {found['cpu'] / plain['cpu']:.2f}x the triage's "
+                  f"{plain['cpu']:.1f} s; {found['rss_kib'] / 1024:.0f} MB, the file {found['bytes'] / 1e6:.0f} MB)",
+                  flush=True)
         time.sleep(1)
 
     def spread(values: list[float], unit: str = " s") -> str:
@@ -203,7 +207,8 @@ def main() -> None:
           "   target <= 300 MB")
     for suffix in rows[0][4]:
         print(f"--records rows.{suffix:<6}{spread([r[4][suffix]['seconds'] for r in rows])}, "
-              f"{spread([r[4][suffix]['seconds'] / r[2]['seconds'] for r in rows], 'x')} the triage, peak RSS "
+              f"{spread([r[4][suffix]['seconds'] / r[2]['seconds'] for r in rows], 'x')} the triage; CPU "
+              f"{spread([r[4][suffix]['cpu'] / r[2]['cpu'] for r in rows], 'x')} the triage's; peak RSS "
               f"{max(r[4][suffix]['rss_kib'] for r in rows) / 1024:.0f} MB")
     print(f"load average          {spread([r[0] for r in rows], '')}  (2 cores)")
 

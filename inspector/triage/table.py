@@ -61,7 +61,7 @@ from .groups import Outcome
 from .records import KnownRequest, record_meta
 from .timeline import iso
 
-__all__ = ["COLUMNS", "CSV_SUFFIX", "BATCH", "RecordRow", "RecordsOut", "RowSpill", "csv_cell", "is_csv",
+__all__ = ["BATCH", "COLUMNS", "CSV_SUFFIX", "RecordRow", "RecordsOut", "RowSpill", "csv_cell", "is_csv",
            "record_row", "rows_name"]
 
 COLUMNS = ("file", "line", "offset", "id", "item", "ts", "model", "verdict", "reason", "check", "claim_field",
@@ -98,9 +98,6 @@ class RecordRow(msgspec.Struct):
     label: str
     meta: dict[str, Any]
 
-
-assert RecordRow.__struct_fields__ == COLUMNS  # noqa: S101 - the order written is the order documented
-
 _ENCODE_LINES = msgspec.json.Encoder().encode_lines
 _ENCODE = msgspec.json.Encoder().encode
 
@@ -112,7 +109,7 @@ def is_csv(path: str | Path) -> bool:
 
 def rows_name(kind: str, log: int, place: int) -> str:
     """The name of a task's row spill in the spill directory (unique per task, beside ``badlines.spill_name``'s)."""
-    return f"rows-{kind}-{log}-{place}.jsonl"
+    return f"rows-{kind}-{log}-{place}"
 
 
 def record_row(file: str, line: int, offset: int, verdict: Any, known: KnownRequest, members: Mapping[Any, Any],

@@ -157,6 +157,19 @@ class TestCSV:
         assert rows_of(out)[2]["model"] == "gpt-x\u202e"
 
 
+    def test_a_lone_surrogate_is_written_as_its_escape(self, capsys, tmp_path):
+        line = (FIXTURES / "logs" / "sample.jsonl").read_text().splitlines()[1]
+        log = tmp_path / "surrogate.jsonl"
+        log.write_text(line.replace('"id": "22-0000002"', '"id": "a\\ud800b"') + "\n")
+        for name in ("s.jsonl", "s.csv"):
+            status, _, err = run_main(capsys, "triage", str(log), "--registry", REGISTRY, "--records",
+                                      str(tmp_path / name))
+            assert status == 0, err
+        assert rows_of(tmp_path / "s.jsonl")[0]["id"] == "a\\ud800b"  # the six characters, readable by any reader
+        read = list(csv.DictReader(io.StringIO((tmp_path / "s.csv").read_bytes().decode("utf-8"), newline="")))
+        assert read[0]["id"] == "a\\ud800b"
+
+
 class TestRefused:
     def test_a_file_that_exists_is_never_overwritten(self, capsys, tmp_path):
         out = tmp_path / "rows.jsonl"
