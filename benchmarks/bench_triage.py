@@ -8,6 +8,11 @@ Per run, each a fresh process timed from its start to its exit:
   prompt_version``: every group of the summary, on every core;
 - the same on the ``.gz`` of the log;
 
+- with ``--records``, the same triage writing a row of every record
+  (``--records rows.jsonl``, then ``rows.csv``), and its cost over the plain
+  triage, in wall time and in CPU time (user and system, every process: what
+  a busy machine moves least), the file removed after each run;
+
 and the ratios within the run (triage / floor, gz / plain), the peak RSS of the
 largest process (the triage's own or a worker's, ``ru_maxrss`` of the
 children), and the load average before the run (the machine is shared: a load
@@ -16,7 +21,7 @@ registry are made by ``inspector.triage.synth`` (the default mix) in ``--dir``
 when absent.  Targets: <= 4 s, <= 2.5x the floor, <= 300 MB, gz <= 1.5x plain.
 
     python benchmarks/bench_triage.py [--lines 1000000] [--runs 3] [--dir /tmp/triage-bench]
-                                      [--instructions [--at 90000]]
+                                      [--instructions [--at 90000]] [--records]
 """
 
 from __future__ import annotations
@@ -54,8 +59,8 @@ with open(sys.argv[1], "rb") as log:
 print(lines)
 """
 
-# Runs one command and reports its wall time from start to exit and the peak RSS
-# of the largest process of its tree, in a wrapper of its own (whose own start is
+# Runs one command and reports its wall time from start to exit, the peak RSS
+# of the largest process of its tree and the CPU time of the tree (user and system), in a wrapper of its own (whose own start is
 # not counted).
 TIMER = """
 import json, resource, subprocess, sys, time
@@ -64,7 +69,8 @@ proc = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess
 seconds = time.perf_counter() - start
 if proc.returncode:
     sys.exit(proc.stderr.decode()[-2000:])
-print(json.dumps({"seconds": seconds, "rss_kib": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss}))
+usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(json.dumps({"seconds": seconds, "rss_kib": usage.ru_maxrss, "cpu": usage.ru_utime + usage.ru_stime}))
 """
 
 
@@ -151,6 +157,8 @@ def main() -> None:
                         help="count instructions a line with callgrind instead (figures a busy machine cannot move)")
     parser.add_argument("--at", type=int, default=10_000,
                         help="with --instructions: count the 10,000 lines after the first AT (90000: the steady state)")
+    parser.add_argument("--records", action="store_true",
+                        help="also time the triage with --records (JSON lines, then CSV) and its cost over the plain")
     args = parser.parse_args()
     registry, log, packed = prepare(args.dir, args.lines)
     if args.instructions:
@@ -167,11 +175,23 @@ def main() -> None:
         floor = timed([sys.executable, "-c", FLOOR, str(log)])
         plain = timed([*triage, str(log)])
         zipped = timed([*triage, str(packed)])
-        rows.append((load, floor, plain, zipped))
+        tables = {}
+        for suffix in (("jsonl", "csv") if args.records else ()):
+            out = args.dir / f"rows.{suffix}"
+            out.unlink(missing_ok=True)
+            tables[suffix] = timed([*triage, str(log), "--records", str(out)])
+            tables[suffix]["bytes"] = out.stat().st_size
+            out.unlink()
+        rows.append((load, floor, plain, zipped, tables))
         print(f"run {run}: load {load:4.1f}  floor {floor['seconds']:5.2f} s  triage {plain['seconds']:5.2f} s "
               f"({plain['seconds'] / floor['seconds']:.2f}x the floor, {plain['rss_kib'] / 1024:.0f} MB)  "
               f".gz {zipped['seconds']:5.2f} s ({zipped['seconds'] / plain['seconds']:.2f}x plain, "
               f"{zipped['rss_kib'] / 1024:.0f} MB)", flush=True)
+        for suffix, found in tables.items():
+            print(f"       --records rows.{suffix}: {found['seconds']:5.2f} s ({found['seconds'] / plain['seconds']:.2f}x "
+                  f"the triage; CPU {found['cpu']:.1f} s, {found['cpu'] / plain['cpu']:.2f}x the triage's "
+                  f"{plain['cpu']:.1f} s; {found['rss_kib'] / 1024:.0f} MB, the file {found['bytes'] / 1e6:.0f} MB)",
+                  flush=True)
         time.sleep(1)
 
     def spread(values: list[float], unit: str = " s") -> str:
@@ -185,6 +205,11 @@ def main() -> None:
     print(f".gz / plain           {spread([r[3]['seconds'] / r[2]['seconds'] for r in rows], 'x')}   target <= 1.5x")
     print(f"peak RSS (largest)    {max(max(r[2]['rss_kib'], r[3]['rss_kib']) for r in rows) / 1024:.0f} MB"
           "   target <= 300 MB")
+    for suffix in rows[0][4]:
+        print(f"--records rows.{suffix:<6}{spread([r[4][suffix]['seconds'] for r in rows])}, "
+              f"{spread([r[4][suffix]['seconds'] / r[2]['seconds'] for r in rows], 'x')} the triage; CPU "
+              f"{spread([r[4][suffix]['cpu'] / r[2]['cpu'] for r in rows], 'x')} the triage's; peak RSS "
+              f"{max(r[4][suffix]['rss_kib'] for r in rows) / 1024:.0f} MB")
     print(f"load average          {spread([r[0] for r in rows], '')}  (2 cores)")
 
 

@@ -12,7 +12,8 @@ states (``inspector check ... value-mismatch.json  # exit 1``).
   environment variable) runs in ``bash`` with this virtualenv's ``bin`` first on
   ``PATH``.
 - The commands that open the terminal UI (``inspector``, ``inspector open ...``,
-  ``inspector triage LOG`` without ``--summary``, ``--format`` or ``--export``)
+  ``inspector triage LOG`` without ``--summary``, ``--format``, ``--export`` or
+  ``--records``)
   run through the real command line as if on a terminal, which checks their
   arguments and loads every suite, answer, registry and log they name (a log is
   checked, not counted); the real launch then builds the app with the real
@@ -138,7 +139,7 @@ def opens_the_ui(argv: list[str]) -> bool:
     if rest[0] == "review":
         return not {"--status", "--apply", "--discard", "--accept", "--reject", "--accept-all", "--reject-all"} & {
             word.split("=")[0] for word in rest}
-    return rest[0] == "triage" and not {"--summary", "--format", "--export"} & {
+    return rest[0] == "triage" and not {"--summary", "--format", "--export", "--records"} & {
         word.split("=")[0] for word in rest}
 
 

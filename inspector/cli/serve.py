@@ -80,9 +80,10 @@ def _checked(parsers: dict[str, argparse.ArgumentParser], command: str, rest: li
     """``inspector COMMAND REST`` checked by that command itself, opening nothing (``check_only``)."""
     args = parsers[command].parse_args(rest)  # a bad option: argparse's message, exit status 2
     args.command = command
-    if command == "triage" and (args.summary or args.format is not None or args.export is not None):
-        return error("inspector serve triage serves the inspector's overview: --summary, --format and --export "
-                     "are the headless command's")
+    if command == "triage" and (args.summary or args.format is not None or args.export is not None
+                                or args.records is not None):
+        return error("inspector serve triage serves the inspector's overview: --summary, --format, --export and "
+                     "--records are the headless command's")
     args.check_only = True
     return args.run(args)
 

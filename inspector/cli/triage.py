@@ -77,6 +77,16 @@ first, new and vanished groups said.
 The summary lists the first 1,000 bad lines (and the count of each kind); --bad-lines FILE
 writes every one, a JSON object a line: {"file", "line", "offset", "reason"}.
 
+records: --records FILE writes a row of every record counted (not the bad lines, not the
+records outside --since/--until), in log order: JSON lines, or CSV with a header row when FILE
+ends in .csv; columns file, line, offset, id, item, ts, model, verdict, reason, check,
+claim_field, claim_doc, blame, category, rungs, label (the label lens: ANSWER or ABSTAIN), meta
+(the other metadata members; in CSV, rungs and meta are JSON text, and a cell starting with
+= + - @ ' a tab or CR gets a ' before it). Alone, it is headless: one line says what was
+written. --records - writes JSON lines to standard output, then nothing else may print there
+(no --summary, --format, --export). With --against, the rows are LOG's only; not with --follow
+or --engine dask.
+
 time: a ts member that is a JSON number is epoch seconds; a string is ISO 8601 only
 (2026-12-01T10:00:00Z, an offset, no zone is UTC, a date alone), never a number ("1796119200",
 "1e5" are unreadable); years 1 to 9999 in UTC. --since/--until take the same, written bare:
@@ -117,12 +127,12 @@ are, --storage-option KEY=VALUE beside; --timeout SECONDS: how long the schedule
 
 exit status: 0 summarised (bad lines are listed, not an error; --follow: stopped by SIGINT or
 SIGTERM, or standard input ended), 2 unusable input (a missing log or registry, a FIFO or
-directory, a .gz to follow, standard input closed or write-only, a bad option, an --out or
---bad-lines folder that is missing or not writable: found before counting), 3 a counting
-worker died (killed: out of memory, say) or an internal error, 4 summarised but an input broke
-off before its end (a truncated or corrupt .gz, a bad CRC, garbage after its end, a read error):
-every line before the break is counted and the summary says which log broke off, after which
-line and why."""
+directory, a .gz to follow, standard input closed or write-only, a bad option, an --out,
+--bad-lines or --records folder that is missing or not writable, a name taken: found before
+counting), 3 a counting worker died (killed: out of memory, say) or an internal error, 4
+summarised but an input broke off before its end (a truncated or corrupt .gz, a bad CRC,
+garbage after its end, a read error): every line before the break is counted and the summary
+says which log broke off, after which line and why."""
 
 
 def add_parser(commands: Any) -> argparse.ArgumentParser:
@@ -181,6 +191,9 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     parser.add_argument("--bad-lines", type=Path, metavar="FILE",
                         help="write every bad line to FILE, a new file (JSON lines: file, line, offset, reason); "
                              "the summary lists the first 1,000")
+    parser.add_argument("--records", type=Path, metavar="FILE",
+                        help="write a row of every record counted to FILE, a new file: JSON lines, CSV when FILE "
+                             "ends in .csv; -: JSON lines on standard output")
     parser.add_argument("--follow", action="store_true",
                         help="follow the logs as they grow, as tail -F does (the overview; headless with "
                              "--format jsonl)")
@@ -201,7 +214,7 @@ def run(args: argparse.Namespace) -> int:
     from ..triage.timeline import parse_time
     from .triage_follow import follow_problem
 
-    headless = args.summary or args.format is not None or args.export is not None
+    headless = args.summary or args.format is not None or args.export is not None or args.records is not None
     if (problem := engine_problem(args, headless)) is not None:
         return error(problem)
     try:
@@ -299,6 +312,8 @@ def run(args: argparse.Namespace) -> int:
             return error(problem)
         if args.out is not None and args.out.absolute() == args.bad_lines.absolute():
             return error("--bad-lines and --out name the same file")
+    if args.records is not None and (problem := _records_problem(args)) is not None:
+        return error(problem)
     if args.out is not None and not html:
         try:
             check_destination(args.out)  # before the count, not after it
@@ -307,10 +322,11 @@ def run(args: argparse.Namespace) -> int:
     registry = load_registry(args.registry)
     if not headless:
         return _inspect(args, registry, window, log_format, by)
-    # Only the export is wanted (no --summary, no --format): one line says what was written, and
-    # with --limit the counting stops there.
-    export_only = args.export is not None and not args.summary and args.format is None
-    stop_at_limit = export_only and args.limit is not None and args.bad_lines is None
+    # Only the export (or the rows) is wanted (no --summary, no --format): one line says what was written,
+    # and with --limit (and no other file to write) the counting stops there.
+    quiet = not args.summary and args.format is None  # no summary: a line says what was written
+    export_only = args.export is not None and quiet
+    stop_at_limit = export_only and args.limit is not None and args.bad_lines is None and args.records is None
     options = Options(by=by, since=window.get("since"), until=window.get("until"),
                       collect=args.export, limit=args.limit, stop_at_limit=stop_at_limit, log_format=log_format,
                       sample=sample, seed=seed or 0, series=args.series,
@@ -329,13 +345,13 @@ def run(args: argparse.Namespace) -> int:
     # --against's logs are counted beside the logs, in the same workers (not one count after the other);
     # a quiet export has no use for them.
     against = None
-    if args.against and not export_only:
+    if args.against and not (export_only or (quiet and args.records is not None)):
         against = (args.against, Options(by=options.by, since=options.since, until=options.until,
                                          log_format=log_format))
     stamps = stamp_logs(args.logs) if html else {}
     try:
-        summary, baseline = _summarise_to(args.bad_lines, args.logs, args.registry, registry, options, args.workers,
-                                          against, **engine_options(args))
+        summary, baseline, rows = _summarise_to(args.bad_lines, args.records, args.logs, args.registry, registry,
+                                                options, args.workers, against, **engine_options(args))
         if any(book.exists for book in books.values()):
             apply_annotations(summary, join_annotations(summary, registry, books, options))
     except WorkerError as exc:
@@ -346,7 +362,7 @@ def run(args: argparse.Namespace) -> int:
     except Interrupted as exc:
         return _interrupted(exc)
     except WriteError as exc:
-        return error(f"--bad-lines {exc.path}: {exc.reason}; nothing was written")
+        return error(f"{getattr(exc, 'option', '--bad-lines')} {exc.path}: {exc.reason}; nothing was written")
     written = None
     sampled = summary.tally.sampled
     said = ""  # how the records written were chosen, when at random
@@ -366,11 +382,15 @@ def run(args: argparse.Namespace) -> int:
             said = f": {taken.words()}"
             if args.seed is None and not taken.all:
                 said += f"; the seed was picked: --sample {sample} --seed {seed} draws the same records again"
-    if export_only:
+    if quiet and (args.export is not None or args.records is not None):
         stopped = " (the first ones: the counting stopped there)" if stop_at_limit and written == args.limit else ""
-        if args.bad_lines is not None:
-            print(visible(f"wrote every bad line ({summary.tally.bad_lines:,}) to {args.bad_lines}"))
-        print(visible(f"wrote {written} case(s) of {args.export} to {args.out}{stopped}{said}"))
+        if args.bad_lines is not None:  # (beside --records -, on standard error: the rows are on standard output)
+            print(visible(f"wrote every bad line ({summary.tally.bad_lines:,}) to {args.bad_lines}"),
+                  file=sys.stderr if args.records is not None and _stdout(args.records) else sys.stdout)
+        if args.records is not None and not _stdout(args.records):
+            print(visible(f"wrote every record ({rows:,}) to {args.records}"))
+        if args.export is not None:
+            print(visible(f"wrote {written} case(s) of {args.export} to {args.out}{stopped}{said}"))
         return _exit(summary, baseline)
     if html:
         status = write_html(args, summary, baseline, registry, stamps)
@@ -400,11 +420,15 @@ def run(args: argparse.Namespace) -> int:
                 document["export"]["sample"] = {"size": sample, "seed": seed, "of": sampled.seen}
         if args.bad_lines is not None:
             document["bad_lines_file"] = str(args.bad_lines)
+        if args.records is not None:
+            document["records_file"] = {"path": str(args.records), "rows": rows}
         print(json_dumps(document))
     else:
         print_summary(summary, baseline, args.against or (), crossed)
         if args.bad_lines is not None:
             print(visible(f"wrote every bad line ({summary.tally.bad_lines:,}) to {args.bad_lines}"))
+        if args.records is not None:
+            print(visible(f"wrote every record ({rows:,}) to {args.records}"))
         if written is not None:
             print(visible(f"wrote {written} case(s) of {args.export} to {args.out}{said}"))
     return _exit(summary, baseline)
@@ -531,6 +555,26 @@ def _export_problem(group: str) -> str | None:
     return None
 
 
+def _stdout(path: Path) -> bool:
+    """``--records -``: the rows on standard output."""
+    return str(path) == "-"
+
+
+def _records_problem(args: argparse.Namespace) -> str | None:
+    """Why ``--records FILE`` cannot be written as given (before anything is counted)."""
+    if _stdout(args.records):
+        if args.summary or args.format is not None or args.export is not None:
+            return ("--records - writes the rows on standard output, where --summary, --format and --export print "
+                    "too: give --records a FILE")
+        return None
+    if (problem := _new_file_problem(args.records, "--records")) is not None:
+        return problem
+    for option, other in (("--out", args.out), ("--bad-lines", args.bad_lines)):
+        if other is not None and other.absolute() == args.records.absolute():
+            return f"--records and {option} name the same file"
+    return None
+
+
 def _new_file_problem(path: Path, option: str) -> str | None:
     """Why ``path`` cannot be created (checked before counting): it exists, its
     directory does not, or it may not be written in."""
@@ -616,26 +660,56 @@ def _summarise(logs: Sequence[str], registry_path: str, registry: Any, options: 
     return summary, summarize(tallies[1], against[1], against[0], registry_path)
 
 
-def _summarise_to(bad_lines: Path | None, logs: Sequence[str], registry_path: str, registry: Any, options: Any,
-                  workers: int | None, against: tuple[Sequence[str], Any] | None = None, **engine: Any
-                  ) -> tuple[Summary, Summary | None]:
+def _summarise_to(bad_lines: Path | None, records: Path | None, logs: Sequence[str], registry_path: str,
+                  registry: Any, options: Any, workers: int | None, against: tuple[Sequence[str], Any] | None = None,
+                  **engine: Any) -> tuple[Summary, Summary | None, int | None]:
     """``_summarise`` of the logs, every bad line written to the new file
-    ``bad_lines`` as it is found: the count runs inside the write
-    (``io.writing``), so the file appears whole once the count is done, or not
-    at all (a log that cannot be read, a full disk, an interrupt)."""
-    if bad_lines is None:
-        return _summarise(logs, registry_path, registry, options, workers, against, **engine)
+    ``bad_lines`` as it is found, and a row of every record to ``records``
+    (``triage.table``; ``-``: standard output), and how many rows: the count
+    runs inside the writes (``io.writing``), so each file appears whole once
+    the count is done, or not at all (a log that cannot be read, a full disk,
+    an interrupt)."""
     from ..io.writing import write_files
+    from ..triage.table import RecordsOut, is_csv
 
     done: list[tuple[Summary, Summary | None]] = []
+    streams: dict[str, Any] = {}
+    first = bad_lines or records
+    # The tasks' spills go beside an output (a cluster's tasks send their bad lines back).
+    spill = {"spill_dir": first.parent} if not engine and first is not None and not _stdout(first) else {}
 
-    def count(stream: Any) -> None:
-        spill = {"spill_dir": bad_lines.parent} if not engine else {}  # a cluster's tasks send their bad lines back
-        done.append(_summarise(logs, registry_path, registry, options, workers, against, bad_lines=stream,
-                               **spill, **engine))
+    def count() -> None:
+        done.append(_summarise(logs, registry_path, registry, options, workers, against, **streams, **spill,
+                               **engine))
 
-    write_files(bad_lines.parent, {bad_lines.name: count}, overwrite=False)
-    return done[0]
+    def writing(path: Path, name: str, inner: Callable[[], None]) -> Callable[[], None]:
+        """``inner`` run inside the write of the new file ``path``, the stream it writes to as ``name``."""
+        def write(stream: Any) -> None:
+            streams[name] = stream if name == "bad_lines" else RecordsOut(stream, is_csv(path))
+            inner()
+
+        def step() -> None:
+            try:
+                write_files(path.parent, {path.name: write}, overwrite=False)
+            except WriteError as exc:
+                if not hasattr(exc, "option"):
+                    exc.option = f"--{name.replace('_', '-')}"  # type: ignore[attr-defined]
+                raise
+        return step
+
+    step = count
+    if records is not None and _stdout(records):
+        sys.stdout.flush()
+        streams["records"] = RecordsOut(sys.stdout.buffer)
+    elif records is not None:
+        step = writing(records, "records", step)
+    if bad_lines is not None:
+        step = writing(bad_lines, "bad_lines", step)
+    step()
+    if records is not None and _stdout(records):
+        sys.stdout.buffer.flush()
+    rows = done[0][0].tally.records if records is not None else None  # a row each record counted
+    return (*done[0], rows)
 
 
 def _interrupted(exc: Any) -> int:

@@ -57,6 +57,9 @@ def engine_problem(args: argparse.Namespace, headless: bool) -> str | None:
             if given:
                 return f"{option} is of --engine dask"
         return None
+    if getattr(args, "records", None) is not None:
+        return ("--records is not available with --engine dask (the cluster's workers would send every row back "
+                "over the network): count with the local engine")
     from ..triage.distributed import EngineError, require
 
     try:

@@ -60,6 +60,9 @@ def follow_problem(args: argparse.Namespace) -> str | None:
     if args.bad_lines is not None:
         return ("--bad-lines FILE appears whole once the count ends, and a followed log never ends: drop "
                 "--follow, or --bad-lines (the objects count the bad lines)")
+    if getattr(args, "records", None) is not None:
+        return ("--records FILE appears whole once the count ends, and a followed log never ends: drop --follow "
+                "(count a copy of the log), or --records")
     if args.summary or args.format in ("text", "json"):
         return ("--follow prints a summary object a line with --format jsonl (--summary and --format json are "
                 "the summary of a finished count); without --format it opens the overview")

@@ -35,8 +35,8 @@ from .formats.reading import NoAnswer
 from .parsing import decode_record
 from .records import BadLine, RequestCache
 
-__all__ = ["EXPORT_KIND", "ExportError", "SampleTaken", "check_destination", "export_suite", "human_member",
-           "metadata_member", "record_note", "suite_bytes", "suite_document"]
+__all__ = ["EXPORT_KIND", "ExportError", "SampleTaken", "check_destination", "encodable_text", "export_suite",
+           "human_member", "metadata_member", "record_note", "suite_bytes", "suite_document"]
 
 EXPORT_KIND = "triage-export"
 
@@ -123,12 +123,12 @@ def metadata_member(file: str, line: int, offset: int, meta: Mapping[str, Any]) 
     members: dict[str, Any] = {}
     more = 0
     for key, value in _leaves(meta, ()):
-        key = _encodable_text(key)
+        key = encodable_text(key)
         if len(members) >= METADATA_MEMBERS or key in members or len(key) > METADATA_KEY_CHARS:
             more += 1
             continue
         members[key] = _scalar(value)
-    found: dict[str, Any] = {"file": _encodable_text(file), "line": line, "offset": offset, "members": members}
+    found: dict[str, Any] = {"file": encodable_text(file), "line": line, "offset": offset, "members": members}
     if more:
         found["more"] = more
     return {"metadata": found}
@@ -150,11 +150,14 @@ def _scalar(value: Any) -> str | int | float | bool | None:
         return value if value in _INT_RANGE else str(value)
     if not isinstance(value, str):
         value = json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
-    value = _encodable_text(value)
+    value = encodable_text(value)
     return value if len(value) <= METADATA_VALUE_CHARS else value[:METADATA_VALUE_CHARS - 1] + "…"
 
 
-def _encodable_text(text: str) -> str:
+def encodable_text(text: str) -> str:
+    """``text`` as a UTF-8 file can hold it: a lone surrogate (an escape
+    Python's json read, a file name's byte that is not UTF-8) written as its
+    escape, the six characters ``\\ud800``; any other text as it is."""
     return text if _encodable(text) else text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
@@ -229,7 +232,7 @@ def suite_document(group: str, registry: Registry, collected: Iterable[tuple[str
         how += f" ({without:,} record(s) without an answer left out: a case is an answer to verify)"
     return {
         "kind": EXPORT_KIND,
-        "description": _encodable_text(f"Records of the group {group}{how} exported by inspector triage from "
+        "description": encodable_text(f"Records of the group {group}{how} exported by inspector triage from "
                                        f"{', '.join(logs)}; expected labels are their verdicts when exported."),
         "sources": [source_document(source) for source in registry.sources],
         "cases": cases,

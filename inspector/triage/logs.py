@@ -238,13 +238,14 @@ def _next_line_start(fd: int | Pread, position: int) -> int | None:
         position += len(data)
 
 
-def count_lines(path: str, end: int) -> int:
+def count_lines(path: str, end: int, start: int = 0) -> int:
     """How many lines begin before byte ``end`` of the plain file ``path``
-    (newlines in ``[0, end)``, when ``end`` is a line start)."""
+    (newlines in ``[0, end)``, when ``end`` is a line start); from ``start``
+    (a line start), how many begin in ``[start, end)``."""
     fd = open_log(path)
     try:
         lines = 0
-        position = 0
+        position = start
         while position < end:
             data = os.pread(fd, min(CHUNK_BYTES, end - position), position)
             if not data:

@@ -16,18 +16,7 @@ from typing import Any
 from .formats.reading import parse_foreign, parse_staged
 from .formats.spec import envelope_reason
 from .mapping import DEFAULT_FORMAT, LogFormat, Plan, compile_format
-from .records import (
-    RAW_LOGGED_AS,
-    BadLine,
-    LogRecord,
-    RequestCache,
-    logged_as_json,
-    member_at,
-    meta_value,
-    parse_line,
-    parse_mapped,
-    request_extras,
-)
+from .records import BadLine, LogRecord, RequestCache, parse_line, parse_mapped, record_meta
 
 __all__ = ["decode_record", "parser_for"]
 
@@ -50,28 +39,15 @@ def parser_for(plan: Plan, counting: bool = False) -> Any:
 def decode_record(line: bytes, file: str, number: int, offset: int, requests: RequestCache | None = None,
                   log_format: LogFormat = DEFAULT_FORMAT) -> LogRecord | BadLine:
     """The record on one line, read as ``log_format`` says, metadata decoded, or
-    the bad line and its reason.
-
-    Its metadata: every top-level member but those holding raw and request
-    (by the first segment of their paths), with ``RAW_LOGGED_AS`` when the
-    answer was logged as JSON and the request's extras (``request.NAME``,
-    with ``--request-extra ignore``); its id, the member at the id path."""
+    the bad line and its reason.  Its metadata and id: ``records.record_meta``,
+    with ``raw_warning`` when its answer is a chat message, not the answer."""
     requests = requests if requests is not None else RequestCache()
     plan = compile_format(log_format, (), True)
     parsed = parser_for(plan)(line, requests)
     if isinstance(parsed, str):  # a skipped row too (formats.Skipped): not a record
         return BadLine(file, number, offset, parsed)
     raw, known, members = parsed
-    holding = (plan.raw[0], plan.request[0])
-    meta = {key: meta_value(value) for key, value in members.items() if key.__class__ is str and key not in holding}
-    raw_member = member_at(members, plan.raw)
-    if raw_member is not None and logged_as_json(raw_member) is not None:
-        meta[RAW_LOGGED_AS] = "json"
-    if plan.ignore_extra:
-        request_member = member_at(members, plan.request)
-        if request_member is not None:
-            meta.update(request_extras(bytes(request_member)))
+    meta, ident = record_meta(members, plan)
     if raw.__class__ is str and (warning := envelope_reason(raw)) is not None:
         meta.setdefault("raw_warning", warning)
-    ident = member_at(members, plan.id)
-    return LogRecord(file, number, offset, raw, known.request, meta, meta_value(ident) if ident is not None else None)
+    return LogRecord(file, number, offset, raw, known.request, meta, ident)

@@ -50,7 +50,7 @@ from ..contract.jsonscan import max_depth
 from ..contract.models import Registry, Request
 from ..contract.text import shorten, visible
 from ..suites.load import LoadError, parse_request
-from .mapping import DEFAULT_FORMAT, LogFormat, Plan, compile_format, list_index
+from .mapping import Plan, list_index
 
 __all__ = [
     "BAD_KINDS",
@@ -72,6 +72,7 @@ __all__ = [
     "meta_value",
     "parse_line",
     "parse_mapped",
+    "record_meta",
     "request_extras",
     "without_extras",
     "scope_key",
@@ -479,7 +480,7 @@ def member_at(members: Mapping[str, Any], path: tuple[str, ...]) -> msgspec.Raw 
     """The member at ``path`` among a line's top-level members, found one
     container at a time (for a record decoded whole; the counting walks a
     ``Plan``'s tree instead)."""
-    found = _walk(members, path)
+    found = members.get(path[0]) if len(path) == 1 else _walk(members, path)
     return found if found.__class__ is msgspec.Raw else None  # type: ignore[return-value]
 
 
@@ -777,3 +778,25 @@ def _is_utf8(data: bytes) -> bool:
     return True
 
 
+def record_meta(members: Mapping[Any, Any], plan: Plan) -> tuple[dict[str, Any], Any]:
+    """A record's metadata and id, decoded, from its line's members (as
+    ``parse_line``/``parse_mapped`` hand them out) read as ``plan`` says: the
+    one reading of them, for a record reread (``decode_record``) and for a
+    row of ``--records`` (``triage.table``).
+
+    Its metadata: every top-level member but those holding raw and request
+    (by the first segment of their paths), with ``RAW_LOGGED_AS`` when the
+    answer was logged as JSON and the request's extras (``request.NAME``,
+    with ``--request-extra ignore``); its id, the member at the id path
+    (None: none)."""
+    holding = (plan.raw[0], plan.request[0])
+    meta = {key: meta_value(value) for key, value in members.items() if key.__class__ is str and key not in holding}
+    raw_member = member_at(members, plan.raw)
+    if raw_member is not None and logged_as_json(raw_member) is not None:
+        meta[RAW_LOGGED_AS] = "json"
+    if plan.ignore_extra:
+        request_member = member_at(members, plan.request)
+        if request_member is not None:
+            meta.update(request_extras(bytes(request_member)))
+    ident = member_at(members, plan.id)
+    return meta, meta_value(ident) if ident is not None else None

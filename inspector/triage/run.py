@@ -57,6 +57,7 @@ from .logs import (
     StreamBroke,
     check_log,
     check_stdin,
+    count_lines,
     identity_of,
     is_gzip,
     line_ranges,
@@ -64,6 +65,7 @@ from .logs import (
     stream_chunks,
 )
 from .records import RequestCache
+from .table import RecordsOut, RowSpill, rows_name
 from .tally import Options, Tally, tally_chunk, tally_chunks, tally_range
 
 __all__ = ["MAX_WORKERS", "PARALLEL_MIN_BYTES", "TASK_BYTES", "Progress", "WorkerError", "cores", "plan_workers",
@@ -93,7 +95,8 @@ def plan_workers(requested: int | None, kinds: Sequence[str], sizes: Sequence[in
 
 
 # A task, tagged: ("range", log, number, start, end) for a plain file's byte
-# range; ("chunk", log, number, offset, lines, first line) for a stream's chunk;
+# range, ("range", log, number, start, end, first line) when its lines are numbered
+# as they are counted (``--records``: rows written with their line numbers); ("chunk", log, number, offset, lines, first line) for a stream's chunk;
 # ("long", log, number, offset, length, line) for a line too long to hold and
 # ("broken", log, number, line after, problem) where a stream broke off, both counted here.
 _Task = tuple[Any, ...]
@@ -105,23 +108,33 @@ _WORKER: dict[str, Any] = {}
 def _spill_of(task: _Task) -> str | None:
     """Where the task spills its bad lines (None without --bad-lines, or for a log of a side after the first)."""
     folder = _WORKER.get("spills")
-    if folder is None or task[2] >= _WORKER["spilling"]:
+    if folder is None or not _WORKER["bad_lines"] or task[2] >= _WORKER["spilling"]:
         return None
     return os.path.join(folder, spill_name(task[0], task[2], task[3]))
+
+
+def _rows_of(task: _Task) -> str | None:
+    """Where the task spills its records' rows (None without --records, or for a log of a side after the first)."""
+    folder = _WORKER.get("spills")
+    if folder is None or not _WORKER["records"] or task[2] >= _WORKER["spilling"]:
+        return None
+    return os.path.join(folder, rows_name(task[0], task[2], task[3]))
 
 
 def _work(task: _Task) -> Tally:
     """Count one task (in a worker, or here) with the options of its log's side."""
     registry, options, requests = _WORKER["registry"], _WORKER["options"][task[2]], _WORKER["requests"]
     kind, path = task[0], task[1]
-    spilled = _spill_of(task)
+    spilled, rowed = _spill_of(task), _rows_of(task)
     spill = Spill(spilled) if spilled is not None else None
+    rows = RowSpill(rowed, _WORKER["records"] == "csv") if rowed is not None else None
     if kind == "range":
-        return tally_range(path, task[3], task[4], registry, options, requests, first_line=1, spill=spill)
+        return tally_range(path, task[3], task[4], registry, options, requests,
+                           first_line=task[5] if len(task) > 5 else 1, spill=spill, rows=rows)
     if kind == "chunk":
-        return tally_chunk(path, task[3], task[4], task[5], registry, options, requests, spill)
+        return tally_chunk(path, task[3], task[4], task[5], registry, options, requests, spill, rows)
     if kind == "long":
-        return tally_chunks(path, [(task[3], None, task[4])], registry, options, task[5], requests, spill)
+        return tally_chunks(path, [(task[3], None, task[4])], registry, options, task[5], requests, spill, rows)
     tally = Tally()
     tally.broken.append((path, task[3], task[4]))
     return tally
@@ -134,11 +147,22 @@ def _local(task: _Task) -> bool:
 
 def _tasks(logs: Sequence[str], kinds: Sequence[str], sizes: Sequence[int | None], task_bytes: int,
            stdin: BinaryIO | None, consumed: list[int], indexes: dict[str, SeekIndex] | None,
-           ends: Mapping[str, int]) -> Iterator[_Task]:
+           ends: Mapping[str, int], numbered: int = 0) -> Iterator[_Task]:
+    """The tasks of the logs, in order.  The ranges of the first ``numbered``
+    logs carry the number of their first line, the newlines before it counted
+    here, in C, as the tasks are handed out (a few milliseconds a range): their
+    rows (``--records``) are written with their line numbers, not renumbered
+    line by line once the ranges before them are merged."""
     for number, (path, kind, size) in enumerate(zip(logs, kinds, sizes)):
         if kind == "plain":
+            line, counted = 1, 0
             for start, end in line_ranges(path, max(1, -(-(size or 0) // task_bytes)), ends.get(path)):
-                yield ("range", path, number, start, end)
+                if number < numbered:
+                    line += count_lines(path, start, counted)
+                    counted = start
+                    yield ("range", path, number, start, end, line)
+                else:
+                    yield ("range", path, number, start, end)
             continue
         line = 1
         before = consumed[0]
@@ -172,7 +196,7 @@ def triage_sides(sides: Sequence[tuple[Sequence[str], Options]], registry: Regis
                  parallel_min_bytes: int = PARALLEL_MIN_BYTES, task_bytes: int | None = None,
                  progress_every: float = 0.25, indexes: dict[str, SeekIndex] | None = None,
                  bad_lines: BinaryIO | None = None, spill_dir: str | os.PathLike[str] | None = None,
-                 on_notice: Callable[[str], None] | None = None,
+                 records: RecordsOut | None = None, on_notice: Callable[[str], None] | None = None,
                  ends: Mapping[str, int] | None = None, engine: str = "local", **cluster: Any) -> list[Tally]:
     """Count every line of each side's logs (in order; ``-`` is standard input,
     on one side only), each side with its options, into a tally a side.  The
@@ -199,7 +223,10 @@ def triage_sides(sides: Sequence[tuple[Sequence[str], Options]], registry: Regis
     ``bad_lines``: a binary stream every bad line is written to, a JSON object
     a line (``triage.badlines``); the tasks' spills go into a new private
     directory in ``spill_dir`` (default: the system's temporary directory),
-    removed at the end.  With ``options.stop_at_limit``, the counting stops
+    removed at the end.  ``records``: where a row of every record of the first
+    side's logs is copied, in log order (``--records``, ``triage.table``),
+    spilled by each task into the same directory as its bad lines are; the
+    local engine's only.  With ``options.stop_at_limit``, the counting stops
     once ``options.limit`` records of the group are collected.
 
     ``ends``: per plain log, the byte its count stops at (the lines that begin
@@ -211,6 +238,8 @@ def triage_sides(sides: Sequence[tuple[Sequence[str], Options]], registry: Regis
     ``storage_options``, ``client``, ``dashboard``).
     """
     if engine == "dask":
+        if records is not None:
+            raise ValueError("the dask engine writes no records' rows (--records): count with the local engine")
         if stdin is not None or ends is not None:
             raise ValueError("the dask engine reads files and URLs: no standard input, no ends")
         from .distributed import triage_sides as on_cluster
@@ -259,12 +288,18 @@ def triage_sides(sides: Sequence[tuple[Sequence[str], Options]], registry: Regis
     def take(task: _Task, tally: Tally) -> None:
         if task[2] != place[0]:
             place[0], place[1] = task[2], 0
-        shift = place[1] if task[0] == "range" else 0  # a stream's tasks know their line numbers
+        # A stream's tasks, and a numbered range, know their line numbers.
+        shift = place[1] if task[0] == "range" and len(task) == 5 else 0
         if spills is not None:
-            spilled = _spill_of(task)
+            spilled, rowed = _spill_of(task), _rows_of(task)
             if spilled is not None and os.path.exists(spilled):
                 copy_spill(spilled, task[1], shift, bad_lines)  # type: ignore[arg-type]
                 os.unlink(spilled)
+            if rowed is not None and os.path.exists(rowed):
+                if shift:  # pragma: no cover - every range of a side written is numbered (_tasks)
+                    raise AssertionError("rows spilled without their line numbers")
+                records.copy(rowed)  # type: ignore[union-attr]
+                os.unlink(rowed)
         if task[0] == "range":
             tally.shift(shift)
             ranges[0] += task[4] - task[3]
@@ -280,11 +315,14 @@ def triage_sides(sides: Sequence[tuple[Sequence[str], Options]], registry: Regis
     def stopped() -> bool:
         return (cancel is not None and cancel.is_set()) or (limit is not None and len(result.collected) >= limit)
 
-    spills = tempfile.mkdtemp(prefix=".inspector-bad-lines-", dir=spill_dir) if bad_lines is not None else None
+    spilling = bad_lines is not None or records is not None
+    spills = tempfile.mkdtemp(prefix=".inspector-spills-", dir=spill_dir) if spilling else None
     _WORKER.update(registry=registry, options=options_of, requests=RequestCache(registry), spills=spills,
-                   spilling=len(sides[0][0]))
+                   spilling=len(sides[0][0]), bad_lines=bad_lines is not None,
+                   records=None if records is None else "csv" if records.csv else "jsonl")
     try:
-        tasks = _tasks(logs, kinds, sizes, task_bytes, stdin, consumed, indexes, ends)
+        tasks = _tasks(logs, kinds, sizes, task_bytes, stdin, consumed, indexes, ends,
+                       len(sides[0][0]) if records is not None else 0)
         if workers == 1 or not _run_pool(tasks, workers, take, stopped, on_notice):
             for task in tasks:
                 if stopped():

@@ -44,6 +44,7 @@ from .formats.spec import NO_ANSWER, NO_ANSWER_REASONS, Skipped, envelope_reason
 from .parsing import parser_for
 from .records import BAD_KINDS, GROUP_CHARS, RequestCache, file_member
 from .sample import Reservoir
+from .table import RowSpill, record_row
 from .timeline import parse_ts
 
 __all__ = [
@@ -538,11 +539,12 @@ class _Counting:
     """The per-line loop of one piece of a log, and what it keeps between chunks."""
 
     def __init__(self, registry: Registry, options: Options, requests: RequestCache | None = None,
-                 spill: Spill | None = None) -> None:
+                 spill: Spill | None = None, rows: RowSpill | None = None) -> None:
         self.registry = registry
         self.options = options
         self.requests = requests if requests is not None else RequestCache(registry)
         self.spill = spill
+        self.rows = rows
         self.tally = Tally(by_keys=options.by, index=Index() if options.index else None,
                            collect_limit=options.limit if options.collect is not None else None,
                            sampled=Reservoir(options.sample, options.seed)
@@ -677,6 +679,8 @@ class _Counting:
         aligned = failure_minutes is not None
         add_failure_minute = failure_minutes.append if failure_minutes is not None else None
         index, matcher = tally.index, self.matcher if not self.full else None
+        add_row = self.rows.add if self.rows is not None else None  # --records: a row a record counted
+        values = requests.values
         collected, limit, sampled = tally.collected, tally.collect_limit, tally.sampled
         if matcher is not None and limit is not None and len(collected) >= limit:
             matcher = None
@@ -684,7 +688,7 @@ class _Counting:
             file_number = index.file_number(file)
             index_file, index_line, index_offset, index_code = index.file, index.line, index.offset, index.code
         # Where each line starts: offset + the lengths of the lines before it + one newline each.
-        starts = _starts(lines, offset) if index is not None or matcher is not None else None
+        starts = _starts(lines, offset) if index is not None or matcher is not None or add_row is not None else None
         records = no_ts = bad_ts = 0
         for position, text in enumerate(lines):
             parsed = parse(text, requests)
@@ -753,6 +757,9 @@ class _Counting:
                     if failing is not None:
                         add_failure_minute(None)
             records += 1
+            if add_row is not None:
+                add_row(record_row(file, number + position, starts[position] + position,  # type: ignore[index]
+                                   verdict, known, members, plan, stamp, values[prefix][0], failing))
             if index is not None:
                 index_file.append(file_number)
                 index_line.append(number + position)
@@ -794,11 +801,14 @@ def _starts(lines: list[bytes], offset: int) -> list[int]:
 
 
 def tally_chunks(file: str, chunks: Iterable[Chunk], registry: Registry, options: Options,
-                 first_line: int = 1, requests: RequestCache | None = None, spill: Spill | None = None) -> Tally:
+                 first_line: int = 1, requests: RequestCache | None = None, spill: Spill | None = None,
+                 rows: RowSpill | None = None) -> Tally:
     """Count chunks of complete lines of ``file`` (in order, the first chunk's
     first line being number ``first_line``).  ``spill``: where every bad line
-    is written too (``--bad-lines``; the tally keeps the first ``BAD_KEPT``)."""
-    counting = _Counting(registry, options, requests, spill)
+    is written too (``--bad-lines``; the tally keeps the first ``BAD_KEPT``);
+    ``rows``: where a row of every record counted is written (``--records``,
+    ``triage.table``)."""
+    counting = _Counting(registry, options, requests, spill, rows)
     line = first_line
     try:
         for offset, data, length in chunks:
@@ -806,21 +816,26 @@ def tally_chunks(file: str, chunks: Iterable[Chunk], registry: Registry, options
             if counting.full:
                 break
     finally:
-        if spill is not None:
-            spill.close()
+        try:
+            if spill is not None:
+                spill.close()
+        finally:
+            if rows is not None:
+                rows.close()
     return counting.tally
 
 
 def tally_chunk(file: str, offset: int, data: bytes, first_line: int, registry: Registry, options: Options,
-                requests: RequestCache | None = None, spill: Spill | None = None) -> Tally:
+                requests: RequestCache | None = None, spill: Spill | None = None,
+                rows: RowSpill | None = None) -> Tally:
     """Count one chunk of complete lines of ``file`` beginning at ``offset`` (its
     first line being number ``first_line``): what a stream's reader hands out."""
-    return tally_chunks(file, [(offset, data, len(data))], registry, options, first_line, requests, spill)
+    return tally_chunks(file, [(offset, data, len(data))], registry, options, first_line, requests, spill, rows)
 
 
 def tally_range(path: str, start: int, end: int, registry: Registry, options: Options,
                 requests: RequestCache | None = None, first_line: int | None = None,
-                spill: Spill | None = None) -> Tally:
+                spill: Spill | None = None, rows: RowSpill | None = None) -> Tally:
     """Count the lines of the plain log ``path`` that begin in ``[start, end)``.
 
     Any ``start`` and ``end`` will do: a line belongs to the range its first byte
@@ -832,7 +847,7 @@ def tally_range(path: str, start: int, end: int, registry: Registry, options: Op
     chunks = range_chunks(path, start, end)
     first = next(chunks, None)
     if first is None:
-        return tally_chunks(path, (), registry, options, spill=spill)
+        return tally_chunks(path, (), registry, options, spill=spill, rows=rows)
     if first_line is None:
         first_line = count_lines(path, first[0]) + 1
 
@@ -840,4 +855,4 @@ def tally_range(path: str, start: int, end: int, registry: Registry, options: Op
         yield first
         yield from chunks
 
-    return tally_chunks(path, every(), registry, options, first_line, requests, spill)
+    return tally_chunks(path, every(), registry, options, first_line, requests, spill, rows)

@@ -116,10 +116,14 @@ def unread_words(unread: int) -> str:
             "epoch seconds (a string of digits is neither)")
 
 
-def iso(seconds: float) -> str:
+def iso(seconds: float, fraction: bool = False) -> str:
     """A UTC ISO 8601 text for epoch seconds (years 1 to 9999), to the second,
-    the year in four digits (``0001-01-01T00:00:00Z``)."""
+    the year in four digits (``0001-01-01T00:00:00Z``); with ``fraction``, a
+    time between seconds to the microsecond (``2026-12-01T00:09:02.084655Z``:
+    a record's time, as ``--records`` writes it)."""
     moment = datetime.fromtimestamp(seconds, UTC)
+    if fraction:  # (isoformat: the year in four digits, the microseconds when there are any, then +00:00)
+        return moment.isoformat()[:-6] + "Z"
     return f"{moment.year:04d}-{moment:%m-%dT%H:%M:%S}Z"
 
 
