@@ -363,6 +363,11 @@ def run(args: argparse.Namespace) -> int:
         return _interrupted(exc)
     except WriteError as exc:
         return error(f"{getattr(exc, 'option', '--bad-lines')} {exc.path}: {exc.reason}; nothing was written")
+    # A staged format's logs were counted from their staged copies: the summary names the logs given.
+    if getattr(args, "given_logs", None) is not None:
+        summary.logs = tuple(args.given_logs)
+        if baseline is not None and args.given_against is not None:
+            baseline.logs = tuple(args.given_against)
     written = None
     sampled = summary.tally.sampled
     said = ""  # how the records written were chosen, when at random
@@ -513,6 +518,7 @@ def _log_format(args: argparse.Namespace, spec: Any = None) -> tuple[Any, tuple[
         if spec.staged:
             from ..triage.formats.stage import stage
 
+            args.given_logs, args.given_against = list(args.logs), list(args.against) if args.against else None
             args.logs = stage(args.logs, spec).logs
             if args.against:
                 args.against = stage(args.against, spec).logs

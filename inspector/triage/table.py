@@ -58,6 +58,7 @@ from ..contract.text import json_escape
 from ..reports.case import RUNGS
 from .export import encodable_text
 from .groups import Outcome
+from ..contract.checks import NO_ANSWER
 from .records import KnownRequest, record_meta
 from .timeline import iso
 
@@ -121,11 +122,16 @@ def record_row(file: str, line: int, offset: int, verdict: Any, known: KnownRequ
     reason, strict_json, citation_only, blame, category id) and failing claim
     (``failing``: status, field, cited document, or None)."""
     meta, ident = record_meta(members, plan)
+    source = meta.get("source")
+    if source.__class__ is dict and source.get("file").__class__ is str:
+        file = source["file"]  # a staged format's record: the log it was read from (and where, in meta.source)
     if len(plan.id) == 1:
         meta.pop(plan.id[0], None)
     if stamp is not None and len(plan.ts) == 1:
         meta.pop(plan.ts[0], None)
-    check = verdict.check
+    # A record without an answer failed no check of the contract (its verdict's check is what stops its empty
+    # answer, for the checks panel): NO_ANSWER's column is empty.
+    check = verdict.check if verdict.status != NO_ANSWER else None
     flags = (key[2], key[3], key[0] == "ACCEPT")
     rungs = _RUNGS.get(flags)
     if rungs is None:

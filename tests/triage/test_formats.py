@@ -76,7 +76,8 @@ def test_the_preset_reads_each_record_as_expected(name):
                 if key not in wanted:
                     record.pop(key, None)
         assert record == wanted
-    assert all(line["source"].startswith(str(FORMATS / preset_of(name))) for line in lines)
+    assert {line["source"]["file"] for line in lines} == set(logs_of(name))
+    assert all(line["source"]["at"] for line in lines)
 
 
 @pytest.mark.parametrize("name", sorted(LOGS))

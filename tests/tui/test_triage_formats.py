@@ -55,4 +55,4 @@ async def test_a_staged_formats_records_open_from_their_staged_lines():
         await pilot.pause()
         report = pilot.app.screen.session.report(0)
         assert report.verdict.status == "ACCEPT"
-        assert "config_claims.eval samples/" in report.case.note
+        assert "config_claims.eval" in report.case.note and "samples/22-" in report.case.note

@@ -61,8 +61,9 @@ def _chunks(path: str) -> Iterator[tuple[int, bytes | None, int]]:
 
 
 def _records(path: str, spec: FormatSpec) -> Iterator[tuple[str, Any, str | None]]:
-    """(place, record, problem) of every record of one log, in order."""
-    name = path
+    """(where in the log, record, problem) of every record of one log, in order:
+    ``3`` (a line), ``3 resourceSpans[0].scopeSpans[0].spans[1]`` (in a line),
+    ``samples[12]`` (in a document), ``samples/3_epoch_1.json`` (in a zip)."""
     if path.endswith(".eval"):
         from .sources import SourceError, iter_eval
 
@@ -71,7 +72,7 @@ def _records(path: str, spec: FormatSpec) -> Iterator[tuple[str, Any, str | None
         except SourceError as exc:
             raise LogError(path, str(exc)) from None
         for item in items:
-            yield f"{name} {item.place}", item.value, item.problem
+            yield item.place, item.value, item.problem
         return
     if spec.reads == "document" or path.endswith((".json", ".json.gz")):
         from .sources import iter_document
@@ -80,22 +81,22 @@ def _records(path: str, spec: FormatSpec) -> Iterator[tuple[str, Any, str | None
         found = False
         for item in iter_document(path, records):
             found = found or item.problem is None
-            yield f"{name} {item.place}", item.value, item.problem
+            yield item.place, item.value, item.problem
         if not found:
-            yield name, None, f"no records: nothing at {records or 'the top'} in this document"
+            yield "", None, f"no records: nothing at {records or 'the top'} in this document"
         return
     number = 0
     for _, data, length in _chunks(path):
         if data is None:
             number += 1
-            yield f"{name}:{number}", None, f"too long: {length} bytes on one line (not read)"
+            yield str(number), None, f"too long: {length} bytes on one line (not read)"
             continue
         lines = data.split(b"\n")
         if data.endswith(b"\n"):
             lines.pop()
         for line in lines:
             number += 1
-            where = f"{name}:{number}"
+            where = str(number)
             if not line.strip():
                 yield where, None, "empty line"
                 continue
@@ -204,14 +205,16 @@ def stage(logs: list[str], spec: FormatSpec, progress: Callable[[int], None] | N
                     if parent.__class__ is str and parent in parents:
                         related[spec.parent.name] = parents[parent]
                 outcome: Any = problem if problem is not None else convert(spec, record, related)
+                source = {"file": path, "at": place}
                 if outcome.__class__ is Skipped:
-                    handle.write(_encode({"@skip": str(outcome), "source": place}) + b"\n")
+                    handle.write(_encode({"@skip": str(outcome), "source": source}) + b"\n")
                     staged.skipped += 1
                 elif outcome.__class__ is str:
-                    handle.write(_encode({"@bad": f"{outcome} ({place})", "source": place}) + b"\n")
+                    where = f"{path}:{place}" if place.isdigit() else f"{path} {place}".rstrip()
+                    handle.write(_encode({"@bad": f"{outcome} ({where})", "source": source}) + b"\n")
                     staged.bad += 1
                 else:
-                    outcome["source"] = place
+                    outcome["source"] = source
                     handle.write(_encode(outcome) + b"\n")
                     staged.records += 1
                 if progress is not None:
