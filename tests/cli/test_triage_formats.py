@@ -166,3 +166,14 @@ def test_a_truncated_document_keeps_the_records_before_the_break(name, capsys, t
     found = summary(capsys, str(cut), "--log-format", name)
     assert 0 < found["records"] < 60 and found["bad_lines"] == 1
     assert "truncated" in found["bad"][0]["error"] or "not JSON" in found["bad"][0]["error"]
+
+
+def test_records_of_a_staged_format_name_the_log_given_and_say_no_answer(capsys, tmp_path):
+    out = tmp_path / "rows.jsonl"
+    log = str(FORMATS / "otel-genai" / "traces.jsonl")
+    assert main(["triage", log, "--registry", REGISTRY, "--log-format", "otel-genai", "--records", str(out)]) == 0
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    assert len(rows) == 62 and {row["file"] for row in rows} == {log}
+    refused_rows = [row for row in rows if row["verdict"] == "NO_ANSWER"]
+    assert sorted(row["reason"] for row in refused_rows) == ["EMPTY", "ERROR", "REFUSAL"]
+    assert all(row["check"] is None and row["meta"]["source"]["at"] for row in refused_rows)
