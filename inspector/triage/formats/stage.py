@@ -37,6 +37,7 @@ from .spec import FormatSpec, Skipped, convert
 __all__ = ["Staged", "stage"]
 
 _encode = msgspec.json.encode
+_NEW_FILE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
 
 
 @dataclass
@@ -190,7 +191,8 @@ def stage(logs: list[str], spec: FormatSpec, progress: Callable[[int], None] | N
         out = os.path.join(folder, str(number), os.path.basename(path) or "log")
         joined = _joined(path, spec) if spec.join is not None else None
         header = _header(path, spec)
-        with open(out, "wb") as handle:
+        # A new file (O_EXCL) in the private folder mkdtemp made: nothing else's, never written through.
+        with os.fdopen(os.open(out, _NEW_FILE, 0o600), "wb") as handle:
             for place, record, problem in _records(path, spec):
                 related: dict[str, Any] = {}
                 if header is not None and spec.header is not None:
