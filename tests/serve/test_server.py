@@ -36,7 +36,7 @@ def served() -> Iterator[Served]:
     assert "Traceback" not in said and "Error" not in said, said
 
 
-async def _wait_for_sessions(served: Served, count: int, timeout: float = 10) -> None:
+async def _wait_for_sessions(served: Served, count: int, timeout: float = 30) -> None:
     for _ in range(int(timeout * 20)):
         if len(served.sessions()) == count:
             return
@@ -194,9 +194,9 @@ class TestASession:
             await read_until(second, "complete-answer")
             assert len(served.sessions()) == 2
             third = await client.ws_connect(f"{served.websocket}?width=80&height=24")
-            said = (await asyncio.wait_for(third.receive(), 5)).data.decode()
+            said = (await asyncio.wait_for(third.receive(), 20)).data.decode()
             assert "All 2 session(s) of this server are in use" in said
-            assert (await asyncio.wait_for(third.receive(), 5)).type == aiohttp.WSMsgType.CLOSE
+            assert (await asyncio.wait_for(third.receive(), 20)).type == aiohttp.WSMsgType.CLOSE
             assert third.close_code == 1013
             async with client.get(served.base + "/") as page:
                 assert page.status == 503
