@@ -495,6 +495,10 @@ def _spec(args: argparse.Namespace) -> Any:
         if isinstance(found, str):
             raise LogFormatError(f"--request-file {args.request_file}: {found}")
         spec = spec.with_request_file(data.strip())
+    if spec is not None and spec.staged and args.engine == "dask":
+        raise LogFormatError(f"--log-format {spec.name}: its logs are read whole here (a document, or records that "
+                             "need others) before they are counted, and --engine dask has its workers read the logs: "
+                             "count them with the local engine")
     if spec is not None and spec.staged and args.follow:
         raise LogFormatError(f"--log-format {spec.name}: its logs are read whole (a document, or records that need "
                              "others) before they are counted, and --follow reads lines as they are appended: drop "

@@ -97,3 +97,10 @@ def test_the_triage_counts_the_sample_as_its_records(name, tmp_path, capsys):
     assert {status: count for status, count in got["by_check"].items() if count} == want_checks
     skipped = sum(1 for line in staged_lines(name) if "@skip" in line)
     assert sum(got["skipped"].values()) == skipped
+
+
+def test_docs_cite_where_each_shape_comes_from():
+    text = (ROOT / "docs" / "triage.md").read_text()
+    for name in PRESETS:
+        for source in preset(name).sources:
+            assert f"  - {source}\n" in text, (name, source)
