@@ -19,11 +19,11 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 import msgspec
 
-__all__ = ["BATCH", "KEPT", "BadLineEntry", "HeldSpill", "Spill", "copy_spill", "copy_spilled", "spill_name"]
+__all__ = ["BATCH", "KEPT", "BadLineEntry", "HeldSpill", "Spill", "SpillFile", "copy_spill", "copy_spilled", "spill_name"]
 
 # Bad lines a tally keeps (the first ones, in order): what the summary lists.
 KEPT = 1000
@@ -53,19 +53,24 @@ def spill_name(kind: str, log: int, place: int) -> str:
     return f"{kind}-{log}-{place}.jsonl"
 
 
-class Spill:
-    """The bad lines of one task, as ``[line, offset, reason]`` lines in a new
-    file of the spill directory, created at the first bad line (a task without
-    any leaves no file)."""
+class SpillFile:
+    """A task's items in a new file of the spill directory, created at the first
+    item (a task without any leaves no file), written ``batch`` items at a time
+    as ``encode`` writes them."""
+
+    batch = BATCH
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
-        self._batch: list[tuple[int, int | None, str]] = []
+        self._batch: list[Any] = []
         self._fd: int | None = None
 
-    def add(self, line: int, offset: int | None, reason: str) -> None:
-        self._batch.append((line, offset, reason))
-        if len(self._batch) >= BATCH:
+    def encode(self, batch: list[Any]) -> bytes:
+        return _ENCODE_LINES(batch)
+
+    def append(self, item: Any) -> None:
+        self._batch.append(item)
+        if len(self._batch) >= self.batch:
             self.flush()
 
     def flush(self) -> None:
@@ -73,7 +78,7 @@ class Spill:
             return
         if self._fd is None:
             self._fd = os.open(self.path, _FLAGS, 0o600)
-        view = memoryview(_ENCODE_LINES(self._batch))
+        view = memoryview(self.encode(self._batch))
         self._batch.clear()
         while view:
             view = view[os.write(self._fd, view):]
@@ -85,6 +90,13 @@ class Spill:
             if self._fd is not None:
                 os.close(self._fd)
                 self._fd = None
+
+
+class Spill(SpillFile):
+    """The bad lines of one task, as ``[line, offset, reason]`` lines."""
+
+    def add(self, line: int, offset: int | None, reason: str) -> None:
+        self.append((line, offset, reason))
 
 
 def copy_spill(path: str | Path, file: str, shift: int, out: BinaryIO) -> int:

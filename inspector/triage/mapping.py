@@ -49,6 +49,7 @@ __all__ = [
     "load_log_format",
     "parse_path",
     "path_text",
+    "read_format_file",
 ]
 
 # What --request-extra takes: refuse a request with members the schema does not
@@ -164,6 +165,25 @@ def _kind_of(value: Any) -> str:
             dict: "a table"}.get(type(value), "a date or time")
 
 
+def read_format_file(path: str | Path) -> dict[str, Any]:
+    """A --log-format file's TOML document (LogFormatError: one line naming the
+    file, and the byte or line and column), whichever keys it holds."""
+    name = visible(str(path))
+    try:
+        data = read_limited(path, FORMAT_BYTES, "--log-format file")
+    except ReadError as exc:
+        raise LogFormatError(visible(str(exc))) from None
+    try:
+        return tomllib.loads(data.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise LogFormatError(f"{name}: byte 0x{data[exc.start]:02X} at offset {exc.start} is not UTF-8") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise LogFormatError(f"{name}: not valid TOML: {visible(str(exc))}") from None
+    except RecursionError:  # tomllib recurses once per nested array or inline table
+        raise LogFormatError(f"{name}: not valid TOML: nested too deeply (the keys hold strings and an array "
+                             "of strings)") from None
+
+
 def load_log_format(path: str | Path) -> tuple[LogFormat, tuple[str, ...]]:
     """The format kept in a TOML file, and its ``by`` paths: keys ``raw``,
     ``request``, ``ts``, ``id`` (strings), ``by`` (a list of strings) and
@@ -172,19 +192,7 @@ def load_log_format(path: str | Path) -> tuple[LogFormat, tuple[str, ...]]:
     read, TOML that is not valid, an unknown key, a value of the wrong type or
     a path that is not one."""
     name = visible(str(path))
-    try:
-        data = read_limited(path, FORMAT_BYTES, "--log-format file")
-    except ReadError as exc:
-        raise LogFormatError(visible(str(exc))) from None
-    try:
-        document = tomllib.loads(data.decode("utf-8"))
-    except UnicodeDecodeError as exc:
-        raise LogFormatError(f"{name}: byte 0x{data[exc.start]:02X} at offset {exc.start} is not UTF-8") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise LogFormatError(f"{name}: not valid TOML: {visible(str(exc))}") from None
-    except RecursionError:  # tomllib recurses once per nested array or inline table
-        raise LogFormatError(f"{name}: not valid TOML: nested too deeply (the keys hold strings and an array "
-                             "of strings)") from None
+    document = read_format_file(path)
     for key in document:
         if key not in FORMAT_KEYS:
             raise LogFormatError(f"{name}: unknown key {visible(key)!r} (the keys are {', '.join(FORMAT_KEYS)})")

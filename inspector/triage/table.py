@@ -45,7 +45,6 @@ from __future__ import annotations
 
 import csv
 import io
-import os
 import shutil
 from collections.abc import Mapping
 from pathlib import Path
@@ -53,12 +52,13 @@ from typing import Any, BinaryIO
 
 import msgspec
 
+from ..contract.checks import NO_ANSWER
 from ..contract.evidence import Assessment
 from ..contract.text import json_escape
 from ..reports.case import RUNGS
 from .export import encodable_text
+from .badlines import SpillFile
 from .groups import Outcome
-from ..contract.checks import NO_ANSWER
 from .records import KnownRequest, record_meta
 from .timeline import iso
 
@@ -74,7 +74,6 @@ BATCH = 4096
 # Each rung passed or not, per (strict_json, citation_only, contract) of a count key: read off
 # the key as the summary's rungs are (``groups.Outcome``), one dict each, shared by the rows.
 _RUNGS: dict[tuple[bool, bool, bool], dict[str, bool]] = {}
-_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
 _READ = 4 * 1024 * 1024
 
 
@@ -168,42 +167,23 @@ def _encode_rows(rows: list[RecordRow]) -> bytes:
     return json_escape(data.decode("utf-8")).encode("utf-8")
 
 
-class RowSpill:
-    """The rows of one task, in a new file of the spill directory, created at
-    the first row (a task without a record leaves no file): JSON lines, or with
+class RowSpill(SpillFile):
+    """The rows of one task (``badlines.SpillFile``): JSON lines, or with
     ``as_csv`` CSV rows, as the output holds them (the workers do the writing;
     the driver only copies)."""
 
+    batch = BATCH
+
     def __init__(self, path: str | Path, as_csv: bool = False) -> None:
-        self.path = Path(path)
+        super().__init__(path)
         self.csv = as_csv
-        self._batch: list[RecordRow] = []
-        self._fd: int | None = None
 
     def add(self, row: RecordRow) -> None:
-        self._batch.append(row)
-        if len(self._batch) >= BATCH:
-            self.flush()
+        self.append(row)
 
-    def flush(self) -> None:
-        if not self._batch:
-            return
-        if self._fd is None:
-            self._fd = os.open(self.path, _FLAGS, 0o600)
-        data = _csv_rows([csv_cell(getattr(row, name)) for name in COLUMNS] for row in self._batch) if self.csv \
-            else _encode_rows(self._batch)
-        view = memoryview(data)
-        self._batch.clear()
-        while view:
-            view = view[os.write(self._fd, view):]
-
-    def close(self) -> None:
-        try:
-            self.flush()
-        finally:
-            if self._fd is not None:
-                os.close(self._fd)
-                self._fd = None
+    def encode(self, batch: list[Any]) -> bytes:
+        return _csv_rows([csv_cell(getattr(row, name)) for name in COLUMNS] for row in batch) if self.csv \
+            else _encode_rows(batch)
 
 
 def csv_cell(value: Any) -> str:

@@ -181,13 +181,12 @@ def test_no_writer_writes_outside_io_writing():
     # badlines.py: --bad-lines' spills, each a new file (O_EXCL) in a private
     # directory that mkdtemp made beside the --bad-lines file, whose folder was checked.
     # locking.py: the sidecar lock file, created empty (never written into) after refuse_protected.
-    # table.py: --records' row spills, as badlines.py's; formats/stage.py: a staged format's canonical
+    # (--records' row spills are badlines.py's spill files too.) formats/stage.py: a staged format's canonical
     # lines, each a new file (O_EXCL) in a private directory mkdtemp made in the system's temporary folder.
     assert sorted(writers) == [("inspector/io/locking.py", "os.O_CREAT"),
                                ("inspector/triage/badlines.py", "os.O_CREAT"),
                                ("inspector/triage/formats/stage.py", "os.O_CREAT"),
-                               ("inspector/triage/synth.py", '"wb"'), ("inspector/triage/synth.py", "write_text("),
-                               ("inspector/triage/table.py", "os.O_CREAT")]
+                               ("inspector/triage/synth.py", '"wb"'), ("inspector/triage/synth.py", "write_text(")]
     synth = (package / "triage" / "synth.py").read_text("utf-8")
     assert synth.count("refuse_protected(path)") == 2
     assert "refuse_protected(sidecar)" in (package / "io" / "locking.py").read_text("utf-8")

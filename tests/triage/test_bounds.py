@@ -107,7 +107,7 @@ class TestBadLines:
     def test_a_spill_writes_in_batches(self, tmp_path, monkeypatch):
         from inspector.triage import badlines
 
-        monkeypatch.setattr(badlines, "BATCH", 10)
+        monkeypatch.setattr(badlines.Spill, "batch", 10)
         spill = Spill(tmp_path / "spill")
         for line in range(1, 26):
             spill.add(line, line * 2, "empty line")

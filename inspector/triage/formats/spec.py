@@ -32,8 +32,7 @@ import msgspec
 
 from ...contract.checks import NO_ANSWER, NO_ANSWER_REASONS
 from ...contract.text import visible
-from ...io.reading import ReadError, read_limited
-from ..mapping import FORMAT_BYTES, FORMAT_KEYS, LogFormatError
+from ..mapping import FORMAT_KEYS, LogFormatError, read_format_file
 from .paths import Missing, Path, RepeatedKey, parse
 
 __all__ = [
@@ -225,23 +224,6 @@ def sample_line(name: str) -> tuple[str, str] | None:
                 return None
             return str(path), " ".join(first.decode("utf-8", "replace").split())
     return None
-
-
-def read_format_file(path: str | FilePath) -> dict[str, Any]:
-    """A --log-format file's TOML document (LogFormatError: one line naming the file)."""
-    name = visible(str(path))
-    try:
-        data = read_limited(path, FORMAT_BYTES, "--log-format file")
-    except ReadError as exc:
-        raise LogFormatError(visible(str(exc))) from None
-    try:
-        return tomllib.loads(data.decode("utf-8"))
-    except UnicodeDecodeError as exc:
-        raise LogFormatError(f"{name}: byte 0x{data[exc.start]:02X} at offset {exc.start} is not UTF-8") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise LogFormatError(f"{name}: not valid TOML: {visible(str(exc))}") from None
-    except RecursionError:
-        raise LogFormatError(f"{name}: not valid TOML: nested too deeply") from None
 
 
 def load_spec(document: Mapping[str, Any], origin: str) -> FormatSpec:
@@ -589,4 +571,4 @@ def load_format(argument: str) -> FormatSpec | None:
     return load_spec(document, argument)
 
 
-__all__ += ["envelope_reason", "load_format", "preset_text", "read_format_file", "sample_line", "timestamp"]
+__all__ += ["envelope_reason", "load_format", "preset_text", "sample_line", "timestamp"]
