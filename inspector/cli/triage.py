@@ -166,6 +166,9 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
                              "win")
     parser.add_argument("--request-file", type=Path, metavar="R.json",
                         help="with --log-format: the request every answer of the log answers (a request file)")
+    parser.add_argument("--scope", metavar="TENANT/USER",
+                        help="with --log-format: every request's access scope, at its record's time (access "
+                             "control before grounding)")
     parser.add_argument("--since", metavar="T", help="count only records with ts >= T")
     parser.add_argument("--until", metavar="T", help="count only records with ts < T")
     parser.add_argument("--against", nargs="+", metavar="LOG", default=None,
@@ -495,6 +498,14 @@ def _spec(args: argparse.Namespace) -> Any:
         if isinstance(found, str):
             raise LogFormatError(f"--request-file {args.request_file}: {found}")
         spec = spec.with_request_file(data.strip())
+    if args.scope is not None:
+        tenant, slash, user = args.scope.partition("/")
+        if spec is None:
+            raise LogFormatError("--scope gives the access scope of a --log-format NAME or spec file's requests: "
+                                 "add --log-format")
+        if not slash or not tenant or not user or "/" in user:
+            raise LogFormatError(f"--scope takes TENANT/USER (acme/alice), not {visible(args.scope)!r}")
+        spec = spec.with_scope(tenant, user)
     if spec is not None and spec.staged and args.engine == "dask":
         raise LogFormatError(f"--log-format {spec.name}: its logs are read whole here (a document, or records that "
                              "need others) before they are counted, and --engine dask has its workers read the logs: "

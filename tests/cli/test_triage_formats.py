@@ -177,3 +177,15 @@ def test_records_of_a_staged_format_name_the_log_given_and_say_no_answer(capsys,
     refused_rows = [row for row in rows if row["verdict"] == "NO_ANSWER"]
     assert sorted(row["reason"] for row in refused_rows) == ["EMPTY", "ERROR", "REFUSAL"]
     assert all(row["check"] is None and row["meta"]["source"]["at"] for row in refused_rows)
+
+
+def test_scope_and_records_as_from_the_command_line(capsys, tmp_path):
+    team = tmp_path / "otel.toml"
+    team.write_text('preset = "otel-genai"\nrecords_as = ["resource", "scope"]\n'
+                    '[keep]\nservice = "resource.resource.attributes[key=service.name].value.stringValue"\n')
+    log = str(FORMATS / "otel-genai" / "traces.jsonl")
+    found = summary(capsys, log, "--log-format", str(team), "--by", "service", "--scope", "acme/alice")
+    assert found["records"] == 62
+    assert [group["group"] for group in found["groups"] if group["group"].startswith("service=")]
+    assert "--scope takes TENANT/USER" in refused(capsys, log, "--log-format", "otel-genai", "--scope", "acme")
+    assert "add --log-format" in refused(capsys, log, "--scope", "acme/alice")

@@ -44,7 +44,7 @@ class TestPaths:
     def test_every_element_is_for_records_paths_only(self):
         with pytest.raises(ValueError, match=r"\[\*\]"):
             parse("data[*].x")
-        places = [place for place, _ in parse("a[*].b[*]", records=True).expand({"a": [{"b": [1, 2]}, {"b": [3]}]})]
+        places = [place for place, _, _ in parse("a[*].b[*]", records=True).expand({"a": [{"b": [1, 2]}, {"b": [3]}]})]
         assert places == ["a[0].b[0]", "a[0].b[1]", "a[1].b[0]"]
 
     @pytest.mark.parametrize("text", ["", "a..b", "a[x", "a|yaml"])
@@ -128,3 +128,36 @@ class TestTimes:
     @pytest.mark.parametrize("value", ["yesterday", "1e5x", None, [1]])
     def test_a_time_that_cannot_be_read_is_none(self, value):
         assert timestamp(value, "iso") is None
+
+
+class TestScopesAndEnclosingRecords:
+    SPEC = 'raw = "out"\nrequest = "req"\nts = "at"\nts_unit = "ms"\n'
+
+    def test_scope_flag_adds_the_records_time(self):
+        spec = load_spec(tomllib.loads(self.SPEC), "t.toml").with_scope("acme", "alice")
+        canonical = convert(spec, {"out": "{}", "req": REQUEST, "at": 1796083742000})
+        assert canonical["request"]["scope"] == {"tenant": "acme", "user": "alice", "now": 1796083742.0}
+        said = convert(spec, {"out": "{}", "req": REQUEST})
+        assert said == "request unusable: request.scope.now: the record has no readable time to grant access at"
+
+    def test_a_scope_table_takes_paths_and_constants(self):
+        spec = load_spec(tomllib.loads(
+            'raw = "out"\nts = "at"\n[request]\nservice = "s"\nenvironment = {value = "prod"}\n'
+            'revision = {value = "v3"}\nfields = {value = ["pool_size"]}\nsupplied = {value = ["payments-prod-v3"]}\n'
+            'scope = { tenant = "org", user = {value = "svc"} }\n'), "t.toml")
+        canonical = convert(spec, {"out": "{}", "s": "payments", "org": "acme", "at": "2026-12-01T00:00:00Z"})
+        assert canonical["request"]["scope"] == {"tenant": "acme", "user": "svc", "now": 1796083200.0}
+        with pytest.raises(LogFormatError, match="request.scope needs tenant and user"):
+            load_spec(tomllib.loads('[request]\nscope = { tenant = "org" }\n'), "t.toml")
+
+    def test_records_as_names_the_elements_around_each_record(self):
+        spec = load_spec(tomllib.loads(
+            'records = "resourceSpans[*].scopeSpans[*].spans[*]"\nrecords_as = ["resource", "scope"]\n'
+            'raw = "out"\nrequest = "req"\n[keep]\nservice = "resource.resource.name"\n'
+            'library = "scope.scope.name"\n'), "t.toml")
+        line = {"resourceSpans": [{"resource": {"name": "billing"}, "scopeSpans": [
+            {"scope": {"name": "openai"}, "spans": [{"out": "{}", "req": REQUEST}]}]}]}
+        [(place, record, around)] = list(spec.records.expand(line))
+        assert place == "resourceSpans[0].scopeSpans[0].spans[0]"
+        canonical = convert(spec, record, dict(zip(spec.enclosing, around)))
+        assert (canonical["service"], canonical["library"]) == ("billing", "openai")

@@ -152,10 +152,12 @@ class Path:
             walked[-1:] = [(walked[-1] if walked else "") + f"[{key}={wanted}]"]
         return Missing(".".join(walked), "found")  # pragma: no cover - only a miss is described
 
-    def expand(self, value: Any, place: str = "") -> Iterator[tuple[str, Any]]:
-        """Every (place, value) this path reaches, ``[*]`` taking each element
-        (a records path); a member missing on the way reaches nothing."""
-        yield from _expand(self.steps, value, place)
+    def expand(self, value: Any, place: str = "") -> Iterator[tuple[str, Any, tuple[Any, ...]]]:
+        """Every (place, value, enclosing) this path reaches, ``[*]`` taking each
+        element (a records path), ``enclosing`` the element each ``[*]`` before the
+        last took (an OTLP span's resource and scope); a member missing on the way
+        reaches nothing."""
+        yield from _expand(self.steps, value, place, ())
 
 
 _NONE = object()
@@ -184,14 +186,16 @@ def _decoded(text: str) -> Any:
     return found
 
 
-def _expand(steps: tuple[Step, ...], value: Any, place: str) -> Iterator[tuple[str, Any]]:
+def _expand(steps: tuple[Step, ...], value: Any, place: str,
+            enclosing: tuple[Any, ...]) -> Iterator[tuple[str, Any, tuple[Any, ...]]]:
     for number, step in enumerate(steps):
         if step[0] == "each":
             if value.__class__ is not list:
                 return
             rest = steps[number + 1:]
+            last = not any(later[0] == "each" for later in rest)
             for index, element in enumerate(value):
-                yield from _expand(rest, element, f"{place}[{index}]")
+                yield from _expand(rest, element, f"{place}[{index}]", enclosing if last else (*enclosing, element))
             return
         found = Path(place, (step,)).walk(value)
         if found.__class__ is Missing:
@@ -201,7 +205,7 @@ def _expand(steps: tuple[Step, ...], value: Any, place: str) -> Iterator[tuple[s
             place = f"{place}.{step[1]}" if place else step[1]
         elif step[0] == "select":
             place = f"{place}[{step[1]}={step[2]}]"
-    yield place, value
+    yield place, value, enclosing
 
 
 def _kind(value: Any) -> str:

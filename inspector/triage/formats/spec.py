@@ -52,9 +52,11 @@ READS = ("lines", "document", "eval")
 TS_UNITS = ("auto", "s", "ms", "us", "ns", "iso")
 _UNIT_SECONDS = {"s": 1, "ms": 1e3, "us": 1e6, "ns": 1e9}
 # The keys a format file may hold beyond the plain ones (mapping.FORMAT_KEYS).
-SPEC_KEYS = ("preset", "name", "description", "source", "sample", "reads", "suffixes", "records", "ts_unit", "item", "model",
+SPEC_KEYS = ("preset", "name", "description", "source", "sample", "reads", "suffixes", "records", "records_as",
+             "ts_unit", "item", "model",
              "keep", "skip", "no_answer", "truncated", "join", "parent", "header")
 REQUEST_MEMBERS = ("service", "environment", "revision", "fields", "supplied", "scope")
+SCOPE_MEMBERS = ("tenant", "user", "now")
 _ENVELOPE_KEYS = ("role", "parts", "choices", "output", "content")
 
 
@@ -100,6 +102,7 @@ class Member:
     path: tuple[str | None, Path] | None
     split: str | None = None
     value: Any = None
+    parts: tuple[Member, ...] = ()  # the scope's tenant, user and now, each a member of its own
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,6 +146,8 @@ class FormatSpec:
     parent: Related | None = None
     header: Related | None = None
     constant_request: bytes | None = None  # --request-file: the same request for every answer
+    constant_scope: tuple[str, str] | None = None  # --scope TENANT/USER: every request's, now its record's time
+    enclosing: tuple[str, ...] = ()  # records_as: a name for the element each [*] of records takes before the last
     origin: str = ""  # the preset or file it was read from
 
     @property
@@ -157,6 +162,9 @@ class FormatSpec:
 
     def with_request_file(self, data: bytes) -> FormatSpec:
         return replace(self, constant_request=data)
+
+    def with_scope(self, tenant: str, user: str) -> FormatSpec:
+        return replace(self, constant_scope=(tenant, user))
 
 
 class Skipped(str):
@@ -236,6 +244,8 @@ def load_spec(document: Mapping[str, Any], origin: str) -> FormatSpec:
                                  f"({', '.join(PRESETS)})")
         base = tomllib.loads(resources.files(__package__).joinpath("presets", f"{name}.toml").read_text("utf-8"))
     merged = {**base, **{key: value for key, value in document.items() if key != "preset"}}
+    if isinstance(base.get("keep"), dict) and isinstance(document.get("keep"), dict):
+        merged["keep"] = {**base["keep"], **document["keep"]}  # the preset's settings kept, and the team's
     if "request" in document and "request" in base:
         merged["request"] = document["request"]
     return _spec(merged, str(merged.get("name", FilePath(origin).stem)), origin)
@@ -289,6 +299,11 @@ def _spec(document: Mapping[str, Any], name: str, origin: str) -> FormatSpec:
         return Rule(where(f"{key}.path", found["path"]), tuple(equals) if isinstance(equals, list) else equals,
                     found.get("differs"), bool(found.get("absent", False)) or found.get("present") is False)
 
+    enclosing = document.get("records_as", [])
+    if not isinstance(enclosing, list) or not all(isinstance(name, str) and name for name in enclosing):
+        raise fail("records_as is not an array of names")
+    for name in enclosing:
+        related[name] = Related(name)
     for key in ("join", "parent", "header"):
         if key in document:
             found = table(key, document[key], {"join": ("file", "on", "as"), "parent": ("id", "parent", "as"),
@@ -324,6 +339,18 @@ def _spec(document: Mapping[str, Any], name: str, origin: str) -> FormatSpec:
         for member, value in table("request", request, REQUEST_MEMBERS).items():
             if isinstance(value, str):
                 members.append(Member(member, where(f"request.{member}", value)))
+            elif member == "scope" and isinstance(value, dict) and "path" not in value and "value" not in value:
+                parts = []
+                for part, given in table("request.scope", value, SCOPE_MEMBERS).items():
+                    if isinstance(given, str):
+                        parts.append(Member(part, where(f"request.scope.{part}", given)))
+                    elif isinstance(given, dict) and list(given) == ["value"]:
+                        parts.append(Member(part, None, value=given["value"]))
+                    else:
+                        raise fail(f"request.scope.{part} takes a path or {{value = ...}}")
+                if not {"tenant", "user"} <= {part.name for part in parts}:
+                    raise fail("request.scope needs tenant and user (now is the record's time unless given)")
+                members.append(Member("scope", None, parts=tuple(parts)))
             else:
                 found = table(f"request.{member}", value, ("path", "split", "value"))
                 if ("path" in found) == ("value" in found):
@@ -379,7 +406,8 @@ def _spec(document: Mapping[str, Any], name: str, origin: str) -> FormatSpec:
         item=optional("item", None), model=optional("model", None), keep=kept, by=tuple(by),
         skip_when=rules("skip.when", skip["when"]) if "when" in skip else (),
         skip_unless=rules("skip.unless", skip["unless"]) if "unless" in skip else (),
-        no_answer=tuple(no_answer), truncated=tuple(truncated), join=related.get(_alias(document, "join")),
+        no_answer=tuple(no_answer), truncated=tuple(truncated), enclosing=tuple(enclosing),
+        join=related.get(_alias(document, "join")),
         parent=related.get(_alias(document, "parent")), header=related.get(_alias(document, "header")),
         origin=origin)
 
@@ -403,6 +431,15 @@ def timestamp(value: Any, unit: str) -> str | None:
     """A record's time as ISO 8601 UTC text (None: not read): epoch numbers or
     digit strings in ``unit`` (``auto``: a number is seconds), or ISO 8601 text
     (Langfuse's ``2026-12-01 10:00:00.123456`` included; no zone is UTC)."""
+    seconds = epoch_seconds(value, unit)
+    if seconds is None:
+        return None
+    moment = datetime.fromtimestamp(seconds, UTC)
+    return moment.isoformat(timespec="microseconds" if moment.microsecond else "seconds").replace("+00:00", "Z")
+
+
+def epoch_seconds(value: Any, unit: str) -> float | None:
+    """``timestamp``'s instant as epoch seconds (None: not read, or outside the years 1 to 9999)."""
     try:
         if value.__class__ is str:
             text = value.strip()
@@ -417,10 +454,10 @@ def timestamp(value: Any, unit: str) -> str | None:
             seconds = value / _UNIT_SECONDS.get(unit, 1)
         else:
             return None
-        moment = datetime.fromtimestamp(seconds, UTC)
+        datetime.fromtimestamp(seconds, UTC)  # within the years a time can be written in
     except (ValueError, OverflowError, OSError):
         return None
-    return moment.isoformat(timespec="microseconds" if moment.microsecond else "seconds").replace("+00:00", "Z")
+    return float(seconds)
 
 
 def envelope_reason(raw: Any) -> str | None:
@@ -532,15 +569,31 @@ def _what(rule: Rule, record: Any, related: Mapping[str, Any]) -> str:
 
 def _request(spec: FormatSpec, record: Any, related: Mapping[str, Any]) -> Any:
     """The request object (a dict or raw JSON bytes), or a bad record's reason."""
-    if spec.constant_request is not None:
-        return msgspec.Raw(spec.constant_request)
-    if spec.request is not None:
-        found = _at(spec.request, record, related)
-        if found.__class__ is Missing:
-            return f"request missing: {found}"
+    if spec.constant_request is not None or spec.request is not None:
+        if spec.constant_request is not None:
+            if spec.constant_scope is None:
+                return msgspec.Raw(spec.constant_request)
+            found = msgspec.json.decode(spec.constant_request)
+        else:
+            found = _at(spec.request, record, related)  # type: ignore[arg-type]
+            if found.__class__ is Missing:
+                return f"request missing: {found}"
+        if spec.constant_scope is not None and found.__class__ is dict and "scope" not in found:
+            tenant, user = spec.constant_scope
+            scope = _scope(spec, (Member("tenant", None, value=tenant), Member("user", None, value=user)), record,
+                           related)
+            if scope.__class__ is str:
+                return scope
+            found = {**found, "scope": scope}
         return found
     request: dict[str, Any] = {}
     for member in spec.request_members:
+        if member.parts:
+            scope = _scope(spec, member.parts, record, related)
+            if scope.__class__ is str:
+                return scope
+            request["scope"] = scope
+            continue
         if member.path is None:
             request[member.name] = member.value
             continue
@@ -555,7 +608,31 @@ def _request(spec: FormatSpec, record: Any, related: Mapping[str, Any]) -> Any:
                        f"not a text to split on {member.split!r}"
             found = [item.strip() for item in found.split(member.split) if item.strip()]
         request[member.name] = found
+    if spec.constant_scope is not None and "scope" not in request:
+        tenant, user = spec.constant_scope
+        scope = _scope(spec, (Member("tenant", None, value=tenant), Member("user", None, value=user)), record,
+                       related)
+        if scope.__class__ is str:
+            return scope
+        request["scope"] = scope
     return request
+
+
+def _scope(spec: FormatSpec, parts: tuple[Member, ...], record: Any, related: Mapping[str, Any]) -> Any:
+    """A request's access scope from its parts: tenant and user (paths or constants), and
+    now, the record's own time unless a path says otherwise (the reason when unusable)."""
+    scope: dict[str, Any] = {}
+    for part in parts:
+        found = part.value if part.path is None else _at(part.path, record, related)
+        if found.__class__ is Missing:
+            return f"request missing: request.scope.{part.name}: {found}"
+        scope[part.name] = found
+    now = scope.get("now") if "now" in scope else (_at(spec.ts, record, related) if spec.ts is not None else None)
+    seconds = epoch_seconds(now, spec.ts_unit) if now is not None and now.__class__ is not Missing else None
+    if seconds is None:
+        return "request unusable: request.scope.now: the record has no readable time to grant access at"
+    scope["now"] = seconds
+    return scope
 
 
 def load_format(argument: str) -> FormatSpec | None:
@@ -571,4 +648,4 @@ def load_format(argument: str) -> FormatSpec | None:
     return load_spec(document, argument)
 
 
-__all__ += ["envelope_reason", "load_format", "preset_text", "sample_line", "timestamp"]
+__all__ += ["envelope_reason", "epoch_seconds", "load_format", "preset_text", "sample_line", "timestamp"]

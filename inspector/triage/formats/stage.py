@@ -113,11 +113,27 @@ def _records(path: str, spec: FormatSpec) -> Iterator[tuple[str, Any, str | None
                 yield where, value, None
                 continue
             found = False
-            for place, record in spec.records.expand(value):
+            for place, record, enclosing in spec.records.expand(value):
                 found = True
+                if spec.enclosing:  # the records' enclosing elements, each under its name (records_as)
+                    record = _Enclosed(record, dict(zip(spec.enclosing, enclosing)))
                 yield f"{where} {place}", record, None
             if not found:  # not a line of this format: said, never counted as nothing
                 yield where, None, f"no records: nothing at {spec.records.text} in this line"
+
+
+class _Enclosed:
+    """A record with the elements that enclose it in its line (``records_as``)."""
+
+    __slots__ = ("around", "record")
+
+    def __init__(self, record: Any, around: dict[str, Any]) -> None:
+        self.record = record
+        self.around = around
+
+
+def _bare(record: Any) -> Any:
+    return record.record if record.__class__ is _Enclosed else record
 
 
 def _header(path: str, spec: FormatSpec) -> Any:
@@ -172,15 +188,15 @@ def stage(logs: list[str], spec: FormatSpec, progress: Callable[[int], None] | N
         for path in logs:
             for _, record, problem in _records(path, spec):
                 if problem is None:
-                    parent = spec.parent.parent.walk(record)
+                    parent = spec.parent.parent.walk(_bare(record))
                     if parent.__class__ is str and parent:
                         wanted.add(parent)
         for path in logs:
             for _, record, problem in _records(path, spec):
                 if problem is None:
-                    ident = spec.parent.id.walk(record)
+                    ident = spec.parent.id.walk(_bare(record))
                     if ident.__class__ is str and ident in wanted:
-                        parents[ident] = record
+                        parents[ident] = _bare(record)
     if spec.join is not None and spec.join.file is not None:
         # A directory or glob given as LOG holds the joined file too: it is not a log of answers.
         logs = [path for path in logs if os.path.basename(path) != spec.join.file] or logs
@@ -195,6 +211,9 @@ def stage(logs: list[str], spec: FormatSpec, progress: Callable[[int], None] | N
         with os.fdopen(os.open(out, _NEW_FILE, 0o600), "wb") as handle:
             for place, record, problem in _records(path, spec):
                 related: dict[str, Any] = {}
+                if record.__class__ is _Enclosed:
+                    related.update(record.around)
+                    record = record.record
                 if header is not None and spec.header is not None:
                     related[spec.header.name] = header
                 if problem is None and joined is not None and spec.join is not None and spec.join.on is not None:
