@@ -651,7 +651,7 @@ def _inspect(args: argparse.Namespace, registry: Any, window: dict[str, float | 
     pivot = tuple(args.pivot.split(",")) if args.pivot is not None else None
     return open_triage(triage_run(args.logs, registry, args.registry, by, window.get("since"),
                                   window.get("until"), log_format, follow=args.follow, pivot=pivot,
-                                  against=args.against or (), **engine))
+                                  against=args.against or (), given=getattr(args, "given_logs", None), **engine))
 
 
 def _unknown_group(name: str, summary: Summary) -> str:

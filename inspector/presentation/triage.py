@@ -225,19 +225,27 @@ class TriageRun:
     follow: bool = False
     pivot: tuple[str, str] | None = None  # the pivot view's dimensions at first (--pivot A,B)
     against: tuple[str, ...] = ()  # the logs compared with (--against: before), counted beside the logs
+    # The logs as given, when they are counted from staged copies (a --log-format document): what is shown.
+    given: tuple[str, ...] | None = None
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The logs as the user named them (``given``, else ``logs``)."""
+        return self.given if self.given is not None else self.logs
 
 
 def triage_run(logs: Sequence[str], registry: Registry, registry_path: str | Path, by: Sequence[str] = (),
                since: float | None = None, until: float | None = None, log_format: LogFormat = DEFAULT_FORMAT,
                follow: bool = False, pivot: tuple[str, str] | None = None, against: Sequence[str] = (),
-               **engine: Any) -> TriageRun:
+               given: Sequence[str] | None = None, **engine: Any) -> TriageRun:
     """A triage for the overview: always with the index (a group opens from it);
     ``log_format``: where the lines' members are (every reread reads them so);
     ``follow``: the logs are followed as they grow (``triage.follow``)."""
     engine.setdefault("task_bytes", TASK_BYTES)
     return TriageRun(tuple(logs), registry, str(registry_path),
                      Options(by=tuple(dict.fromkeys(by)), since=since, until=until, index=True,
-                             log_format=log_format, series=True), engine, follow, pivot, tuple(against))
+                             log_format=log_format, series=True), engine, follow, pivot, tuple(against),
+                     tuple(given) if given is not None else None)
 
 
 @dataclass
@@ -328,7 +336,7 @@ def count(run: TriageRun, report: Callable[[Snapshot], None], cancel: threading.
             series[:] = [now, {cell: dict(minutes) for cell, minutes in tally.series.items()},
                          {claim: dict(minutes) for claim, minutes in tally.claim_series.items()}]
         following = state if isinstance(state, FollowProgress) else None
-        snapshot = Snapshot(summarize(tally, run.options, run.logs, run.registry_path),
+        snapshot = Snapshot(summarize(tally, run.options, run.names, run.registry_path),
                             len(tally.index) if tally.index is not None else 0, list(tally.bad),
                             tally.lines if run.against else state.lines, state.bytes_done, state.total_bytes,
                             state.seconds,
@@ -357,7 +365,7 @@ def count(run: TriageRun, report: Callable[[Snapshot], None], cancel: threading.
             if run.against and not cancel.is_set():
                 baseline = summarize(tallies[1], sides[1][1], run.against, run.registry_path)
     except LogError as exc:
-        report(Snapshot(summarize(Tally(), run.options, run.logs, run.registry_path), 0, [], 0, 0, None, 0.0,
+        report(Snapshot(summarize(Tally(), run.options, run.names, run.registry_path), 0, [], 0, 0, None, 0.0,
                         done=True, failed=str(exc)))
         return
     final = last[0]  # the engine reports once at the end, always
@@ -423,7 +431,7 @@ def open_group(group: Group, snapshot: Snapshot, run: TriageRun, reader: LineRea
     check_stamps(snapshot.stamps)
     members = GroupMembers(group, index, snapshot.indexed, run.options.by, reader, registry=run.registry,
                            stamps=snapshot.stamps, log_format=run.options.log_format)
-    return RecordSession(record_suite(group, members, run.logs, run.registry))
+    return RecordSession(record_suite(group, members, run.names, run.registry))
 
 
 # -- a group written as a suite ------------------------------------------------------------

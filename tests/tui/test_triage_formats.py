@@ -22,8 +22,9 @@ REGISTRY = ROOT / "fixtures" / "logs" / "sample-registry.json"
 SIZE = (120, 36)
 
 
-def app_of(logs: list[str], log_format: LogFormat):
-    return make_triage_app(triage_run(logs, load_registry(REGISTRY), str(REGISTRY), (), log_format=log_format))
+def app_of(logs: list[str], log_format: LogFormat, given: list[str] | None = None):
+    return make_triage_app(triage_run(logs, load_registry(REGISTRY), str(REGISTRY), (), log_format=log_format,
+                                      given=given))
 
 
 async def test_no_answer_is_a_group_whose_records_open_on_an_empty_answer():
@@ -45,9 +46,12 @@ async def test_no_answer_is_a_group_whose_records_open_on_an_empty_answer():
 
 
 async def test_a_staged_formats_records_open_from_their_staged_lines():
-    staged = stage([str(FORMATS / "inspect" / "config_claims.eval")], preset("inspect"))
-    async with app_of(staged.logs, LogFormat(staged=True)).run_test(size=SIZE) as pilot:
+    log = str(FORMATS / "inspect" / "config_claims.eval")
+    staged = stage([log], preset("inspect"))
+    async with app_of(staged.logs, LogFormat(staged=True), [log]).run_test(size=SIZE) as pilot:
         screen = await counted(pilot)
+        title = str(screen.query_one("#triage-panel").border_title)
+        assert log in title and staged.folder not in title  # the log as given, not its staged copy
         groups = {group.name: group.records for group in screen.query_one(GroupTable).groups}
         assert sum(count for name, count in groups.items() if name.isupper()) == 54
         select_group(screen, "ACCEPT")

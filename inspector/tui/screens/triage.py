@@ -132,7 +132,7 @@ class TriageScreen(FollowsTime, Screen[None]):
             # The app quit while this screen was being mounted (a served tab closed as its session started):
             # its panels were removed before its mount ran, and there is nothing to set up.
             return
-        names = ", ".join(self.run.logs)
+        names = ", ".join(self.run.names)
         against = (Content.assemble((" · against ", _MUTED), safe.content(", ".join(self.run.against)))
                    if self.run.against else "")
         self.query_one("#triage-head").set_class(bool(self.run.against), "-compared")
