@@ -77,8 +77,8 @@ from .reviewer import Signed, check_name, check_note
 __all__ = [
     "REVIEW_SCHEMA",
     "Applied",
-    "PendingDecision",
     "Pending",
+    "PendingDecision",
     "PendingFile",
     "PendingLabel",
     "ReviewError",
