@@ -24,7 +24,7 @@ from ..reports.agreement import Agreement, agreement, applied_labels
 from ..reports.case import CaseReport
 from ..suites.load import ACCEPT_DECISION, DECISIONS, REJECT_DECISION, SKIP_DECISION, Suite, read_bytes
 from ..suites.review import (
-    Decision,
+    PendingDecision,
     PendingFile,
     PendingLabel,
     ReviewError,
@@ -100,7 +100,7 @@ class ReviewSession:
     def _review_of(self, number: int) -> SuiteReview:
         return self.suites[id(self.session.frozen(number).suite)]
 
-    def decision(self, number: int) -> Decision | None:
+    def decision(self, number: int) -> PendingDecision | None:
         """The decision the pending file holds on this case, if any."""
         content = self._review_of(number).content
         if content is None:
@@ -161,7 +161,7 @@ class ReviewSession:
 
     # -- deciding -------------------------------------------------------------------
 
-    def decide(self, number: int, decision: str, note: str | None = None) -> Decision:
+    def decide(self, number: int, decision: str, note: str | None = None) -> PendingDecision:
         """Record a decision on the case (as its suite has it) and write the pending file.
         ValueError for a case that cannot be decided (not loaded, or edited in the lab)."""
         if decision not in DECISIONS:

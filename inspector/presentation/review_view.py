@@ -20,7 +20,7 @@ from ..reports.agreement import Agreement, Comparison, applied_labels
 from ..reports.case import CLAIM_LABELS, CaseReport
 from ..reports.tones import Tone
 from ..suites.load import ACCEPT_DECISION, DECISIONS, HUMAN_LABELS, NOT_ASSESSABLE, REJECT_DECISION, SKIP_DECISION
-from ..suites.reviewer import check_note
+from ..suites.reviewer import Signed, check_note
 from .review import DECISION_WORDS, ReviewSession
 
 __all__ = [
@@ -125,15 +125,12 @@ def end_words(review: ReviewSession) -> str:
 # -- the verdict panel's review lines --------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Said:
-    """One human decision as the verdict panel says it (every string untrusted but the words)."""
+class Said(Signed, frozen=True):
+    """One human decision as the verdict panel says it: in words, in a tone, signed as it was
+    (``Signed``; every string untrusted but the words)."""
 
     words: str  # "accepted", "rejected (known regression)", "relabelled ACCEPT → VALUE_MISMATCH"
     tone: Tone
-    reviewer: str
-    at: str
-    note: str | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,17 +158,16 @@ def case_review(report: CaseReport, review: ReviewSession | None) -> CaseReview 
     if review is not None:
         pending = review.decision(report.number)
         if pending is not None:
-            decision = Said(DECISION_WORDS[pending.decision], _DECISION_TONES[pending.decision], pending.reviewer,
-                            pending.at, pending.note)
+            decision = Said(DECISION_WORDS[pending.decision], _DECISION_TONES[pending.decision],
+                            **pending.signature())
     applied = None
     if case.review is not None:
         words = {ACCEPT_DECISION: f"accepted {case.review.verdict}",
                  REJECT_DECISION: f"rejected {case.review.verdict}: a known regression"}.get(case.review.decision,
                                                                                          case.review.decision)
-        applied = Said(words, _DECISION_TONES.get(case.review.decision, Tone.MUTED), case.review.reviewer,
-                       case.review.at, case.review.note)
-    history = tuple(Said(f"{change.member} {change.old} → {change.new}", Tone.MUTED, change.reviewer, change.at,
-                         change.note) for change in case.history)
+        applied = Said(words, _DECISION_TONES.get(case.review.decision, Tone.MUTED), **case.review.signature())
+    history = tuple(Said(f"{change.member} {change.old} → {change.new}", Tone.MUTED, **change.signature())
+                    for change in case.history)
     pending_reason = report.pending_reason if review is not None else None
     if pending_reason is None and decision is None and applied is None and not history:
         return None

@@ -532,11 +532,12 @@ class CaseReport:
             "pending": self.pending_reason,
             # Only a saved or reviewed case has these: the bundled suites' JSON is unchanged.
             **({"provenance": msgspec.to_builtins(case.provenance)} if case.provenance is not None else {}),
-            **({"review": msgspec.to_builtins(case.review)} if case.review is not None else {}),
-            **({"history": msgspec.to_builtins(case.history)} if case.history else {}),
-            **({"human_labels": msgspec.to_builtins(case.human_labels)} if case.human_labels else {}),
+            # A signed decision's members as in its suite (``Signed.document``).
+            **({"review": case.review.document()} if case.review is not None else {}),
+            **({"history": [change.document() for change in case.history]} if case.history else {}),
+            **({"human_labels": [label.document() for label in case.human_labels]} if case.human_labels else {}),
             # Only a case a reviewer decided on has one (an annotated triage record's export).
-            **({"human": msgspec.to_builtins(case.human)} if case.human is not None else {}),
+            **({"human": case.human.document()} if case.human is not None else {}),
             # Only an exported triage record has one: its place and metadata.
             **({"metadata": msgspec.to_builtins(case.metadata)} if case.metadata is not None else {}),
         }

@@ -18,7 +18,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from itertools import accumulate
 from pathlib import Path
-from typing import Any, BinaryIO, TypeVar
+from typing import Any, BinaryIO, ClassVar, TypeVar
 
 import msgspec
 
@@ -39,6 +39,7 @@ from ..io.reading import (
     read_stream_prefix,
 )
 from ..io.writing import protect
+from .reviewer import Signed
 
 __all__ = [
     "ACCEPT_DECISION",
@@ -124,41 +125,34 @@ NOT_ASSESSABLE = "NOT_ASSESSABLE"
 HUMAN_LABELS = ("SUPPORTED", "CONTRADICTED", "INSUFFICIENT_EVIDENCE", NOT_ASSESSABLE)
 
 
-class Review(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """The last review decision applied to a case: who, when, under which verifier,
-    the verdict they saw, and the case's digest (``case_sha256``) once applied, so
-    that a case edited since is pending again."""
+class Review(Signed, frozen=True, forbid_unknown_fields=True):
+    """The last review decision applied to a case (signed: ``Signed``): the verdict
+    they saw, and the case's digest (``case_sha256``) once applied, so that a case
+    edited since is pending again."""
 
     decision: str  # accept or reject
-    reviewer: str
-    at: str
-    verifier: str
     verdict: str
     sha256: str
-    note: str | None = None
+
+    # As suites have always had it: the verdict and digest between the verifier and the note.
+    FILE_ORDER: ClassVar[tuple[str, ...]] = ("decision", "reviewer", "at", "verifier", "verdict", "sha256", "note")
 
 
-class LabelChange(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """One relabelling of a case, kept in its ``history``: the old and new label."""
+class LabelChange(Signed, frozen=True, forbid_unknown_fields=True):
+    """One relabelling of a case, kept in its ``history`` (signed: ``Signed``): the old and new label."""
 
     old: str
     new: str
-    reviewer: str
-    at: str
-    verifier: str
     member: str = "expected"  # or expected_labels / expected_policy (joined with commas)
-    note: str | None = None
+
+    FILE_ORDER: ClassVar[tuple[str, ...]] = ("old", "new", "reviewer", "at", "verifier", "member", "note")
 
 
-class ClaimLabel(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """A person's label of one claim of a case's answer (by its index)."""
+class ClaimLabel(Signed, frozen=True, forbid_unknown_fields=True):
+    """A person's label of one claim of a case's answer (by its index), signed (``Signed``)."""
 
     claim: int
     label: str
-    reviewer: str
-    at: str
-    verifier: str
-    note: str | None = None
 
 
 _SHA256 = re.compile(r"[0-9a-f]{64}")
@@ -167,16 +161,12 @@ _SHA256 = re.compile(r"[0-9a-f]{64}")
 HUMAN_DECISIONS = ("true_rejection", "false_rejection", "true_acceptance", "false_acceptance")
 
 
-class HumanDecision(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
+class HumanDecision(Signed, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
     """What a reviewer decided about a case's verdict (``triage.annotations``): the contract was right
-    (``true_rejection``, ``true_acceptance``) or wrong (``false_rejection``, ``false_acceptance``), why
-    (``note``), who and when, under which ``verifier`` (``contract.version``)."""
+    (``true_rejection``, ``true_acceptance``) or wrong (``false_rejection``, ``false_acceptance``), signed
+    (``Signed``: who and when, under which ``verifier``, why)."""
 
     decision: str
-    reviewer: str
-    at: str
-    verifier: str
-    note: str | None = None
 
     def __post_init__(self) -> None:
         if self.decision not in HUMAN_DECISIONS:

@@ -72,13 +72,13 @@ from .load import (
     read_bytes,
     validation_place,
 )
-from .reviewer import check_name, check_note
+from .reviewer import Signed, check_name, check_note
 
 __all__ = [
     "REVIEW_SCHEMA",
     "Applied",
-    "Decision",
     "Pending",
+    "PendingDecision",
     "PendingFile",
     "PendingLabel",
     "ReviewError",
@@ -113,20 +113,22 @@ class ReviewError(Exception):
         super().__init__(visible(f"{self.path}: {problem}"))
 
 
-class Decision(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """A reviewer's decision on one case, with what they saw: the verdict, the
-    frozen label, and the case's digest when they decided."""
+class _DecisionOnCase(Signed, frozen=True, forbid_unknown_fields=True):
+    """A reviewer's decision on one case (signed: ``Signed``), with what they saw: the
+    verdict, the frozen label, and the case's digest when they decided."""
 
     case: str
     decision: str  # accept, reject or skip
     verdict: str
     expected: str | None
     sha256: str
-    reviewer: str
-    at: str
-    verifier: str
-    note: str | None = None
-    # Accept also takes the label lens's labels and policy where the case freezes them.
+
+
+class PendingDecision(_DecisionOnCase, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """A reviewer's decision on one case, pending.  Accept also takes the label lens's labels
+    and policy where the case freezes them (keyword-only members: after the signature, where
+    pending files have them)."""
+
     labels: list[str] | None = None
     policy: str | None = None
 
@@ -144,7 +146,7 @@ class PendingFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     suite_sha256: str  # of the suite's bytes when the review started
     reviewer: str
     verifier: str
-    decisions: list[Decision] = []
+    decisions: list[PendingDecision] = []
     labels: list[PendingLabel] = []
 
 
@@ -156,7 +158,7 @@ class Pending:
     content: PendingFile
 
     @property
-    def decisions(self) -> dict[str, Decision]:
+    def decisions(self) -> dict[str, PendingDecision]:
         """Case id -> its decision (``effective_decisions``)."""
         return effective_decisions(self.content)
 
@@ -175,7 +177,7 @@ _Item = TypeVar("_Item")
 _Key = TypeVar("_Key")
 
 
-def effective_decisions(content: PendingFile) -> dict[str, Decision]:
+def effective_decisions(content: PendingFile) -> dict[str, PendingDecision]:
     """Case id -> the decision that holds on it: the last one the file has on that case (a
     file written by hand may decide a case twice).  What the review shows, counts and applies."""
     return _last_of(content.decisions, lambda decision: decision.case)
@@ -331,25 +333,25 @@ def _problem(content: PendingFile) -> str | None:
     return None
 
 
-def _stamp_problem(reviewer: str, at: str, verifier: str, note: str | None) -> tuple[str, str] | None:
-    """(member, problem) for who decided, when, under which verifier and why (the members every
-    decision and label has)."""
+def _signature_problem(signed: Signed) -> tuple[str, str] | None:
+    """(member, problem) for who decided, when, under which verifier and why (``Signed``: the
+    members every decision and label has)."""
     try:
-        check_name(reviewer)
+        check_name(signed.reviewer)
     except ValueError as exc:
         return "reviewer", str(exc)
-    if not at.strip():
+    if not signed.at.strip():
         return "at", "empty: the time it was decided"
-    if not verifier.strip():
+    if not signed.verifier.strip():
         return "verifier", "empty: the contract it was decided under"
     try:
-        check_note(note)
+        check_note(signed.note)
     except ValueError as exc:
         return "note", str(exc)
     return None
 
 
-def _decision_problem(decision: Decision) -> tuple[str, str] | None:
+def _decision_problem(decision: PendingDecision) -> tuple[str, str] | None:
     if decision.decision not in DECISIONS:
         return "decision", f"unknown decision {decision.decision!r} (known: {', '.join(DECISIONS)})"
     for member in ("verdict", "expected"):
@@ -362,7 +364,7 @@ def _decision_problem(decision: Decision) -> tuple[str, str] | None:
             return member, str(exc)
     if _SHA256.fullmatch(decision.sha256) is None:
         return "sha256", "expected 64 lowercase hexadecimal digits"
-    problem = _stamp_problem(decision.reviewer, decision.at, decision.verifier, decision.note)
+    problem = _signature_problem(decision)
     if problem is not None:
         return problem
     for index, label in enumerate(decision.labels or ()):
@@ -378,7 +380,7 @@ def _label_problem(label: PendingLabel) -> tuple[str, str] | None:
         return "label", f"unknown label {label.label!r} (known: {', '.join(HUMAN_LABELS)})"
     if label.claim < 0:
         return "claim", "a claim's index is 0 or more"
-    return _stamp_problem(label.reviewer, label.at, label.verifier, label.note)
+    return _signature_problem(label)
 
 
 def check_against(pending: Pending, suite: Suite) -> None:
@@ -404,8 +406,9 @@ def record_decision(content: PendingFile, case: Case, decision: str, verdict: st
     """``content`` with ``decision`` on ``case`` (replacing an earlier one on it)."""
     if decision not in DECISIONS:
         raise ValueError(f"unknown decision {decision!r}")
-    entry = Decision(case.id, decision, verdict, case.expected, case_sha256(case), check_name(reviewer), at,
-                     VERIFIER, check_note(note), list(labels) if labels is not None else None, policy)
+    entry = PendingDecision(case.id, decision, verdict, case.expected, case_sha256(case), reviewer=check_name(reviewer),
+                            at=at, verifier=VERIFIER, note=check_note(note),
+                            labels=list(labels) if labels is not None else None, policy=policy)
     kept = [item for item in content.decisions if item.case != case.id]
     return msgspec.structs.replace(content, decisions=[*kept, entry])
 
@@ -417,7 +420,8 @@ def record_label(content: PendingFile, case: Case, claim: int, label: str | None
         raise ValueError(f"unknown label {label!r}")
     kept = [item for item in content.labels if (item.case, item.claim) != (case.id, claim)]
     if label is not None:
-        kept.append(PendingLabel(claim, label, check_name(reviewer), at, VERIFIER, check_note(note), case=case.id))
+        kept.append(PendingLabel(claim, label, reviewer=check_name(reviewer), at=at, verifier=VERIFIER,
+                                 note=check_note(note), case=case.id))
     return msgspec.structs.replace(content, labels=kept)
 
 
@@ -575,9 +579,8 @@ def _apply(pending_path: Path, suite_path: Path, out: Path | None, remove_pendin
             relabelled.append(case.id)
             item["history"] = [*item.get("history", []), *changes]
         decided = replace(case, **_new_expectations(case, decision)) if decision.decision == ACCEPT_DECISION else case
-        item["review"] = msgspec.to_builtins(Review(decision.decision, decision.reviewer, decision.at,
-                                                    decision.verifier, decision.verdict, case_sha256(decided),
-                                                    decision.note))
+        item["review"] = Review(decision.decision, decision.verdict, case_sha256(decided),
+                                **decision.signature()).document()
         (accepted if decision.decision == ACCEPT_DECISION else rejected).append(case.id)
     for label in labels.values():
         item = items[label.case]
@@ -638,7 +641,7 @@ def _writable(path: Path) -> bool:
     return bool(found.st_mode & bit) and os.access(path, os.W_OK)
 
 
-def _new_expectations(case: Case, decision: Decision) -> dict[str, Any]:
+def _new_expectations(case: Case, decision: PendingDecision) -> dict[str, Any]:
     """The members an accept changes: the label, and the frozen lens where the case freezes it."""
     new: dict[str, Any] = {"expected": decision.verdict}
     if case.expected_labels is not None and decision.labels is not None:
@@ -648,7 +651,7 @@ def _new_expectations(case: Case, decision: Decision) -> dict[str, Any]:
     return new
 
 
-def _relabel(item: dict[str, Any], case: Case, decision: Decision) -> list[dict[str, Any]]:
+def _relabel(item: dict[str, Any], case: Case, decision: PendingDecision) -> list[dict[str, Any]]:
     """Set the accepted expectations on the case's document; the history entries of what changed."""
     changes = []
     for member, value in _new_expectations(case, decision).items():
@@ -657,6 +660,5 @@ def _relabel(item: dict[str, Any], case: Case, decision: Decision) -> list[dict[
             continue
         item[member] = list(value) if isinstance(value, tuple) else value
         words = (lambda v: ",".join(v) if isinstance(v, tuple | list) else str(v))
-        changes.append(msgspec.to_builtins(LabelChange(words(old), words(value), decision.reviewer, decision.at,
-                                                       decision.verifier, member, decision.note)))
+        changes.append(LabelChange(words(old), words(value), member, **decision.signature()).document())
     return changes

@@ -54,7 +54,7 @@ from ..contract.version import VERIFIER
 from ..io.locking import LockError, exclusive
 from ..io.reading import ReadError, read_limited
 from ..io.writing import WriteError, write_files
-from ..suites.reviewer import MAX_NOTE, check_name, check_note, now_stamp, reviewer_name
+from ..suites.reviewer import MAX_NOTE, Signed, check_name, check_note, now_stamp, reviewer_name
 from .logs import STDIN
 
 __all__ = [
@@ -85,7 +85,8 @@ DECISIONS = (*REJECTION_DECISIONS, *ACCEPTANCE_DECISIONS)
 # An annotation is a few hundred bytes, its note at most MAX_NOTE characters: thousands fit.
 MAX_BYTES = 32 * 1024 * 1024
 
-Decision = Literal["true_rejection", "false_rejection", "true_acceptance", "false_acceptance"]
+# What an annotation says of its record's verdict: the contract was right (true_) or wrong (false_).
+RecordDecision = Literal["true_rejection", "false_rejection", "true_acceptance", "false_acceptance"]
 _SHA256 = re.compile(r"[0-9a-f]{64}")
 
 
@@ -101,22 +102,18 @@ class AnnotationError(Exception):
         super().__init__(visible(f"{where}: {problem}"))
 
 
-class Annotation(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
+class Annotation(Signed, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
     """One decision on one record: where the record is (``file``, ``line``,
     ``offset``) and what it was (``sha256`` of its line's bytes, its ``verdict``
-    label when annotated, by the ``verifier`` that gave it), who decided what
-    and when, and why (``note``)."""
+    label when annotated, by the ``verifier`` that gave it), what was decided,
+    signed (``Signed``: who and when, why)."""
 
     file: str
     line: int
     offset: int
     sha256: str
-    decision: Decision
+    decision: RecordDecision
     verdict: str
-    reviewer: str
-    at: str
-    verifier: str
-    note: str | None = None
 
     def __post_init__(self) -> None:
         # Raised as a ValueError here, it is a msgspec.ValidationError when a file is decoded.
@@ -282,7 +279,7 @@ def new_annotation(file: str, line: int, offset: int, text: bytes, verdict: str,
         kind = "accepted" if verdict == "ACCEPT" else "rejected"
         raise ValueError(f"the record is {kind} ({verdict}): it is a {' or a '.join(allowed)}, not a {decision}")
     return Annotation(file, line, offset, digest(text), decision, verdict,  # type: ignore[arg-type]
-                      reviewer_name(reviewer), at or now_stamp(), VERIFIER, check_note(note))
+                      reviewer=reviewer_name(reviewer), at=at or now_stamp(), verifier=VERIFIER, note=check_note(note))
 
 
 def annotate(log: str, annotation: Annotation) -> Annotations:

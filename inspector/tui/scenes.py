@@ -153,7 +153,8 @@ def review_suite(suites: Sequence[Suite]) -> Suite:
         if case.id in REVIEW_RELABEL:
             changes["expected"] = REVIEW_RELABEL[case.id]
         if case.id in REVIEW_HUMAN:
-            changes["human_labels"] = tuple(ClaimLabel(claim, label, "bob", REVIEW_TIME, VERIFIER)
+            changes["human_labels"] = tuple(ClaimLabel(claim, label, reviewer="bob", at=REVIEW_TIME,
+                                                       verifier=VERIFIER)
                                             for claim, label in enumerate(REVIEW_HUMAN[case.id]))
         cases.append(replace(case, **changes))
     return replace(article, path=REVIEW_DEMO, cases=tuple(cases))

@@ -17,7 +17,7 @@ from textual.content import Content
 from ...presentation.review import ReviewSession
 from ...presentation.review_view import parse_decision
 from ...reports.case import CaseReport
-from ...suites.review import Decision, ReviewError
+from ...suites.review import PendingDecision, ReviewError
 from .. import keys, safe
 from ..tones import TEXT, Tone, strong
 from .form import Field, FormScreen
@@ -27,7 +27,7 @@ __all__ = ["DecideScreen"]
 _MUTED = TEXT[Tone.MUTED]
 
 
-class DecideScreen(FormScreen[Decision | None]):
+class DecideScreen(FormScreen[PendingDecision | None]):
     BINDINGS = keys.bindings("decide")
     FORM = "decide"
     REFUSALS = (ReviewError, ValueError)

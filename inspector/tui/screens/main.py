@@ -50,7 +50,7 @@ from ...presentation.selection import Selection, select
 from ...presentation.session import Session
 from ...reports.case import CaseReport
 from ...suites.load import LoadError, Suite, load_suite
-from ...suites.review import Decision, ReviewError
+from ...suites.review import PendingDecision, ReviewError
 from ...suites.reviewer import reviewer_name
 from .. import keys, safe
 from ..commands import (
@@ -352,7 +352,7 @@ class MainScreen(Screen[None]):
         self.app.push_screen(DecideScreen(self.review, self.session.frozen(number)),
                              lambda decision: self._note_decided(number, decision))
 
-    def _note_decided(self, number: int, decision: Decision | None) -> None:
+    def _note_decided(self, number: int, decision: PendingDecision | None) -> None:
         if decision is not None and self.review is not None:
             self._decided(number)
 
