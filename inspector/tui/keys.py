@@ -10,6 +10,9 @@ group's records (the main view's keys and these), ``bad`` on its bad lines,
 ``help`` on the help screen.  ``review`` keys are the main view's too, and work
 only in review mode (``presentation.key_state.MODES``); those they shadow work
 only outside it; ``decide`` and ``label`` are review mode's two small forms.
+``on`` says which widget of the screen binds a key: a list screen's movement keys
+(j k g G PgDn PgUp, ``_moves``) are its table's (``widgets.table.CursorTable``,
+focused, which keeps the cursor within the rows), as Textual's DataTable binds its own.
 """
 
 from __future__ import annotations
@@ -41,6 +44,9 @@ class Key:
     footer: bool = True
     screen: str = "main"
     priority: bool = False  # before the focused widget's own (Enter in a form's field)
+    # Which of the screen's widgets binds the key: "screen", or "table" for the movement keys its list table
+    # owns (widgets.table.CursorTable: the focused table, as Textual's DataTable); space-separated when two do.
+    on: str = "screen"
 
 
 # Where a key works, as the help screen titles it, in the order it lists them.
@@ -99,22 +105,29 @@ def _shortcut(key: str, name: str) -> Key:
                footer=False)
 
 
-def _moves(screen: str, row: str) -> tuple[Key, ...]:
-    """The movement keys of a list screen of the triage, the same on each: j k g G PgDn PgUp
-    (``action_cursor``, ``action_cursor_to`` and ``action_page`` of the screen)."""
+def _moves(screen: str, row: str, *, rows: str = "", group: str = "triage", vertical: bool = True) -> tuple[Key, ...]:
+    """The movement keys of a list screen, the same on each: j k g G PgDn PgUp, bound by its table
+    (``widgets.table.CursorTable``, which keeps the cursor within the rows).  ``vertical`` False leaves
+    out j and k (the summary declares its own: they also cross into the agreement's matrices)."""
+    rows = rows or f"{row}s"
+    down_up = (
+        Key(f"{screen}_down", keys="j,down", action="cursor_down", description="down", help=f"Move to the next {row}.",
+            group=group, display="j ↓", screen=screen, on="table"),
+        Key(f"{screen}_up", keys="k,up", action="cursor_up", description="up", help=f"Move to the previous {row}.",
+            group=group, display="k ↑", screen=screen, on="table"),
+    )
     return (
-        Key(f"{screen}_down", keys="j,down", action="cursor(1)", description="down", help=f"Move to the next {row}.",
-            group="triage", display="j ↓", screen=screen),
-        Key(f"{screen}_up", keys="k,up", action="cursor(-1)", description="up", help=f"Move to the previous {row}.",
-            group="triage", display="k ↑", screen=screen),
-        Key(f"{screen}_first", keys="g,home", action="cursor_to(0)", description=f"first {row}",
-            help=f"Move to the first {row}.", group="triage", display="g", footer=False, screen=screen),
-        Key(f"{screen}_last", keys="G,end", action="cursor_to(-1)", description=f"last {row}",
-            help=f"Move to the last {row}.", group="triage", display="G", footer=False, screen=screen),
-        Key(f"{screen}_page_down", keys="pagedown,ctrl+d", action="page(1)", description="page down",
-            help=f"Move a page of {row}s down.", group="triage", display="PgDn ^d", footer=False, screen=screen),
-        Key(f"{screen}_page_up", keys="pageup,ctrl+u", action="page(-1)", description="page up",
-            help=f"Move a page of {row}s up.", group="triage", display="PgUp ^u", footer=False, screen=screen),
+        *(down_up if vertical else ()),
+        Key(f"{screen}_first", keys="g,home", action="first", description=f"first {row}",
+            help=f"Move to the first {row}.", group=group, display="g", footer=False, screen=screen, on="table"),
+        Key(f"{screen}_last", keys="G,end", action="last", description=f"last {row}",
+            help=f"Move to the last {row}.", group=group, display="G", footer=False, screen=screen, on="table"),
+        Key(f"{screen}_page_down", keys="pagedown,ctrl+d", action="page_down", description="page down",
+            help=f"Move a page of {rows} down.", group=group, display="PgDn ^d", footer=False, screen=screen,
+            on="table"),
+        Key(f"{screen}_page_up", keys="pageup,ctrl+u", action="page_up", description="page up",
+            help=f"Move a page of {rows} up.", group=group, display="PgUp ^u", footer=False, screen=screen,
+            on="table"),
     )
 
 
@@ -248,9 +261,9 @@ KEYS: tuple[Key, ...] = (
         group="review", display="⏎ Enter", screen="label", priority=True),
     Key("label_close", keys="escape", action="dismiss", description="close",
         help="Close the form; the claim's label stays as it was.", group="review", display="Esc", screen="label"),
-    Key("menu_down", keys="down", action="cursor(1)", description="down",
+    Key("menu_down", keys="down", action="cursor_down", description="down",
         help="Move to the next mutation.", group="menu", display="↓", screen="mutations", priority=True),
-    Key("menu_up", keys="up", action="cursor(-1)", description="up",
+    Key("menu_up", keys="up", action="cursor_up", description="up",
         help="Move to the previous mutation.", group="menu", display="↑", screen="mutations", priority=True),
     Key("menu_apply", keys="enter", action="apply", description="apply",
         help="Apply the selected mutation to the current claim (again: its next variant). Typing filters the "
@@ -295,15 +308,18 @@ KEYS: tuple[Key, ...] = (
     Key("save_close", keys="escape", action="close", description="close",
         help="Close the form; what was saved stays saved, and the next save proposes the same file.",
         group="lab", display="Esc", screen="save"),
-    Key("summary_down", keys="j,down", action="cursor(1)", description="down",
-        help="Move to the next row of the summary.", group="summary", display="j ↓", screen="summary"),
-    Key("summary_up", keys="k,up", action="cursor(-1)", description="up",
-        help="Move to the previous row.", group="summary", display="k ↑", screen="summary"),
+    Key("summary_down", keys="j,down", action="cursor_down", description="down",
+        help="Move to the next row of the summary.", group="summary", display="j ↓", screen="summary",
+        on="table matrix"),
+    Key("summary_up", keys="k,up", action="cursor_up", description="up",
+        help="Move to the previous row.", group="summary", display="k ↑", screen="summary", on="table matrix"),
+    *_moves("summary", "row of the summary", rows="the summary's rows", group="summary", vertical=False),
     Key("summary_left", keys="h,left", action="column(-1)", description="left",
         help="In the agreement's confusion matrix (below the checks, j past the last row), move to the cell on "
-        "the left.", group="summary", display="h ←", footer=False, screen="summary"),
+        "the left.", group="summary", display="h ←", footer=False, screen="summary", on="matrix"),
     Key("summary_right", keys="l,right", action="column(1)", description="right",
-        help="Move to the cell on the right.", group="summary", display="l →", footer=False, screen="summary"),
+        help="Move to the cell on the right.", group="summary", display="l →", footer=False, screen="summary",
+        on="matrix"),
     Key("summary_cases", keys="enter", action="show_cases", description="list these cases",
         help="Back to the main view, listing only the cases of this row, or of the matrix's cell (Esc there shows "
         "every case again).", group="summary", display="⏎ Enter", screen="summary"),
@@ -330,20 +346,23 @@ KEYS: tuple[Key, ...] = (
     Key("raw_cancel", keys="escape", action="cancel", description="close",
         help="Close the editor without applying; with unapplied edits the first Esc says so and the second "
         "discards them.", group="lab", display="Esc", screen="raw_editor"),
-    Key("report_down", keys="j,down", action="cursor(1)", description="down",
-        help="Move to the next row of the mutation report.", group="report", display="j ↓", screen="mutation_report"),
-    Key("report_up", keys="k,up", action="cursor(-1)", description="up",
+    # The report's table binds its movement keys but ^d and ^u, which scroll the row's detail here.
+    Key("report_down", keys="j,down", action="cursor_down", description="down",
+        help="Move to the next row of the mutation report.", group="report", display="j ↓", screen="mutation_report",
+        on="table"),
+    Key("report_up", keys="k,up", action="cursor_up", description="up",
         help="Move to the previous row of the mutation report.", group="report", display="k ↑",
-        screen="mutation_report"),
-    Key("report_first", keys="g,home", action="first_row", description="first row",
-        help="Move to the first row.", group="report", display="g", footer=False, screen="mutation_report"),
-    Key("report_last", keys="G,end", action="last_row", description="last row",
+        screen="mutation_report", on="table"),
+    Key("report_first", keys="g,home", action="first", description="first row",
+        help="Move to the first row.", group="report", display="g", footer=False, screen="mutation_report",
+        on="table"),
+    Key("report_last", keys="G,end", action="last", description="last row",
         help="Move to the last row (a list of mutants can be long).", group="report", display="G", footer=False,
-        screen="mutation_report"),
-    Key("report_page_down", keys="pagedown", action="page(1)", description="page down",
-        help="Move a page down.", group="report", display="PgDn", footer=False, screen="mutation_report"),
-    Key("report_page_up", keys="pageup", action="page(-1)", description="page up",
-        help="Move a page up.", group="report", display="PgUp", footer=False, screen="mutation_report"),
+        screen="mutation_report", on="table"),
+    Key("report_page_down", keys="pagedown", action="page_down", description="page down",
+        help="Move a page down.", group="report", display="PgDn", footer=False, screen="mutation_report", on="table"),
+    Key("report_page_up", keys="pageup", action="page_up", description="page up",
+        help="Move a page up.", group="report", display="PgUp", footer=False, screen="mutation_report", on="table"),
     Key("report_open", keys="enter", action="open_row", description="open",
         help="On a mutant: back to the main view with that mutant applied to its case, in the lab. On a code, "
         "a check or a suite's uncovered codes: list the mutants it counts (Esc goes back to the report).",
@@ -467,10 +486,7 @@ KEYS: tuple[Key, ...] = (
         "escape as written) or exactly as written.", group="triage", display="r", screen="line"),
     Key("line_close", keys="escape,l,q", action="dismiss", description="close",
         help="Back to the record.", group="triage", display="Esc l q", screen="line"),
-    Key("bad_down", keys="j,down", action="cursor(1)", description="down", help="Move to the next bad line.",
-        group="triage", display="j ↓", screen="bad"),
-    Key("bad_up", keys="k,up", action="cursor(-1)", description="up", help="Move to the previous bad line.",
-        group="triage", display="k ↑", screen="bad"),
+    *_moves("bad", "bad line"),
     Key("bad_back", keys="escape", action="dismiss", description="back", help="Back to the triage overview.",
         group="triage", display="Esc", screen="bad"),
     Key("help_close", keys="escape,q,question_mark,f1", action="dismiss", description="close",
@@ -491,8 +507,9 @@ def keys_of(screen: str) -> tuple[Key, ...]:
     return tuple(key for key in KEYS if key.screen == screen)
 
 
-def bindings(screen: str) -> list[Binding]:
-    """The ``BINDINGS`` of one screen (``app`` for the app's own)."""
+def bindings(screen: str, on: str = "screen") -> list[Binding]:
+    """The ``BINDINGS`` of one screen (``app`` for the app's own), or of the widget of that screen
+    that binds some of its keys (``on="table"``: its list table's movement keys)."""
     return [
         Binding(
             key.keys,
@@ -506,6 +523,7 @@ def bindings(screen: str) -> list[Binding]:
             priority=key.priority,
         )
         for key in keys_of(screen)
+        if on in key.on.split()
     ]
 
 

@@ -306,15 +306,18 @@ TEXTUAL_KEYS = frozenset(name for base in (App, Screen, ModalScreen) for binding
                          for name in (binding.key if isinstance(binding, Binding) else binding[0]).split(","))
 
 
-def bound(node) -> dict[str, set[str]]:  # noqa: ANN001 - an app or a screen
+def bound(node) -> dict[str, set[str]]:  # noqa: ANN001 - an app, a screen or a widget
     """Key name -> the actions a node's own bindings give it (Textual's own left out)."""
     return {key: {binding.action for binding in found} for key, found in node._bindings.key_to_bindings.items()
             if key not in TEXTUAL_KEYS}
 
 
-def declared(screen: str) -> dict[str, set[str]]:
+def declared(screen: str, on: str = "screen") -> dict[str, set[str]]:
+    """Key name -> the actions a screen's keys give it, or those one of its widgets binds (``Key.on``)."""
     result: dict[str, set[str]] = {}
     for key in keys.keys_of(screen):
+        if on not in key.on.split():
+            continue
         for name in key.keys.split(","):
             result.setdefault(name, set()).add(key.action)
     return result

@@ -47,8 +47,8 @@ def test_every_key_is_listed_under_its_screen(key):
 def test_the_summary_screens_keys_are_listed():
     summary = sections()["The suite summary"]
     assert [key.id for key in keys.keys_of("summary")] == [
-        "summary_down", "summary_up", "summary_left", "summary_right", "summary_cases", "summary_scope",
-        "summary_back"]
+        "summary_down", "summary_up", "summary_first", "summary_last", "summary_page_down", "summary_page_up",
+        "summary_left", "summary_right", "summary_cases", "summary_scope", "summary_back"]
     for key in keys.keys_of("summary"):
         assert line(key) in summary
 

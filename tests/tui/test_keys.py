@@ -9,6 +9,8 @@ from textual.command import CommandPalette
 from inspector.tui import keys
 from inspector.tui.screens.help import HelpScreen
 from inspector.tui.screens.summary import SummaryScreen
+from inspector.tui.widgets.agreement_table import AgreementTable
+from inspector.tui.widgets.summary_table import SummaryTable
 from support.tui import TEXTUAL_KEYS, bound, declared, inspecting
 
 
@@ -20,10 +22,23 @@ def test_key_ids_are_unique_and_every_screen_is_known():
     assert {key.group for key in keys.KEYS} <= set(keys.GROUPS)
 
 
-@pytest.mark.parametrize("screen", ["main", "review", "summary", "help", "label", "decide"])
+@pytest.mark.parametrize("screen", ["main", "review", "summary", "help", "label", "decide", "triage", "pivot",
+                                    "bad", "mutation_report"])
 def test_no_key_is_bound_twice_on_a_screen(screen):
-    names = [name for key in keys.keys_of(screen) for name in key.keys.split(",")]
-    assert len(names) == len(set(names))
+    for on in ("screen", "table", "matrix"):
+        names = [name for key in keys.keys_of(screen) if on in key.on.split() for name in key.keys.split(",")]
+        assert len(names) == len(set(names)), on
+
+
+def test_every_list_table_binds_the_same_movement_keys():
+    """j k g G PgDn PgUp (and the arrows, Home, End) on each list screen, bound by its table; the mutation
+    report leaves ^d and ^u to its detail."""
+    moves = {"j", "down", "k", "up", "g", "home", "G", "end", "pagedown", "pageup"}
+    for screen in ("triage", "pivot", "bad", "summary", "mutation_report"):
+        table = set(declared(screen, on="table"))
+        assert moves <= table, screen
+        assert table - moves <= {"ctrl+d", "ctrl+u"}, screen
+        assert not moves & set(declared(screen)), screen  # none left on the screen itself
 
 
 async def test_each_screen_binds_its_declared_keys(article):
@@ -39,6 +54,9 @@ async def test_each_screen_binds_its_declared_keys(article):
         await pilot.press("S")
         assert isinstance(app.screen, SummaryScreen)
         assert bound(app.screen) == declared("summary")
+        # Its list table binds the movement keys, the agreement's matrices theirs (Key.on).
+        assert bound(app.screen.query_one(SummaryTable)) == declared("summary", on="table")
+        assert bound(app.screen.query_one(AgreementTable)) == declared("summary", on="matrix")
         await pilot.press("escape", "question_mark")
         assert isinstance(app.screen, HelpScreen)
         assert bound(app.screen) == declared("help")

@@ -262,3 +262,29 @@ async def test_the_palette_enters_and_leaves_review_mode_and_the_shadowed_keys_m
         await run_from_palette(pilot, "review pending")
         assert not main.reviewing
         assert "not a pending review file" in messages(app)[-1]
+
+
+async def test_j_and_k_cross_between_the_summary_table_and_the_matrices_each_moving_its_own_cursor(tmp_path):
+    from inspector.tui.widgets.agreement_table import AgreementTable
+    from inspector.tui.widgets.summary_table import SummaryTable
+
+    app, review = reviewing(pending_suite(tmp_path))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        number = app.main.browse.current
+        review.label(number, 0, "SUPPORTED")
+        await pilot.press("S")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        table, matrix = app.screen.query_one(SummaryTable), app.screen.query_one(AgreementTable)
+        await pilot.press("G")
+        assert table.cursor == table.row_count - 1 and table.has_focus
+        await pilot.press("j")  # past the last row: into the matrices' first cell, which takes the keys
+        first = matrix.selectable[0]
+        assert table.cursor is None and matrix.current == (first, 0) and matrix.has_focus
+        await pilot.press("l", "j")
+        assert matrix.current == (matrix.selectable[1], 1)
+        await pilot.press("k", "k")  # above the matrices' first row: back to the table's last row
+        assert matrix.current is None and table.cursor == table.row_count - 1 and table.has_focus
+        await pilot.press("g")
+        assert table.cursor == 0

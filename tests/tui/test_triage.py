@@ -602,7 +602,9 @@ class TestKeys:
         async with app_for(folder / "app.jsonl", registry).run_test(size=SIZE) as pilot:
             screen = await counted(pilot)
             bound = {binding.action for _, binding in screen._bindings}
-            assert {key.action for key in keys.keys_of("triage")} <= bound
+            assert {key.action for key in keys.keys_of("triage") if key.on == "screen"} <= bound
+            moves = {binding.action for _, binding in screen.query_one(GroupTable)._bindings}
+            assert {key.action for key in keys.keys_of("triage") if key.on == "table"} == moves
             select_group(screen, "ACCEPT")
             await pilot.press("enter")
             records = pilot.app.screen

@@ -47,6 +47,3 @@ class BadLinesScreen(Screen[None]):
             f"the first {count:,} listed (inspector triage --summary --bad-lines FILE writes every one) · "
         self.query_one("#bad-panel").border_title = Content.assemble(
             f"bad lines · {self.counted:,} (counted, never dropped) · {listed}", safe.content(files))
-
-    def action_cursor(self, step: int) -> None:
-        self.query_one(BadLinesTable).step_cursor(step)

@@ -55,7 +55,7 @@ from .. import keys, safe
 from ..messages import MutantChosen
 from ..tones import TEXT, Tone, strong
 from ..widgets.report_table import ReportTable
-from ..widgets.table import SafeTable
+from ..widgets.table import CursorTable, SafeTable
 from ..widgets.text_view import Mark, SafeTextView
 
 __all__ = ["MutationReportScreen"]
@@ -344,28 +344,14 @@ class MutationReportScreen(Screen[MutantChosen | None]):
         table = self.query_one(ReportTable)
         if event.row == table.cursor:
             self.action_open_row()
-        else:
-            self.action_cursor(event.row - (table.cursor or 0))
+        elif 0 <= event.row < len(table.items):
+            table.move_cursor(event.row)
+            self._detail()
 
-    def action_cursor(self, step: int) -> None:
-        table = self.query_one(ReportTable)
-        if table.items:
-            row = max(0, min((table.cursor or 0) + step, len(table.items) - 1))
-            if row != table.cursor:
-                table.move_cursor(row)
-                self._detail()
-
-    def action_first_row(self) -> None:
-        table = self.query_one(ReportTable)
-        self.action_cursor(-(table.cursor or 0))
-
-    def action_last_row(self) -> None:
-        table = self.query_one(ReportTable)
-        self.action_cursor(len(table.items) - 1 - (table.cursor or 0))
-
-    def action_page(self, step: int) -> None:
-        table = self.query_one(ReportTable)
-        self.action_cursor(step * max(1, table.scrollable_content_region.height - 2))
+    @on(CursorTable.CursorMoved, "#report-table")
+    def _moved(self) -> None:
+        """The table's keys moved its cursor (``CursorTable``): the row's detail follows."""
+        self._detail()
 
     def action_scroll_detail(self, step: int) -> None:
         raw = self.query_one("#report-raw", SafeTextView)

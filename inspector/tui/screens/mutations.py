@@ -24,7 +24,7 @@ from .. import keys, safe
 from ..messages import MutationChosen
 from ..tones import TEXT, Tone
 from ..widgets.mutation_table import MutationTable
-from ..widgets.table import SafeTable
+from ..widgets.table import CursorTable, SafeTable
 
 __all__ = ["MutationMenu"]
 
@@ -83,12 +83,17 @@ class MutationMenu(ModalScreen[MutationChosen | None]):
     def _filter(self, event: Input.Changed) -> None:
         self._show(matching(self.all_rows, event.value))
 
-    def action_cursor(self, step: int) -> None:
-        table = self.table
-        if table.rows:
-            row = (table.cursor or 0) + step
-            table.move_cursor(max(0, min(row, len(table.rows) - 1)))
-            self._describe()
+    # The filter field keeps the focus (typing filters): the arrows, priority keys of the menu, run the
+    # table's own actions (as Textual's command palette runs its list's).
+    def action_cursor_down(self) -> None:
+        self.table.action_cursor_down()
+
+    def action_cursor_up(self) -> None:
+        self.table.action_cursor_up()
+
+    @on(CursorTable.CursorMoved, "#menu-table")
+    def _moved(self) -> None:
+        self._describe()
 
     def action_apply(self) -> None:
         table = self.table

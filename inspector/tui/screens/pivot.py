@@ -50,7 +50,7 @@ class PivotScreen(FollowsTime, Screen[None]):
     """Two dimensions of a triage crossed; Enter opens a pair's records (``open_pair``, the overview's)."""
 
     BINDINGS = keys.bindings("pivot")
-    AUTO_FOCUS = ""
+    AUTO_FOCUS = "#pairs"  # the pairs' table: it owns the movement keys
     HORIZONTAL_BREAKPOINTS = [(0, "-pairs-only"), (110, "-with-time")]
 
     def __init__(self, run: TriageRun, snapshot: Snapshot, dimensions: tuple[str, str],
@@ -129,16 +129,6 @@ class PivotScreen(FollowsTime, Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         return self.app.screen is self or None
 
-    def action_cursor(self, step: int) -> None:
-        self.query_one(PivotTable).step_cursor(step)
-
-    def action_cursor_to(self, row: int) -> None:
-        """To the first pair (0) or the last (-1)."""
-        self.query_one(PivotTable).cursor_to(row)
-
-    def action_page(self, step: int) -> None:
-        self.query_one(PivotTable).page_cursor(step)
-
     def action_sort(self) -> None:
         self.sort = PIVOT_SORTS[(PIVOT_SORTS.index(self.sort) + 1) % len(PIVOT_SORTS)]
         self._cross()
@@ -159,7 +149,7 @@ class PivotScreen(FollowsTime, Screen[None]):
         field = self.query_one("#pivot-keys", Input)
         if field.has_class("-active"):
             field.remove_class("-active")
-            self.set_focus(None)
+            self.query_one(PivotTable).focus()
             return
         self.dismiss(None)
 
@@ -172,6 +162,6 @@ class PivotScreen(FollowsTime, Screen[None]):
                         timeout=6)
             return
         event.input.remove_class("-active")
-        self.set_focus(None)
+        self.query_one(PivotTable).focus()
         self.dimensions = dimensions
         self._cross()

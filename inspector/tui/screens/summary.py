@@ -150,32 +150,25 @@ class SummaryScreen(Screen[CasesChosen | None]):
         self.query_one(SummaryTable).move_cursor(event.row)
         self.action_show_cases()
 
-    def action_cursor(self, step: int) -> None:
-        table = self.query_one(SummaryTable)
+    # The table and the matrices each move their own cursor (their keys); between them, here.
+    @on(SummaryTable.PastEnd)
+    def _into_matrix(self) -> None:
+        """``j`` past the table's last row: into the matrices' first cell, when there are some."""
         matrix = self.query_one(AgreementTable)
         selectable = matrix.selectable
-        if matrix.current is not None:  # in the matrices: up past the first of their rows goes back to the table
-            at = selectable.index(matrix.current[0]) + step
-            if at < 0:
-                matrix.leave()
-                if table.rows:
-                    table.move_cursor(len(table.rows) - 1)
-                return
-            matrix.move_to(selectable[min(at, len(selectable) - 1)], matrix.current[1])
-            return
-        if table.rows:
-            row = (table.cursor or 0) + step
-            if row >= len(table.rows) and selectable and table.cursor is not None:
-                table.move_cursor(None)
-                matrix.move_to(selectable[0], 0)
-                return
-            table.move_cursor(max(0, min(row, len(table.rows) - 1)))
+        if selectable:
+            self.query_one(SummaryTable).move_cursor(None)
+            matrix.move_to(selectable[0], 0)
+            matrix.focus()
 
-    def action_column(self, step: int) -> None:
-        matrix = self.query_one(AgreementTable)
-        if matrix.current is not None:
-            row, column = matrix.current
-            matrix.move_to(row, column + step)
+    @on(AgreementTable.PastStart)
+    def _out_of_matrix(self) -> None:
+        """``k`` above the matrices' first row: back to the table's last row."""
+        self.query_one(AgreementTable).leave()
+        table = self.query_one(SummaryTable)
+        if table.row_count:
+            table.move_cursor(table.row_count - 1)
+        table.focus()
 
     def action_show_cases(self) -> None:
         matrix = self.query_one(AgreementTable)
@@ -202,4 +195,5 @@ class SummaryScreen(Screen[CasesChosen | None]):
         self._refresh_title()
         self.query_one(SummaryTable).set_summary_rows([])
         self.query_one(AgreementTable).set_sections(())
+        self.query_one(SummaryTable).focus()
         self._compute()

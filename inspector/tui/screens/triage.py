@@ -89,7 +89,7 @@ class TriageScreen(FollowsTime, Screen[None]):
     """The overview of a triage (the app's first screen for ``inspector triage``)."""
 
     BINDINGS = keys.bindings("triage")
-    AUTO_FOCUS = ""
+    AUTO_FOCUS = "#groups"  # the groups' table: it owns the movement keys
     # Under 110 columns the time histogram gives way to the groups: their names and counts come first.
     HORIZONTAL_BREAKPOINTS = [(0, "-groups-only"), (110, "-with-time")]
 
@@ -398,16 +398,6 @@ class TriageScreen(FollowsTime, Screen[None]):
 
     # -- keys -------------------------------------------------------------------------
 
-    def action_cursor(self, step: int) -> None:
-        self.query_one(GroupTable).step_cursor(step)
-
-    def action_cursor_to(self, row: int) -> None:
-        """To the first group (0) or the last (-1)."""
-        self.query_one(GroupTable).cursor_to(row)
-
-    def action_page(self, step: int) -> None:
-        self.query_one(GroupTable).page_cursor(step)
-
     def action_sort(self) -> None:
         self.sort = self.sorts[(self.sorts.index(self.sort) + 1) % len(self.sorts)]
         self._show_groups()
@@ -429,7 +419,7 @@ class TriageScreen(FollowsTime, Screen[None]):
         with field.prevent(Input.Changed):
             field.value = ""
         field.remove_class("-active")
-        self.set_focus(None)
+        self.query_one(GroupTable).focus()
         if self.filter_text:
             self.filter_text = ""
             self._show_groups()
@@ -449,7 +439,7 @@ class TriageScreen(FollowsTime, Screen[None]):
 
     @on(Input.Submitted, "#triage-filter")
     def _filter_submitted(self, event: Input.Submitted) -> None:
-        self.set_focus(None)
+        self.query_one(GroupTable).focus()
         if not self.filter_text:
             self.query_one("#triage-filter", Input).remove_class("-active")
 

@@ -5,6 +5,9 @@ current, and Enter lists the cases behind it (``presentation.review_view``)."""
 from __future__ import annotations
 
 from ...presentation.review_view import AgreementCell, AgreementSection
+from textual.message import Message
+
+from .. import keys
 from ..tones import TABLE, Tone
 from .table import Cell, Column, SafeTable
 
@@ -13,8 +16,14 @@ __all__ = ["AgreementTable"]
 _WIDTH = 14
 
 
-class AgreementTable(SafeTable):
-    """Each section is a row of column titles, then a row per person's label; a cell is current."""
+class AgreementTable(SafeTable, can_focus=True, inherit_bindings=False):
+    """Each section is a row of column titles, then a row per person's label; a cell is current.
+
+    It has the focus while a cell is current (the summary moves it here, ``j`` past its table's last row)
+    and binds the keys that move between cells: ``j``/``k`` over the people's rows, ``h``/``l`` across;
+    ``k`` above the first posts ``PastStart`` (the summary's table takes the cursor back)."""
+
+    BINDINGS = keys.bindings("summary", on="matrix")
 
     DEFAULT_CSS = """
     AgreementTable { height: auto; max-height: 9; }
@@ -28,6 +37,33 @@ class AgreementTable(SafeTable):
         self.current: tuple[int, int] | None = None  # (table row, column), when the cursor is in the matrix
         self.set_columns((Column("human", "", width=22), *(Column(f"c{i}", "", width=_WIDTH, justify="right")
                                                            for i in range(3))))
+
+    class PastStart(Message):
+        """``k`` on the first row of cells."""
+
+    def allow_focus(self) -> bool:
+        return self.current is not None
+
+    def action_cursor_down(self) -> None:
+        self._step(1)
+
+    def action_cursor_up(self) -> None:
+        self._step(-1)
+
+    def _step(self, step: int) -> None:
+        if self.current is None:
+            return
+        selectable = self.selectable
+        at = selectable.index(self.current[0]) + step
+        if at < 0:
+            self.post_message(self.PastStart())
+            return
+        self.move_to(selectable[min(at, len(selectable) - 1)], self.current[1])
+
+    def action_column(self, step: int) -> None:
+        if self.current is not None:
+            row, column = self.current
+            self.move_to(row, column + step)
 
     def set_sections(self, sections: tuple[AgreementSection, ...]) -> None:
         self.layout_rows = [(section, index) for section in sections

@@ -11,9 +11,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from ...presentation.records import BadLineStarts
-from .. import safe
+from .. import keys, safe
 from ..tones import TABLE, Tone
-from .table import Cell, Column, Piece, SafeTable
+from .table import Cell, Column, CursorTable, Piece
 
 __all__ = ["BadLinesTable"]
 
@@ -21,7 +21,8 @@ _ESCAPE = "safe-table--escape"
 _NOTE = TABLE[Tone.MUTED]
 
 
-class BadLinesTable(SafeTable):
+class BadLinesTable(CursorTable):
+    BINDINGS = keys.bindings("bad", on="table")
     COLUMNS = (
         Column("file", "file", min_width=8, weight=1),
         Column("line", "line", width=9, justify="right"),

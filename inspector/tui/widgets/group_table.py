@@ -10,9 +10,10 @@ from textual.message import Message
 
 from ...presentation.bars import bar
 from ...presentation.triage import Group, Shift, rejections
+from .. import keys
 from ..tones import TABLE, TABLE_HIGHLIGHT, Tone
 from .growing_table import GrowingTable
-from .table import Cell, Column, SafeTable
+from .table import Cell, Column, CursorTable, SafeTable
 
 __all__ = ["KIND_WORDS", "GroupTable"]
 
@@ -23,7 +24,7 @@ KIND_WORDS = {
 }
 
 
-class GroupTable(GrowingTable):
+class GroupTable(CursorTable, GrowingTable):
     """The groups: kind, name, the summary's bar, records and their share."""
 
     HELP = (
@@ -45,6 +46,7 @@ class GroupTable(GrowingTable):
     GroupTable > .group-table--bar { color: $primary; }
     """
     COMPONENT_CLASSES = SafeTable.COMPONENT_CLASSES | {"group-table--bar"}
+    BINDINGS = keys.bindings("triage", on="table")
     reserve = 64
 
     COLUMNS = (

@@ -6,13 +6,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ...presentation.mutation_menu import MenuRow
-from .table import Cell, Column, SafeTable
+from .table import Cell, Column, CursorTable
 
 __all__ = ["MutationTable"]
 
 
-class MutationTable(SafeTable):
-    """The menu's rows; the ones with no variant here greyed."""
+class MutationTable(CursorTable, can_focus=False):
+    """The menu's rows; the ones with no variant here greyed.  Its cursor moves by its own actions
+    (``CursorTable``), which the menu's arrows run: the menu's filter field keeps the focus."""
 
     COLUMNS = (
         Column("name", "mutation", width=20),

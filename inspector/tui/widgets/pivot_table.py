@@ -9,14 +9,15 @@ from rich.cells import cell_len
 from textual.message import Message
 
 from ...presentation.triage import PivotCell
+from .. import keys
 from ..tones import TABLE, Tone
 from .growing_table import GrowingTable
-from .table import Cell, Column, SafeTable
+from .table import Cell, Column, CursorTable, SafeTable
 
 __all__ = ["PivotTable"]
 
 
-class PivotTable(GrowingTable):
+class PivotTable(CursorTable, GrowingTable):
     """A pivot's pairs, a row each."""
 
     HELP = (
@@ -24,6 +25,7 @@ class PivotTable(GrowingTable):
         "records (`of A`: which share of one model's answers failed at each check, with `model,check`), and how "
         "many of them the contract rejected (`✗` and their share)."
     )
+    BINDINGS = keys.bindings("pivot", on="table")
     reserve = 64
 
     COLUMNS = (

@@ -9,14 +9,17 @@ from collections.abc import Sequence
 
 from ...presentation.bars import bar
 from ...presentation.mutation_report import Item, ReportRow, mutant_tone
+from .. import keys
 from ..tones import TABLE, Tone
-from .table import Cell, Column, SafeTable
+from .table import Cell, Column, CursorTable, SafeTable
 
 __all__ = ["ReportTable"]
 
 
-class ReportTable(SafeTable):
+class ReportTable(CursorTable):
     """The report's rows, or one row's list of mutants."""
+
+    BINDINGS = keys.bindings("mutation_report", on="table")
 
     DEFAULT_CSS = """
     ReportTable > .report-table--bar { color: $primary; }

@@ -7,8 +7,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ...presentation.bars import bar
+from textual.message import Message
+
+from .. import keys
 from ..tones import TABLE, Tone
-from .table import Cell, Column, SafeTable
+from .table import Cell, Column, CursorTable, SafeTable
 
 __all__ = ["Row", "SummaryTable"]
 
@@ -25,7 +28,11 @@ class Row:
     danger: bool = False  # a count that should be zero: its bar in the error colour
 
 
-class SummaryTable(SafeTable):
+class SummaryTable(CursorTable):
+    """The summary's rows; ``j`` on the last one posts ``PastEnd`` (the screen moves into the agreement's
+    matrices, when there are some)."""
+
+    BINDINGS = keys.bindings("summary", on="table")
     DEFAULT_CSS = """
     SummaryTable > .summary-table--bar { color: $primary; }
     """
@@ -44,6 +51,15 @@ class SummaryTable(SafeTable):
         self.rows: list[Row] = []
         self.set_columns(self.COLUMNS)
         self.empty_message = "computing verdicts…"
+
+    class PastEnd(Message):
+        """``j`` on the last row."""
+
+    def action_cursor_down(self) -> None:
+        if self.cursor is not None and self.cursor == self.row_count - 1:
+            self.post_message(self.PastEnd())
+        else:
+            super().action_cursor_down()
 
     def set_summary_rows(self, rows: list[Row]) -> None:
         self.rows = rows

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable
+from typing import ClassVar
 from dataclasses import dataclass
 from itertools import accumulate
 
@@ -22,6 +23,7 @@ from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 from textual import events
+from textual.binding import BindingType
 from textual.geometry import Region, Size
 from textual.message import Message
 from textual.scroll_view import ScrollView
@@ -30,7 +32,7 @@ from textual.widget import Widget
 
 from .. import safe
 
-__all__ = ["Cell", "Column", "Piece", "SafeTable", "StyleCache", "component_style", "middle_cut", "text_segments",
+__all__ = ["Cell", "Column", "CursorTable", "Piece", "SafeTable", "StyleCache", "component_style", "middle_cut", "text_segments",
            "untrusted"]
 
 Piece = tuple[str, str | None]  # text the view wrote, and a component class (None: plain)
@@ -284,20 +286,6 @@ class SafeTable(StyleCache, ScrollView, can_focus=False):
         if scroll and row is not None:
             self.scroll_to_row(row)
 
-    def step_cursor(self, step: int) -> None:
-        """Move the cursor ``step`` rows (back when negative), kept within the rows (a key of a list screen)."""
-        if self.row_count:
-            self.move_cursor(max(0, min((self.cursor or 0) + step, self.row_count - 1)))
-
-    def cursor_to(self, row: int) -> None:
-        """Move the cursor to the first row (0) or the last (-1)."""
-        if self.row_count:
-            self.move_cursor(row % self.row_count)
-
-    def page_cursor(self, step: int) -> None:
-        """Move the cursor a page of rows down (1) or up (-1)."""
-        self.step_cursor(step * max(1, self.scrollable_content_region.height - 2))
-
     def scroll_to_row(self, row: int, *, center: bool = False) -> None:
         visible = self._visible_rows()
         if visible <= 0:
@@ -529,3 +517,56 @@ class SafeTable(StyleCache, ScrollView, can_focus=False):
     def _styles_changed(self) -> None:
         self._rows.clear()
         self._header = None
+
+
+class CursorTable(SafeTable, can_focus=True, inherit_bindings=False):
+    """A table whose cursor the keys move, as Textual's DataTable and OptionList: it has the focus, and
+    its subclass binds the movement keys its screen declares (``keys.bindings(screen, on="table")``: j k
+    g G PgDn PgUp, the same on every list screen); the actions here keep the cursor within the rows.  A
+    move by a key posts ``CursorMoved`` (a screen that shows the row's detail follows it).  ScrollView's
+    own keys (the arrows scroll) are not inherited: here they move the cursor."""
+
+    BINDINGS: ClassVar[list[BindingType]] = []
+
+    class CursorMoved(Message):
+        """A key moved the cursor to ``row``."""
+
+        def __init__(self, table: CursorTable, row: int) -> None:
+            super().__init__()
+            self.table = table
+            self.row = row
+
+        @property
+        def control(self) -> CursorTable:
+            return self.table
+
+    def _key_moved(self, row: int) -> None:
+        """Move the cursor to ``row``, kept within the rows; said when it moved."""
+        if not self.row_count:
+            return
+        row = max(0, min(row, self.row_count - 1))
+        if row != self.cursor:
+            self.move_cursor(row)
+            self.post_message(self.CursorMoved(self, row))
+
+    def action_cursor_down(self) -> None:
+        self._key_moved((self.cursor or 0) + 1)
+
+    def action_cursor_up(self) -> None:
+        self._key_moved((self.cursor or 0) - 1)
+
+    def action_first(self) -> None:
+        self._key_moved(0)
+
+    def action_last(self) -> None:
+        self._key_moved(self.row_count - 1)
+
+    def _page(self) -> int:
+        """The rows a page key moves: the rows in view, less two kept for context."""
+        return max(1, self.scrollable_content_region.height - 2)
+
+    def action_page_down(self) -> None:
+        self._key_moved((self.cursor or 0) + self._page())
+
+    def action_page_up(self) -> None:
+        self._key_moved((self.cursor or 0) - self._page())
