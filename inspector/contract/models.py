@@ -7,9 +7,12 @@ a request or registry file is an error and not silently ignored.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import msgspec
+
+if TYPE_CHECKING:
+    from .evidence import ConflictIndex
 
 __all__ = ["Claim", "Registry", "Request", "Scope", "Source"]
 
@@ -97,7 +100,7 @@ class Registry:
         self.by_group: Mapping[tuple[str, str, str], tuple[Source, ...]] = {
             key: tuple(members) for key, members in groups.items()
         }
-        self._conflicts: Any = None  # computed once, by inspector.contract.evidence
+        self._conflicts: ConflictIndex | None = None  # computed once, by inspector.contract.evidence
 
     @classmethod
     def coerce(cls, value: Any) -> Registry:

@@ -404,7 +404,7 @@ def time_shown(snapshot: Snapshot, group: Group | None,
         return TimeShown(snapshot.buckets(group).of(group), group.name, whole), None
     if not has_buckets(snapshot, buckets):
         buckets = snapshot.buckets()
-    return TimeShown(buckets.of(group), group.name, whole), buckets
+    return TimeShown(buckets.of(group), group.name, whole), buckets  # type: ignore[union-attr]  # has_buckets: set
 
 
 def log_changes(snapshot: Snapshot) -> list[LogChanged]:
@@ -633,7 +633,7 @@ class RecordSession(Session):
     def __init__(self, suite: Suite) -> None:
         cases = suite.cases
         assert isinstance(cases, RecordCases)
-        self.cases = cases
+        self.cases: RecordCases = cases
         self.marks = Marks()  # the records marked by hand (space), kept while the group's session is
         super().__init__([suite], rows=_Rows(suite, cases), ids=_Ids(cases), reports=_Reports())
 
@@ -702,6 +702,7 @@ class RecordSession(Session):
         lines = list(map(str, map(index.line.__getitem__, found)))
         marks = bytearray(len(found))
         files = list(map(index.file.__getitem__, found)) if len(names) > 1 else None  # one log: all its
+        held: bytes | None
         for number, (every, prefixes, digits) in enumerate(rules):
             if every:
                 held = b"\x01" * len(lines)

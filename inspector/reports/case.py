@@ -62,7 +62,8 @@ class Rung:
     description: str
 
     def passes(self, flags: RungFlags) -> bool:
-        return getattr(flags, _RUNG_FIELDS[self.id])
+        passed: bool = getattr(flags, _RUNG_FIELDS[self.id])
+        return passed
 
 
 RUNGS: tuple[Rung, ...] = (
