@@ -468,7 +468,7 @@ def _bounded_client(address: str, seconds: float) -> Any:
     ``distributed.utils.sync``, which cancels the start when it runs out)."""
     from distributed import Client
 
-    class BoundedClient(Client):  # type: ignore[misc]
+    class BoundedClient(Client):
         def start(self, **kwargs: Any) -> None:
             super().start(callback_timeout=seconds, **kwargs)
 

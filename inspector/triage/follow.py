@@ -653,7 +653,7 @@ def follow(logs: Sequence[str], registry: Registry, options: Options = Options()
                                            existing_lines=state.lines))
 
             counted = triage(list(follower.backlog), registry, options, on_progress=backlog,
-                             cancel=cancel, ends=follower.backlog, **engine)  # type: ignore[arg-type]
+                             cancel=cancel, ends=follower.backlog, **engine)
             if read[0] < existing:  # stopped while the lines there were counted: nothing to follow on from
                 follower.stopped(counted, read[0])
             else:

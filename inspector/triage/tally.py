@@ -695,12 +695,12 @@ class _Counting:
             if parsed.__class__ is str:
                 if starts is None:
                     starts = _starts(lines, offset)
-                self._bad(file, number + position, starts[position] + position, parsed)  # type: ignore[arg-type]
+                self._bad(file, number + position, starts[position] + position, parsed)
                 continue
             if parsed.__class__ is Skipped:  # a row a format says is not a model answer: counted apart
                 tally.skipped[parsed] = tally.skipped.get(parsed, 0) + 1
                 continue
-            raw, known, members = parsed  # type: ignore[misc]
+            raw, known, members = parsed
             ts_member = members.get(ts_key)
             stamp = parse_ts(ts_member) if ts_member is not None else None
             if windowed and (stamp is None or (since is not None and stamp < since)
