@@ -246,7 +246,7 @@ def triage_sides(sides: Sequence[tuple[Sequence[str], Options]], registry: Regis
 
         return on_cluster(sides, registry, workers=workers, on_progress=on_progress, cancel=cancel,
                           progress_every=progress_every, bad_lines=bad_lines, on_notice=on_notice,
-                          **({"task_bytes": task_bytes} if task_bytes is not None else {}), **cluster)
+                          **({"task_bytes": task_bytes} if task_bytes is not None else {}), **cluster)  # type: ignore[arg-type]  # task_bytes an int
     if engine != "local" or cluster:
         raise ValueError(f"engine {engine!r} with {sorted(cluster)}: the local engine takes none of these")
     task_bytes = task_bytes or TASK_BYTES
