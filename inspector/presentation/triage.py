@@ -296,7 +296,7 @@ class Snapshot:
         return self.summary.records / self.seconds if self.seconds > 0 else 0.0
 
 
-def count(run: TriageRun, report: Callable[[Snapshot], None], cancel: threading.Event,
+def count(run: TriageRun, report: Callable[[Snapshot], object], cancel: threading.Event,
           reader: LineReader | None = None) -> None:
     """Triage ``run`` (the engine, on every core), calling ``report`` with each
     partial count the engine hands over, summarised here, in the caller's thread
@@ -634,7 +634,7 @@ class RecordSession(Session):
         cases = suite.cases
         assert isinstance(cases, RecordCases)
         self.cases: RecordCases = cases
-        self.marks = Marks()  # the records marked by hand (space), kept while the group's session is
+        self.marks: Marks = Marks()  # the records marked by hand (space), kept while the group's session is
         super().__init__([suite], rows=_Rows(suite, cases), ids=_Ids(cases), reports=_Reports())
 
     def __len__(self) -> int:

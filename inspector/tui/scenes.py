@@ -12,6 +12,7 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 from textual.pilot import Pilot
 from textual.widgets import Input, TextArea
@@ -149,7 +150,7 @@ def review_suite(suites: Sequence[Suite]) -> Suite:
     article = next(suite for suite in suites if suite.name == "article")
     cases = []
     for case in article.cases:
-        changes: dict[str, object] = {}
+        changes: dict[str, Any] = {}
         if case.id in REVIEW_RELABEL:
             changes["expected"] = REVIEW_RELABEL[case.id]
         if case.id in REVIEW_HUMAN:
