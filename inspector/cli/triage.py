@@ -528,6 +528,7 @@ def _log_format(args: argparse.Namespace, spec: Any = None) -> tuple[Any, tuple[
     ValueError (one line) for a file or a path that cannot be used."""
     from ..triage.mapping import BY_FILE, DEFAULT_FORMAT, LogFormat, LogFormatError, load_log_format, parse_path
 
+    by: Sequence[str]
     log_format, by = DEFAULT_FORMAT, ()
     if spec is not None:
         if spec.staged:
