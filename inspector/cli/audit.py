@@ -260,8 +260,8 @@ def print_audit(suites: list[Suite], result: Audit, status: dict[str, Any] | Non
         for item in summary.mismatched:
             got = [f"{item.suite.name}/{item.id}: expected {item.expected}, got {item.actual}"]
             if item.lens_match is False:  # a lens to match: a loaded case, its evidence assessed
-                got.append(f"expected labels {item.case.expected_labels} policy {item.case.expected_policy}, "  # type: ignore[union-attr]
-                           f"got {list(item.evidence.labels)} {item.evidence.policy}")  # type: ignore[union-attr]
+                got.append(f"expected labels {item.case.expected_labels} policy {item.case.expected_policy}, "  # type: ignore[union-attr]  # a lens to match: a loaded case
+                           f"got {list(item.evidence.labels)} {item.evidence.policy}")  # type: ignore[union-attr]  # and its evidence assessed
             for line in hanging("  ", [visible(part) for part in got], console.width, "; ", "    ", ""):
                 console.print(line)
     elif not summary.known_regressions:

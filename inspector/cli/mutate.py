@@ -109,7 +109,7 @@ class _Utf8(io.TextIOBase):
 
 def _write_out(path: Path, write: Callable[[IO[str]], None]) -> None:
     """``write`` the report into a new file, atomically (``io.writing.create_files``)."""
-    create_files({path: lambda binary: write(_Utf8(binary))})  # type: ignore[arg-type]
+    create_files({path: lambda binary: write(_Utf8(binary))})  # type: ignore[arg-type]  # _Utf8: the text writes of the binary stream
 
 
 def run(args: argparse.Namespace) -> int:

@@ -715,7 +715,7 @@ def _summarise_to(bad_lines: Path | None, records: Path | None, logs: Sequence[s
                 write_files(path.parent, {path.name: write}, overwrite=False)
             except WriteError as exc:
                 if not hasattr(exc, "option"):
-                    exc.option = f"--{name.replace('_', '-')}"  # type: ignore[attr-defined]
+                    exc.option = f"--{name.replace('_', '-')}"  # type: ignore[attr-defined]  # the flag the error is about, read by its caller
                 raise
         return step
 

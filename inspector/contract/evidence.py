@@ -215,7 +215,7 @@ class Recall:
     @property
     def fields(self) -> tuple[FieldRecall, ...]:
         if self._fields is None:
-            self._fields = _field_recalls(self._request, self._registry)  # type: ignore[arg-type]
+            self._fields = _field_recalls(self._request, self._registry)  # type: ignore[arg-type]  # request and registry given when fields are not
         return self._fields
 
     @property
@@ -240,7 +240,7 @@ class Recall:
             if self._fields is not None:
                 self._missing = tuple(item.field for item in self._fields if not item.supplied)
             else:
-                self._missing = _missing_fields(self._request, self._registry)  # type: ignore[arg-type]
+                self._missing = _missing_fields(self._request, self._registry)  # type: ignore[arg-type]  # request and registry given when fields are not
         return self._missing
 
     def __eq__(self, other: object) -> bool:

@@ -117,7 +117,7 @@ def scan(text: str) -> JsonIndex:
         # A value starts here.
         path: Path = child_path() if stack else ()
         if stack and stack[-1][0]:
-            keys[path] = key_span  # type: ignore[assignment]
+            keys[path] = key_span  # type: ignore[assignment]  # in an object: the key's span was read
         if first == "{":
             stack.append([True, path, {}, None, 0, start])
             expect_key = True

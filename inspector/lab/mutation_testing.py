@@ -246,7 +246,7 @@ class Tally:
             self.slipped += 1
             row[2] += 1
             self.slipped_by_status[verdict.status] += 1
-            self.slipped_pairs[verdict.check.id, mutant.check] += 1  # type: ignore[index]
+            self.slipped_pairs[verdict.check.id, mutant.check] += 1  # type: ignore[index]  # a harmful mutant names its check
 
 
 class MutationRun:
@@ -496,8 +496,8 @@ def _status_reason(result: MutantResult) -> str:
         # a harmful mutation names its check; a slipped mutant's verdict names the check that failed
         return f"still ACCEPT: meant to fail {CHECKS_BY_ID[mutant.check].title}"  # type: ignore[index]
     if result.slipped:
-        return (f"{result.outcome}: meant for {CHECKS_BY_ID[mutant.check].title}, "  # type: ignore[index]
-                f"{result.verdict.check.title} failed first")  # type: ignore[union-attr]
+        return (f"{result.outcome}: meant for {CHECKS_BY_ID[mutant.check].title}, "  # type: ignore[index]  # a harmful mutant names its check
+                f"{result.verdict.check.title} failed first")  # type: ignore[union-attr]  # a slipped mutant's verdict names the check that failed
     return result.outcome
 
 

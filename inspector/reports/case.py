@@ -259,7 +259,7 @@ class CaseReport:
     @property
     def index(self) -> int:
         """The case's position in its suite file."""
-        return self.case.index if self.case is not None else self.error.index  # type: ignore[union-attr]
+        return self.case.index if self.case is not None else self.error.index  # type: ignore[union-attr]  # a case or its error, always one
 
     @property
     def expected(self) -> str | None:

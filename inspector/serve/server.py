@@ -105,7 +105,7 @@ class AppProcess(AppService):
 
     def __init__(self, argv: Sequence[str], environment: dict[str, str], watch_fd: int | None = None,
                  **kwargs: object) -> None:
-        super().__init__(shlex.join(argv), **kwargs)  # type: ignore[arg-type]
+        super().__init__(shlex.join(argv), **kwargs)  # type: ignore[arg-type]  # AppService's own keywords
         self.argv = tuple(argv)
         self.environment = environment
         self.watch_fd = watch_fd

@@ -240,7 +240,7 @@ def _asked(call: Callable[[], _T], url: str, doing: str, timeout: float | None) 
     ok, value = answer[0]
     if not ok:
         raise value
-    return value  # type: ignore[no-any-return]
+    return value  # type: ignore[no-any-return]  # the worker's answer
 
 
 def _size(name: str, storage_options: Mapping[str, Any], timeout: float | None = None) -> int:

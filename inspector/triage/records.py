@@ -171,9 +171,9 @@ def _request_bytes(data: bytes, found: KnownRequest | str) -> int:
     size = sys.getsizeof(data) + _ENTRY_BYTES
     if found.__class__ is str:
         return size + sys.getsizeof(found)
-    request = found.request  # type: ignore[union-attr]
+    request = found.request  # type: ignore[union-attr]  # not a str: a KnownRequest
     strings = (request.service, request.environment, request.revision, *request.fields, *request.supplied,
-               *found.scope)  # type: ignore[union-attr]
+               *found.scope)  # type: ignore[union-attr]  # not a str: a KnownRequest
     return size + sum(map(sys.getsizeof, strings)) + _POINTER * len(strings)
 
 
@@ -332,7 +332,7 @@ def parse_line(line: bytes, requests: RequestCache) -> tuple[str | bytes, KnownR
     if line.count(b'"') != 2 * len(members) + b"".join(members.values()).count(b'"') and \
             _top_level_repeats(line):  # _repeats, inline: every record asks
         return _REPEATED
-    return raw, request, members  # type: ignore[return-value]
+    return raw, request, members  # type: ignore[return-value]  # raw and request read by here
 
 
 def _repeats(line: bytes, members: dict[str, msgspec.Raw]) -> bool:
@@ -418,7 +418,7 @@ def parse_mapped(line: bytes, requests: RequestCache,
         found = _member(holders, (parent, segment, index))
         if found is not None:
             members[name] = found
-    return raw, request, members  # type: ignore[return-value]
+    return raw, request, members  # type: ignore[return-value]  # raw and request read by here
 
 
 def _request_at(reason: str, plan: Plan) -> str:
@@ -502,7 +502,7 @@ def _walk(members: Mapping[str, Any], path: tuple[str, ...]) -> msgspec.Raw | tu
                 return depth, f"is an array of {len(holder):,} element(s), none at {index}"
             child = holder[index]
         if depth == len(path) - 1:
-            return child  # type: ignore[no-any-return]
+            return child  # type: ignore[no-any-return]  # a decoded JSON value
         holder = _container(child)
         if holder is None:
             return depth + 1, f"is {_kind_of(bytes(child))}, not an object or an array"
@@ -706,7 +706,7 @@ def _members_slowly(line: bytes, repeats: bool = False) -> dict[str, msgspec.Raw
 
 def _blanks(text: str, at: int) -> int:
     """Where the JSON whitespace from ``at`` ends."""
-    return _BLANKS.match(text, at).end()  # type: ignore[union-attr]
+    return _BLANKS.match(text, at).end()  # type: ignore[union-attr]  # the pattern matches the empty string
 
 
 def _loose_string(member: bytes) -> str | bytes:
@@ -719,9 +719,9 @@ def _loose_string(member: bytes) -> str | bytes:
     except UnicodeDecodeError:
         pass
     else:
-        return value  # type: ignore[no-any-return]
+        return value  # type: ignore[no-any-return]  # a JSON string: a str
     try:
-        return value.encode("utf-8", "surrogateescape")  # type: ignore[no-any-return]
+        return value.encode("utf-8", "surrogateescape")  # type: ignore[no-any-return]  # a JSON string: a str
     except UnicodeEncodeError:  # an escaped lone surrogate too: written as Python would
         return b"".join(ch.encode("utf-8", "surrogateescape" if "\udc80" <= ch <= "\udcff" else "surrogatepass")
                         for ch in value)

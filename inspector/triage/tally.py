@@ -135,7 +135,7 @@ class Options:
         return self.since is not None or self.until is not None
 
 
-class Counter(dict):  # type: ignore[type-arg]
+class Counter(dict):  # type: ignore[type-arg]  # a dict subclass of any key
     """A dict of counts that adds another one in place."""
 
     def add(self, other: dict[Any, int]) -> None:
@@ -758,20 +758,20 @@ class _Counting:
                         add_failure_minute(None)  # type: ignore[misc]  # aligned: set
             records += 1
             if add_row is not None:
-                add_row(record_row(file, number + position, starts[position] + position,  # type: ignore[index]
+                add_row(record_row(file, number + position, starts[position] + position,  # type: ignore[index]  # starts: computed when rows are written
                                    verdict, known, members, plan, stamp, values[prefix][0], failing))
             if index is not None:
                 index_file.append(file_number)
                 index_line.append(number + position)
-                index_offset.append(starts[position] + position)  # type: ignore[index]
+                index_offset.append(starts[position] + position)  # type: ignore[index]  # starts: computed for an index
                 index_code.append(_CODES[label_of(status, verdict.reason)])
                 index.describe(self._indexed_cell(flat), failing)
             if matcher is not None and matcher.matches(verdict, known, members, evidence, file):
                 if sampled is not None:
-                    at = starts[position] + position  # type: ignore[index]
+                    at = starts[position] + position  # type: ignore[index]  # starts: computed for a matcher
                     sampled.offer(file, at, (file, number + position, at, text, verdict.label))
                     continue
-                collected.append((file, number + position, starts[position] + position,  # type: ignore[index]
+                collected.append((file, number + position, starts[position] + position,  # type: ignore[index]  # starts: computed for a matcher
                                   text, verdict.label))
                 if limit is not None and len(collected) >= limit:
                     matcher = None  # the rest need not be matched

@@ -173,9 +173,9 @@ def keep_toasts(app: InspectorApp) -> None:
 
     def lasting(*args: object, **kwargs: object) -> None:
         kwargs["timeout"] = SCENE_TOAST_SECONDS
-        notify(*args, **kwargs)  # type: ignore[arg-type]
+        notify(*args, **kwargs)  # type: ignore[arg-type]  # notify's own arguments, passed on
 
-    app.notify = lasting  # type: ignore[method-assign]
+    app.notify = lasting  # type: ignore[method-assign]  # the screenshots' notifications last
 
 
 def steady_cursors(app: InspectorApp) -> None:

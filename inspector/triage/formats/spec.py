@@ -576,7 +576,7 @@ def _request(spec: FormatSpec, record: Any, related: Mapping[str, Any]) -> Any:
                 return msgspec.Raw(spec.constant_request)
             found = msgspec.json.decode(spec.constant_request)
         else:
-            found = _at(spec.request, record, related)  # type: ignore[arg-type]
+            found = _at(spec.request, record, related)  # type: ignore[arg-type]  # no constant request: a path
             if found.__class__ is Missing:
                 return f"request missing: {found}"
         if spec.constant_scope is not None and found.__class__ is dict and "scope" not in found:
