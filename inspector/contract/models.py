@@ -7,12 +7,9 @@ a request or registry file is an error and not silently ignored.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Annotated, Any
 
 import msgspec
-
-if TYPE_CHECKING:
-    from .evidence import ConflictIndex
 
 __all__ = ["Claim", "Registry", "Request", "Scope", "Source"]
 
@@ -100,7 +97,8 @@ class Registry:
         self.by_group: Mapping[tuple[str, str, str], tuple[Source, ...]] = {
             key: tuple(members) for key, members in groups.items()
         }
-        self._conflicts: ConflictIndex | None = None  # computed once, by inspector.contract.evidence
+        # computed once, by inspector.contract.evidence (its ConflictIndex: the models import no evidence)
+        self._conflicts: tuple[tuple[Any, ...], dict[Any, list[Any]]] | None = None
 
     @classmethod
     def coerce(cls, value: Any) -> Registry:
