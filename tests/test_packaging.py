@@ -38,7 +38,7 @@ def wheel_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
     # source tree, and two pytest-xdist workers building from ROOT at once mixed them up.
     source = tmp_path_factory.mktemp("source") / "inspector"
     shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(
-        ".git", ".venv*", "build", "dist", "*.egg-info", "__pycache__", ".pytest_cache", ".hypothesis"))
+        ".git", ".venv*", "build", "dist", "*.egg-info", "__pycache__", ".pytest_cache", ".hypothesis", ".mypy_cache"))
     built = subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", str(out), str(source)],
         capture_output=True, text=True, timeout=300,

@@ -16,6 +16,7 @@ from .table import BAR_WIDTH, FACT_LABEL_WIDTH, TableColumn, fit_columns, fitted
 if TYPE_CHECKING:
     from ..reports.audit import Audit
     from ..reports.case import Rung
+    from ..suites.load import Review
     from .table import Cell
 
 __all__ = ["FIRST_FAILURE_COLUMNS", "LADDER_COLUMNS", "add_parser", "audit_columns", "print_audit", "run"]
@@ -258,9 +259,9 @@ def print_audit(suites: list[Suite], result: Audit, status: dict[str, Any] | Non
         console.print(Text(f"{len(summary.mismatched)} case(s) differ from their frozen label:", "bold red"))
         for item in summary.mismatched:
             got = [f"{item.suite.name}/{item.id}: expected {item.expected}, got {item.actual}"]
-            if item.lens_match is False:
-                got.append(f"expected labels {item.case.expected_labels} policy {item.case.expected_policy}, "
-                           f"got {list(item.evidence.labels)} {item.evidence.policy}")
+            if item.lens_match is False:  # a lens to match: a loaded case, its evidence assessed
+                got.append(f"expected labels {item.case.expected_labels} policy {item.case.expected_policy}, "  # type: ignore[union-attr]  # a lens to match: a loaded case
+                           f"got {list(item.evidence.labels)} {item.evidence.policy}")  # type: ignore[union-attr]  # and its evidence assessed
             for line in hanging("  ", [visible(part) for part in got], console.width, "; ", "    ", ""):
                 console.print(line)
     elif not summary.known_regressions:
@@ -271,7 +272,7 @@ def print_audit(suites: list[Suite], result: Audit, status: dict[str, Any] | Non
         console.print(Text(f"{len(summary.known_regressions)} known regression(s): rejected in review, the label "
                            "kept:", "yellow"))
         for item in summary.known_regressions:
-            review = item.case.review  # type: ignore[union-attr]
+            review: Review = item.case.review  # type: ignore[union-attr, assignment]  # a known regression: a reviewed case
             said = f"; {review.note}" if review.note else ""
             for line in hanging("  ", [visible(f"{item.suite.name}/{item.id}: expected {item.expected}, got "
                                                f"{item.actual} (rejected by {review.reviewer} at {review.at}"

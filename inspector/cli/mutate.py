@@ -109,7 +109,7 @@ class _Utf8(io.TextIOBase):
 
 def _write_out(path: Path, write: Callable[[IO[str]], None]) -> None:
     """``write`` the report into a new file, atomically (``io.writing.create_files``)."""
-    create_files({path: lambda binary: write(_Utf8(binary))})  # type: ignore[arg-type]
+    create_files({path: lambda binary: write(_Utf8(binary))})  # type: ignore[arg-type]  # _Utf8: the text writes of the binary stream
 
 
 def run(args: argparse.Namespace) -> int:
@@ -301,8 +301,8 @@ def _print_mutant(console: Console, result: MutantResult, full: bool) -> None:
 
     mutant = result.mutant
     start, end, replacement = mutant.edit
-    line, column = line_col(result.parent.verdict.text or "", start)
-    removed = (result.parent.verdict.text or "")[start:end]
+    line, column = line_col(result.parent.verdict.text or "", start)  # type: ignore[union-attr]  # a loaded case: its verdict is set
+    removed = (result.parent.verdict.text or "")[start:end]  # type: ignore[union-attr]  # the same
     # ‹ › bound the text (it has quotes and spaces of its own); visible() shows what a terminal would hide.
     edit = f"at {line}:{column}: " + (f"‹{shorten(removed, 40)}› -> " if removed else "insert ") \
         + f"‹{shorten(replacement, 60)}›"

@@ -77,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
     def write(out: BinaryIO) -> None:
         mixes.append(write_log(out, args.lines, args.seed, gz=gz, shape=args.shape))
 
-    files: dict[Path, Contents] = {log: write}
+    files: dict[str | Path, Contents] = {log: write}
     if registry is not None:
         files[registry] = registry_json().encode("utf-8")
     try:

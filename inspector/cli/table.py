@@ -149,9 +149,10 @@ def render_table(title: str | Text, columns: Sequence[TableColumn], layout: Tabl
         cells = []
         for header, width in layout.widths.items():
             shortenable = by_header[header].min_width is not None
-            cell = _shorten(row.get(header, Text()), width) if shortenable else row.get(header, Text())
+            # a (head, tail) pair only in a column that is shortened
+            cell: Text = _shorten(row.get(header, Text()), width) if shortenable else row.get(header, Text())  # type: ignore[assignment]
             for moved in stacked[header]:
-                cell = Text.assemble(cell, "\n", " " * STACK_INDENT, row.get(moved, Text()))
+                cell = Text.assemble(cell, "\n", " " * STACK_INDENT, row.get(moved, Text()))  # type: ignore[arg-type]  # as above
             cells.append(cell)
         table.add_row(*cells)
     return table

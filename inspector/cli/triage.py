@@ -528,6 +528,7 @@ def _log_format(args: argparse.Namespace, spec: Any = None) -> tuple[Any, tuple[
     ValueError (one line) for a file or a path that cannot be used."""
     from ..triage.mapping import BY_FILE, DEFAULT_FORMAT, LogFormat, LogFormatError, load_log_format, parse_path
 
+    by: Sequence[str]
     log_format, by = DEFAULT_FORMAT, ()
     if spec is not None:
         if spec.staged:
@@ -714,7 +715,7 @@ def _summarise_to(bad_lines: Path | None, records: Path | None, logs: Sequence[s
                 write_files(path.parent, {path.name: write}, overwrite=False)
             except WriteError as exc:
                 if not hasattr(exc, "option"):
-                    exc.option = f"--{name.replace('_', '-')}"  # type: ignore[attr-defined]
+                    exc.option = f"--{name.replace('_', '-')}"  # type: ignore[attr-defined]  # the flag the error is about, read by its caller
                 raise
         return step
 

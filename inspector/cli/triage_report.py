@@ -133,8 +133,8 @@ def print_summary(summary: Summary, baseline: Summary | None, against: Sequence[
         for line in hanging("time".ljust(FACT_LABEL_WIDTH), unread_words(tally.bad_ts).split(" "), width, " ",
                             lead_style="bold yellow"):
             console.print(line)
-    for file, line, problem in tally.broken:
-        console.print(Text(visible(f"{file} broke off after line {line:,}: {problem}"), "bold red"))
+    for file, at, problem in tally.broken:
+        console.print(Text(visible(f"{file} broke off after line {at:,}: {problem}"), "bold red"))
     if tally.envelopes:
         for line in hanging("raw".ljust(FACT_LABEL_WIDTH),
                             (f"the raw path reaches a chat message, not the answer, in {tally.envelopes:,} record(s) "
@@ -151,8 +151,8 @@ def print_summary(summary: Summary, baseline: Summary | None, against: Sequence[
     if tally.bad_lines:
         kinds = ", ".join(f"{kind} {count:,}" for kind, count in sorted(tally.bad_kinds.items()))
         console.print(Text(visible(f"{tally.bad_lines:,} bad line(s), the group bad: {kinds}"), "bold red"))
-        for file, line, error in tally.bad[:SHOWN_BAD]:
-            console.print(Text(visible(f"  {file}:{line}: {error}")))
+        for file, at, error in tally.bad[:SHOWN_BAD]:
+            console.print(Text(visible(f"  {file}:{at}: {error}")))
         if tally.bad_lines > SHOWN_BAD:
             listed = "--format json lists every one" if not tally.bad_more else \
                 f"--format json lists the first {len(tally.bad):,}, --bad-lines FILE every one"
@@ -171,8 +171,8 @@ def _print_comparison(console: Any, summary: Summary, baseline: Summary, against
 
     from ..triage.compare import compare
 
-    for file, line, problem in baseline.tally.broken:
-        console.print(Text(visible(f"against: {file} broke off after line {line:,}: {problem}"), "bold red"))
+    for file, at, problem in baseline.tally.broken:
+        console.print(Text(visible(f"against: {file} broke off after line {at:,}: {problem}"), "bold red"))
     shifts = compare(summary, baseline)
     significant = shifts.significant
     title = visible(f"against {', '.join(against)}: {baseline.records:,} records before, {summary.records:,} after; "
@@ -288,7 +288,7 @@ def _pivot_table(crossed: Pivot, width: int) -> Any:
                   columns, rows, width)
 
 
-def _change_table(title: str, shifts: list[Shift], width: int) -> Any:
+def _change_table(title: str, shifts: Sequence[Shift], width: int) -> Any:
     from rich.text import Text
 
     rows: list[dict[str, Any]] = []

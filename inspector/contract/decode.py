@@ -111,8 +111,8 @@ def decode_answer(raw: str | bytes | bytearray | memoryview) -> Decoded:
     else:
         prepared = _prepare(raw)
         if prepared.__class__ is Decoded:
-            return prepared  # type: ignore[return-value]
-        text, start, body, size = prepared  # type: ignore[misc]
+            return prepared
+        text, start, body, size = prepared  # type: ignore[misc]  # not a Decoded: mypy does not narrow __class__ is
 
     # The fast path: a typed decode that succeeds proves syntax, depth (3) and
     # shape but for the member length limit and duplicate keys, checked here.

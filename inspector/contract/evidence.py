@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from .checks import NO_ANSWER
 from .access import failing_condition
@@ -104,13 +104,17 @@ class Conflict:
         return f"{self.service}/{self.environment}/{self.revision} {self.field}: {values}"
 
 
+# A registry's conflicts, and their index by (group, field) and by (source id, field).
+ConflictIndex: TypeAlias = tuple[tuple[Conflict, ...], dict[Any, list[Conflict]]]
+
+
 def registry_conflicts(registry: Registry) -> tuple[Conflict, ...]:
     """Every disagreement on a fact within one service/environment/revision,
     ignoring access (computed once per registry)."""
     return _conflict_index(registry)[0]
 
 
-def _conflict_index(registry: Registry) -> tuple[tuple[Conflict, ...], dict[Any, list[Conflict]]]:
+def _conflict_index(registry: Registry) -> ConflictIndex:
     """The registry's conflicts, and an index of them by (group, field) and by
     (source id, field), so that a case looks up only the conflicts it can touch."""
     if registry._conflicts is None:
@@ -131,8 +135,8 @@ def _conflict_index(registry: Registry) -> tuple[tuple[Conflict, ...], dict[Any,
         for conflict in found:
             index.setdefault(((conflict.service, conflict.environment, conflict.revision), conflict.field),
                              []).append(conflict)
-            for source in conflict.sources:
-                index.setdefault((source, conflict.field), []).append(conflict)
+            for source_id in conflict.sources:
+                index.setdefault((source_id, conflict.field), []).append(conflict)
         registry._conflicts = (tuple(found), index)
     return registry._conflicts
 
@@ -211,7 +215,7 @@ class Recall:
     @property
     def fields(self) -> tuple[FieldRecall, ...]:
         if self._fields is None:
-            self._fields = _field_recalls(self._request, self._registry)  # type: ignore[arg-type]
+            self._fields = _field_recalls(self._request, self._registry)  # type: ignore[arg-type]  # request and registry given when fields are not
         return self._fields
 
     @property
@@ -236,7 +240,7 @@ class Recall:
             if self._fields is not None:
                 self._missing = tuple(item.field for item in self._fields if not item.supplied)
             else:
-                self._missing = _missing_fields(self._request, self._registry)  # type: ignore[arg-type]
+                self._missing = _missing_fields(self._request, self._registry)  # type: ignore[arg-type]  # request and registry given when fields are not
         return self._missing
 
     def __eq__(self, other: object) -> bool:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 __all__ = ["JsonIndex", "DuplicateKey", "Path", "in_string", "max_depth", "scan", "path_text"]
 
@@ -74,7 +75,7 @@ def scan(text: str) -> JsonIndex:
     index = JsonIndex()
     values, keys = index.values, index.keys
     # A frame: [is_object, path, seen keys {key: span}, pending key, next array index, start]
-    stack: list[list] = []
+    stack: list[list[Any]] = []
     key_span: tuple[int, int] | None = None
 
     def child_path() -> Path:
@@ -116,7 +117,7 @@ def scan(text: str) -> JsonIndex:
         # A value starts here.
         path: Path = child_path() if stack else ()
         if stack and stack[-1][0]:
-            keys[path] = key_span  # type: ignore[assignment]
+            keys[path] = key_span  # type: ignore[assignment]  # in an object: the key's span was read
         if first == "{":
             stack.append([True, path, {}, None, 0, start])
             expect_key = True

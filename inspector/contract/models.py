@@ -97,7 +97,8 @@ class Registry:
         self.by_group: Mapping[tuple[str, str, str], tuple[Source, ...]] = {
             key: tuple(members) for key, members in groups.items()
         }
-        self._conflicts: Any = None  # computed once, by inspector.contract.evidence
+        # computed once, by inspector.contract.evidence (its ConflictIndex: the models import no evidence)
+        self._conflicts: tuple[tuple[Any, ...], dict[Any, list[Any]]] | None = None
 
     @classmethod
     def coerce(cls, value: Any) -> Registry:

@@ -89,7 +89,8 @@ def _compile(first_only: bool) -> Callable[[tuple[Claim, ...], Request, Registry
     lines.append("    return None" if first_only else "    return results")
     namespace: dict[str, Any] = {"authorize": authorize}
     exec(compile("\n".join(lines), "<inspector contract rules>", "exec"), namespace)  # noqa: S102
-    return namespace["decide" if first_only else "evaluate"]
+    compiled: Callable[[tuple[Claim, ...], Request, Registry], Any] = namespace["decide" if first_only else "evaluate"]
+    return compiled
 
 
 decide: Callable[[tuple[Claim, ...], Request, Registry], tuple[int, int | None] | None] = _compile(True)

@@ -234,7 +234,8 @@ def _best_match(lines: list[str], quote: str) -> str:
     """The line with the highest (ratio, line), as get_close_matches ranks them."""
     matcher = difflib.SequenceMatcher(None, "", quote)
     wanted = Counter(quote)
-    indexed = {ch: len(at) for ch, at in matcher.b2j.items()}  # what ratio looks up (no popular ones)
+    # what ratio looks up (no popular ones); b2j is difflib's own index, not in typeshed
+    indexed = {ch: len(at) for ch, at in matcher.b2j.items()}  # type: ignore[attr-defined]
     size = len(quote)
 
     def ratio_of(matches: int, line: str) -> float:  # difflib's _calculate_ratio

@@ -230,7 +230,7 @@ class Trace:
                 passed = results[check.id, claim]
                 if passed is None:
                     steps.append(Step(check, claim, Outcome.UNAVAILABLE,
-                                      f"cannot be evaluated: {verdict.claims[claim].doc!r} is not in the registry",
+                                      f"cannot be evaluated: {verdict.claims[claim].doc!r} is not in the registry",  # type: ignore[index]  # a missing doc is a claim's
                                       reached=False, **self._targets(check, claim)))
                 else:
                     steps.append(self._describe(check, claim, passed, reached=False))

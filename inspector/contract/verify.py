@@ -13,7 +13,7 @@ from typing import Any
 
 from .checks import CHECKS_BY_ID, Stage
 from .decode import decode_answer
-from .models import Registry, Request, coerce_request
+from .models import Claim, Registry, Request, coerce_request
 from .rules import RULE_CHECKS, decide, failure_reason
 from .verdict import Verdict
 
@@ -47,7 +47,7 @@ def verify(raw: str | bytes, request: Request | Mapping[str, Any], registry: Reg
     if problem is not None:
         return Verdict("INVALID_JSON", problem.reason, False, False, (),
                        request, registry, decoded, CHECKS_BY_ID[problem.check])
-    claims = decoded.claims
+    claims: tuple[Claim, ...] = decoded.claims  # type: ignore[assignment]  # set once decoding succeeded
     found = decide(claims, request, registry)
     if found is None:
         return Verdict("ACCEPT", None, True, True, claims, request, registry, decoded)

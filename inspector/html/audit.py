@@ -81,7 +81,7 @@ def audit_page(suites: Sequence[Suite], result: Audit, status: dict[str, Any] | 
             section("The ladder: cases past each check", ladder,
                     table(("check", "code", "cases stopped first here"), first, numeric=(2,)) if first else "")]
     if summary.mismatched:
-        rows = [(text(f"{item.suite.name}/{item.id}"), text(item.expected or "-"), text(item.actual),
+        rows: list[tuple[str, ...]] = [(text(f"{item.suite.name}/{item.id}"), text(item.expected or "-"), text(item.actual),
                  verdict_html(item)) for item in summary.mismatched]
         body.append(section(f"{len(rows):,} case(s) differ from their frozen label",
                             table(("case", "expected", "actual", "why"), rows)))

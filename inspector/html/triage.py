@@ -12,6 +12,7 @@ never recomputed.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from ..presentation.triage_examples import GroupExamples
 from ..triage.compare import Shift, compare
@@ -31,7 +32,7 @@ def _share(rate: float | None) -> str:
     return "-" if rate is None else f"{rate:.1%}"
 
 
-def _more(rows: list[tuple[str, ...]], hidden: int, width: int) -> None:
+def _more(rows: list[Any], hidden: int, width: int) -> None:
     if hidden > 0:
         rows.append((f'<span class="muted">… {hidden:,} more (--format json lists every one)</span>',
                      *([""] * (width - 1))))

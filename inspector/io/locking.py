@@ -34,11 +34,11 @@ WAIT = 10.0  # seconds: a change holds the lock for milliseconds
 try:
     import fcntl
 except ImportError:  # pragma: no cover - Windows
-    fcntl = None  # type: ignore[assignment]
+    fcntl = None  # type: ignore[assignment]  # no fcntl on Windows
 try:
     import msvcrt
 except ImportError:
-    msvcrt = None  # type: ignore[assignment]
+    msvcrt = None  # type: ignore[assignment]  # no msvcrt elsewhere
 
 _OPEN_FLAGS = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
 

@@ -32,7 +32,10 @@ import secrets
 import stat
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
+
+if TYPE_CHECKING:
+    from typing_extensions import Buffer
 
 __all__ = ["Contents", "ProtectedTarget", "TargetExists", "WriteError", "check_free", "check_new_file", "create_files", "protect",
            "protected_roots", "refuse_protected", "write_files", "write_new_directory"]
@@ -118,7 +121,7 @@ class _Descriptor(io.RawIOBase):
     def writable(self) -> bool:
         return True
 
-    def write(self, data) -> int:  # noqa: ANN001 - bytes-like
+    def write(self, data: Buffer) -> int:
         return os.write(self.fd, data)
 
 
@@ -134,7 +137,7 @@ def _write_file(path: Path, data: Contents) -> None:
                 view = view[written:]
         else:
             with io.BufferedWriter(_Descriptor(fd), 1 << 16) as stream:
-                data(stream)  # type: ignore[arg-type]
+                data(stream)
         os.fsync(fd)
     except BaseException:
         os.close(fd)

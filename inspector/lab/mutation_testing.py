@@ -101,7 +101,7 @@ def _covered(verdict: Verdict) -> tuple[str, ...]:
     return tuple(check.id for check in CHECKS if check.id in applied)
 
 
-def _outcome(verdict: Verdict, known: dict[tuple, Outcome]) -> Outcome:
+def _outcome(verdict: Verdict, known: dict[tuple[Any, ...], Outcome]) -> Outcome:
     failure = verdict.decoded.failure
     key = (verdict.status, verdict.reason, verdict.check, verdict.claim,
            len(verdict.claims) if failure is None else None, verdict.scoped)
@@ -246,7 +246,7 @@ class Tally:
             self.slipped += 1
             row[2] += 1
             self.slipped_by_status[verdict.status] += 1
-            self.slipped_pairs[verdict.check.id, mutant.check] += 1  # type: ignore[index]
+            self.slipped_pairs[verdict.check.id, mutant.check] += 1  # type: ignore[index]  # a harmful mutant names its check
 
 
 class MutationRun:
@@ -256,7 +256,7 @@ class MutationRun:
     def __init__(self, suites: Iterable[Suite]) -> None:
         self.audit = Audit(suites)
         self.summary = self.audit.summary
-        self.parents: tuple[CaseReport, ...] = tuple(r for r in self.summary.reports if r.verdict.ok)
+        self.parents: tuple[CaseReport, ...] = tuple(r for r in self.summary.reports if r.verdict.ok)  # type: ignore[union-attr]  # a loaded case: its verdict is set
         self.coverage, self.coverage_reasons = self._coverage()
         self.tally = Tally()
         self._streamed = False
@@ -267,6 +267,7 @@ class MutationRun:
         if self._streamed:
             raise RuntimeError("the mutants of a run are verified once")
         self._streamed = True
+        outcomes: dict[tuple[Any, ...], Outcome]
         tally, outcomes = self.tally, {}
         total = len(self.parents)
         if progress is not None:
@@ -331,7 +332,8 @@ class MutationRun:
     @property
     def mutations(self) -> tuple[MutationRow, ...]:
         tally = self.tally
-        return tuple(MutationRow(mutation.name, mutation.check, *tally.rows[mutation.name],
+        # a row is its four counts (mutants, killed, slipped, harmless), which mypy cannot count in a list
+        return tuple(MutationRow(mutation.name, mutation.check, *tally.rows[mutation.name],  # type: ignore[call-arg, arg-type]
                                  dict(sorted(tally.row_labels[mutation.name].items())))
                      for mutation in MUTATIONS)
 
@@ -346,8 +348,8 @@ class MutationRun:
         (``--require-coverage`` reads the union, ``uncovered``)."""
         covered: dict[str, set[str]] = {suite.name: set() for suite in self.audit.suites}
         for report in self.summary.reports:
-            if not report.verdict.ok:
-                covered[report.suite.name].add(report.verdict.status)
+            if not report.verdict.ok:  # type: ignore[union-attr]  # a loaded case: its verdict is set
+                covered[report.suite.name].add(report.verdict.status)  # type: ignore[union-attr]  # a loaded case: its verdict is set
         return {name: [code for code in REJECTIONS if code not in codes] for name, codes in covered.items()}
 
     def _coverage(self) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
@@ -363,7 +365,7 @@ class MutationRun:
                 report = by_number[number]
                 codes[check.code].append(case_name(report))
                 if check.code in REASON_CODES:
-                    reasons[f"{check.code}/{report.verdict.reason}"].append(case_name(report))
+                    reasons[f"{check.code}/{report.verdict.reason}"].append(case_name(report))  # type: ignore[union-attr]  # a loaded case: its verdict is set
         return codes, reasons
 
     def figures(self, version: str) -> dict[str, Any]:
@@ -461,7 +463,7 @@ class Spool:
     def __iter__(self) -> Iterator[MutantResult]:
         self._file.flush()
         self._file.seek(0)
-        outcomes: dict[tuple, Outcome] = {}
+        outcomes: dict[tuple[Any, ...], Outcome] = {}
         for line in self._file:
             number, mutation, variant, claim, edit, meant, status, reason, check, where, covered = json.loads(line)
             parent = self.parents[number]
@@ -470,7 +472,7 @@ class Spool:
             if outcome is None:
                 outcome = outcomes[key] = Outcome(status, reason, CHECKS_BY_ID[check] if check else None, where,
                                                   tuple(covered))
-            mutant = Mutant(mutation, variant, claim, tuple(edit), meant, parent.verdict.text or "")  # type: ignore[arg-type]
+            mutant = Mutant(mutation, variant, claim, tuple(edit), meant, parent.verdict.text or "")
             yield MutantResult(parent, mutant, outcome)
         self._file.seek(0, 2)
 
@@ -491,10 +493,11 @@ def _status_reason(result: MutantResult) -> str:
             return f"harmless, yet rejected as {result.outcome}: the contract is stricter than intended"
         return "harmless: still ACCEPT"
     if not result.killed:
+        # a harmful mutation names its check; a slipped mutant's verdict names the check that failed
         return f"still ACCEPT: meant to fail {CHECKS_BY_ID[mutant.check].title}"  # type: ignore[index]
     if result.slipped:
-        return f"{result.outcome}: meant for {CHECKS_BY_ID[mutant.check].title}, " \
-               f"{result.verdict.check.title} failed first"  # type: ignore[index, union-attr]
+        return (f"{result.outcome}: meant for {CHECKS_BY_ID[mutant.check].title}, "  # type: ignore[index]  # a harmful mutant names its check
+                f"{result.verdict.check.title} failed first")  # type: ignore[union-attr]  # a slipped mutant's verdict names the check that failed
     return result.outcome
 
 

@@ -325,7 +325,7 @@ def _value_from_source(answer: Answer, claim: int | None) -> Iterator[Variant]:
     source = answer.source(claim)
     value = source.facts.get(current.field) if source is not None else None
     if value and value != current.value:
-        yield replace_member(answer, claim, "value", value, f"{_label(value)} (from {_label(source.id)})")  # type: ignore[union-attr]
+        yield replace_member(answer, claim, "value", value, f"{_label(value)} (from {_label(source.id)})")  # type: ignore[union-attr]  # a value: its source was found
 
 
 def _value_other_source(answer: Answer, claim: int | None) -> Iterator[Variant]:

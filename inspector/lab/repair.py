@@ -246,10 +246,10 @@ def _attempt(text: str | None, failure: Any, original: str, request: Request,
             edit, text = _drop_duplicate(text, SECOND)
             edits.append(edit)
         else:
-            repaired = _repair_syntax(text, failure.explained(), edits) if failure.reason == "SYNTAX" else None
-            if repaired is None or len(edits) > _MAX_SYNTAX_EDITS:
+            mended = _repair_syntax(text, failure.explained(), edits) if failure.reason == "SYNTAX" else None
+            if mended is None or len(edits) > _MAX_SYNTAX_EDITS:
                 break
-            text = repaired
+            text = mended
         failure = decode_answer(text).failure
     if text is None or (failure is not None and failure.check != "shape") or _claims_object(text) is None:
         # The text is rewritten whole: its edits so far are moot.
@@ -376,10 +376,10 @@ def _repair_claims(text: str, request: Request, eligible: dict[str, tuple[Source
     body = text[start:]
     # Top-level members other than claims go first: they are stage 1's.
     for key in [key for key in value if key != "claims"]:
-        index = scan(body)
-        span = index.member_span((key,))
+        scanned = scan(body)
+        span = scanned.member_span((key,))
         assert span is not None
-        edits.append(Edit(UNKNOWN_MEMBER, None, key, _compact(body[slice(*index.values[(key,)])]), None))
+        edits.append(Edit(UNKNOWN_MEMBER, None, key, _compact(body[slice(*scanned.values[(key,)])]), None))
         body = _cut_member(body, *span)
     claims = value["claims"]
     fields = tuple(dict.fromkeys(request.fields))

@@ -125,7 +125,7 @@ def write_stryker(run: MutationRun, write: Write, version: str) -> None:
 
     def files() -> Any:
         for index, (name, parent) in enumerate(zip(_names(run), run.parents, strict=True)):
-            source = parent.verdict.text or ""
+            source = parent.verdict.text or ""  # type: ignore[union-attr]  # a loaded case: its verdict is set
             yield name, {"language": "json", "source": source,
                          "mutants": Items(mutants_of(index, Lines(source)), compact)}
 

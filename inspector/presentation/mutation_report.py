@@ -183,7 +183,7 @@ def mutant_words(result: MutantResult, place: str = "") -> tuple[Words, ...]:
     """A mutant in words (lines): its case and claim, its mutation and variant, what it
     got against what it was meant for, and where its edit is."""
     mutant = result.mutant
-    original = result.parent.verdict.text or ""
+    original = result.parent.verdict.text or ""  # type: ignore[union-attr]  # a loaded case: its verdict is set
     start, end, replacement = mutant.edit
     line, column = line_col(original, start)
     removed = original[start:end]

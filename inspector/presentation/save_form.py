@@ -18,7 +18,7 @@ from pathlib import Path
 
 from .. import __version__
 from ..contract.text import visible
-from ..lab.history import History
+from ..lab.history import History, Record
 from ..lab.save import SaveError, new_file_bytes, save_case
 from ..reports.case import CaseReport
 from ..reports.labels import label_matches
@@ -103,7 +103,7 @@ class SaveForm:
         return self.report.case.raw
 
     @property
-    def edits(self) -> tuple:
+    def edits(self) -> tuple[Record, ...]:
         """The applied changes' records in order (the provenance's ``edits``)."""
         return self.history.records
 

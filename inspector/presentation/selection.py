@@ -229,6 +229,7 @@ class Selection:
     def check_rows(self) -> tuple[CheckRow, ...]:
         """Every check the panel shows, with its step for the current claim."""
         rows: dict[str, Step] = {}
+        step: Step | None
         for step in self.steps:
             if step.claim is None or step.claim == self.claim:
                 rows.setdefault(step.check.id, step)

@@ -13,12 +13,15 @@ undo or reset.  Moving to another case and back keeps each case's edits.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from ..lab.history import Change, History
 from ..reports.case import CaseReport
 from ..reports.suite import SuiteReport
 from ..suites.load import Case, CaseError, Suite
+
+if TYPE_CHECKING:
+    from ..contract.checks import Check
 
 __all__ = ["ReportCache", "Session"]
 
@@ -27,7 +30,7 @@ class ReportCache(Protocol):
     """Where a session keeps the reports it computed: a list, or a bounded cache."""
 
     def __getitem__(self, number: int, /) -> CaseReport | None: ...
-    def __setitem__(self, number: int, report: CaseReport, /) -> None: ...
+    def __setitem__(self, number: int, report: CaseReport | None, /) -> None: ...
 
 
 class Session:
@@ -117,7 +120,8 @@ class Session:
         fresh = {case.index: case for case in suite.cases}
         for number in numbers:
             _, case, error = self._rows[number]
-            self._rows[number] = (suite, fresh[case.index] if case is not None else None, error)
+            # reopened: a session of suites, whose rows are a list (a record session opens nothing again)
+            self._rows[number] = (suite, fresh[case.index] if case is not None else None, error)  # type: ignore[index]
             self._reports[number] = None
             if number in self._edited:
                 self._set_history(number, self._histories[number])
@@ -255,6 +259,6 @@ class Session:
         needle = text.casefold()
         return (number for number, case_id in enumerate(self.ids) if needle in case_id.casefold())
 
-    def _check(self, number: int):  # noqa: ANN202 - the failing Check, or None
+    def _check(self, number: int) -> Check | None:
         verdict = self.report(number).verdict
         return verdict.check if verdict is not None else None

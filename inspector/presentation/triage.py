@@ -304,7 +304,7 @@ class Snapshot:
         return self.summary.records / self.seconds if self.seconds > 0 else 0.0
 
 
-def count(run: TriageRun, report: Callable[[Snapshot], None], cancel: threading.Event,
+def count(run: TriageRun, report: Callable[[Snapshot], object], cancel: threading.Event,
           reader: LineReader | None = None) -> None:
     """Triage ``run`` (the engine, on every core), calling ``report`` with each
     partial count the engine hands over, summarised here, in the caller's thread
@@ -412,7 +412,7 @@ def time_shown(snapshot: Snapshot, group: Group | None,
         return TimeShown(snapshot.buckets(group).of(group), group.name, whole), None
     if not has_buckets(snapshot, buckets):
         buckets = snapshot.buckets()
-    return TimeShown(buckets.of(group), group.name, whole), buckets
+    return TimeShown(buckets.of(group), group.name, whole), buckets  # type: ignore[union-attr]  # has_buckets: set
 
 
 def log_changes(snapshot: Snapshot) -> list[LogChanged]:
@@ -641,8 +641,8 @@ class RecordSession(Session):
     def __init__(self, suite: Suite) -> None:
         cases = suite.cases
         assert isinstance(cases, RecordCases)
-        self.cases = cases
-        self.marks = Marks()  # the records marked by hand (space), kept while the group's session is
+        self.cases: RecordCases = cases
+        self.marks: Marks = Marks()  # the records marked by hand (space), kept while the group's session is
         super().__init__([suite], rows=_Rows(suite, cases), ids=_Ids(cases), reports=_Reports())
 
     def __len__(self) -> int:
@@ -710,6 +710,7 @@ class RecordSession(Session):
         lines = list(map(str, map(index.line.__getitem__, found)))
         marks = bytearray(len(found))
         files = list(map(index.file.__getitem__, found)) if len(names) > 1 else None  # one log: all its
+        held: bytes | None
         for number, (every, prefixes, digits) in enumerate(rules):
             if every:
                 held = b"\x01" * len(lines)

@@ -62,7 +62,8 @@ class Rung:
     description: str
 
     def passes(self, flags: RungFlags) -> bool:
-        return getattr(flags, _RUNG_FIELDS[self.id])
+        passed: bool = getattr(flags, _RUNG_FIELDS[self.id])
+        return passed
 
 
 RUNGS: tuple[Rung, ...] = (
@@ -258,7 +259,7 @@ class CaseReport:
     @property
     def index(self) -> int:
         """The case's position in its suite file."""
-        return self.case.index if self.case is not None else self.error.index  # type: ignore[union-attr]
+        return self.case.index if self.case is not None else self.error.index  # type: ignore[union-attr]  # a case or its error, always one
 
     @property
     def expected(self) -> str | None:

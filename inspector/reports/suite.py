@@ -74,7 +74,7 @@ class SuiteReport:
             for rung in RUNGS)
         self.citation_false_accepts: tuple[int, ...] = numbers(lambda r: r.citation_false_accept)
         # The label lens: only answers that passed strict decoding have claims it can label.
-        self.lens_labelled = sum(1 for report in loaded if report.evidence.labels)
+        self.lens_labelled = sum(1 for report in loaded if report.evidence.labels)  # type: ignore[union-attr, misc]  # loaded: evidence set (misc: sum, after that)
         self.lens: tuple[RungRow, ...] = (
             RungRow("lens_answer", f"{LENS_NAME} says ANSWER", "the label lens would answer",
                     numbers(lambda r: r.evidence.policy == ANSWER)),
@@ -83,7 +83,7 @@ class SuiteReport:
         )
         stopped: dict[str, list[int]] = {}
         for report in loaded:
-            check = report.verdict.check
+            check = report.verdict.check  # type: ignore[union-attr]  # loaded: verdict and evidence set
             if check is not None:
                 stopped.setdefault(check.id, []).append(report.number)
         rows, remaining = [], self.total
@@ -102,10 +102,11 @@ class SuiteReport:
         self.pending: tuple[CaseReport, ...] = tuple(report for report in loaded if report.pending_reason is not None)
         self.categories: Counter[str] = Counter(
             category.id for report in loaded if (category := report.category) is not None)
-        rejected = [report for report in loaded if not report.verdict.ok]
+        rejected = [report for report in loaded if not report.verdict.ok]  # type: ignore[union-attr]  # loaded: verdict and evidence set
         self.blame: dict[str, int] = {
-            who: sum(1 for report in rejected if report.evidence.blame == who) for who in (RETRIEVAL, GENERATION)}
-        recalls = [value for report in loaded if (value := report.evidence.recall.value) is not None]
+            who: sum(1 for report in rejected if report.evidence.blame == who)  # type: ignore[union-attr, misc]  # loaded: evidence set (misc: sum, after that)
+            for who in (RETRIEVAL, GENERATION)}
+        recalls = [value for report in loaded if (value := report.evidence.recall.value) is not None]  # type: ignore[union-attr]  # loaded: verdict and evidence set
         self.mean_recall: float | None = round(sum(recalls) / len(recalls), 6) if recalls else None
         self.conflicted = sum(1 for report in loaded if report.conflicts)
         self._agreement: Agreement | None = None
@@ -140,8 +141,8 @@ class SuiteReport:
     @property
     def lens_agreement(self) -> float | None:
         """Of all cases, the share where the lens answers exactly when the contract accepts."""
-        agree = sum(1 for report in self.reports
-                    if (report.evidence.policy == ANSWER) == report.verdict.ok)
+        agree = sum(1 for report in self.reports  # type: ignore[misc]  # sum's overloads, after the union-attr below
+                    if (report.evidence.policy == ANSWER) == report.verdict.ok)  # type: ignore[union-attr]  # loaded: verdict and evidence set
         return _rate(agree, self.total)
 
     def to_dict(self) -> dict[str, Any]:

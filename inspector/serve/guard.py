@@ -121,7 +121,7 @@ class _Guarded(asyncio.Protocol):
         self.tail = b""  # the last bytes received while waiting: the end of the headers may be split
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        self.transport = transport  # type: ignore[assignment]
+        self.transport = transport  # type: ignore[assignment]  # a stream's transport
         self.inner.connection_made(transport)
         self.guard.opened(self)
 

@@ -40,6 +40,7 @@ import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote
 
 import textual_serve
@@ -104,7 +105,7 @@ class AppProcess(AppService):
 
     def __init__(self, argv: Sequence[str], environment: dict[str, str], watch_fd: int | None = None,
                  **kwargs: object) -> None:
-        super().__init__(shlex.join(argv), **kwargs)  # type: ignore[arg-type]
+        super().__init__(shlex.join(argv), **kwargs)  # type: ignore[arg-type]  # AppService's own keywords
         self.argv = tuple(argv)
         self.environment = environment
         self.watch_fd = watch_fd
@@ -182,7 +183,7 @@ class AppProcess(AppService):
                 elif kind == b"M":
                     await self.on_meta(payload)
                 elif kind == b"P":
-                    unpacked = binary_load(payload)
+                    unpacked: Any = binary_load(payload)
                     if unpacked[0] == "deliver_chunk":
                         await self._download_manager.chunk_received(unpacked[1], unpacked[2])
         except (asyncio.IncompleteReadError, ConnectionResetError, asyncio.CancelledError):
@@ -469,7 +470,7 @@ async def run_server(config: ServeConfig, ready: Callable[[Server], None], stop:
     watch_read, watch_write = os.pipe()
     server.watch_fd = watch_read
     loop = asyncio.get_running_loop()
-    guard = ConnectionGuard(runner.server, loop, header_timeout=config.header_timeout,
+    guard = ConnectionGuard(runner.server, loop, header_timeout=config.header_timeout,  # type: ignore[arg-type]  # set up: a Server
                             max_waiting=config.max_waiting, burst_seconds=config.burst_seconds)
     previous_handler = loop.get_exception_handler()
     loop.set_exception_handler(guard.exception_handler)

@@ -449,7 +449,8 @@ def _char_offset(data: bytes, byte_offset: int) -> int:
 
 def _duplicate_key(data: bytes, text: str) -> DuplicateKey:
     """The first repeated key of a file known to repeat one, with both places."""
-    found = _locate(data, lambda member: find_duplicate_key(member, msgspec.json.decode(member)))
+    found: tuple[int, JsonPath, DuplicateKey | None] | None = _locate(
+        data, lambda member: find_duplicate_key(member, msgspec.json.decode(member)))
     if found is None:  # pragma: no cover - the count proved there is one
         found = (0, (), scan(text).duplicate)
     start, prefix, duplicate = found
@@ -514,8 +515,8 @@ _STRING_OR_NUMBER = re.compile(_STRING_TO_END.pattern + r"|-?[0-9][0-9.eE+-]*", 
 
 def validation_place(exc: msgspec.ValidationError, prefix: str = "") -> tuple[str | None, str]:
     message, _, where = str(exc).partition(" - at `")
-    place = where.rstrip("`").removeprefix("$") if where else ""
-    place = (prefix + place).lstrip(".") or None
+    located = where.rstrip("`").removeprefix("$") if where else ""
+    place = (prefix + located).lstrip(".") or None
     return place, message
 
 

@@ -557,7 +557,8 @@ def _apply(pending_path: Path, suite_path: Path, out: Path | None, remove_pendin
         raise ReviewError(suite_path, f"changed since the decisions in {pending.path} were taken; nothing applied "
                                       "(review it again, or drop them with --discard)")
     decisions, labels = effective_decisions(content), effective_labels(content)
-    stale = sorted({item.verifier for item in [*decisions.values(), *labels.values()]} - {VERIFIER})
+    signed: list[Decision | PendingLabel] = [*decisions.values(), *labels.values()]
+    stale = sorted({item.verifier for item in signed} - {VERIFIER})
     if stale:
         raise ReviewError(pending.path, f"decisions taken under the verifier {stale[0]}; the contract is now "
                                         f"{VERIFIER}, so its verdicts may differ: review again")
@@ -565,6 +566,8 @@ def _apply(pending_path: Path, suite_path: Path, out: Path | None, remove_pendin
     document = parse_json(suite_path, data)
     cases = {case.id: case for case in suite.cases}
     items = {item["id"]: item for item in document["cases"] if isinstance(item, dict)}
+    accepted: list[str]
+    rejected: list[str]
     accepted, rejected, skipped, relabelled = [], [], [], []
     for decision in decisions.values():
         case = cases[decision.case]
@@ -659,6 +662,6 @@ def _relabel(item: dict[str, Any], case: Case, decision: PendingDecision) -> lis
         if old == value:
             continue
         item[member] = list(value) if isinstance(value, tuple) else value
-        words = (lambda v: ",".join(v) if isinstance(v, tuple | list) else str(v))
+        words: Callable[[Any], str] = (lambda v: ",".join(v) if isinstance(v, tuple | list) else str(v))
         changes.append(LabelChange(words(old), words(value), member, **decision.signature()).document())
     return changes

@@ -278,7 +278,7 @@ def new_annotation(file: str, line: int, offset: int, text: bytes, verdict: str,
     if decision not in allowed:
         kind = "accepted" if verdict == "ACCEPT" else "rejected"
         raise ValueError(f"the record is {kind} ({verdict}): it is a {' or a '.join(allowed)}, not a {decision}")
-    return Annotation(file, line, offset, digest(text), decision, verdict,  # type: ignore[arg-type]
+    return Annotation(file, line, offset, digest(text), decision, verdict,  # type: ignore[arg-type]  # decision: one of allowed, checked above
                       reviewer=reviewer_name(reviewer), at=at or now_stamp(), verifier=VERIFIER, note=check_note(note))
 
 

@@ -290,7 +290,7 @@ def compare(after: Any, before: Any) -> Comparison:
     shifts = []
     for name in dict.fromkeys([*mine, *theirs]):
         a, b = mine.get(name), theirs.get(name)
-        kind = (a or b).kind
+        kind = (a or b).kind  # type: ignore[union-attr]  # the name is one side's at least
         measure = "rejected" if kind in POPULATION_KINDS else "lines" if kind == "bad" else "records"
         side_a, side_b = _side(a, totals_after), _side(b, totals_before)
         if measure != "rejected":  # a check group absent on a side is 0 of that side's records

@@ -147,7 +147,8 @@ def _filesystem(url: str, storage_options: Mapping[str, Any]) -> tuple[Any, str]
     import fsspec.core
 
     try:
-        return fsspec.core.url_to_fs(url, **storage_options)
+        found: tuple[Any, str] = fsspec.core.url_to_fs(url, **storage_options)
+        return found
     except ImportError as exc:
         protocol = url.split("://", 1)[0]
         hint = INSTALL_S3 if protocol in ("s3", "s3a") else f"fsspec says: {exc}"
@@ -178,7 +179,7 @@ def expand_sources(args: Sequence[str], storage_options: Mapping[str, Any] | Non
         if not is_url(arg) or arg.startswith("file://"):
             found += expand_logs([_local(arg)])
             continue
-        found += _asked(lambda arg=arg: _listed(arg, storage_options), arg, "listing", timeout)
+        found += _asked(lambda arg=arg: _listed(arg, storage_options), arg, "listing", timeout)  # type: ignore[misc]  # arg bound by default
     return list(dict.fromkeys(found))
 
 
@@ -239,7 +240,7 @@ def _asked(call: Callable[[], _T], url: str, doing: str, timeout: float | None) 
     ok, value = answer[0]
     if not ok:
         raise value
-    return value  # type: ignore[no-any-return]
+    return value  # type: ignore[no-any-return]  # the worker's answer
 
 
 def _size(name: str, storage_options: Mapping[str, Any], timeout: float | None = None) -> int:
@@ -468,11 +469,11 @@ def _bounded_client(address: str, seconds: float) -> Any:
     ``distributed.utils.sync``, which cancels the start when it runs out)."""
     from distributed import Client
 
-    class BoundedClient(Client):  # type: ignore[misc]
+    class BoundedClient(Client):
         def start(self, **kwargs: Any) -> None:
-            super().start(callback_timeout=seconds, **kwargs)
+            super().start(callback_timeout=seconds, **kwargs)  # type: ignore[no-untyped-call]  # distributed's, unannotated
 
-    return BoundedClient(address, timeout=seconds, set_as_default=False)
+    return BoundedClient(address, timeout=seconds, set_as_default=False)  # type: ignore[no-untyped-call]  # Client's __init__
 
 
 def _refused(address: str) -> str | None:
@@ -524,7 +525,8 @@ def dashboard_of(client: Any) -> str | None:
         # The scheduler's HTTP server runs without bokeh, with no dashboard pages to link to.
         if not client.run_on_scheduler(lambda: importlib.util.find_spec("bokeh") is not None):
             return None
-        return client.dashboard_link
+        link: str | None = client.dashboard_link
+        return link
     except Exception:  # noqa: BLE001 - a link is a courtesy
         return None
 

@@ -289,7 +289,7 @@ class Follower:
     def _stdin_source(self, stdin: BinaryIO | None) -> _Source:
         stream = stdin if stdin is not None else _stdin()
         try:
-            fd: int | None = stream.fileno()  # type: ignore[union-attr]
+            fd: int | None = stream.fileno()  # type: ignore[union-attr]  # None (stdin closed): AttributeError, caught
         except (io.UnsupportedOperation, AttributeError, OSError, ValueError):
             fd = None
         return _Source(STDIN, fd, None, self.clock(), stream=stream if fd is None else None)
@@ -567,7 +567,7 @@ class Follower:
         self.tally.add(part)
         stamp = self.stamps.get(source.key) if self.stamps is not None else None
         if stamp is not None and stamp.gone is None:
-            self.stamps[source.key] = replace(stamp, size=source.offset)  # type: ignore[index]
+            self.stamps[source.key] = replace(stamp, size=source.offset)  # type: ignore[index]  # a stamp: stamps kept
 
     def _event(self, log: _Log, kind: str, after: int, detail: str) -> None:
         self.event_count += 1
@@ -653,7 +653,7 @@ def follow(logs: Sequence[str], registry: Registry, options: Options = Options()
                                            existing_lines=state.lines))
 
             counted = triage(list(follower.backlog), registry, options, on_progress=backlog,
-                             cancel=cancel, ends=follower.backlog, **engine)  # type: ignore[arg-type]
+                             cancel=cancel, ends=follower.backlog, **engine)
             if read[0] < existing:  # stopped while the lines there were counted: nothing to follow on from
                 follower.stopped(counted, read[0])
             else:

@@ -28,7 +28,7 @@ import stat
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import BinaryIO
+from typing import IO, Any, BinaryIO
 
 from ..contract.text import visible
 from ..io.reading import ReadError, open_regular
@@ -134,7 +134,7 @@ def expand_logs(args: Sequence[str], suffixes: tuple[str, ...] | None = None) ->
     return once
 
 
-def check_stdin(stream: BinaryIO | None) -> None:
+def check_stdin(stream: IO[Any] | None) -> None:
     """LogError unless ``stream`` (standard input) can be read: open, not for
     writing only, not a directory.  A stream without a file descriptor (in
     memory) is taken as it is."""

@@ -214,7 +214,7 @@ def load_log_format(path: str | Path) -> tuple[LogFormat, tuple[str, ...]]:
         except ValueError as exc:
             raise LogFormatError(f"{name}: by[{number}]: {exc}") from None
     try:
-        log_format = LogFormat(**paths)
+        log_format = LogFormat(**paths)  # type: ignore[arg-type]  # its text fields only (raw, request, ts, id, request_extra)
     except LogFormatError as exc:
         raise LogFormatError(f"{name}: {exc}") from None
     return log_format, tuple(by)
@@ -262,7 +262,7 @@ class Plan:
     ts_key: Any
     id_key: Any
     by_keys: tuple[Any, ...]
-    containers: tuple[tuple[int, str, int, int], ...]
+    containers: tuple[tuple[int, int, str, int], ...]
     raw_at: Step
     request_at: Step
     id_at: Step | None
@@ -276,7 +276,7 @@ class Plan:
     def where(self, name: str, depth: int | None = None) -> str:
         """The path of ``raw``, ``request``, ``ts`` or ``id`` (its first ``depth``
         segments), written as it was given."""
-        given = getattr(self.log_format, name)
+        given: str = getattr(self.log_format, name)
         if depth is None:
             return given
         return path_text(getattr(self, name)[:depth], given.startswith("/"))

@@ -338,5 +338,5 @@ def record_suite(group: Group, members: GroupMembers, logs: Sequence[str], regis
     """The group's records as an in-memory suite named after the log(s), against ``registry``."""
     name = " + ".join(Path(log).name for log in logs) or "log"
     cases = RecordCases(name, members)
-    return Suite(Path(logs[0]) if logs else Path(name), name, registry, cases,  # type: ignore[arg-type]
+    return Suite(Path(logs[0]) if logs else Path(name), name, registry, cases,  # type: ignore[arg-type]  # RecordCases: the cases, read lazily
                  kind="triage", description=f"the records of {group.name}")

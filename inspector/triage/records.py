@@ -40,7 +40,7 @@ import re
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from json.decoder import scanstring
+from json.decoder import scanstring  # type: ignore[attr-defined]  # json's own, not in typeshed
 from typing import Any
 
 import msgspec
@@ -171,9 +171,9 @@ def _request_bytes(data: bytes, found: KnownRequest | str) -> int:
     size = sys.getsizeof(data) + _ENTRY_BYTES
     if found.__class__ is str:
         return size + sys.getsizeof(found)
-    request = found.request  # type: ignore[union-attr]
+    request = found.request  # type: ignore[union-attr]  # not a str: a KnownRequest
     strings = (request.service, request.environment, request.revision, *request.fields, *request.supplied,
-               *found.scope)  # type: ignore[union-attr]
+               *found.scope)  # type: ignore[union-attr]  # not a str: a KnownRequest
     return size + sum(map(sys.getsizeof, strings)) + _POINTER * len(strings)
 
 
@@ -305,12 +305,13 @@ def parse_line(line: bytes, requests: RequestCache) -> tuple[str | bytes, KnownR
     # shorter one is deep only if it is broken off (then _refused judges it).
     if len(line) > 2 * MAX_LINE_DEPTH and _too_deep(line):
         return _TOO_DEEP
+    members: dict[str, msgspec.Raw] | str
     try:
         members = _MEMBERS.decode(line)
     except (msgspec.DecodeError, RecursionError) as exc:
-        members = _refused(line, exc)  # type: ignore[assignment]
-        if members.__class__ is str:
-            return members  # type: ignore[return-value]
+        members = _refused(line, exc)
+        if isinstance(members, str):
+            return members
     raw_member = members.get("raw")
     if raw_member is None:
         return _REPEATED if _repeats(line, members) else "raw missing: the record has no raw member"
@@ -327,11 +328,11 @@ def parse_line(line: bytes, requests: RequestCache) -> tuple[str | bytes, KnownR
     key = bytes(request_member)
     request = requests.known.get(key) or requests.get(key)
     if request.__class__ is str:
-        return _REPEATED if _repeats(line, members) else request  # type: ignore[return-value]
+        return _REPEATED if _repeats(line, members) else request
     if line.count(b'"') != 2 * len(members) + b"".join(members.values()).count(b'"') and \
             _top_level_repeats(line):  # _repeats, inline: every record asks
         return _REPEATED
-    return raw, request, members  # type: ignore[return-value]
+    return raw, request, members  # type: ignore[return-value]  # raw and request read by here
 
 
 def _repeats(line: bytes, members: dict[str, msgspec.Raw]) -> bool:
@@ -369,12 +370,13 @@ def parse_mapped(line: bytes, requests: RequestCache,
     # shorter one is deep only if it is broken off (then _refused judges it).
     if len(line) > 2 * MAX_LINE_DEPTH and _too_deep(line):
         return _TOO_DEEP
+    members: dict[str, msgspec.Raw] | str
     try:
         members = _MEMBERS.decode(line)
     except (msgspec.DecodeError, RecursionError) as exc:
-        members = _refused(line, exc)  # type: ignore[assignment]
-        if members.__class__ is str:
-            return members  # type: ignore[return-value]
+        members = _refused(line, exc)
+        if isinstance(members, str):
+            return members
     holders: list[Any] = [members]
     holders += [None] * len(plan.containers)
     for number, parent, segment, index in plan.containers:
@@ -408,7 +410,7 @@ def parse_mapped(line: bytes, requests: RequestCache,
         request = without_extras(key, requests) if plan.ignore_extra else requests.get(key)
     if request.__class__ is str:
         return _repeat_on_the_way(line, holders, plan, raw_member, request_member) or \
-            (request if plan.request == ("request",) else _request_at(request, plan))  # type: ignore[arg-type]
+            (request if plan.request == ("request",) else _request_at(request, plan))
     repeated = _repeat_on_the_way(line, holders, plan, raw_member, request_member)
     if repeated is not None:
         return repeated
@@ -416,7 +418,7 @@ def parse_mapped(line: bytes, requests: RequestCache,
         found = _member(holders, (parent, segment, index))
         if found is not None:
             members[name] = found
-    return raw, request, members  # type: ignore[return-value]
+    return raw, request, members  # type: ignore[return-value]  # raw and request read by here
 
 
 def _request_at(reason: str, plan: Plan) -> str:
@@ -434,9 +436,9 @@ def _member(holders: list[Any], step: tuple[int, str, int]) -> msgspec.Raw | Non
     if holder is None:
         return None
     if holder.__class__ is dict:
-        return holder.get(step[1])  # type: ignore[no-any-return]
+        return holder.get(step[1])
     index = step[2]
-    return holder[index] if 0 <= index < len(holder) else None  # type: ignore[no-any-return]
+    return holder[index] if 0 <= index < len(holder) else None
 
 
 def _container(member: msgspec.Raw) -> dict[str, msgspec.Raw] | list[msgspec.Raw] | None:
@@ -445,7 +447,7 @@ def _container(member: msgspec.Raw) -> dict[str, msgspec.Raw] | list[msgspec.Raw
     for anything else.  Python's json reads one msgspec refuses (a lone
     surrogate escape, bytes that are not UTF-8 in a key), as a line's."""
     try:
-        return _CONTAINER.decode(member)  # type: ignore[no-any-return]
+        return _CONTAINER.decode(member)
     except msgspec.ValidationError:
         return None
     except (msgspec.DecodeError, RecursionError):
@@ -453,7 +455,7 @@ def _container(member: msgspec.Raw) -> dict[str, msgspec.Raw] | list[msgspec.Raw
         if data[:1] == b"[":
             return _elements_slowly(data)
         slow = _members_slowly(data, repeats=True)
-        return slow if slow.__class__ is dict else None  # type: ignore[return-value]
+        return slow if slow.__class__ is dict else None
 
 
 def _elements_slowly(data: bytes) -> list[msgspec.Raw] | None:
@@ -463,7 +465,7 @@ def _elements_slowly(data: bytes) -> list[msgspec.Raw] | None:
     try:
         at = _blanks(text, 1)
         while text[at:at + 1] != "]" or elements:
-            _, end = _PYTHON.scan_once(text, at)
+            _, end = _PYTHON.scan_once(text, at)  # type: ignore[attr-defined]  # set by JSONDecoder(), not in typeshed
             elements.append(msgspec.Raw(text[at:end].encode("utf-8", "surrogateescape")))
             at = _blanks(text, end)
             if text[at:at + 1] == "]":
@@ -481,7 +483,7 @@ def member_at(members: Mapping[str, Any], path: tuple[str, ...]) -> msgspec.Raw 
     container at a time (for a record decoded whole; the counting walks a
     ``Plan``'s tree instead)."""
     found = members.get(path[0]) if len(path) == 1 else _walk(members, path)
-    return found if found.__class__ is msgspec.Raw else None  # type: ignore[return-value]
+    return found if found.__class__ is msgspec.Raw else None
 
 
 def _walk(members: Mapping[str, Any], path: tuple[str, ...]) -> msgspec.Raw | tuple[int, str]:
@@ -500,7 +502,7 @@ def _walk(members: Mapping[str, Any], path: tuple[str, ...]) -> msgspec.Raw | tu
                 return depth, f"is an array of {len(holder):,} element(s), none at {index}"
             child = holder[index]
         if depth == len(path) - 1:
-            return child  # type: ignore[no-any-return]
+            return child  # type: ignore[no-any-return]  # a decoded JSON value
         holder = _container(child)
         if holder is None:
             return depth + 1, f"is {_kind_of(bytes(child))}, not an object or an array"
@@ -513,7 +515,7 @@ def _missing(members: Mapping[str, Any], plan: Plan, name: str) -> str:
     if path == (name,):  # where it always was
         return f"{name} missing: the record has no {name} member"
     found = _walk(members, path)
-    depth, why = found if found.__class__ is tuple else (0, "has it")  # type: ignore[misc]
+    depth, why = found if found.__class__ is tuple else (0, "has it")
     return f"{name} missing: nothing at {plan.where(name)} ({plan.where(name, depth) if depth else 'the record'} {why})"
 
 
@@ -595,7 +597,7 @@ def request_extras(data: bytes) -> dict[str, Any]:
         slow = _members_slowly(data, repeats=True)
         if slow.__class__ is not dict:
             return {}
-        members = slow  # type: ignore[assignment]
+        members = slow
     return {f"request.{name}": meta_value(value) for name, value in members.items() if name not in REQUEST_MEMBERS}
 
 
@@ -687,7 +689,7 @@ def _members_slowly(line: bytes, repeats: bool = False) -> dict[str, msgspec.Raw
             if text[at:at + 1] != ":":
                 return None
             start = _blanks(text, at + 1)
-            _, end = _PYTHON.scan_once(text, start)
+            _, end = _PYTHON.scan_once(text, start)  # type: ignore[attr-defined]  # set by JSONDecoder(), not in typeshed
             if name in members and not repeats:
                 return _REPEATED
             members[name] = msgspec.Raw(text[start:end].encode("utf-8", "surrogateescape"))
@@ -704,7 +706,7 @@ def _members_slowly(line: bytes, repeats: bool = False) -> dict[str, msgspec.Raw
 
 def _blanks(text: str, at: int) -> int:
     """Where the JSON whitespace from ``at`` ends."""
-    return _BLANKS.match(text, at).end()  # type: ignore[union-attr]
+    return _BLANKS.match(text, at).end()  # type: ignore[union-attr]  # the pattern matches the empty string
 
 
 def _loose_string(member: bytes) -> str | bytes:
@@ -717,9 +719,9 @@ def _loose_string(member: bytes) -> str | bytes:
     except UnicodeDecodeError:
         pass
     else:
-        return value  # type: ignore[no-any-return]
+        return value  # type: ignore[no-any-return]  # a JSON string: a str
     try:
-        return value.encode("utf-8", "surrogateescape")  # type: ignore[no-any-return]
+        return value.encode("utf-8", "surrogateescape")  # type: ignore[no-any-return]  # a JSON string: a str
     except UnicodeEncodeError:  # an escaped lone surrogate too: written as Python would
         return b"".join(ch.encode("utf-8", "surrogateescape" if "\udc80" <= ch <= "\udcff" else "surrogatepass")
                         for ch in value)

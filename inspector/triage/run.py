@@ -246,7 +246,7 @@ def triage_sides(sides: Sequence[tuple[Sequence[str], Options]], registry: Regis
 
         return on_cluster(sides, registry, workers=workers, on_progress=on_progress, cancel=cancel,
                           progress_every=progress_every, bad_lines=bad_lines, on_notice=on_notice,
-                          **({"task_bytes": task_bytes} if task_bytes is not None else {}), **cluster)
+                          **({"task_bytes": task_bytes} if task_bytes is not None else {}), **cluster)  # type: ignore[arg-type]  # task_bytes an int
     if engine != "local" or cluster:
         raise ValueError(f"engine {engine!r} with {sorted(cluster)}: the local engine takes none of these")
     task_bytes = task_bytes or TASK_BYTES
@@ -293,12 +293,12 @@ def triage_sides(sides: Sequence[tuple[Sequence[str], Options]], registry: Regis
         if spills is not None:
             spilled, rowed = _spill_of(task), _rows_of(task)
             if spilled is not None and os.path.exists(spilled):
-                copy_spill(spilled, task[1], shift, bad_lines)  # type: ignore[arg-type]
+                copy_spill(spilled, task[1], shift, bad_lines)  # type: ignore[arg-type]  # spills: bad lines asked for
                 os.unlink(spilled)
             if rowed is not None and os.path.exists(rowed):
                 if shift:  # pragma: no cover - every range of a side written is numbered (_tasks)
                     raise AssertionError("rows spilled without their line numbers")
-                records.copy(rowed)  # type: ignore[union-attr]
+                records.copy(rowed)  # type: ignore[union-attr]  # rows spilled: records asked for
                 os.unlink(rowed)
         if task[0] == "range":
             tally.shift(shift)

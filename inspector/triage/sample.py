@@ -120,7 +120,7 @@ class Reservoir:
         return (self.size, self.seed, self.seen, sorted(self._heap)) == \
             (other.size, other.seed, other.seen, sorted(other._heap))
 
-    __hash__ = None  # type: ignore[assignment]
+    __hash__ = None  # type: ignore[assignment]  # unhashable, as a mutable value
 
 
 def sample_numbers(places: Iterable[tuple[str, int]], size: int, seed: int) -> list[int]:

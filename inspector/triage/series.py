@@ -61,7 +61,7 @@ class Buckets:
         bars: dict[int, int] = {}
         series = summary.tally.series if series is None else series
         claim_series = summary.tally.claim_series if claim_series is None else claim_series
-        sources = ((self.cells, series), (self.claims, claim_series))
+        sources: tuple[tuple[dict[Any, dict[int, int]], Any], ...] = ((self.cells, series), (self.claims, claim_series))
         holds: Any = None
         if group is not None:
             if group.kind == "bad":

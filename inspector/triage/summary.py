@@ -295,7 +295,7 @@ def _split_groups(counts: dict[Any, int], records: int, kind: str, naming: Any) 
         group.records += count
         if status != "ACCEPT":
             group.rejected = (group.rejected or 0) + count
-        group.by_check[status] = group.by_check.get(status, 0) + count  # type: ignore[index]
+        group.by_check[status] = group.by_check.get(status, 0) + count  # type: ignore[index, union-attr]  # a group of records: by_check set
     for group in merged.values():
         group.rate = _rate(group.records, records)
         group.by_check = _ordered(group.by_check or {})

@@ -223,7 +223,7 @@ class _Writer:
         elif kind == "INVALID_JSON/MISSING_MEMBER":
             del claims[failing]["quote"]
         elif kind == "INVALID_JSON/NOT_A_STRING":
-            claims[failing]["value"] = rng.randrange(1, 10_000)
+            claims[failing]["value"] = rng.randrange(1, 10_000)  # type: ignore[assignment]  # not a string, on purpose
         text = self.dump(document)
         if kind == "INVALID_JSON/SYNTAX":
             text = rng.choice((text[:-1], text.replace('"claims"', "claims", 1), text.replace("}", "},", 1)
@@ -446,7 +446,7 @@ def _lines(count: int, seed: int, mix: Mix, bad_per_kind: int | None, long_lines
     for number in range(1, count + 1):
         kind_of_bad = bad_at.get(number)
         if kind_of_bad is not None:
-            mix.bad.append((number, kind_of_bad))  # type: ignore[arg-type]
+            mix.bad.append((number, kind_of_bad))
             mix.lines += 1
             if kind_of_bad == "too long":  # too long in any shape: the same line
                 yield json.dumps({"raw": "x" * (4 * 1024 * 1024 + 10), "request": {}})
@@ -460,7 +460,8 @@ def _lines(count: int, seed: int, mix: Mix, bad_per_kind: int | None, long_lines
         model = rng.choices([m for m, _ in MODELS], [w for _, w in MODELS])[0]
         prompt = rng.choice(PROMPTS)
         record: dict[str, Any] = {"id": f"{seed}-{number:07d}"}
-        stamp: float | None = BASE_TS + number * step + rng.random() * step
+        stamp: float | None
+        stamp = BASE_TS + number * step + rng.random() * step
         draw = rng.random()
         if draw < 0.01:
             stamp = None
@@ -535,7 +536,7 @@ def write_log(target: str | Path | BinaryIO, lines: int, seed: int = 0, *, gz: b
 
 def _write(out: BinaryIO, lines: Iterator[str], gz: bool) -> None:
     packed = gzip.GzipFile(fileobj=out, mode="wb", filename="", mtime=0) if gz else None
-    text = io.TextIOWrapper(packed or out, encoding="utf-8", newline="\n")  # type: ignore[arg-type]
+    text = io.TextIOWrapper(packed or out, encoding="utf-8", newline="\n")
     try:
         for line in lines:
             text.write(line + "\n")

@@ -135,7 +135,7 @@ class Options:
         return self.since is not None or self.until is not None
 
 
-class Counter(dict):  # type: ignore[type-arg]
+class Counter(dict):  # type: ignore[type-arg]  # a dict subclass of any key
     """A dict of counts that adds another one in place."""
 
     def add(self, other: dict[Any, int]) -> None:
@@ -479,7 +479,7 @@ class Tally:
         if lines:
             self.bad = [(file, line + lines, reason) for file, line, reason in self.bad]
             self.broken = [(file, line + lines, problem) for file, line, problem in self.broken]
-            self.collected = [(file, line + lines, *rest) for file, line, *rest in self.collected]
+            self.collected = [(file, line + lines, *rest) for file, line, *rest in self.collected]  # type: ignore[misc]  # rest: offset, text, label
             if self.sampled is not None:
                 self.sampled.shift(lines)
             if self.index is not None:
@@ -572,7 +572,7 @@ class _Counting:
         if data.endswith(b"\n"):
             lines.pop()
         cells: list[Any] = []
-        minutes: list[int] = []
+        minutes: list[int | None] = []
         failures: list[tuple[str, str, str]] = []
         failure_minutes: list[int | None] | None = [] if self.options.series else None
         with collector_paused():
@@ -584,8 +584,8 @@ class _Counting:
         tally.lines += len(lines)
         return len(lines)
 
-    def _fold(self, cells: list[Any], minutes: list[int], failures: list[tuple[str, str, str]],
-              failure_minutes: list[int] | None = None) -> None:
+    def _fold(self, cells: list[Any], minutes: list[int | None], failures: list[tuple[str, str, str]],
+              failure_minutes: list[int | None] | None = None) -> None:
         """Add a chunk's records, listed under their flat keys (``_lines``), to
         the tally's cells, minutes and failing claims: counted here, in C.  With
         ``failure_minutes`` (``Options.series``) the minutes are aligned with the
@@ -650,8 +650,8 @@ class _Counting:
         return cell
 
     def _lines(self, lines: list[bytes], file: str, offset: int, number: int,
-               cells: list[Any], minutes: list[int], failures: list[tuple[str, str, str]],
-               failure_minutes: list[int] | None = None) -> None:
+               cells: list[Any], minutes: list[int | None], failures: list[tuple[str, str, str]],
+               failure_minutes: list[int | None] | None = None) -> None:
         """The per-line loop: everything it touches is a local.
 
         A record is listed under a flat key: the number of its (verdict key,
@@ -695,12 +695,12 @@ class _Counting:
             if parsed.__class__ is str:
                 if starts is None:
                     starts = _starts(lines, offset)
-                self._bad(file, number + position, starts[position] + position, parsed)  # type: ignore[arg-type]
+                self._bad(file, number + position, starts[position] + position, parsed)
                 continue
             if parsed.__class__ is Skipped:  # a row a format says is not a model answer: counted apart
                 tally.skipped[parsed] = tally.skipped.get(parsed, 0) + 1
                 continue
-            raw, known, members = parsed  # type: ignore[misc]
+            raw, known, members = parsed
             ts_member = members.get(ts_key)
             stamp = parse_ts(ts_member) if ts_member is not None else None
             if windowed and (stamp is None or (since is not None and stamp < since)
@@ -747,7 +747,7 @@ class _Counting:
                 code = int(stamp // 60) * _STATUS_COUNT + _STATUS_CODES[status]
                 add_minute(code)
                 if aligned and failing is not None:
-                    add_failure_minute(code)
+                    add_failure_minute(code)  # type: ignore[misc]  # aligned: set
             else:
                 no_ts += 1
                 if ts_member is not None:
@@ -755,23 +755,23 @@ class _Counting:
                 if aligned:  # the minutes stay aligned with the cells (and the claims'): none
                     add_minute(None)
                     if failing is not None:
-                        add_failure_minute(None)
+                        add_failure_minute(None)  # type: ignore[misc]  # aligned: set
             records += 1
             if add_row is not None:
-                add_row(record_row(file, number + position, starts[position] + position,  # type: ignore[index]
+                add_row(record_row(file, number + position, starts[position] + position,  # type: ignore[index]  # starts: computed when rows are written
                                    verdict, known, members, plan, stamp, values[prefix][0], failing))
             if index is not None:
                 index_file.append(file_number)
                 index_line.append(number + position)
-                index_offset.append(starts[position] + position)  # type: ignore[index]
+                index_offset.append(starts[position] + position)  # type: ignore[index]  # starts: computed for an index
                 index_code.append(_CODES[label_of(status, verdict.reason)])
                 index.describe(self._indexed_cell(flat), failing)
             if matcher is not None and matcher.matches(verdict, known, members, evidence, file):
                 if sampled is not None:
-                    at = starts[position] + position  # type: ignore[index]
+                    at = starts[position] + position  # type: ignore[index]  # starts: computed for a matcher
                     sampled.offer(file, at, (file, number + position, at, text, verdict.label))
                     continue
-                collected.append((file, number + position, starts[position] + position,  # type: ignore[index]
+                collected.append((file, number + position, starts[position] + position,  # type: ignore[index]  # starts: computed for a matcher
                                   text, verdict.label))
                 if limit is not None and len(collected) >= limit:
                     matcher = None  # the rest need not be matched

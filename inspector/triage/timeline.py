@@ -101,10 +101,10 @@ def parse_ts(member: msgspec.Raw | bytes) -> float | None:
             return None
         return _iso_text(text)
     if value.__class__ is float:
-        return _shown(value)  # type: ignore[arg-type]
-    if value.tzinfo is None:  # type: ignore[union-attr]
-        value = value.replace(tzinfo=UTC)  # type: ignore[union-attr]
-    return _shown(value.timestamp())  # type: ignore[union-attr]
+        return _shown(value)
+    if value.tzinfo is None:  # type: ignore[union-attr]  # not a float: a datetime
+        value = value.replace(tzinfo=UTC)  # type: ignore[union-attr]  # not a float: a datetime
+    return _shown(value.timestamp())  # type: ignore[union-attr]  # not a float: a datetime
 
 
 def unread_words(unread: int) -> str:

@@ -68,7 +68,7 @@ class TriageApp(InspectorApp):
         super().__init__(Session())
         self.overview = TriageScreen(run)
 
-    def get_default_screen(self) -> TriageScreen:  # type: ignore[override]
+    def get_default_screen(self) -> TriageScreen:  # type: ignore[override]  # the triage app's first screen, a TriageScreen
         return self.overview
 
 

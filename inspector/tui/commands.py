@@ -80,14 +80,14 @@ class _InspectorProvider(Provider):
 
     async def discover(self) -> Hits:
         for text, callback, help_text in self._commands():
-            yield DiscoveryHit(Content(text), callback, text=text, help=Content(help_text))
+            yield DiscoveryHit(Content(text), callback, text=text, help=Content(help_text))  # type: ignore[arg-type]  # Textual shows a Content help as it is
 
     async def search(self, query: str) -> Hits:
         matcher = self.matcher(query)
         for text, callback, help_text in self._commands():
             score = matcher.match(text)
             if score > 0:
-                yield Hit(score, highlight(matcher, text), callback, text=text, help=Content(help_text))
+                yield Hit(score, highlight(matcher, text), callback, text=text, help=Content(help_text))  # type: ignore[arg-type]  # Textual shows a Content help as it is
 
 
 class KeyCommands(_InspectorProvider):
@@ -127,7 +127,7 @@ class CaseCommands(_InspectorProvider):
             expected = safe.display(report.expected or "—")
             yield Hit(score, highlight_substring(matcher, shown, query.strip(), "case: "),
                       partial(self._post, CaseChosen(number)),
-                      text=f"case: {shown}", help=Content(f"{where} · expected {expected}"))
+                      text=f"case: {shown}", help=Content(f"{where} · expected {expected}"))  # type: ignore[arg-type]  # Textual shows a Content help as it is
             found += 1
             if found >= MAX_CASE_HITS:
                 return
@@ -242,4 +242,4 @@ class OpenCommands(_InspectorProvider):
             shown = safe.display(str(path))
             if is_regular_file(path):
                 yield Hit(1.0, Content(f"Open: {shown}"), self._open(path), text=f"Open: {shown}",
-                          help=Content("Load this suite file into the list."))
+                          help=Content("Load this suite file into the list."))  # type: ignore[arg-type]  # Textual shows a Content help as it is

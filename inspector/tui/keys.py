@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import KW_ONLY, dataclass
 
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 
 from ..lab.mutations import MUTATIONS_BY_NAME
 from ..presentation.exercise import VALUE_MUTATIONS
@@ -507,7 +507,7 @@ def keys_of(screen: str) -> tuple[Key, ...]:
     return tuple(key for key in KEYS if key.screen == screen)
 
 
-def bindings(screen: str, on: str = "screen") -> list[Binding]:
+def bindings(screen: str, on: str = "screen") -> list[BindingType]:
     """The ``BINDINGS`` of one screen (``app`` for the app's own), or of the widget of that screen
     that binds some of its keys (``on="table"``: its list table's movement keys)."""
     return [

@@ -37,6 +37,7 @@ from ..suites.load import Suite
 from . import safe
 
 if TYPE_CHECKING:
+    from textual.notifications import SeverityLevel
     from ..presentation.repair_view import RepairView
     from .screens.exercise import ExerciseScreen
     from .screens.save import Saved
@@ -64,7 +65,7 @@ class LabView(Protocol):
 
     def add_suite(self, suite: Suite, case_id: str | None = None) -> None: ...
 
-    def notify(self, message: str, *, title: str = "", severity: str = "information",
+    def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
                timeout: float | None = None, markup: bool = True) -> None: ...
 
     def post_message(self, message: Message) -> bool: ...
@@ -206,7 +207,7 @@ class Lab:
             self._warn("the exercise starts from an accepted case")
             return
         claim = selection.claim if selection.claim is not None else 0
-        screen = ExerciseScreen(self.session, Exercise.start(selection.report, claim), self.view)
+        screen = ExerciseScreen(self.session, Exercise.start(selection.report, claim), self.view)  # type: ignore[arg-type]  # the view: a screen
         self._exercise = screen
         self.view.app.push_screen(screen, self._exercise_closed)
 

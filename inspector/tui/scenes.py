@@ -12,6 +12,7 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 from textual.pilot import Pilot
 from textual.widgets import Input, TextArea
@@ -149,7 +150,7 @@ def review_suite(suites: Sequence[Suite]) -> Suite:
     article = next(suite for suite in suites if suite.name == "article")
     cases = []
     for case in article.cases:
-        changes: dict[str, object] = {}
+        changes: dict[str, Any] = {}
         if case.id in REVIEW_RELABEL:
             changes["expected"] = REVIEW_RELABEL[case.id]
         if case.id in REVIEW_HUMAN:
@@ -173,9 +174,9 @@ def keep_toasts(app: InspectorApp) -> None:
 
     def lasting(*args: object, **kwargs: object) -> None:
         kwargs["timeout"] = SCENE_TOAST_SECONDS
-        notify(*args, **kwargs)  # type: ignore[arg-type]
+        notify(*args, **kwargs)  # type: ignore[arg-type]  # notify's own arguments, passed on
 
-    app.notify = lasting  # type: ignore[method-assign]
+    app.notify = lasting  # type: ignore[method-assign]  # the screenshots' notifications last
 
 
 def steady_cursors(app: InspectorApp) -> None:

@@ -289,7 +289,7 @@ def decode_json(text: str | bytes) -> Any:
     key when an object in it repeats one).  msgspec decodes in C and keeps a
     repeated key's last copy: the text's quotes are then more than its value's,
     which is counted in C too, and only then found slowly."""
-    data = text.encode("utf-8", "surrogatepass") if text.__class__ is str else text
+    data: bytes = text.encode("utf-8", "surrogatepass") if text.__class__ is str else text  # type: ignore[assignment]  # else bytes
     try:
         value = msgspec.json.decode(data)
     except (msgspec.DecodeError, RecursionError) as exc:

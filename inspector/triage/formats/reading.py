@@ -109,7 +109,7 @@ def parse_foreign(line: bytes, requests: RequestCache, spec: FormatSpec) -> Any:
     canonical = convert(spec, value)
     if canonical.__class__ is not dict:
         return canonical
-    return to_parsed(canonical, requests, spec.request_extra == "ignore")  # type: ignore[arg-type]
+    return to_parsed(canonical, requests, spec.request_extra == "ignore")
 
 
 def parse_staged(line: bytes, requests: RequestCache) -> Any:

@@ -71,7 +71,7 @@ import re
 import struct
 import zipfile
 import zlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
@@ -383,7 +383,7 @@ def _error_offset(open_text: _Opener, start: int) -> int:
         text.close()
 
 
-def _walk(name: str, open_text: _Opener, steps: tuple[_Step, ...], first_only: bool = False) -> Iterator[Item]:
+def _walk(name: str, open_text: _Opener, steps: tuple[_Step, ...], first_only: bool = False) -> Generator[Item]:
     """The items of the document ``open_text()`` reads, the last one a problem
     if the document stops being JSON (its message starts with ``name``)."""
     walker = _Walker(steps, first_only)
@@ -579,7 +579,7 @@ class _ZstdMember(_Text):
 
     def read(self, size: int) -> bytes:
         try:
-            data = self._reader.read(size)
+            data: bytes = self._reader.read(size)
         except _zstd_error() as exc:
             raise _Broken(f"not valid Zstandard data: {exc}") from None
         if data:

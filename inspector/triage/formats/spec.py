@@ -494,6 +494,7 @@ def convert(spec: FormatSpec, record: Any, related: Mapping[str, Any] | None = N
 def _convert(spec: FormatSpec, record: Any, related: Mapping[str, Any]) -> dict[str, Any] | str:
     if record.__class__ is not dict:
         return f"not an object: the record is {_kind(record)}"
+    rule: Rule | NoAnswerRule
     for rule in spec.skip_when:
         if rule.matches(record, related):
             return Skipped(_what(rule, record, related))
@@ -545,7 +546,7 @@ def _convert(spec: FormatSpec, record: Any, related: Mapping[str, Any]) -> dict[
         return out
     if raw.__class__ is not str:
         if raw.__class__ not in (dict, list):
-            return f"raw not a string: {spec.raw[1].text} is {_kind(raw)}"
+            return f"raw not a string: {spec.raw[1].text} is {_kind(raw)}"  # type: ignore[index]  # raw was read: its path is set
         out["raw_bytes"] = "re-encoded: the log keeps the answer as parsed JSON, not its text"
         raw = msgspec.json.encode(raw).decode()
     warning = envelope_reason(raw)
@@ -575,7 +576,7 @@ def _request(spec: FormatSpec, record: Any, related: Mapping[str, Any]) -> Any:
                 return msgspec.Raw(spec.constant_request)
             found = msgspec.json.decode(spec.constant_request)
         else:
-            found = _at(spec.request, record, related)  # type: ignore[arg-type]
+            found = _at(spec.request, record, related)  # type: ignore[arg-type]  # no constant request: a path
             if found.__class__ is Missing:
                 return f"request missing: {found}"
         if spec.constant_scope is not None and found.__class__ is dict and "scope" not in found:

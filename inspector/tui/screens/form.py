@@ -119,7 +119,7 @@ class FormScreen(ModalScreen[ResultType]):
         if not self.busy:
             self.submit()
 
-    def start(self, doing: str, job: Callable[[], Done], done: Callable[[Done], None]) -> None:
+    def start(self, doing: str, job: Callable[[], Done], done: Callable[[Done], object]) -> None:
         """Run ``job`` in a thread worker (the status says ``doing`` meanwhile), then ``done`` with what
         it returned; one of ``REFUSALS`` raised by it is said in the status line."""
         self.busy = True

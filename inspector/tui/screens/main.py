@@ -579,7 +579,7 @@ class MainScreen(Screen[None]):
         # Only offered when there is one (check_action): an accepted answer greys the key.
         failure = self.selection.first_failure if self.selection is not None else None
         if failure is not None:
-            self.selection = self.selection.at(failure)
+            self.selection = self.selection.at(failure)  # type: ignore[union-attr]  # a failure: a selection
 
     def action_explore(self) -> None:
         self.explore = not self.explore

@@ -107,7 +107,7 @@ class RawEditorScreen(Screen[Change | None]):
         self.raw, self.form = read_form(editor.text)
         report = self.report = self.frozen.edited(self.raw, ())
         step = report.first_failure
-        marks = ()
+        marks: tuple[tuple[tuple[int, int], tuple[int, int]], ...] = ()
         where = ""
         if step is not None and step.answer_span is not None:
             spans = (step.answer_span, *step.related_spans)

@@ -112,10 +112,11 @@ class RecordsScreen(MainScreen):
 
     def action_annotate(self, right: bool) -> None:
         """The contract was right (``t``) or wrong (``w``) on this record; its note stays."""
-        self._annotating(lambda desk, number: desk.annotate(self.session, number, right, keep_note=True))
+        # the records of a group: a RecordSession (_show_strip asserts it)
+        self._annotating(lambda desk, number: desk.annotate(self.session, number, right, keep_note=True))  # type: ignore[arg-type]
 
     def action_clear_annotation(self) -> None:
-        self._annotating(lambda desk, number: desk.clear(self.session, number))
+        self._annotating(lambda desk, number: desk.clear(self.session, number))  # type: ignore[arg-type]  # a RecordSession
 
     def action_annotate_form(self) -> None:
         number = self.browse.current
@@ -191,7 +192,7 @@ class RecordsScreen(MainScreen):
         if self.browse.filtered or self.query_one("#filter").has_class("-active"):
             self.action_clear_filter()
             return
-        self.dismiss(self.browse.current)
+        self.dismiss(self.browse.current)  # type: ignore[arg-type]  # the record it was on (MainScreen is a Screen[None])
 
     # -- the filter: metadata and the answer's text, read from the log in a worker ---------------
 

@@ -55,8 +55,8 @@ class FollowsTime:
         if snapshot is None:
             return
         group = self.time_target()
-        if snapshot.done and has_buckets(snapshot, self._buckets):  # type: ignore[arg-type]
-            self.show_time(time_shown(snapshot, group, self._buckets)[0])  # type: ignore[arg-type]
+        if snapshot.done and has_buckets(snapshot, self._buckets):  # type: ignore[arg-type]  # the buckets kept: Buckets or None
+            self.show_time(time_shown(snapshot, group, self._buckets)[0])  # type: ignore[arg-type]  # the buckets kept: Buckets or None
             return
         self._draw_time(snapshot, group, self._buckets)
 
@@ -69,7 +69,7 @@ class FollowsTime:
         if snapshot is not None and snapshot.done:
             self.follow_time()
         else:
-            self._time_timer = self.set_timer(REST, self.follow_time)  # type: ignore[attr-defined]
+            self._time_timer = self.set_timer(REST, self.follow_time)  # type: ignore[attr-defined]  # a mixin of a Screen
 
     def snapshot_due(self, snapshot: Snapshot) -> bool:
         """Whether a new snapshot's histogram is drawn now (the last one, always)."""
@@ -86,10 +86,10 @@ class FollowsTime:
     @work(thread=True, exclusive=True, group="time")
     def _draw_time(self, snapshot: Snapshot, group: Group | None, buckets: object) -> None:
         started = time.monotonic()
-        shown, buckets = time_shown(snapshot, group, buckets)  # type: ignore[arg-type]
+        shown, buckets = time_shown(snapshot, group, buckets)  # type: ignore[arg-type]  # the buckets kept: Buckets or None
         if not snapshot.done:
             self._time_cost = time.monotonic() - started
-        self.post_message(TimeDrawn(shown, buckets, snapshot))  # type: ignore[attr-defined]
+        self.post_message(TimeDrawn(shown, buckets, snapshot))  # type: ignore[attr-defined]  # a mixin of a Screen
 
     def on_time_drawn(self, drawn: TimeDrawn) -> None:
         # (named for the message: a mixin's @on handlers are not collected, a method of this name is found)

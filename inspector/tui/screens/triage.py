@@ -541,8 +541,8 @@ class TriageScreen(FollowsTime, Screen[None]):
                 self._tell_changed(change, "opened")
                 return
         else:  # its records read already stay as read, with their edits; the others are broken, saying why
-            for change in log_changes(counted):
-                self.notify(safe.display(f"{change.path}: the log changed since it was counted ({change.what}): "
+            for changed in log_changes(counted):
+                self.notify(safe.display(f"{changed.path}: the log changed since it was counted ({changed.what}): "
                                          "the records not read before cannot be read now; ctrl+r counts again "
                                          "(this group's edits are dropped then)"),
                             title="a log changed", severity="warning", markup=False, timeout=8)

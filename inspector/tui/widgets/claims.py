@@ -31,7 +31,7 @@ class ClaimsTable(SafeTable):
         "it differs from the lens's."
     )
 
-    COLUMNS = (
+    COLUMNS: tuple[Column, ...] = (
         Column("index", "#", width=2, justify="right"),
         Column("field", "field", min_width=6, weight=4),
         Column("value", "value", min_width=5, weight=2),

@@ -193,7 +193,7 @@ class GroupTable(CursorTable, GrowingTable):
         self.move_cursor(event.row)
 
 
-def _rejected(group: Group) -> tuple[str, str] | None:
+def _rejected(group: Group) -> tuple[str, str | None] | None:
     """The rejected cell: what it means for this kind of group (``GroupTable.HELP``)."""
     rejected = rejections(group)
     if rejected is None:

@@ -69,7 +69,7 @@ def help_content(text: str, width: int) -> Content:
         elif (item := items[number]) is not None:
             if number == 0 or items[number - 1] is None:  # a list starts: its keys' column
                 run = itertools.takewhile(lambda match: match is not None, items[number:])
-                column = max(Content(match.group(1)).cell_length for match in run) + 3
+                column = max(Content(match.group(1)).cell_length for match in run) + 3  # type: ignore[union-attr]  # run: not None
             key, text = item.groups()
             head = Content.assemble(("• ", _BULLET), safe.content(key, _CODE))
             lines += _hanging(head.pad_right(column - head.cell_length), _inline(text), column, width)

@@ -29,7 +29,7 @@ class RequestStrip(Static):
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__("", id=id, markup=False)
-        self._key: object = None
+        self._key: tuple[object, ...] | None = None
 
     def show(self, selection: Selection) -> None:
         case = selection.report.case
@@ -51,5 +51,5 @@ class RequestStrip(Static):
         content = Content("  ").join(parts)
         if layout and self.size.width:
             # An equal number of lines needs no layout pass either.
-            layout = content.get_height(self.styles, self.size.width) != self.size.height
+            layout = content.get_height(self.styles, self.size.width) != self.size.height  # type: ignore[arg-type]  # Textual's own Static passes its styles
         self.update(content, layout=layout)

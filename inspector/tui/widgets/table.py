@@ -127,18 +127,18 @@ class StyleCache:
             style = self._base_style()
             for component in components:
                 if component is not None:
-                    style += component_style(self, component)  # type: ignore[arg-type]
+                    style += component_style(self, component)  # type: ignore[arg-type]  # a mixin of a Widget
             self._styles[components] = style
         return style
 
     def _base_style(self) -> Style:
         """The widget's own style."""
         if self._base is None:
-            self._base = self.rich_style  # type: ignore[attr-defined]
+            self._base = self.rich_style  # type: ignore[attr-defined]  # a mixin of a Widget
         return self._base
 
     def notify_style_update(self) -> None:
-        super().notify_style_update()  # type: ignore[misc]
+        super().notify_style_update()  # type: ignore[misc]  # a mixin of a Widget: the Widget's
         self._base = None
         self._styles.clear()
         self._styles_changed()

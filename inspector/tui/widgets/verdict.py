@@ -287,7 +287,7 @@ def _human(human: HumanDecision) -> Content:
                                                                                               Tone.GOOD)),
                             (" by ", _MUTED), safe.content(human.reviewer, "bold"), (" · ", _MUTED),
                             safe.content(human.at, _MUTED),
-                            *([(" · ", _MUTED), safe.content(human.note, "italic")] if human.note else []))
+                            *([(" · ", _MUTED), safe.content(human.note, "italic")] if human.note else []))  # type: ignore[arg-type]  # a pair and a Content
 
 
 def _origin(origin: Origin) -> Content:
