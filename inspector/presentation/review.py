@@ -89,7 +89,7 @@ class ReviewSession:
         if started != pending.content.suite_sha256:
             raise ReviewError(path, f"holds decisions on {suite.path} as it was before it changed: apply or "
                                     "discard them first (inspector review --apply or --discard)")
-        signed: list[Decision | PendingLabel] = [*pending.content.decisions, *pending.content.labels]
+        signed: list[PendingDecision | PendingLabel] = [*pending.content.decisions, *pending.content.labels]
         stale = {item.verifier for item in signed} - {VERIFIER}
         if stale:
             raise ReviewError(path, f"holds decisions taken under the contract {sorted(stale)[0]}, and this one is "

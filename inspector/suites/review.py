@@ -557,7 +557,7 @@ def _apply(pending_path: Path, suite_path: Path, out: Path | None, remove_pendin
         raise ReviewError(suite_path, f"changed since the decisions in {pending.path} were taken; nothing applied "
                                       "(review it again, or drop them with --discard)")
     decisions, labels = effective_decisions(content), effective_labels(content)
-    signed: list[Decision | PendingLabel] = [*decisions.values(), *labels.values()]
+    signed: list[PendingDecision | PendingLabel] = [*decisions.values(), *labels.values()]
     stale = sorted({item.verifier for item in signed} - {VERIFIER})
     if stale:
         raise ReviewError(pending.path, f"decisions taken under the verifier {stale[0]}; the contract is now "
