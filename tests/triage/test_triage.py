@@ -1,7 +1,7 @@
 """The triage engine (inspector.triage): counts against the generator's mix,
 exactly; bad lines of every kind with their file and line; empty, .gz, standard
-input and several logs; --by; the time histogram and --since/--until; the split
-of a log into byte ranges merged back (a property); the index and read_record."""
+input and several logs; --by; the time histogram and --since/--until; the index
+and read_record (a tally's own counting and merging: tests/triage/test_tally.py)."""
 
 from __future__ import annotations
 
@@ -13,8 +13,6 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 from inspector.contract.checks import STATUSES, label_of
 from inspector.contract.evidence import category_for
@@ -25,9 +23,7 @@ from inspector.triage import (
     LogRecord,
     Options,
     Tally,
-    merge,
     read_record,
-    tally_range,
     triage,
 )
 from inspector.triage import logs as logs_module
@@ -266,38 +262,6 @@ class TestTime:
         assert tally.outside == mix.records - mix.no_ts - inside
         assert tally.bad_lines == len(mix.bad)  # bad lines are listed whatever the window
         assert tally.no_ts == 0
-
-
-class TestSplitAndMerge:
-    @pytest.fixture(scope="class")
-    def small(self, tmp_path_factory):
-        folder = tmp_path_factory.mktemp("split")
-        registry = load_registry(write_registry(folder / "registry.json"))
-        write_log(folder / "small.jsonl", 40, seed=2, bad_per_kind=1)
-        return str(folder / "small.jsonl"), registry
-
-    def test_merge_is_associative_with_an_identity(self, small):
-        path, registry = small
-        size = os.path.getsize(path)
-        options = Options(by=("model",), index=True, series=True)
-        a, b, c = (tally_range(path, start, end, registry, options)
-                   for start, end in ((0, size // 3), (size // 3, 2 * size // 3), (2 * size // 3, size)))
-        assert merge(merge(a, b), c) == merge(a, merge(b, c))
-        assert merge(Tally(), a) == a == merge(a, Tally())
-
-    @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-    @given(data=st.data())
-    def test_any_split_merged_equals_one_pass(self, small, data):
-        path, registry = small
-        size = os.path.getsize(path)
-        cuts = sorted(data.draw(st.lists(st.integers(0, size), max_size=6)))
-        options = Options(by=("model", "prompt_version"), index=True, series=True)
-        whole = tally_range(path, 0, size, registry, options)
-        parts = Tally()
-        for start, end in zip([0, *cuts], [*cuts, size]):
-            parts = merge(parts, tally_range(path, start, end, registry, options))
-        assert parts == whole
-        assert whole.lines == 40
 
 
 class TestIndex:
