@@ -45,6 +45,8 @@ from inspector.tui.widgets.table import SafeTable
 from inspector.tui.widgets.text_view import SafeTextView
 from inspector.tui.widgets.verdict import VerdictView
 
+from .waiting import until
+
 SIZE = (120, 36)
 # Characters that must never reach the terminal as themselves.
 HIDDEN = {"Cc", "Cf", "Cs", "Co", "Zl", "Zp"}
@@ -282,9 +284,20 @@ async def run_from_palette(pilot: Pilot, search: str) -> None:
     await pilot.press("ctrl+p")
     assert isinstance(pilot.app.screen, CommandPalette)
     await pilot.press(*search)
-    await pilot.pause(0.3)
+    await searched(pilot)
     await pilot.press("enter")
     await pilot.pause()
+
+
+async def searched(pilot: Pilot) -> CommandPalette:
+    """The command palette once its search for what was typed has ended (its
+    matches listed, the best first)."""
+    palette = pilot.app.screen
+    assert isinstance(palette, CommandPalette)
+    group = CommandPalette._GATHER_COMMANDS_GROUP
+    await until(pilot, lambda: not any(worker.group == group and not worker.is_finished
+                                       for worker in pilot.app.workers), "the palette's search ended", timeout=10)
+    return palette
 
 
 async def settled(pilot: Pilot, widget: Widget) -> None:
@@ -334,12 +347,9 @@ def app_for(log: Path | str, registry: Path | str, *by: str, **engine: Any) -> A
 async def counted(pilot: Pilot, timeout: float = 20.0) -> TriageScreen:
     """Pause until the overview has counted everything."""
     screen = pilot.app.overview  # type: ignore[attr-defined]
-    for _ in range(int(timeout / 0.02)):
-        if screen.counted is not None and screen.counted.done:
-            await pilot.pause()
-            return screen
-        await pilot.pause(0.02)
-    raise AssertionError("the triage did not finish")
+    await until(pilot, lambda: screen.counted is not None and screen.counted.done, "the triage finished",
+                timeout=timeout)
+    return screen
 
 
 async def time_of(pilot, screen: TriageScreen, group: str | None):
@@ -347,11 +357,9 @@ async def time_of(pilot, screen: TriageScreen, group: str | None):
     from inspector.tui.widgets.time_table import TimeTable
 
     table = screen.query_one(TimeTable)
-    for _ in range(500):
-        await pilot.pause(0.01)
-        if table.shown is not None and table.shown.group == group and table.histogram is not None:
-            return table.shown
-    raise AssertionError(f"the histogram was not drawn for {group}")
+    await until(pilot, lambda: table.shown is not None and table.shown.group == group and table.histogram is not None,
+                f"the histogram drawn for {group}", timeout=10)
+    return table.shown
 
 
 def select_group(screen: TriageScreen, name: str) -> None:
@@ -377,8 +385,5 @@ async def export_form(pilot: Pilot, out: Path, limit: str | None = None) -> Scre
 async def submitted(pilot: Pilot, form: Screen) -> str:
     """Enter in the export form, then its status once the export has run."""
     await pilot.press("enter")
-    for _ in range(500):
-        await pilot.pause(0.02)
-        if not form.busy:  # type: ignore[attr-defined]
-            break
+    await until(pilot, lambda: not form.busy, "the export ran", timeout=10)  # type: ignore[attr-defined]
     return flowing(str(form.query_one("#export-status").render()))

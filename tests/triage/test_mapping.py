@@ -1,12 +1,11 @@
 """Mapped members (``triage.mapping``): paths and pointers, the --log-format file,
 every bad-line reason of a mapped line, an answer logged as JSON verified on its
-exact bytes, --request-extra both ways, --by nested paths and files, globs and
-directories, and a mapped record reread and exported as it was counted."""
+exact bytes, --request-extra both ways, --by nested paths and files, and a
+mapped record reread and exported as it was counted."""
 
 from __future__ import annotations
 
 import json
-import os
 import threading
 
 import pytest
@@ -17,7 +16,6 @@ from inspector.suites.load import load_registry, load_suite
 from inspector.triage import Options, triage
 from inspector.triage.drill import read_record
 from inspector.triage.export import export_suite
-from inspector.triage.logs import LogError, expand_logs
 from inspector.triage.mapping import (
     DEFAULT_FORMAT,
     FILE_KEY,
@@ -33,7 +31,6 @@ from inspector.triage.records import (
     BadLine,
     LogRecord,
     RequestCache,
-    parse_line,
     parse_mapped,
 )
 from inspector.triage.summary import summarize
@@ -166,77 +163,6 @@ class TestFormatFile:
 
 
 class TestBadLines:
-    @pytest.mark.parametrize("line, reason", [
-        ('{"ctx": {}}', "raw missing: nothing at response.choices.0.message.content (the record has no member "
-                        "'response')"),
-        ('{"response": {}}', "raw missing: nothing at response.choices.0.message.content (response has no member "
-                             "'choices')"),
-        ('{"response": {"choices": []}}', "(response.choices is an array of 0 element(s), none at 0)"),
-        ('{"response": {"choices": ["x"]}}', "(response.choices.0 is a string, not an object or an array)"),
-        ('{"response": "x"}', "(response is a string, not an object or an array)"),
-        ('{"response": {"choices": [{"message": {"content": null}}]}}',
-         "raw not a string: response.choices.0.message.content is null"),
-        ('{"response": {"choices": [{"message": {"content": 7}}]}}', "raw not a string: "),
-        ('{"response": {"choices": [{"message": {"content": true}}]}}', "is a boolean"),
-        ('{"response": {"choices": [{"message": {"content": "x"}}]}}',
-         "request missing: nothing at ctx.request (the record has no member 'ctx')"),
-        ('{"response": {"choices": [{"message": {"content": "x"}}]}, "ctx": {"request": []}}',
-         "request unusable: ctx.request: Expected `object`, got `array`"),
-    ])
-    def test_each_reason_names_the_path_and_where_it_stopped(self, line, reason):
-        assert reason in parsed(line)
-
-    def test_a_digit_is_a_key_on_an_object_and_an_index_on_an_array(self):
-        found = parsed('{"response": {"choices": {"0": {"message": {"content": "x"}}}}, "ctx": {"request": '
-                       + json.dumps(REQUEST) + "}}")
-        assert found[0] == "x"
-        assert "is an array, and 'first' is not an index" in parsed(
-            '{"list": [1]}', LogFormat(raw="list.first", request="ctx.request"))
-        assert "none at 1" in parsed('{"list": ["x"]}', LogFormat(raw="list.1", request="ctx.request"))
-        assert "'01' is not an index" in parsed('{"list": ["x", "y"]}', LogFormat(raw="list.01", request="ctx.request"))
-
-    def test_a_member_repeated_on_the_way_to_raw_or_request(self):
-        request = json.dumps(REQUEST)
-        raw_way = ('{"response": {"choices": [{"message": {"content": "a", "content": "b"}}]}, '
-                   f'"ctx": {{"request": {request}}}}}')
-        assert parsed(raw_way) == ("duplicate key: the record repeats a member at response.choices.0.message "
-                                   "(which one counts is ambiguous)")
-        request_way = (f'{{"llm": {{"raw": "a", "request": {request}, "raw": "b"}}}}')
-        assert parsed(request_way, LogFormat(raw="/llm/raw", request="/llm/request")).startswith(
-            "duplicate key: the record repeats a member at /llm ")
-        top = '{"x": 1, "x": 2, ' + raw_way[1:].replace('"content": "a", ', "")
-        assert parsed(top).startswith("duplicate key: the record repeats a member (")
-        # Beside the way, a repeat is metadata's own business; an escaped quote in a key is no repeat.
-        beside = raw_way.replace('"content": "a", ', "").replace('"role"', '"r\\"ole"')[:-1] + \
-            ', "meta": {"a": 1, "a": 2}}'
-        assert parsed(beside)[0] == "b"
-        escaped = raw_way.replace('"content": "a", ', '"con\\"tent": "a", ')
-        assert parsed(escaped)[0] == "b"
-
-    @pytest.mark.parametrize("line, where, request_at", [
-        # the last copy lacks raw, holds a raw that is no string, lacks the request, holds an unusable one:
-        # msgspec keeps the last copy, but which copy counts is ambiguous: the repeat is the line's problem
-        ('{"llm": {"raw": "a", "request": %(r)s}, "llm": {"request": %(r)s}}', "/llm/raw", "/llm/request"),
-        ('{"llm": {"raw": "a", "request": %(r)s}, "llm": {"raw": 5, "request": %(r)s}}', "/llm/raw", "/llm/request"),
-        ('{"llm": {"raw": "a", "request": %(r)s}, "llm": {"raw": "a"}}', "/llm/raw", "/llm/request"),
-        ('{"llm": {"raw": "a", "request": %(r)s, "request": {"service": 1}}}', "/llm", "/llm/request"),
-        ('{"llm": {"raw": "a", "request": {"ctx": %(r)s, "ctx": []}}}', "/llm/request", "/llm/request/ctx"),
-    ])
-    def test_a_repeat_on_the_way_is_said_whatever_the_last_copy_holds(self, line, where, request_at):
-        said = parsed(line % {"r": json.dumps(REQUEST)}, LogFormat(raw="/llm/raw", request=request_at))
-        top = where == "/llm/raw"  # the repeated member is the line's own "llm"
-        assert said == ("duplicate key: the record repeats a member (which one counts is ambiguous)" if top else
-                        f"duplicate key: the record repeats a member at {where} (which one counts is ambiguous)")
-
-    def test_a_repeat_at_the_top_is_said_whatever_the_last_copy_holds(self):
-        # The default format's fast path: a repeated raw or request whose last copy is unusable.
-        request = json.dumps(REQUEST)
-        requests = RequestCache()
-        for line in (f'{{"raw": "a", "request": {request}, "raw": 5}}',
-                     f'{{"raw": "a", "request": {request}, "request": {{"service": 1}}}}'):
-            assert parse_line(line.encode(), requests) == (
-                "duplicate key: the record repeats a member (which one counts is ambiguous)")
-
     def test_the_kinds_are_counted_as_the_default_formats(self, registry, tmp_path):
         log = tmp_path / "mapped.jsonl"
         log.write_text("\n".join([openai_line(ACCEPT), '{"response": {}}', '{"response": {"choices": [{"message": '
@@ -362,23 +288,3 @@ class TestCounting:
         assert export_group(group, snapshot, run, reader, tmp_path / "gpt.json", limit=3) == 3
         assert [case.id for case in load_suite(tmp_path / "gpt.json").cases] == ["t062", "t064", "t066"]
 
-
-class TestLogArguments:
-    def test_globs_and_directories_sorted(self, tmp_path):
-        for name in ("b.jsonl", "a.jsonl.gz", "c.ndjson", "d.ndjson.gz", "e.txt", ".hidden.jsonl"):
-            (tmp_path / name).write_text("")
-        (tmp_path / "sub.jsonl").mkdir()
-        folder = str(tmp_path)
-        assert expand_logs([folder]) == [os.path.join(folder, name) for name in
-                                         ("a.jsonl.gz", "b.jsonl", "c.ndjson", "d.ndjson.gz")]
-        assert expand_logs([f"{folder}/*.jsonl*", "-", f"{folder}/b.jsonl"]) == \
-            [f"{folder}/a.jsonl.gz", f"{folder}/b.jsonl", "-"]  # a log named twice is read once
-        (tmp_path / "odd[1].jsonl").write_text("")
-        assert expand_logs([f"{folder}/odd[1].jsonl"]) == [f"{folder}/odd[1].jsonl"]  # a name that exists
-
-    def test_an_unmatched_glob_or_an_empty_directory_is_an_error(self, tmp_path):
-        (tmp_path / "notes.txt").write_text("")
-        with pytest.raises(LogError, match=r"\*\.jsonl: no file matches this pattern"):
-            expand_logs([str(tmp_path / "*.jsonl")])
-        with pytest.raises(LogError, match=r"the directory holds no log \(\*\.jsonl, \*\.jsonl\.gz"):
-            expand_logs([str(tmp_path)])

@@ -1,7 +1,7 @@
 """The triage engine (inspector.triage): counts against the generator's mix,
 exactly; bad lines of every kind with their file and line; empty, .gz, standard
-input and several logs; --by; the time histogram and --since/--until; the split
-of a log into byte ranges merged back (a property); the index and read_record."""
+input and several logs; --by; the time histogram and --since/--until; the index
+and read_record (a tally's own counting and merging: tests/triage/test_tally.py)."""
 
 from __future__ import annotations
 
@@ -13,8 +13,6 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 from inspector.contract.checks import STATUSES, label_of
 from inspector.contract.evidence import category_for
@@ -25,14 +23,11 @@ from inspector.triage import (
     LogRecord,
     Options,
     Tally,
-    merge,
     read_record,
-    tally_range,
     triage,
 )
 from inspector.triage import logs as logs_module
-from inspector.triage.mapping import LogFormat, compile_format
-from inspector.triage.records import MAX_LINE_BYTES, MAX_LINE_DEPTH, RequestCache, parse_line, parse_mapped
+from inspector.triage.records import MAX_LINE_BYTES
 from inspector.triage.summary import summarize
 from inspector.triage.synth import BAD_LINE_KINDS, write_log, write_registry
 from inspector.triage.timeline import histogram, parse_time, parse_ts
@@ -139,34 +134,6 @@ class TestBadLines:
         assert "request.fields: no field requested" in tally.bad[6][2]
         assert "raw is a number" in tally.bad[4][2]
         assert "nested too deeply" in tally.bad[8][2]
-
-    @pytest.mark.parametrize("mapped", [False, True], ids=["members", "mapped"])
-    def test_nesting_is_judged_by_depth_on_every_python(self, mapped):
-        """A line nested deeper than MAX_LINE_DEPTH is not JSON, whatever the
-        interpreter: msgspec's own limit follows Python's (about 1,000 levels on
-        3.11, over 10,000 on 3.13, where the issue's 5,000-deep request was
-        "request unusable").  A line at the limit is read; brackets inside a
-        string are no nesting."""
-        request = PAYMENTS_REQUEST.read_text()
-        plan = compile_format(LogFormat(raw="raw", request="request", request_extra="ignore"))
-
-        def reason(line: str) -> object:
-            parsed = (parse_mapped(line.encode(), RequestCache(), plan) if mapped
-                      else parse_line(line.encode(), RequestCache()))
-            return parsed if isinstance(parsed, str) else "read"
-
-        def nested(depth: int) -> str:  # the line's object is the first level
-            return '{"raw": "x", "request": ' + "[" * (depth - 1) + "]" * (depth - 1) + "}"
-
-        assert reason(nested(MAX_LINE_DEPTH)).startswith("request unusable")
-        too_deep = f"not JSON: nested too deeply (more than {MAX_LINE_DEPTH} levels)"
-        assert reason(nested(MAX_LINE_DEPTH + 1)) == too_deep
-        assert reason(nested(5000)) == too_deep
-        assert reason(nested(30_000)) == too_deep
-        assert reason('{"raw": "x", "request": ' + "[" * MAX_LINE_DEPTH) == too_deep  # broken off
-        assert reason('{"raw": "x", "request": ' + "[" * 100).startswith("not JSON: ")
-        assert reason('{"raw": "x", "request": ' + "[" * 100) != too_deep
-        assert reason(json.dumps({"raw": "[{" * 3000, "request": json.loads(request)})) == "read"
 
     @pytest.mark.parametrize("suffix", ["", ".gz"])
     def test_a_line_too_long_is_skipped_not_held(self, made, tmp_path, suffix):
@@ -295,38 +262,6 @@ class TestTime:
         assert tally.outside == mix.records - mix.no_ts - inside
         assert tally.bad_lines == len(mix.bad)  # bad lines are listed whatever the window
         assert tally.no_ts == 0
-
-
-class TestSplitAndMerge:
-    @pytest.fixture(scope="class")
-    def small(self, tmp_path_factory):
-        folder = tmp_path_factory.mktemp("split")
-        registry = load_registry(write_registry(folder / "registry.json"))
-        write_log(folder / "small.jsonl", 40, seed=2, bad_per_kind=1)
-        return str(folder / "small.jsonl"), registry
-
-    def test_merge_is_associative_with_an_identity(self, small):
-        path, registry = small
-        size = os.path.getsize(path)
-        options = Options(by=("model",), index=True, series=True)
-        a, b, c = (tally_range(path, start, end, registry, options)
-                   for start, end in ((0, size // 3), (size // 3, 2 * size // 3), (2 * size // 3, size)))
-        assert merge(merge(a, b), c) == merge(a, merge(b, c))
-        assert merge(Tally(), a) == a == merge(a, Tally())
-
-    @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-    @given(data=st.data())
-    def test_any_split_merged_equals_one_pass(self, small, data):
-        path, registry = small
-        size = os.path.getsize(path)
-        cuts = sorted(data.draw(st.lists(st.integers(0, size), max_size=6)))
-        options = Options(by=("model", "prompt_version"), index=True, series=True)
-        whole = tally_range(path, 0, size, registry, options)
-        parts = Tally()
-        for start, end in zip([0, *cuts], [*cuts, size]):
-            parts = merge(parts, tally_range(path, start, end, registry, options))
-        assert parts == whole
-        assert whole.lines == 40
 
 
 class TestIndex:

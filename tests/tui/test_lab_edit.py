@@ -28,6 +28,7 @@ from inspector.tui.tones import TEXT_HIGHLIGHT
 from inspector.tui.widgets.safe_input import SafeInput
 from support.tui import (bound, declared, cursor_check, flowing, hidden_characters, inspecting, marked, registry_highlight,
                          run_from_palette, screen_text_and_styles, text_view, verdict_text, write_suite)
+from support.waiting import until
 
 HOSTILE = FIXTURES / "hostile.json"
 FAILED = TEXT_HIGHLIGHT[Tone.BAD]
@@ -177,10 +178,9 @@ async def test_an_edit_that_changes_nothing_makes_no_change(article):
         frozen = main.selection.report
         # typed and typed back: the members are what they were
         await pilot.press("e", "tab", "end", "backspace", "0", "enter")
-        for _ in range(100):  # the form closes, then the notice (on a busy machine, a few frames later)
-            await pilot.pause(0.02)
-            if "nothing changed: the answer stays as it was" in notifications(app):
-                break
+        # the form closes, then the notice (on a busy machine, a few frames later)
+        await until(pilot, lambda: "nothing changed: the answer stays as it was" in notifications(app),
+                    "the notice that nothing changed", timeout=5)
         assert app.screen is main and main.selection.report is frozen
         assert not app.session.history(main.browse.current).changes
         assert "nothing changed: the answer stays as it was" in notifications(app)

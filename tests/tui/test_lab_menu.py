@@ -22,7 +22,7 @@ from inspector.tui.screens.help import HelpScreen, help_markdown
 from inspector.tui.screens.mutations import MutationMenu
 from inspector.tui.screens.predict import PredictScreen
 from inspector.tui.widgets.mutation_table import MutationTable
-from support.tui import bound, declared, SIZE, flowing, hidden_characters, inspecting, screen_text_and_styles, open_id, panel_title, rendered, row_text, run_from_palette, \
+from support.tui import bound, declared, SIZE, flowing, hidden_characters, inspecting, screen_text_and_styles, open_id, panel_title, rendered, row_text, run_from_palette, searched, \
     verdict_text
 
 SHORTCUTS = dict(keys.MUTATION_SHORTCUTS)
@@ -295,9 +295,7 @@ class TestExercise:
         async with inspecting([suite], "real-quote-wrong-value") as pilot:
             await pilot.press("ctrl+p")
             await pilot.press(*"article's exercise")
-            await pilot.pause(0.3)
-            palette = pilot.app.screen
-            assert isinstance(palette, CommandPalette)
+            palette = await searched(pilot)
             from textual.command import CommandList
             shown = [str(option.prompt) for option in palette.query_one(CommandList).options]
             assert not any("The article's exercise" in text for text in shown)

@@ -280,7 +280,7 @@ class TestLayout:
             for case in ["invented-doc", "billing-not-supplied", "value-in-seconds", "invented-doc",
                          "billing-service-claims", "prod-v1-claims", "complete-answer"]:
                 open_id(app, case)
-                await pilot.pause(0.1)
+                await settled(pilot, app.main.query_one("#verdict"))
                 now = {panel: app.main.query_one(panel).region for panel in panels}
                 assert regions is None or now == regions, case
                 regions = now

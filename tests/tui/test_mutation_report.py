@@ -32,6 +32,7 @@ from inspector.tui.widgets.report_table import ReportTable
 from inspector.tui.widgets.text_view import SafeTextView
 from support.tui import (bound, declared, case_id, flowing, hidden_characters, inspecting, open_id, rendered, row_text,
                          run_from_palette, screen_text_and_styles, verdict_text, write_suite)
+from support.waiting import until
 
 SIZE = (120, 36)
 HOSTILE = FIXTURES / "hostile.json"
@@ -359,8 +360,8 @@ class TestComputing:
             screen = pilot.app.screen
             assert isinstance(screen, MutationReportScreen)
             assert started.wait(5)
-            await pilot.pause(0.2)
-            assert head(screen).startswith("computing the mutation report…")
+            await until(pilot, lambda: head(screen).startswith("computing the mutation report…"),
+                        "the head saying the report is computed", timeout=5)
             assert "Esc stops it" in head(screen)
             table = table_of(screen)
             assert row_text(table, 0).strip() == "computing the mutation report…"
@@ -382,8 +383,8 @@ class TestComputing:
         monkeypatch.setattr(presentation, "mutate", slow)
         async with inspecting(article) as pilot:
             await pilot.press("M")
-            await pilot.pause(0.2)
-            assert "2/3 accepted cases, 140 mutants verified" in flowing(head(pilot.app.screen))
+            await until(pilot, lambda: "2/3 accepted cases, 140 mutants verified" in flowing(head(pilot.app.screen)),
+                        "the progress shown in the head", timeout=5)
             release.set()
             await pilot.app.workers.wait_for_complete()
 

@@ -47,6 +47,7 @@ from support.tui import (
     submitted,
     time_of,
 )
+from support.waiting import until
 
 ESC, RLO = "\x1b", "\u202e"
 SAMPLE = (FIXTURES / "logs" / "sample.jsonl", FIXTURES / "logs" / "sample-registry.json")
@@ -343,10 +344,7 @@ class TestWorker:
         app = app_for(folder / "app.jsonl", registry, workers=1, task_bytes=16 * 1024, progress_every=0)
         async with app.run_test(size=SIZE) as pilot:
             screen = app.overview
-            for _ in range(500):
-                if screen.counted is not None:
-                    break
-                await pilot.pause(0.01)
+            await until(pilot, lambda: screen.counted is not None, "the first counts shown", timeout=10)
             partial = screen.counted
             assert partial is not None and not partial.done and 0 < partial.lines < mix.lines
             head = screen.query_one("#triage-head").render().plain
@@ -964,12 +962,10 @@ class TestPivotView:
             await pilot.press("j")
             pair = table.current
             assert pair == table.cells[1]
-            shown = None
-            for _ in range(300):  # the pair's histogram, drawn in a worker
-                await pilot.pause(0.01)
-                shown = screen.query_one(TimeTable).shown
-                if shown is not None and shown.group == pair.name:
-                    break
+            time_table = screen.query_one(TimeTable)
+            await until(pilot, lambda: time_table.shown is not None and time_table.shown.group == pair.name,
+                        "the pair's histogram drawn (in a worker)", timeout=10)
+            shown = time_table.shown
             expected = next(cell for cell in headless if (cell["a"], cell["b"]) == (pair.a, pair.b))["series"]
             assert [(bar.records, bar.rejected) for bar in shown.histogram.bars] == \
                 list(zip(expected["records"], expected["rejected"]))
@@ -1041,13 +1037,9 @@ def test_snapshot_of_the_pivot_view(snap_compare, made, monkeypatch):
     async def settle(pilot):
         await settled(pilot)
         await pilot.press("p")
-        screen = pilot.app.screen
-        for _ in range(300):  # the pair's histogram, drawn in a worker
-            await pilot.pause(0.01)
-            shown = screen.query_one(TimeTable).shown
-            if shown is not None and shown.group is not None:
-                break
-        await pilot.pause()
+        table = pilot.app.screen.query_one(TimeTable)
+        await until(pilot, lambda: table.shown is not None and table.shown.group is not None,
+                    "the pair's histogram drawn (in a worker)", timeout=10)
 
     app = app_for("app.jsonl", "registry.json", "model")
     assert snap_compare(app, terminal_size=SIZE, run_before=settle)

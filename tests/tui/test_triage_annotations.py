@@ -9,6 +9,7 @@ from pathlib import Path
 from msgspec.structs import replace
 
 from support.tui import SIZE, app_for, counted, select_group
+from support.waiting import until
 
 from inspector.suites.load import bundled_root
 from inspector.triage.annotations import annotate, annotations_path, read_annotations
@@ -58,11 +59,7 @@ async def test_annotating_a_record_shows_in_its_strip_and_the_overview(tmp_path)
         form.input("decision").value = "false"
         form.input("note").value = NOTE
         await pilot.press("enter")
-        for _ in range(50):
-            if pilot.app.screen is records:
-                break
-            await pilot.pause(0.02)
-        assert pilot.app.screen is records
+        await until(pilot, lambda: pilot.app.screen is records, "the form closed on the records", timeout=5)
         assert [found.note for found in read_annotations(str(log))] == [NOTE]
         strip = records.query_one(RecordStrip).render().plain
         assert "[bold]loud[/bold]" in strip and "\\u001b[31mred" in strip and "\x1b" not in strip

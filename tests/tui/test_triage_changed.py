@@ -15,6 +15,7 @@ from inspector.triage import run as engine_run
 from inspector.triage.synth import write_log, write_registry
 from inspector.tui.screens.records import RecordsScreen
 from support.tui import SIZE, app_for, counted, export_form, select_group, submitted
+from support.waiting import until
 
 
 def notifications(app) -> list[str]:
@@ -147,11 +148,8 @@ async def test_ctrl_r_while_counting_stops_that_count_and_counts_again_from_the_
     app = app_for(log, registry, workers=1, task_bytes=16 * 1024, progress_every=0)
     async with app.run_test(size=SIZE) as pilot:
         screen = app.overview
-        for _ in range(500):
-            if screen.counted is not None:
-                break
-            await pilot.pause(0.01)
-        assert screen.counted is not None and not screen.counted.done
+        await until(pilot, lambda: screen.counted is not None, "the first counts shown", timeout=10)
+        assert not screen.counted.done
         await pilot.press("ctrl+r")
         assert screen.generation == 1 and screen.counted is None
         gate.set()

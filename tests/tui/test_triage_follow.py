@@ -9,15 +9,7 @@ import os
 from inspector.triage.synth import write_log, write_registry
 from inspector.tui.widgets.group_table import GroupTable
 from support.tui import SIZE, app_for
-
-
-async def until(pilot, holds, what: str, timeout: float = 20.0) -> None:
-    for _ in range(int(timeout / 0.02)):
-        if holds():
-            await pilot.pause()
-            return
-        await pilot.pause(0.02)
-    raise AssertionError(f"never: {what}")
+from support.waiting import until
 
 
 def head(screen) -> str:

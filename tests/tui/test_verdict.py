@@ -32,6 +32,7 @@ from support.tui import (
     verdict_text,
     write_suite,
 )
+from support.waiting import until
 
 
 def says(app, *phrases: str) -> bool:  # noqa: ANN001 - the app
@@ -172,7 +173,7 @@ class TestView:
             await settled(pilot, view)
             size, lines = view.size, view.virtual_size.height
             open_id(app, "conflict-wrong-side", "conflicts")
-            await pilot.pause(0.2)
+            await until(pilot, lambda: view.virtual_size.height != lines, "the other verdict laid out", timeout=5)
             assert view.size == size  # the panel does not grow or shrink with the verdict
             assert view.virtual_size.height != lines
             assert view.virtual_size.height > size.height  # the rest scrolls
@@ -182,9 +183,9 @@ class TestView:
         async with inspecting(bundled, "stale-but-supported", "access") as pilot:
             app = pilot.app
             view = app.main.query_one(VerdictView)
-            await pilot.pause(0.2)
+            # the rejection's verdict overflows at 120×36
+            await until(pilot, lambda: view.max_scroll_y > 0, "the verdict overflowing its panel", timeout=5)
             where = (case_id(app), step_id(app))
-            assert view.max_scroll_y > 0  # the rejection's verdict overflows at 120×36
             half = view.scrollable_content_region.height // 2
             top = view.render_line(0).text
             await pilot.press("ctrl+d")
@@ -211,7 +212,7 @@ class TestView:
         async with inspecting(bundled, case, suite, size=(120, 48)) as pilot:  # tall enough for either
             app = pilot.app
             view = app.main.query_one(VerdictView)
-            await pilot.pause(0.2)
+            await settled(pilot, view)
             assert view.max_scroll_y == 0
             where, text = (case_id(app), step_id(app)), verdict_lines(app)
             await pilot.press("ctrl+d", "pagedown", "ctrl+u", "pageup", "ctrl+d")
@@ -223,7 +224,7 @@ class TestView:
         async with inspecting(bundled, "stale-but-supported", "access") as pilot:
             app = pilot.app
             view = app.main.query_one(VerdictView)
-            await pilot.pause(0.2)
+            await settled(pilot, view)
             await pilot.press("slash", *"stale", "ctrl+u")
             assert app.main.query_one("#filter", Input).value == ""  # ^u edits the filter as it types
             assert view.scroll_offset.y == 0
