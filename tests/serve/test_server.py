@@ -44,6 +44,17 @@ async def _wait_for_sessions(served: Served, count: int, timeout: float = 30) ->
     assert len(served.sessions()) == count
 
 
+async def _room(client: aiohttp.ClientSession, served: Served, timeout: float = 30) -> None:
+    """Wait until the server has room for a session (its page is served, not refused with 503)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        async with client.get(served.base + "/") as page:
+            if page.status == 200:
+                return
+        assert time.monotonic() < deadline, f"the server stayed full ({page.status}) for {timeout} s"
+        await asyncio.sleep(0.05)
+
+
 async def _quiet(socket, quiet: float = 0.6) -> str:  # noqa: ANN001 - an aiohttp websocket
     """The terminal's text until nothing came for ``quiet`` seconds."""
     from support.serve import screen_text
@@ -188,6 +199,9 @@ class TestASession:
 
     async def test_a_session_beyond_the_limit_is_refused_with_a_message(self, served: Served) -> None:
         async with aiohttp.ClientSession(cookies=served.cookie) as client:
+            # The module's server is shared: a session an earlier test closed may still be ending.
+            await _wait_for_sessions(served, 0)
+            await _room(client, served)
             first = await client.ws_connect(f"{served.websocket}?width=80&height=24")
             second = await client.ws_connect(f"{served.websocket}?width=80&height=24")
             await read_until(first, "complete-answer")
