@@ -105,6 +105,6 @@ class Engine(Protocol):
                     spill_dir: str | os.PathLike[str] | None = None, records: RecordsOut | None = None,
                     stdin: BinaryIO | None = None, indexes: dict[str, SeekIndex] | None = None,
                     ends: Mapping[str, int] | None = None) -> list[Tally]:
-        """Count every line of each side's logs into a tally a side (``run.triage_sides`` says how);
+        """Count every line of each side's logs into a tally a side (``run.LocalEngine.count_sides`` says how);
         ValueError for what this engine cannot do (``records``, ``stdin``, ``ends`` on a cluster)."""
         ...
