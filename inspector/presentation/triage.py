@@ -40,7 +40,7 @@ from ..triage.compare import Comparison, Shift, compare
 from ..triage.run import LocalEngine, local_engine
 from ..triage.pivot import CHECK, SCOPE, Pivot, PivotCell, pivot, pivot_problem
 from ..triage.series import Buckets
-from ..triage.stamp import LogChanged, LogStamp, changed_logs, check_stamps, stamp_logs
+from ..triage.stamp import LogChanged, LogStamp, changed_logs, check_stamps
 from ..triage.summary import Group, Summary, summarize
 from ..triage.tally import VERDICT_LABELS, Options, Tally
 from ..triage.timeline import MAX_BUCKETS, Histogram, iso
