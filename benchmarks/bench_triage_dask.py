@@ -75,6 +75,7 @@ def main() -> None:
     from inspector.suites.load import load_registry
     from inspector.triage import Options, Tally
     from inspector.triage import distributed as engine
+    from inspector.triage.distributed import DaskEngine
     from inspector.triage.run import triage
 
     log, registry_path = prepare(args.dir, args.lines)
@@ -98,7 +99,7 @@ def main() -> None:
             local = triage([str(log)], registry, options, workers=args.workers)
             local_times.append(time.perf_counter() - began)
             began = time.perf_counter()
-            counted = triage([str(log)], registry, options, engine="dask", client=client, task_bytes=task_bytes)
+            counted = triage([str(log)], registry, options, engine=DaskEngine(client=client, task_bytes=task_bytes))
             dask_times.append(time.perf_counter() - began)
             assert counted.cells == local.cells and counted.lines == local.lines == args.lines
             print(f"run {run + 1}: local {local_times[-1]:.2f} s, dask {dask_times[-1]:.2f} s, "

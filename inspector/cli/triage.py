@@ -18,11 +18,12 @@ from ..contract.text import json_dumps, visible
 from ..io.writing import WriteError
 from ..suites.load import load_registry
 from .output import EXIT_ACCEPT, EXIT_BROKEN, EXIT_INTERNAL, EXIT_INTERRUPTED, error, isatty, served
-from .triage_engine import add_engine_arguments, engine_options, engine_problem, expand
-from .triage_html import html_problem, stamp_logs, write_html
+from .triage_engine import add_engine_arguments, engine_of, engine_problem, expand
+from .triage_html import html_problem, write_html
 from .triage_report import print_summary
 
 if TYPE_CHECKING:
+    from ..triage.job import JobResult, TriageJob
     from ..triage.run import Progress
     from ..triage.summary import Summary
 
@@ -345,16 +346,19 @@ def run(args: argparse.Namespace) -> int:
         books = read_all(args.logs)
     except AnnotationError as exc:
         return error(str(exc))
+    from ..triage.job import TriageJob
+
     # --against's logs are counted beside the logs, in the same workers (not one count after the other);
-    # a quiet export has no use for them.
-    against = None
-    if args.against and not (export_only or (quiet and args.records is not None)):
-        against = (args.against, Options(by=options.by, since=options.since, until=options.until,
-                                         log_format=log_format))
-    stamps = stamp_logs(args.logs) if html else {}
+    # a quiet export has no use for them.  A staged format's logs are counted from their staged copies:
+    # the summaries name the logs given.  The HTML report rereads records: its logs are stamped.
+    against = args.against and not (export_only or (quiet and args.records is not None))
+    given_logs, given_against = getattr(args, "given_logs", None), getattr(args, "given_against", None)
+    job = TriageJob(tuple(args.logs), registry, args.registry, options, tuple(args.against) if against else (),
+                    engine_of(args), tuple(given_logs) if given_logs is not None else None,
+                    tuple(given_against) if given_against is not None else None, stamp=html)
     try:
-        summary, baseline, rows = _summarise_to(args.bad_lines, args.records, args.logs, args.registry, registry,
-                                                options, args.workers, against, **engine_options(args))
+        result, rows = _summarise_to(args.bad_lines, args.records, job)
+        summary, baseline = result.summary, result.baseline
         if any(book.exists for book in books.values()):
             apply_annotations(summary, join_annotations(summary, registry, books, options))
     except WorkerError as exc:
@@ -366,11 +370,6 @@ def run(args: argparse.Namespace) -> int:
         return _interrupted(exc)
     except WriteError as exc:
         return error(f"{getattr(exc, 'option', '--bad-lines')} {exc.path}: {exc.reason}; nothing was written")
-    # A staged format's logs were counted from their staged copies: the summary names the logs given.
-    if getattr(args, "given_logs", None) is not None:
-        summary.logs = tuple(args.given_logs)
-        if baseline is not None and args.given_against is not None:
-            baseline.logs = tuple(args.given_against)
     written = None
     sampled = summary.tally.sampled
     said = ""  # how the records written were chosen, when at random
@@ -401,7 +400,7 @@ def run(args: argparse.Namespace) -> int:
             print(visible(f"wrote {written} case(s) of {args.export} to {args.out}{stopped}{said}"))
         return _exit(summary, baseline)
     if html:
-        status = write_html(args, summary, baseline, registry, stamps)
+        status = write_html(args, summary, baseline, registry, result.stamps)
         return status if status is not None else _exit(summary, baseline)
     crossed = None
     if pivot_keys is not None:
@@ -414,14 +413,13 @@ def run(args: argparse.Namespace) -> int:
             document["pivot"] = crossed.to_dict()
         if args.series:
             _add_series(document, summary, crossed)
-        if baseline is not None:
-            from ..triage.compare import compare
+        if baseline is not None and result.comparison is not None:
             from ..triage.summary import broken_document
 
             document["against"] = {"logs": list(args.against), "lines": baseline.tally.lines,
                                    "records": baseline.records, "bad_lines": baseline.tally.bad_lines,
                                    "broken": broken_document(baseline.tally)}
-            document["comparison"] = compare(summary, baseline).to_dict()
+            document["comparison"] = result.comparison.to_dict()
         if written is not None:
             document["export"] = {"group": args.export, "out": str(args.out), "cases": written}
             if sampled is not None:
@@ -647,12 +645,11 @@ def _inspect(args: argparse.Namespace, registry: Any, window: dict[str, float | 
     from ..presentation.triage import triage_run
     from ..tui.launch import open_triage
 
-    engine = {"workers": args.workers} if args.workers else {}
-    engine.update(engine_options(args))
     pivot = tuple(args.pivot.split(",")) if args.pivot is not None else None
     return open_triage(triage_run(args.logs, registry, args.registry, by, window.get("since"),
                                   window.get("until"), log_format, follow=args.follow, pivot=pivot,
-                                  against=args.against or (), given=getattr(args, "given_logs", None), **engine))
+                                  against=args.against or (), given=getattr(args, "given_logs", None),
+                                  engine=engine_of(args)))
 
 
 def _unknown_group(name: str, summary: Summary) -> str:
@@ -665,44 +662,27 @@ def _unknown_group(name: str, summary: Summary) -> str:
     return f"--export: no group named {name!r} in this triage{hint}"
 
 
-def _summarise(logs: Sequence[str], registry_path: str, registry: Any, options: Any, workers: int | None,
-               against: tuple[Sequence[str], Any] | None = None, **engine: Any) -> tuple[Summary, Summary | None]:
-    """The summary of ``logs``, and with ``against`` (its logs and options) that of
-    ``--against``'s logs, both counted in one pool (``triage_sides``)."""
-    from ..triage import triage_sides
-    from ..triage.summary import summarize
-
-    sides = [(logs, options), *([against] if against is not None else [])]
-    with _progress_display("") as on_progress:
-        tallies = triage_sides(sides, registry, workers=workers, on_progress=on_progress, on_notice=_notice,
-                               **engine)
-    summary = summarize(tallies[0], options, logs, registry_path)
-    if against is None:
-        return summary, None
-    return summary, summarize(tallies[1], against[1], against[0], registry_path)
-
-
-def _summarise_to(bad_lines: Path | None, records: Path | None, logs: Sequence[str], registry_path: str,
-                  registry: Any, options: Any, workers: int | None, against: tuple[Sequence[str], Any] | None = None,
-                  **engine: Any) -> tuple[Summary, Summary | None, int | None]:
-    """``_summarise`` of the logs, every bad line written to the new file
-    ``bad_lines`` as it is found, and a row of every record to ``records``
-    (``triage.table``; ``-``: standard output), and how many rows: the count
-    runs inside the writes (``io.writing``), so each file appears whole once
-    the count is done, or not at all (a log that cannot be read, a full disk,
-    an interrupt)."""
+def _summarise_to(bad_lines: Path | None, records: Path | None, job: TriageJob) -> tuple[JobResult, int | None]:
+    """``job`` run (``triage.job.run_job``, a progress bar on a terminal), every
+    bad line written to the new file ``bad_lines`` as it is found, and a row of
+    every record to ``records`` (``triage.table``; ``-``: standard output), and
+    how many rows: the count runs inside the writes (``io.writing``), so each
+    file appears whole once the count is done, or not at all (a log that cannot
+    be read, a full disk, an interrupt)."""
     from ..io.writing import write_files
+    from ..triage.job import run_job
     from ..triage.table import RecordsOut, is_csv
 
-    done: list[tuple[Summary, Summary | None]] = []
+    done: list[JobResult] = []
     streams: dict[str, Any] = {}
     first = bad_lines or records
     # The tasks' spills go beside an output (a cluster's tasks send their bad lines back).
-    spill = {"spill_dir": first.parent} if not engine and first is not None and not _stdout(first) else {}
+    spill = first.parent if first is not None and not _stdout(first) else None
 
     def count() -> None:
-        done.append(_summarise(logs, registry_path, registry, options, workers, against, **streams, **spill,
-                               **engine))
+        with _progress_display("") as on_progress:
+            done.append(run_job(job, progress=on_progress, on_notice=_notice, bad_lines=streams.get("bad_lines"),
+                                records=streams.get("records"), spill_dir=spill))
 
     def writing(path: Path, name: str, inner: Callable[[], None]) -> Callable[[], None]:
         """``inner`` run inside the write of the new file ``path``, the stream it writes to as ``name``."""
@@ -730,8 +710,8 @@ def _summarise_to(bad_lines: Path | None, records: Path | None, logs: Sequence[s
     step()
     if records is not None and _stdout(records):
         sys.stdout.buffer.flush()
-    rows = done[0][0].tally.records if records is not None else None  # a row each record counted
-    return (*done[0], rows)
+    rows = done[0].summary.tally.records if records is not None else None  # a row each record counted
+    return done[0], rows
 
 
 def _interrupted(exc: Any) -> int:

@@ -15,9 +15,12 @@ import argparse
 import math
 import re
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-__all__ = ["add_engine_arguments", "engine_options", "engine_problem", "expand"]
+if TYPE_CHECKING:
+    from ..triage.engines import Engine
+
+__all__ = ["add_engine_arguments", "engine_of", "engine_problem", "expand"]
 
 _URL = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")  # triage.distributed.is_url's, without importing it
 # triage.distributed's CONNECT_TIMEOUT and STORE_TIMEOUT (a test holds them equal), written out so
@@ -111,13 +114,13 @@ def expand(args: argparse.Namespace, names: Sequence[str], suffixes: Sequence[st
     return expand_sources(names, _storage_options(args), _timeout(args))
 
 
-def engine_options(args: argparse.Namespace) -> dict[str, Any]:
-    """What the counting is given beside ``workers``: the engine and its cluster."""
+def engine_of(args: argparse.Namespace) -> Engine:
+    """The engine the flags describe: the local engine of ``--workers``, or ``--engine dask``'s cluster."""
     if args.engine != "dask":
-        return {}
-    found: dict[str, Any] = {"engine": "dask", "storage_options": _storage_options(args)}
-    if args.scheduler is not None:
-        found["scheduler"] = args.scheduler
-    if args.timeout is not None:
-        found["timeout"] = _timeout(args)
-    return found
+        from ..triage.run import LocalEngine
+
+        return LocalEngine(workers=args.workers)
+    from ..triage.distributed import DaskEngine
+
+    return DaskEngine(scheduler=args.scheduler, storage_options=_storage_options(args),
+                      timeout=_timeout(args) if args.timeout is not None else None, workers=args.workers)

@@ -141,6 +141,7 @@ def follow_jsonl(args: argparse.Namespace, registry: Any, options: Any, on_notic
     from ..triage.follow import follow
     from ..triage.logs import LogError
     from ..triage.run import WorkerError
+    from .triage_engine import engine_of
 
     every = every_seconds(args)
     assert every is not None  # follow_problem refused anything else
@@ -149,11 +150,10 @@ def follow_jsonl(args: argparse.Namespace, registry: Any, options: Any, on_notic
     handlers = {number: signal.signal(number, stop.handler) for number in (signal.SIGINT, signal.SIGTERM)}
     try:
         poll = min(_POLL_SECONDS, every)
-        engine = {"workers": args.workers} if args.workers else {}
         stdin = sys.stdin.buffer if "-" in args.logs and sys.stdin is not None else None
         try:
             tally = follow(args.logs, registry, options, on_progress=printer.progress, cancel=stop, stdin=stdin,
-                           poll_seconds=poll, report_seconds=poll, on_notice=on_notice, **engine)
+                           poll_seconds=poll, report_seconds=poll, on_notice=on_notice, engine=engine_of(args))
         except WorkerError as exc:
             error(str(exc))
             return EXIT_INTERNAL

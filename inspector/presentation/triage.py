@@ -28,16 +28,19 @@ from ..reports.case import CaseReport
 from ..suites.load import Case, CaseError, Suite
 from ..triage.drill import LineReader
 from ..triage.export import ExportError, SampleTaken, export_suite, suite_bytes
-from ..triage.follow import FollowEvent, FollowProgress
+from ..triage.engines import Engine
+from ..triage.follow import POLL_SECONDS, FollowEvent, FollowProgress
 from ..triage.groups import KINDS, other_name
 from ..triage.sample import sample_numbers
 from ..triage.logs import LogError
 from ..triage.mapping import DEFAULT_FORMAT, LogFormat
+from ..triage.job import JobResult, TriageJob
 from ..triage.members import GroupMembers, RecordCases, Rereader, place_name, record_suite
 from ..triage.compare import Comparison, Shift, compare
+from ..triage.run import LocalEngine, local_engine
 from ..triage.pivot import CHECK, SCOPE, Pivot, PivotCell, pivot, pivot_problem
 from ..triage.series import Buckets
-from ..triage.stamp import LogChanged, LogStamp, changed_logs, check_stamps, stamp_logs
+from ..triage.stamp import LogChanged, LogStamp, changed_logs, check_stamps
 from ..triage.summary import Group, Summary, summarize
 from ..triage.tally import VERDICT_LABELS, Options, Tally
 from ..triage.timeline import MAX_BUCKETS, Histogram, iso
@@ -213,20 +216,27 @@ def pivot_group(crossed: Pivot, cell: PivotCell) -> Group:
 @dataclass(frozen=True)
 class TriageRun:
     """What to triage and how: the logs, the registry (and its path, as the
-    summary names it), the options, and the engine's run arguments (``workers``,
-    ``task_bytes``, ``progress_every``...; following: ``poll_seconds`` too).
-    ``follow``: once counted, the logs are followed as they grow (``triage.follow``)."""
+    summary names it), the options, and the engine that counts.  ``follow``:
+    once counted, the logs are followed as they grow (``triage.follow``, every
+    ``poll_seconds``: None for its default)."""
 
     logs: tuple[str, ...]
     registry: Registry
     registry_path: str
     options: Options = Options(index=True)
-    engine: dict[str, Any] = field(default_factory=dict)
+    engine: Engine = field(default_factory=LocalEngine)
     follow: bool = False
     pivot: tuple[str, str] | None = None  # the pivot view's dimensions at first (--pivot A,B)
     against: tuple[str, ...] = ()  # the logs compared with (--against: before), counted beside the logs
     # The logs as given, when they are counted from staged copies (a --log-format document): what is shown.
     given: tuple[str, ...] | None = None
+    poll_seconds: float | None = None
+
+    @property
+    def job(self) -> TriageJob:
+        """The count this run starts with (``triage.job``), its logs stamped for rereading."""
+        return TriageJob(self.logs, self.registry, self.registry_path, self.options, self.against, self.engine,
+                         self.given, stamp=True)
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -237,15 +247,30 @@ class TriageRun:
 def triage_run(logs: Sequence[str], registry: Registry, registry_path: str | Path, by: Sequence[str] = (),
                since: float | None = None, until: float | None = None, log_format: LogFormat = DEFAULT_FORMAT,
                follow: bool = False, pivot: tuple[str, str] | None = None, against: Sequence[str] = (),
-               given: Sequence[str] | None = None, **engine: Any) -> TriageRun:
+               given: Sequence[str] | None = None, engine: Engine | None = None, workers: int | None = None,
+               task_bytes: int | None = None, progress_every: float | None = None,
+               poll_seconds: float | None = None) -> TriageRun:
     """A triage for the overview: always with the index (a group opens from it);
     ``log_format``: where the lines' members are (every reread reads them so);
-    ``follow``: the logs are followed as they grow (``triage.follow``)."""
-    engine.setdefault("task_bytes", TASK_BYTES)
+    ``follow``: the logs are followed as they grow (``triage.follow``).  ``engine``
+    (or the local engine of ``workers``, ``task_bytes``, ``progress_every``) counts
+    in ranges of ``TASK_BYTES`` unless it says otherwise: the counts fill in sooner."""
     return TriageRun(tuple(logs), registry, str(registry_path),
                      Options(by=tuple(dict.fromkeys(by)), since=since, until=until, index=True,
-                             log_format=log_format, series=True), engine, follow, pivot, tuple(against),
-                     tuple(given) if given is not None else None)
+                             log_format=log_format, series=True),
+                     _overview_engine(local_engine(engine, workers, task_bytes, None, progress_every)), follow,
+                     pivot, tuple(against), tuple(given) if given is not None else None, poll_seconds)
+
+
+def _overview_engine(engine: Engine) -> Engine:
+    """``engine``, counting in ranges of ``TASK_BYTES`` when it names no size of its own."""
+    if engine.task_bytes is not None:
+        return engine
+    if isinstance(engine, LocalEngine):
+        return replace(engine, task_bytes=TASK_BYTES)
+    from ..triage.distributed import DaskEngine
+
+    return replace(engine, task_bytes=TASK_BYTES) if isinstance(engine, DaskEngine) else engine
 
 
 @dataclass
@@ -321,7 +346,7 @@ def count(run: TriageRun, report: Callable[[Snapshot], object], cancel: threadin
     at least every second, until ``cancel`` is set; the stamps are then the
     follower's, kept as it goes (a log may grow, not be replaced or shorten)."""
     from ..triage.follow import follow
-    from ..triage.run import triage_sides
+    from ..triage.job import run_job
 
     last: list[Snapshot] = []
     stamps: dict[str, LogStamp] = {}
@@ -348,33 +373,25 @@ def count(run: TriageRun, report: Callable[[Snapshot], object], cancel: threadin
         last[:] = [snapshot]
         report(snapshot)
 
-    baseline: Summary | None = None
+    result: JobResult | None = None
     try:
         if run.follow:
             follow(list(run.logs), run.registry, run.options, on_progress=progress, cancel=cancel, stamps=stamps,
-                   **run.engine)
-        else:
-            stamps.update(stamp_logs(run.logs))
-            sides = [(list(run.logs), run.options)]
-            if run.against:  # counted beside the logs, in the same workers; its own counts need no index
-                options = run.options
-                sides.append((list(run.against), Options(by=options.by, since=options.since, until=options.until,
-                                                         log_format=options.log_format)))
-            tallies = triage_sides(sides, run.registry, on_progress=progress, cancel=cancel,
-                                   indexes=reader.indexes if reader is not None else None, **run.engine)
-            if run.against and not cancel.is_set():
-                baseline = summarize(tallies[1], sides[1][1], run.against, run.registry_path)
+                   engine=run.engine, poll_seconds=run.poll_seconds if run.poll_seconds is not None else POLL_SECONDS)
+        else:  # --against's logs counted beside the logs, in the same workers
+            result = run_job(run.job, progress=progress, cancel=cancel,
+                             indexes=reader.indexes if reader is not None else None, stamps=stamps)
     except LogError as exc:
         report(Snapshot(summarize(Tally(), run.options, run.names, run.registry_path), 0, [], 0, 0, None, 0.0,
                         done=True, failed=str(exc)))
         return
     final = last[0]  # the engine reports once at the end, always
-    compared = compare(final.summary, baseline) if baseline is not None else None
+    compared = result.comparison if result is not None else None
     shifts = {shift.name: shift for shift in compared} if compared is not None else None
     report(Snapshot(final.summary, final.indexed, final.bad, final.lines, final.bytes_done, final.total_bytes,
                     final.seconds, done=True, cancelled=cancel.is_set(), broken=final.broken, stamps=stamps,
                     changed=tuple(changed_logs(stamps)), events=final.events, event_count=final.event_count,
-                    baseline=baseline, shifts=shifts, comparison=compared))
+                    baseline=result.baseline if result is not None else None, shifts=shifts, comparison=compared))
 
 
 @dataclass(frozen=True)

@@ -30,12 +30,14 @@ The engine, for the headless summary and the inspector's overview alike::
 - ``drill``: records reread from their offsets (``LineReader``, many in a row).
 - ``tally``: ``Tally`` (counts that merge), ``Index`` (per line: file, line,
   offset, label code, in arrays), ``tally_range`` / ``tally_chunk``, ``merge``.
-- ``run``: ``triage`` over every core, with ``Progress`` and cancel; ``triage_sides``
-  counts several sets of logs (``--against``'s two) in one pool, a tally each.
-- ``engines``: what the engines share (``Progress``, ``WorkerError``).
-- ``distributed``: the same count on a Dask cluster (``run.triage_sides(...,
-  engine="dask")``), logs read by the workers from paths or fsspec URLs; dask
-  is imported only then.
+- ``job``: one triage run (``TriageJob``: logs, ``--against``'s, registry, options,
+  engine) and ``run_job``, which counts it and returns its ``JobResult`` (summary,
+  baseline, comparison, stamps): what the command, the overview and the HTML report run.
+- ``run``: ``triage`` over every core (``LocalEngine``), with ``Progress`` and cancel;
+  ``triage_sides`` counts several sets of logs (``--against``'s two) in one pool, a tally each.
+- ``engines``: what the engines share (``Engine``, ``Progress``, ``WorkerError``).
+- ``distributed``: the same count on a Dask cluster (``DaskEngine``), logs read by
+  the workers from paths or fsspec URLs; dask is imported only when it counts.
 - ``follow``: logs followed as they grow (``Follower.poll``, ``follow``): appended
   lines counted, rotations and truncations noticed (``FollowEvent``), the
   headless ``inspector.triage.follow/1`` objects.

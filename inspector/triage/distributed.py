@@ -42,12 +42,13 @@ import threading
 import time
 import uuid
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import Any, BinaryIO, TypeVar
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, BinaryIO, TypeVar
 
 from ..contract import version
 from ..contract.models import Registry, Source
 from .badlines import HeldSpill, copy_spilled
-from .engines import Interrupted, Progress, WorkerError, broken_problem, cores
+from .engines import Cancel, Interrupted, Progress, Sides, WorkerError, broken_problem, cores
 from .gz import Inflater
 from .logs import (
     LOG_SUFFIXES,
@@ -65,9 +66,13 @@ from .logs import (
 from .records import RequestCache
 from .tally import Options, Tally, tally_chunks
 
+if TYPE_CHECKING:
+    from .gz import SeekIndex
+    from .table import RecordsOut
+
 __all__ = ["CONNECT_TIMEOUT", "INSTALL", "INSTALL_S3", "MIN_TASK_BYTES", "STORAGE_DEPTH", "STORE_TIMEOUT", "TASK_BYTES",
-           "ContractMismatch", "EngineError", "check_workers", "count_task", "dashboard_of", "expand_sources", "is_url", "parse_storage_options", "plan",
-           "require", "task_size", "triage_sides", "worker_digest"]
+           "ContractMismatch", "DaskEngine", "EngineError", "check_workers", "count_task", "dashboard_of", "expand_sources", "is_url", "parse_storage_options", "plan",
+           "require", "task_size", "worker_digest"]
 
 # A plain log's range a task: ~59,000 lines of ~570 bytes, 0.6 s of counting at 10.7 µs a
 # line, against ~3 ms a task for the scheduler and the merge (docs/distributed.md measures both).
@@ -558,29 +563,59 @@ def _mismatch(other: Mapping[str, str], digest: str) -> str:
             "(install the same inspector everywhere); nothing was counted")
 
 
-def triage_sides(sides: Sequence[tuple[Sequence[str], Options]], registry: Registry, *,
-                 scheduler: str | None = None, client: Any = None, workers: int | None = None,
-                 on_progress: Callable[[Progress], None] | None = None, cancel: threading.Event | None = None,
-                 task_bytes: int | None = None, progress_every: float = 0.25, bad_lines: BinaryIO | None = None,
-                 storage_options: Mapping[str, Any] | None = None, on_notice: Callable[[str], None] | None = None,
-                 dashboard: bool = True, timeout: float | None = None) -> list[Tally]:
-    """``triage.run.triage_sides`` on a Dask cluster: the same arguments and
-    the same tallies.  ``scheduler``: the address of a running cluster's
-    scheduler (``tcp://host:8786``); without it (and without ``client``, a
-    ``distributed.Client`` to use as it is), a LocalCluster of ``workers``
+@dataclass(frozen=True)
+class DaskEngine:
+    """A Dask cluster (``--engine dask``): ``scheduler``, the address of a running
+    cluster's scheduler (``tcp://host:8786``); without it (and without ``client``,
+    a ``distributed.Client`` to use as it is), a LocalCluster of ``workers``
     processes (default: every core) is started here and closed at the end.
-    ``task_bytes``: a plain log's range a task (default ``TASK_BYTES``, less
-    when that would leave a worker fewer than eight tasks: ``task_size``).
-    ``on_notice`` is told the dashboard's address when the cluster has one.
-    The bad lines (``bad_lines``) come back with each task's tally; a
-    ``.gz``'s restart points (the local engine's ``indexes``) stay where the
-    workers decompressed it.
+    ``storage_options``: fsspec's options for the logs at URLs (``--storage-option``).
+    ``timeout``: the seconds the scheduler (default ``CONNECT_TIMEOUT``) and the
+    store of a URL (default ``STORE_TIMEOUT``) each have to answer before the
+    triage stops saying which did not (EngineError, LogError).  ``task_bytes``: a
+    plain log's range a task (default ``TASK_BYTES``, less when that would leave
+    a worker fewer than eight tasks: ``task_size``).  ``dashboard``: whether the
+    dashboard's address is told (``on_notice``)."""
 
-    ``timeout``: the seconds the scheduler (default ``CONNECT_TIMEOUT``) and
-    the store of a URL (default ``STORE_TIMEOUT``) each have to answer before
-    the triage stops saying which did not (EngineError, LogError).  Ctrl-C
-    raises ``Interrupted``, which says what the engine was waiting for; a
-    cluster started here is closed and the tasks not done are cancelled first."""
+    scheduler: str | None = None
+    storage_options: Mapping[str, Any] = field(default_factory=dict)
+    timeout: float | None = None
+    workers: int | None = None
+    client: Any = None
+    dashboard: bool = True
+    task_bytes: int | None = None
+    progress_every: float = 0.25
+
+    def count_sides(self, sides: Sides, registry: Registry, *,
+                    on_progress: Callable[[Progress], None] | None = None, cancel: Cancel | None = None,
+                    on_notice: Callable[[str], None] | None = None, bad_lines: BinaryIO | None = None,
+                    spill_dir: str | os.PathLike[str] | None = None, records: RecordsOut | None = None,
+                    stdin: BinaryIO | None = None, indexes: dict[str, SeekIndex] | None = None,
+                    ends: Mapping[str, int] | None = None) -> list[Tally]:
+        """``run.LocalEngine.count_sides`` on the cluster: the same tallies.  The bad
+        lines (``bad_lines``) come back with each task's tally (``spill_dir`` is not
+        needed); a ``.gz``'s restart points (``indexes``) stay where the workers
+        decompressed it.  ValueError for ``records``, ``stdin`` or ``ends`` (the
+        local engine's only).  Ctrl-C raises ``Interrupted``, which says what the
+        engine was waiting for; a cluster started here is closed and the tasks not
+        done are cancelled first."""
+        if records is not None:
+            raise ValueError("the dask engine writes no records' rows (--records): count with the local engine")
+        if stdin is not None or ends is not None:
+            raise ValueError("the dask engine reads files and URLs: no standard input, no ends")
+        return _count_sides(sides, registry, scheduler=self.scheduler, client=self.client, workers=self.workers,
+                            on_progress=on_progress, cancel=cancel, task_bytes=self.task_bytes,
+                            progress_every=self.progress_every, bad_lines=bad_lines,
+                            storage_options=self.storage_options, on_notice=on_notice, dashboard=self.dashboard,
+                            timeout=self.timeout)
+
+
+def _count_sides(sides: Sides, registry: Registry, *, scheduler: str | None, client: Any, workers: int | None,
+                 on_progress: Callable[[Progress], None] | None, cancel: Cancel | None,
+                 task_bytes: int | None, progress_every: float, bad_lines: BinaryIO | None,
+                 storage_options: Mapping[str, Any], on_notice: Callable[[str], None] | None, dashboard: bool,
+                 timeout: float | None) -> list[Tally]:
+    """``DaskEngine.count_sides`` with its settings."""
     storage_options = dict(storage_options or {})
     logs = [name for side_logs, _ in sides for name in side_logs]
     side_of = [number for number, (side_logs, _) in enumerate(sides) for _ in side_logs]
@@ -664,7 +699,7 @@ def triage_sides(sides: Sequence[tuple[Sequence[str], Options]], registry: Regis
 
 def _collect(client: Any, tasks: Sequence[_Task], futures: dict[str, tuple[int, Any]],
              take: Callable[[_Task, Tally, bytes | None], None], counted: dict[str, int],
-             report: Callable[[float], None], progress_every: float, cancel: threading.Event | None,
+             report: Callable[[float], None], progress_every: float, cancel: Cancel | None,
              full: Callable[[], bool]) -> None:
     """Gather the tasks' results as they complete and merge them in task order."""
     from distributed import wait

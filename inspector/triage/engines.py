@@ -1,20 +1,34 @@
-"""What the counting engines share: ``Progress`` (how far a triage is), ``WorkerError``
-(a counting worker died), ``Interrupted`` (Ctrl-C while waiting on another machine),
-``cores`` and the words for a stream that broke off.
+"""What the counting engines share: ``Engine`` (what counts the sides of a triage),
+``Progress`` (how far a triage is), ``WorkerError`` (a counting worker died),
+``Interrupted`` (Ctrl-C while waiting on another machine), ``cores`` and the words
+for a stream that broke off.
 
-The engines: every core of this machine (``triage.run``) and a Dask cluster
-(``triage.distributed``), which ``run.triage_sides`` hands a count to when asked.
+The engines, each its settings a frozen dataclass with ``count_sides``: every core
+of this machine (``run.LocalEngine``) and a Dask cluster (``distributed.DaskEngine``).
+A triage is given one (``run.triage_sides``, ``job.run_job``), as a database
+client is given an adapter; none is picked by name.
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, BinaryIO, Protocol
 
 from .logs import LogError, StreamBroke
-from .tally import Tally
+from .tally import Options, Tally
 
-__all__ = ["Interrupted", "Progress", "WorkerError", "broken_problem", "cores"]
+if TYPE_CHECKING:
+    from ..contract.models import Registry
+    from .gz import SeekIndex
+    from .table import RecordsOut
+
+__all__ = ["Cancel", "Engine", "Interrupted", "Progress", "Sides", "WorkerError", "broken_problem", "cores"]
+
+# The sides of a triage: each its logs (in order) and the options they are counted with
+# (``--against``: the logs, then the logs compared with).
+Sides = Sequence[tuple[Sequence[str], Options]]
 
 
 class WorkerError(LogError):
@@ -70,3 +84,27 @@ def broken_problem(exc: StreamBroke, handed: int) -> str:
     if cut > 0:
         return f"{exc.problem}; the {cut:,} byte(s) of a line cut off after it are not counted"
     return exc.problem
+
+
+class Cancel(Protocol):
+    """What stops a count between its tasks: a ``threading.Event``, or anything with its ``is_set``."""
+
+    def is_set(self) -> bool: ...
+
+
+class Engine(Protocol):
+    """What counts a triage: its settings (a frozen dataclass, ``task_bytes`` among
+    them: None for the engine's default) and ``count_sides``."""
+
+    @property
+    def task_bytes(self) -> int | None: ...
+
+    def count_sides(self, sides: Sides, registry: Registry, *,
+                    on_progress: Callable[[Progress], None] | None = None, cancel: Cancel | None = None,
+                    on_notice: Callable[[str], None] | None = None, bad_lines: BinaryIO | None = None,
+                    spill_dir: str | os.PathLike[str] | None = None, records: RecordsOut | None = None,
+                    stdin: BinaryIO | None = None, indexes: dict[str, SeekIndex] | None = None,
+                    ends: Mapping[str, int] | None = None) -> list[Tally]:
+        """Count every line of each side's logs into a tally a side (``run.LocalEngine.count_sides`` says how);
+        ValueError for what this engine cannot do (``records``, ``stdin``, ``ends`` on a cluster)."""
+        ...

@@ -57,6 +57,7 @@ from typing import Any, BinaryIO, Protocol
 
 from ..contract.checks import label_of
 from ..contract.models import Registry
+from .engines import Engine
 from .logs import CHUNK_BYTES, STDIN, Chunk, LogError, check_stdin, is_gzip, open_log, read_problem
 from .records import MAX_LINE_BYTES, RequestCache
 from .stamp import LogStamp
@@ -623,19 +624,22 @@ def _newlines(fd: int, end: int) -> int:
 def follow(logs: Sequence[str], registry: Registry, options: Options = Options(), *,
            on_progress: Callable[[FollowProgress], None], cancel: Cancel, stdin: BinaryIO | None = None,
            stamps: dict[str, LogStamp] | None = None, poll_seconds: float = POLL_SECONDS,
-           report_seconds: float = REPORT_SECONDS, **engine: Any) -> Tally:
+           report_seconds: float = REPORT_SECONDS, on_notice: Callable[[str], None] | None = None,
+           engine: Engine | None = None, workers: int | None = None,
+           task_bytes: int | None = None, parallel_min_bytes: int | None = None,
+           progress_every: float | None = None) -> Tally:
     """Count ``logs`` and follow them until ``cancel`` is set or every one ended
     (standard input's end; a file never ends); the counts in the end.
 
     The lines already in the plain logs are counted first, by ``triage`` on
-    every core (``engine``: its arguments, ``workers`` and so on), up to each
+    every core (``engine``, or the local engine of ``workers``, ``task_bytes``...), up to each
     one's last newline; then every ``poll_seconds`` what was appended.
     ``on_progress`` is called in this thread with the counts as they are: while
     the backlog is counted as ``triage`` reports, then after each poll that
     counted a line or saw an event (at most every ``poll_seconds``) and at least
     every ``report_seconds``; once more at the end (``done``).  LogError before
     anything is counted for a log that cannot be followed."""
-    from .run import triage
+    from .run import local_engine, triage
 
     follower = Follower(logs, registry, options, stdin=stdin, stamps=stamps)
     started = time.monotonic()
@@ -653,7 +657,8 @@ def follow(logs: Sequence[str], registry: Registry, options: Options = Options()
                                            existing_lines=state.lines))
 
             counted = triage(list(follower.backlog), registry, options, on_progress=backlog,
-                             cancel=cancel, ends=follower.backlog, **engine)
+                             cancel=cancel, ends=follower.backlog, on_notice=on_notice,
+                             engine=local_engine(engine, workers, task_bytes, parallel_min_bytes, progress_every))
             if read[0] < existing:  # stopped while the lines there were counted: nothing to follow on from
                 follower.stopped(counted, read[0])
             else:

@@ -39,17 +39,17 @@ import shutil
 import signal
 import sys
 import tempfile
-import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
 from typing import Any, BinaryIO
 
 from ..contract.models import Registry
 from .badlines import Spill, copy_spill, spill_name
-from .engines import Progress, WorkerError, broken_problem, cores
+from .engines import Cancel, Engine, Progress, Sides, WorkerError, broken_problem, cores
 from .gz import SeekIndex
 from .logs import (
     STDIN,
@@ -68,12 +68,14 @@ from .records import RequestCache
 from .table import RecordsOut, RowSpill, rows_name
 from .tally import Options, Tally, tally_chunk, tally_chunks, tally_range
 
-__all__ = ["MAX_WORKERS", "PARALLEL_MIN_BYTES", "TASK_BYTES", "Progress", "WorkerError", "cores", "plan_workers",
-           "triage", "triage_sides"]
+__all__ = ["MAX_WORKERS", "PARALLEL_MIN_BYTES", "TASK_BYTES", "Engine", "LocalEngine", "Progress", "WorkerError",
+           "cores", "local_engine", "plan_workers", "triage", "triage_sides"]
 
 TASK_BYTES = 16 * 1024 * 1024
 # Below this much input, counting here beats starting processes.
 PARALLEL_MIN_BYTES = 8 * 1024 * 1024
+# At most how often a count's progress is told (seconds).
+PROGRESS_EVERY = 0.25
 # The most workers one may ask for; past the cores, more only cost memory (each
 # a forked copy of this process) and start-up time.
 MAX_WORKERS = 64
@@ -185,70 +187,117 @@ def _tasks(logs: Sequence[str], kinds: Sequence[str], sizes: Sequence[int | None
         consumed[0] = before + read[0]
 
 
-def triage(logs: Sequence[str], registry: Registry, options: Options = Options(), **engine: Any) -> Tally:
+def triage(logs: Sequence[str], registry: Registry, options: Options = Options(), *, engine: Engine | None = None,
+           workers: int | None = None, task_bytes: int | None = None, parallel_min_bytes: int | None = None,
+           progress_every: float | None = None, on_progress: Callable[[Progress], None] | None = None,
+           cancel: Cancel | None = None, stdin: BinaryIO | None = None,
+           indexes: dict[str, SeekIndex] | None = None, bad_lines: BinaryIO | None = None,
+           spill_dir: str | os.PathLike[str] | None = None, records: RecordsOut | None = None,
+           on_notice: Callable[[str], None] | None = None, ends: Mapping[str, int] | None = None) -> Tally:
     """Count every line of ``logs`` (in order; ``-`` is standard input): ``triage_sides`` of one side."""
-    return triage_sides([(logs, options)], registry, **engine)[0]
+    return triage_sides([(logs, options)], registry, engine=engine, workers=workers, task_bytes=task_bytes,
+                        parallel_min_bytes=parallel_min_bytes, progress_every=progress_every,
+                        on_progress=on_progress, cancel=cancel, stdin=stdin, indexes=indexes, bad_lines=bad_lines,
+                        spill_dir=spill_dir, records=records, on_notice=on_notice, ends=ends)[0]
 
 
-def triage_sides(sides: Sequence[tuple[Sequence[str], Options]], registry: Registry, *,
-                 workers: int | None = None, on_progress: Callable[[Progress], None] | None = None,
-                 cancel: threading.Event | None = None, stdin: BinaryIO | None = None,
-                 parallel_min_bytes: int = PARALLEL_MIN_BYTES, task_bytes: int | None = None,
-                 progress_every: float = 0.25, indexes: dict[str, SeekIndex] | None = None,
-                 bad_lines: BinaryIO | None = None, spill_dir: str | os.PathLike[str] | None = None,
-                 records: RecordsOut | None = None, on_notice: Callable[[str], None] | None = None,
-                 ends: Mapping[str, int] | None = None, engine: str = "local", **cluster: Any) -> list[Tally]:
-    """Count every line of each side's logs (in order; ``-`` is standard input,
-    on one side only), each side with its options, into a tally a side.  The
-    sides' tasks share one pool of workers (``--against``: the two triages side
-    by side on every core, not one after the other); the first side's are the
-    ones ``bad_lines``, ``options.stop_at_limit`` and the progress's tally are of.
+def local_engine(engine: Engine | None = None, workers: int | None = None, task_bytes: int | None = None,
+                 parallel_min_bytes: int | None = None, progress_every: float | None = None) -> Engine:
+    """``engine``, or the local engine of the settings given as keywords (for short: the tests, the
+    benchmarks); ValueError for both (an engine's settings are its own)."""
+    given = {name: value for name, value in (("workers", workers), ("task_bytes", task_bytes),
+                                             ("parallel_min_bytes", parallel_min_bytes),
+                                             ("progress_every", progress_every)) if value is not None}
+    if engine is not None:
+        if given:
+            raise ValueError(f"{sorted(given)} with an engine: they are the engine's settings")
+        return engine
+    return LocalEngine(workers=workers, task_bytes=task_bytes, parallel_min_bytes=parallel_min_bytes,
+                       progress_every=progress_every if progress_every is not None else PROGRESS_EVERY)
 
-    ``workers``: processes to count in (default: every core; at most the cores
-    and the tasks, ``plan_workers``); 1, or less input than
-    ``parallel_min_bytes``, counts in this process.  When the workers cannot
-    be started, the count runs in this process and ``on_notice`` is told why;
-    a worker that dies raises ``WorkerError``.  ``on_progress`` is
-    called at most every ``progress_every`` seconds and once at the end, in this
-    thread, with the counts as they are (they go on changing after it returns).
-    ``cancel`` stops between tasks, returning what was counted.  A log that
-    cannot be opened (standard input too: closed, write-only, a directory) raises
-    ``LogError`` before anything is counted.  One that breaks off (a truncated or
-    corrupt ``.gz``, a read error) is counted up to the last complete line before
-    the break, listed in ``Tally.broken`` (file, the line after which it broke,
-    why), and the next log is counted.  ``indexes``: per ``.gz`` log, a
-    ``SeekIndex`` to keep its restart points in as it is decompressed (what a
-    drill-down after the count reads from).
 
-    ``bad_lines``: a binary stream every bad line is written to, a JSON object
-    a line (``triage.badlines``); the tasks' spills go into a new private
-    directory in ``spill_dir`` (default: the system's temporary directory),
-    removed at the end.  ``records``: where a row of every record of the first
-    side's logs is copied, in log order (``--records``, ``triage.table``),
-    spilled by each task into the same directory as its bad lines are; the
-    local engine's only.  With ``options.stop_at_limit``, the counting stops
-    once ``options.limit`` records of the group are collected.
+def triage_sides(sides: Sides, registry: Registry, *, engine: Engine | None = None,
+                 workers: int | None = None, task_bytes: int | None = None, parallel_min_bytes: int | None = None,
+                 progress_every: float | None = None, on_progress: Callable[[Progress], None] | None = None,
+                 cancel: Cancel | None = None, stdin: BinaryIO | None = None,
+                 indexes: dict[str, SeekIndex] | None = None, bad_lines: BinaryIO | None = None,
+                 spill_dir: str | os.PathLike[str] | None = None, records: RecordsOut | None = None,
+                 on_notice: Callable[[str], None] | None = None, ends: Mapping[str, int] | None = None) -> list[Tally]:
+    """Count every line of each side's logs with ``engine`` (default: the local
+    engine, its settings given for short as ``workers``, ``task_bytes``,
+    ``parallel_min_bytes``, ``progress_every``; ``LocalEngine.count_sides`` says
+    what the other arguments do)."""
+    return local_engine(engine, workers, task_bytes, parallel_min_bytes, progress_every).count_sides(
+        sides, registry, on_progress=on_progress, cancel=cancel, on_notice=on_notice, bad_lines=bad_lines,
+        spill_dir=spill_dir, records=records, stdin=stdin, indexes=indexes, ends=ends)
 
-    ``ends``: per plain log, the byte its count stops at (the lines that begin
-    before it; a followed log's last newline, so that a line still being
-    written is left to the follower, ``triage.follow``).
 
-    ``engine="dask"``: the same count on a Dask cluster (``triage.distributed``,
-    imported only then), which ``cluster`` configures (``scheduler``,
-    ``storage_options``, ``client``, ``dashboard``).
-    """
-    if engine == "dask":
-        if records is not None:
-            raise ValueError("the dask engine writes no records' rows (--records): count with the local engine")
-        if stdin is not None or ends is not None:
-            raise ValueError("the dask engine reads files and URLs: no standard input, no ends")
-        from .distributed import triage_sides as on_cluster
+@dataclass(frozen=True)
+class LocalEngine:
+    """Every core of this machine: ``workers`` processes to count in (default:
+    every core; at most the cores and the tasks, ``plan_workers``); 1, or less
+    input than ``parallel_min_bytes`` (default ``PARALLEL_MIN_BYTES``), counts
+    in this process.  A plain log is counted in ranges of ``task_bytes``
+    (default ``TASK_BYTES``); progress is told at most every ``progress_every``
+    seconds.  (The defaults are read when a count starts.)"""
 
-        return on_cluster(sides, registry, workers=workers, on_progress=on_progress, cancel=cancel,
-                          progress_every=progress_every, bad_lines=bad_lines, on_notice=on_notice,
-                          **({"task_bytes": task_bytes} if task_bytes is not None else {}), **cluster)  # type: ignore[arg-type]  # task_bytes an int
-    if engine != "local" or cluster:
-        raise ValueError(f"engine {engine!r} with {sorted(cluster)}: the local engine takes none of these")
+    workers: int | None = None
+    task_bytes: int | None = None
+    progress_every: float = PROGRESS_EVERY
+    parallel_min_bytes: int | None = None
+
+    def count_sides(self, sides: Sides, registry: Registry, *,
+                    on_progress: Callable[[Progress], None] | None = None, cancel: Cancel | None = None,
+                    on_notice: Callable[[str], None] | None = None, bad_lines: BinaryIO | None = None,
+                    spill_dir: str | os.PathLike[str] | None = None, records: RecordsOut | None = None,
+                    stdin: BinaryIO | None = None, indexes: dict[str, SeekIndex] | None = None,
+                    ends: Mapping[str, int] | None = None) -> list[Tally]:
+        """Count every line of each side's logs (in order; ``-`` is standard input,
+        on one side only), each side with its options, into a tally a side.  The
+        sides' tasks share one pool of workers (``--against``: the two triages side
+        by side on every core, not one after the other); the first side's are the
+        ones ``bad_lines``, ``options.stop_at_limit`` and the progress's tally are of.
+
+        When the workers cannot be started, the count runs in this process and
+        ``on_notice`` is told why; a worker that dies raises ``WorkerError``.
+        ``on_progress`` is called at most every ``progress_every`` seconds and once
+        at the end, in this thread, with the counts as they are (they go on
+        changing after it returns).  ``cancel`` stops between tasks, returning
+        what was counted.  A log that cannot be opened (standard input too:
+        closed, write-only, a directory) raises ``LogError`` before anything is
+        counted.  One that breaks off (a truncated or corrupt ``.gz``, a read
+        error) is counted up to the last complete line before the break, listed
+        in ``Tally.broken`` (file, the line after which it broke, why), and the
+        next log is counted.  ``indexes``: per ``.gz`` log, a ``SeekIndex`` to
+        keep its restart points in as it is decompressed (what a drill-down after
+        the count reads from).
+
+        ``bad_lines``: a binary stream every bad line is written to, a JSON object
+        a line (``triage.badlines``); the tasks' spills go into a new private
+        directory in ``spill_dir`` (default: the system's temporary directory),
+        removed at the end.  ``records``: where a row of every record of the first
+        side's logs is copied, in log order (``--records``, ``triage.table``),
+        spilled by each task into the same directory as its bad lines are.  With
+        ``options.stop_at_limit``, the counting stops once ``options.limit``
+        records of the group are collected.
+
+        ``ends``: per plain log, the byte its count stops at (the lines that begin
+        before it; a followed log's last newline, so that a line still being
+        written is left to the follower, ``triage.follow``)."""
+        return _count_sides(sides, registry, workers=self.workers, on_progress=on_progress, cancel=cancel,
+                            stdin=stdin,
+                            parallel_min_bytes=self.parallel_min_bytes if self.parallel_min_bytes is not None
+                            else PARALLEL_MIN_BYTES, task_bytes=self.task_bytes,
+                            progress_every=self.progress_every, indexes=indexes, bad_lines=bad_lines,
+                            spill_dir=spill_dir, records=records, on_notice=on_notice, ends=ends)
+
+
+def _count_sides(sides: Sides, registry: Registry, *, workers: int | None, on_progress: Callable[[Progress], None] | None,
+                 cancel: Cancel | None, stdin: BinaryIO | None, parallel_min_bytes: int,
+                 task_bytes: int | None, progress_every: float, indexes: dict[str, SeekIndex] | None,
+                 bad_lines: BinaryIO | None, spill_dir: str | os.PathLike[str] | None, records: RecordsOut | None,
+                 on_notice: Callable[[str], None] | None, ends: Mapping[str, int] | None) -> list[Tally]:
+    """``LocalEngine.count_sides`` with its settings."""
     task_bytes = task_bytes or TASK_BYTES
     logs = [path for side_logs, _ in sides for path in side_logs]
     side_of = [number for number, (side_logs, _) in enumerate(sides) for _ in side_logs]

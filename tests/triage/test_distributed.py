@@ -24,7 +24,7 @@ import pytest
 from inspector.contract import version
 from inspector.suites.load import load_registry
 from inspector.triage import Options, distributed, run as run_module
-from inspector.triage.distributed import ContractMismatch, EngineError, count_task, expand_sources, plan
+from inspector.triage.distributed import ContractMismatch, DaskEngine, EngineError, count_task, expand_sources, plan
 from inspector.triage.summary import summarize
 from inspector.triage.synth import write_log, write_registry
 
@@ -91,7 +91,7 @@ def made(tmp_path_factory):
 def local_and_dask(sides, registry, client, **engine):
     """The tallies of both engines, summarised (the JSON the command prints)."""
     local = run_module.triage_sides(sides, registry, workers=1)
-    dask = run_module.triage_sides(sides, registry, engine="dask", client=client, **engine)
+    dask = run_module.triage_sides(sides, registry, engine=DaskEngine(client=client, **engine))
     return ([summarize(tally, options, logs, "registry.json").to_dict() for tally, (logs, options) in zip(local, sides)],
             [summarize(tally, options, logs, "registry.json").to_dict() for tally, (logs, options) in zip(dask, sides)])
 
@@ -125,8 +125,8 @@ class TestSameCounts:
         folder, registry = made
         sides = [([str(folder / "app.jsonl")], Options(collect="VALUE_MISMATCH", limit=40, index=True))]
         local = run_module.triage_sides(sides, load_registry(registry), workers=1)[0]
-        dask = run_module.triage_sides(sides, load_registry(registry), engine="dask", client=cluster,
-                                       task_bytes=50_000)[0]
+        dask = run_module.triage_sides(sides, load_registry(registry), engine=DaskEngine(client=cluster,
+                                                                                     task_bytes=50_000))[0]
         assert dask.collected == local.collected and len(dask.collected) == 40
         assert dask.index == local.index and dask.bad == local.bad
 
@@ -142,8 +142,8 @@ class TestSameCounts:
     def test_progress_from_task_completions(self, made, cluster):
         folder, registry = made
         seen = []
-        tally = run_module.triage([str(folder / "app.jsonl")], load_registry(registry), engine="dask", client=cluster,
-                                  task_bytes=64 * 1024, on_progress=seen.append, progress_every=0)
+        tally = run_module.triage([str(folder / "app.jsonl")], load_registry(registry), on_progress=seen.append,
+                                  engine=DaskEngine(client=cluster, task_bytes=64 * 1024, progress_every=0))
         assert seen[-1].tasks_done == seen[-1].tasks > 10 and seen[-1].lines == tally.lines == 3000
         assert all(state.tasks_done <= state.tasks for state in seen)
 
@@ -186,8 +186,8 @@ class TestFaults:
 
         local = run_module.triage_sides(sides, load_registry(registry), workers=1)[0]
         started = time.monotonic()
-        dask = run_module.triage_sides(sides, load_registry(registry), engine="dask", client=cluster,
-                                       task_bytes=32 * 1024, on_progress=kill, progress_every=0)[0]
+        dask = run_module.triage_sides(sides, load_registry(registry), on_progress=kill,
+                                       engine=DaskEngine(client=cluster, task_bytes=32 * 1024, progress_every=0))[0]
         assert killed and killed[0] > 0, "the worker was killed before the count ended"
         assert summarize(dask, sides[0][1], logs).to_dict() == summarize(local, sides[0][1], logs).to_dict()
         assert time.monotonic() - started < 30
@@ -201,7 +201,7 @@ class TestFaults:
                             lambda name, options, timeout: 1000 if name.endswith("gone.jsonl") else
                             real(name, options, timeout))
         logs = [str(folder / "more.jsonl"), str(folder / "gone.jsonl"), str(folder / "broken.jsonl.gz")]
-        tally = run_module.triage(logs, load_registry(registry), engine="dask", client=cluster)
+        tally = run_module.triage(logs, load_registry(registry), engine=DaskEngine(client=cluster))
         alone = run_module.triage([str(folder / "more.jsonl"), str(folder / "broken.jsonl.gz")],
                                   load_registry(registry), workers=1)
         assert tally.lines == alone.lines and tally.cells == alone.cells
@@ -240,9 +240,9 @@ class TestFaults:
             if state.tally.lines > 0:  # a prefix merged (tasks end out of order)
                 cancel.set()
 
-        tally = run_module.triage([str(folder / "app.jsonl")], load_registry(registry), engine="dask",
-                                  scheduler=cluster.scheduler.address, task_bytes=16 * 1024, on_progress=stop,
-                                  progress_every=0, cancel=cancel)
+        tally = run_module.triage([str(folder / "app.jsonl")], load_registry(registry), on_progress=stop, cancel=cancel,
+                                  engine=DaskEngine(scheduler=cluster.scheduler.address, task_bytes=16 * 1024,
+                                                    progress_every=0))
         assert 0 < tally.lines < 3000
         assert sorted(cluster.scheduler_info()["workers"]) == workers
         deadline = time.monotonic() + 10
@@ -259,9 +259,9 @@ class TestFaults:
 
         with pytest.raises(KeyboardInterrupt, match=r"^while counting on the cluster: \d+ of \d+ tasks done, the "
                                                     "others cancelled$"):
-            run_module.triage([str(folder / "app.jsonl")], load_registry(registry), engine="dask",
-                              scheduler=cluster.scheduler.address, task_bytes=16 * 1024, on_progress=interrupt,
-                              progress_every=0)
+            run_module.triage([str(folder / "app.jsonl")], load_registry(registry), on_progress=interrupt,
+                              engine=DaskEngine(scheduler=cluster.scheduler.address, task_bytes=16 * 1024,
+                                                progress_every=0))
         assert sorted(cluster.scheduler_info()["workers"]) == workers
         deadline = time.monotonic() + 10
         while tasks_of(cluster) and time.monotonic() < deadline:
@@ -279,8 +279,8 @@ class TestFaults:
             raise KeyboardInterrupt
 
         with pytest.raises(KeyboardInterrupt):
-            run_module.triage([str(folder / "app.jsonl")], load_registry(registry), engine="dask", workers=1,
-                              task_bytes=16 * 1024, on_progress=interrupt, progress_every=0, dashboard=False)
+            run_module.triage([str(folder / "app.jsonl")], load_registry(registry), on_progress=interrupt,
+                              engine=DaskEngine(workers=1, task_bytes=16 * 1024, progress_every=0, dashboard=False))
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline:
             left = {child.pid for child in psutil.Process().children(recursive=True)
@@ -303,8 +303,7 @@ class TestContract:
         cluster.run(_set_verifier, "contract-0000000000000000", workers=[first])
         try:
             with pytest.raises(EngineError) as caught:
-                run_module.triage([str(folder / "app.jsonl")], load_registry(registry), engine="dask",
-                                  client=cluster)
+                run_module.triage([str(folder / "app.jsonl")], load_registry(registry), engine=DaskEngine(client=cluster))
         finally:
             cluster.run(_set_verifier, mine, workers=[first])
         said = str(caught.value)
@@ -319,8 +318,7 @@ class TestContract:
         cluster.run(_set_verifier, "contract-1111111111111111")
         try:
             with pytest.raises(EngineError) as caught:
-                run_module.triage([str(folder / "app.jsonl")], load_registry(registry), engine="dask",
-                                  client=cluster)
+                run_module.triage([str(folder / "app.jsonl")], load_registry(registry), engine=DaskEngine(client=cluster))
         finally:
             cluster.run(_set_verifier, mine)
         assert "verifies with contract-1111111111111111" in str(caught.value) and mine in str(caught.value)
@@ -375,7 +373,7 @@ class TestCommandLine:
 
         folder, registry = made
         snapshots = {}
-        for name, engine in (("local", {}), ("dask", {"engine": "dask", "scheduler": cluster.scheduler.address})):
+        for name, engine in (("local", {}), ("dask", {"engine": DaskEngine(scheduler=cluster.scheduler.address)})):
             found = []
             run = triage_run([str(folder / "app.jsonl")], load_registry(registry), registry, ("model",), **engine)
             count(run, found.append, threading.Event())
@@ -477,7 +475,7 @@ class TestS3:
         boto3.client("s3").put_object(Bucket=BUCKET, Key="broken/app.jsonl.gz",
                                       Body=(folder / "broken.jsonl.gz").read_bytes())
         url = f"s3://{BUCKET}/broken/app.jsonl.gz"
-        tally = run_module.triage([url], load_registry(registry), engine="dask", client=cluster)
+        tally = run_module.triage([url], load_registry(registry), engine=DaskEngine(client=cluster))
         alone = run_module.triage([str(folder / "broken.jsonl.gz")], load_registry(registry), workers=1)
         assert tally.lines == alone.lines > 0 and tally.cells == alone.cells
         assert tally.broken == [(url, *alone.broken[0][1:])]
@@ -492,7 +490,7 @@ class TestS3:
         try:
             with pytest.MonkeyPatch.context() as patch:
                 patch.setattr(distributed, "_size", lambda name, options, timeout: sizes[name])
-                tally = run_module.triage(logs, load_registry(registry), engine="dask", client=cluster)
+                tally = run_module.triage(logs, load_registry(registry), engine=DaskEngine(client=cluster))
         finally:
             boto3.client("s3").put_object(Bucket=BUCKET, Key="2026-12-01/app-01.jsonl",
                                           Body=(bucket / "app-01.jsonl").read_bytes())

@@ -123,7 +123,7 @@ class TestARefusedFork:
 
             os.fork = fork
             run.cores = lambda: 2
-            run.triage_sides.__kwdefaults__.update(parallel_min_bytes=0, task_bytes=10_000)
+            run.PARALLEL_MIN_BYTES, run.TASK_BYTES = 0, 10_000
         """, f"""
             from inspector.cli import main
             sys.exit(main(["triage", {str(folder / "app.jsonl")!r}, "--registry", {str(registry)!r},
@@ -168,7 +168,7 @@ class TestAWorkerThatDies:
     def test_the_command_reports_the_death(self, made, tmp_path):
         folder, registry = made
         proc = child(DYING, f"""
-            run.triage_sides.__kwdefaults__.update(parallel_min_bytes=0, task_bytes=10_000)
+            run.PARALLEL_MIN_BYTES, run.TASK_BYTES = 0, 10_000
             from inspector.cli import main
             sys.exit(main(["triage", {str(folder / "app.jsonl")!r}, "--registry", {str(registry)!r}, "--summary"]))
         """)
