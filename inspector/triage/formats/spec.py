@@ -57,6 +57,8 @@ SPEC_KEYS = ("preset", "name", "description", "source", "sample", "reads", "suff
              "keep", "skip", "no_answer", "truncated", "join", "parent", "header")
 REQUEST_MEMBERS = ("service", "environment", "revision", "fields", "supplied", "scope")
 SCOPE_MEMBERS = ("tenant", "user", "now")
+# The name a related record is reached by when its table gives no ``as``.
+_ALIASES = {"join": "input", "parent": "parent", "header": "header"}
 _ENVELOPE_KEYS = ("role", "parts", "choices", "output", "content")
 
 
@@ -308,7 +310,7 @@ def _spec(document: Mapping[str, Any], name: str, origin: str) -> FormatSpec:
         if key in document:
             found = table(key, document[key], {"join": ("file", "on", "as"), "parent": ("id", "parent", "as"),
                                                "header": ("path", "as")}[key])
-            alias = text(f"{key}.as", found.get("as", {"join": "input", "parent": "parent", "header": "header"}[key]))
+            alias = text(f"{key}.as", found.get("as", _ALIASES[key]))
             if key == "join":
                 if "file" not in found or "on" not in found:
                     raise fail("join needs file and on")
@@ -416,7 +418,7 @@ def _alias(document: Mapping[str, Any], key: str) -> str:
     found = document.get(key)
     if not isinstance(found, dict):
         return ""
-    return str(found.get("as", {"join": "input", "parent": "parent", "header": "header"}[key]))
+    return str(found.get("as", _ALIASES[key]))
 
 
 def _kind(value: Any) -> str:
