@@ -7,7 +7,7 @@ end in a new value of one of these; the watchers hand it to the views, and each
 view redraws only what changed for it.
 
 The lab's changes are one more way to a new selection: the screen's ``Lab``
-(``tui/lab.py``) owns the lab's keys, state and screens; the screen hands it the
+(``tui/lab/``) owns the lab's keys, state and screens; the screen hands it the
 lab's keys and messages (``AnswerChanged``, ``MutationChosen``, ``UndoAsked``,
 ``MutantChosen``), and the lab hands back the edited answer's report
 (``show_changed``), selected like any other case's.  Which keys apply now is a
