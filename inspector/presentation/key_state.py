@@ -1,47 +1,43 @@
-"""Which of the main view's keys do something now: a table, ``NEEDS``.  No textual.
+"""Which of the main view's keys do something now (``KeyState``, ``Needs``).  No textual.
 
 ``KeyState`` is what the keys depend on, computed from the case shown (its
-selection, its history of changes) and the case list's filter.  ``NEEDS`` names,
-for each action, the one fact it needs; an action not in the table always
-applies.  The main screen asks ``applies`` for the footer and the palette
-(``check_action``: True, or None for a key shown greyed, or False for one not
-shown), and redraws the footer only when the state changes.
+selection, its history of changes) and the case list's filter: facts, and
+nothing about any key.  What a key needs is declared with the key
+(``tui.keys.Key``: ``needs``, ``hidden``, and its screen for review mode; the
+palette's exercise with its command) and handed to ``applies``.  The main screen
+asks it for the footer and the palette (``check_action``: True, or None for a key
+shown greyed, or False for one not shown), and redraws the footer only when the
+state changes.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 from ..lab.history import History
 from .selection import Selection
 
-__all__ = ["HIDDEN", "MODES", "NEEDS", "KeyState"]
+__all__ = ["ALWAYS", "Fact", "KeyState", "Needs"]
 
-# action -> the fact of KeyState it needs (an attribute's name).
-NEEDS: dict[str, str] = {
-    "clear_filter": "filtered",
-    "next_claim": "several_claims", "previous_claim": "several_claims",
-    "next_step": "steps", "previous_step": "steps", "explore": "steps",
-    "first_failure": "failure",
-    "edit_claim": "claims",  # claims were decoded: the answer is strict JSON of the claims shape
-    "edit_raw": "loaded", "save": "loaded", "review_save": "loaded",
-    "leave_review": "unfiltered",  # Esc clears a filter first
-    "decide": "decidable", "decide_with_note": "decidable", "label_claim": "claims_decidable",
-    "mutations": "changeable", "mutate": "changeable",
-    "exercise": "accepted",
-    "repair": "rejected",  # a rejected answer, edited or frozen
-    "undo": "can_undo", "redo": "can_redo", "reset": "edited",
-}
-# Not shown at all when they do not apply (the others are shown greyed).
-HIDDEN: frozenset[str] = frozenset({"clear_filter", "leave_review"})
-# Keys of one mode only: True, review mode's (a, r, s decide there); False, the keys
-# they shadow, which review mode moves (``review_pretty``, ``review_save``).  Not
-# shown at all in the other mode.
-MODES: dict[str, bool] = {
-    "decide": True, "decide_with_note": True, "label_claim": True, "leave_review": True,
-    "review_pretty": True, "review_save": True,
-    "toggle_pretty": False, "save": False,
-}
+# The facts of KeyState a key can need (its members' names; a test holds the two together).
+Fact = Literal["claims", "several_claims", "steps", "failure", "loaded", "changeable", "accepted", "rejected",
+               "can_undo", "can_redo", "edited", "filtered", "unfiltered", "reviewing", "decidable",
+               "claims_decidable"]
+
+
+@dataclass(frozen=True, slots=True)
+class Needs:
+    """What one key needs to do something, as declared with it."""
+
+    fact: Fact | None = None  # the fact of KeyState it needs; None: it always applies
+    hidden: bool = False  # not shown at all when the fact is false (else shown greyed)
+    # Keys of one mode only: True, review mode's (a, r, s decide there); False, the keys they shadow,
+    # which review mode moves (r and s to i and ^s).  Not shown at all in the other mode.
+    review: bool | None = None
+
+
+ALWAYS = Needs()
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,14 +89,11 @@ class KeyState:
             claims_decidable=decidable and bool(selection.claims),
         )
 
-    def applies(self, action: str) -> bool | None:
-        """True when the action does something now; else None (greyed), or False for the hidden ones.
-        ``action`` may carry its parameters (``mutate('quote.other_line')``, as the palette has it)."""
-        name = action.partition("(")[0]
-        mode = MODES.get(name)
-        if mode is not None and mode != self.reviewing:
+    def applies(self, needs: Needs) -> bool | None:
+        """True when a key with these needs does something now; else None (greyed), or False (not shown:
+        a hidden key, or a key of the other mode)."""
+        if needs.review is not None and needs.review != self.reviewing:
             return False
-        need = NEEDS.get(name)
-        if need is None or getattr(self, need):
+        if needs.fact is None or getattr(self, needs.fact):
             return True
-        return False if name in HIDDEN else None
+        return False if needs.hidden else None

@@ -22,6 +22,7 @@ from textual.message import Message
 from ..io.reading import is_regular_file
 from ..presentation.browse import Browse
 from ..presentation.filters import CHECK_FILTERS, FILTERS, STATUS_FILTERS
+from ..presentation.key_state import Needs
 from ..presentation.session import Session
 from ..suites.load import bundled_suite_paths
 from . import keys, safe
@@ -170,6 +171,7 @@ class ExerciseCommands(_InspectorProvider):
     """The article's exercise (seed 000, section 6), offered on an accepted case."""
 
     TEXT = "The article's exercise"
+    NEEDS = Needs("accepted")  # what the exercise starts from (the main screen's check_action reads it too)
 
     def _commands(self) -> list[tuple[str, Callable[[], object], str]]:
         if not self.main.applies("exercise"):

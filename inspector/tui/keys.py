@@ -8,8 +8,9 @@ everywhere, ``main`` on the main view, ``summary`` on the suite summary,
 the lab's two editors, ``triage`` on a triage's overview, ``records`` on a
 group's records (the main view's keys and these), ``bad`` on its bad lines,
 ``help`` on the help screen.  ``review`` keys are the main view's too, and work
-only in review mode (``presentation.key_state.MODES``); those they shadow work
-only outside it; ``decide`` and ``label`` are review mode's two small forms.
+only in review mode; those they shadow (``shadowed``) work only outside it;
+``decide`` and ``label`` are review mode's two small forms.  What a main view's
+key needs to do something (``needs``, ``hidden``) is declared with it too.
 ``on`` says which widget of the screen binds a key: a list screen's movement keys
 (j k g G PgDn PgUp, ``_moves``) are its table's (``widgets.table.CursorTable``,
 focused, which keeps the cursor within the rows), as Textual's DataTable binds its own.
@@ -23,10 +24,11 @@ from textual.binding import Binding, BindingType
 
 from ..lab.mutations import MUTATIONS_BY_NAME
 from ..presentation.exercise import VALUE_MUTATIONS
+from ..presentation.key_state import Fact, Needs
 from ..presentation.predict import PREDICTIONS
 from ..presentation.review_view import LABEL_CHOICES
 
-__all__ = ["GROUPS", "KEYS", "SCREENS", "Key", "bindings", "keys_markdown", "keys_of"]
+__all__ = ["GROUPS", "KEYS", "SCREENS", "Key", "bindings", "keys_markdown", "keys_of", "needs_by_action"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +49,17 @@ class Key:
     # Which of the screen's widgets binds the key: "screen", or "table" for the movement keys its list table
     # owns (widgets.table.CursorTable: the focused table, as Textual's DataTable); space-separated when two do.
     on: str = "screen"
+    # What the key needs to do something (the main view's keys: presentation.key_state): a fact of the
+    # case shown (else shown greyed), ``hidden`` when it is not shown at all without it.  A ``review`` key
+    # works only in review mode; ``shadowed``, one review mode takes the key of, only outside it.
+    needs: Fact | None = None
+    hidden: bool = False
+    shadowed: bool = False
+
+    @property
+    def when(self) -> Needs:
+        """What the key needs, as ``KeyState.applies`` reads it."""
+        return Needs(self.needs, self.hidden, True if self.screen == "review" else False if self.shadowed else None)
 
 
 # Where a key works, as the help screen titles it, in the order it lists them.
@@ -101,8 +114,7 @@ def _shortcut(key: str, name: str) -> Key:
     mutation = MUTATIONS_BY_NAME[name]
     return Key(f"mutate_{name.replace('.', '_')}", keys=key, action=f"mutate('{name}')", description=f"mutate: {name}",
                help=f"Apply {name} to the current claim: {mutation.title} (again: its next variant).", group="lab",
-               display=key,
-               footer=False)
+               display=key, footer=False, needs="changeable")
 
 
 def _moves(screen: str, row: str, *, rows: str = "", group: str = "triage", vertical: bool = True) -> tuple[Key, ...]:
@@ -157,23 +169,25 @@ KEYS: tuple[Key, ...] = (
     Key("filter", keys="slash", action="filter", description="filter",
         help="Filter the case list by text (suite, id, label, note); Enter opens the first match, Esc clears.",
         group="cases", display="/"),
-    Key("clear_filter", keys="escape", action="clear_filter", description="clear filter",
+    Key("clear_filter", keys="escape", action="clear_filter", needs="filtered", hidden=True, description="clear filter",
         help="Show every case again.", group="cases", display="Esc"),
-    Key("next_step", keys="n,right", action="next_step", description="next step",
+    Key("next_step", keys="n,right", action="next_step", needs="steps", description="next step",
         help="Step forward through the trace; every highlight moves to what that step compares.", group="trace",
         display="n →"),
-    Key("previous_step", keys="p,left", action="previous_step", description="previous step",
+    Key("previous_step", keys="p,left", action="previous_step", needs="steps", description="previous step",
         help="Step back through the trace.", group="trace", display="p ←"),
-    Key("first_failure", keys="f", action="first_failure", description="first fail",
+    Key("first_failure", keys="f", action="first_failure", needs="failure", description="first fail",
         help="Jump to the step that rejected the answer.", group="trace", display="f"),
-    Key("explore", keys="F", action="explore", description="explore",
+    Key("explore", keys="F", action="explore", needs="steps", description="explore",
         help="Explore mode: also evaluate the checks after the first failure (shown greyed).", group="trace",
         display="F"),
-    Key("next_claim", keys="right_square_bracket", action="next_claim", description="next claim",
+    Key("next_claim", keys="right_square_bracket", action="next_claim", needs="several_claims",
+        description="next claim",
         help="Select the next claim (the same check, for that claim).", group="trace", display="]"),
-    Key("previous_claim", keys="left_square_bracket", action="previous_claim", description="previous claim",
+    Key("previous_claim", keys="left_square_bracket", action="previous_claim", needs="several_claims",
+        description="previous claim",
         help="Select the previous claim.", group="trace", display="["),
-    Key("toggle_pretty", keys="r", action="toggle_pretty", description="raw/pretty",
+    Key("toggle_pretty", keys="r", action="toggle_pretty", shadowed=True, description="raw/pretty",
         help="Show the answer exactly as received, or re-indented (the same characters).", group="view", display="r",
         footer=False),  # the answer panel's title says raw or pretty; the footer keeps room for help
     Key("scroll_verdict_down", keys="ctrl+d,pagedown", action="scroll_verdict_down", description="scroll verdict down",
@@ -184,21 +198,21 @@ KEYS: tuple[Key, ...] = (
     Key("summary", keys="S", action="summary", description="summary",
         help="The suite summary: how many cases pass each check, and what the label lens would answer; "
         "Enter lists those cases.", group="view", display="S"),
-    Key("edit_claim", keys="e", action="edit_claim", description="edit",
+    Key("edit_claim", keys="e", action="edit_claim", needs="claims", description="edit",
         help="Edit the current claim's field, value, doc and quote in a small form; Enter re-verifies.", group="lab",
         display="e"),
-    Key("edit_raw", keys="E", action="edit_raw", description="edit raw",
+    Key("edit_raw", keys="E", action="edit_raw", needs="loaded", description="edit raw",
         help="Edit the raw answer text itself, the decoding error marked as you type.", group="lab", display="E",
         footer=False),
-    Key("mutations", keys="m", action="mutations", description="mutate",
+    Key("mutations", keys="m", action="mutations", needs="changeable", description="mutate",
         help="The mutation menu for the current claim: type to filter, Enter applies one.", group="lab", display="m"),
     Key("predict", keys="P", action="predict", description="predict",
         help="Predict mode: before a mutation is applied, say the verdict you expect; the session keeps score.",
         group="lab", display="P", footer=False),
-    Key("repair", keys="x", action="repair", description="repair",
+    Key("repair", keys="x", action="repair", needs="rejected", description="repair",
         help="For a rejected case, the smallest set of edits that makes it ACCEPT, as a diff; Enter applies it.",
         group="lab", display="x", footer=False),
-    Key("save", keys="s", action="save", description="save",
+    Key("save", keys="s", action="save", needs="loaded", shadowed=True, description="save",
         help="Save the case as shown (edited, or a copy of the frozen one) as a new case of a counterexample "
         "file, with its provenance; the form asks for the file, the id, the expected label and a note.", group="lab",
         display="s",
@@ -206,40 +220,41 @@ KEYS: tuple[Key, ...] = (
     Key("mutation_report", keys="M", action="mutation_report", description="mutation report",
         help="The mutation report of the loaded suites: kills per code, survivors, uncovered codes; Enter opens "
         "a mutant in the lab.", group="lab", display="M", footer=False),
-    Key("undo", keys="u", action="undo", description="undo",
+    Key("undo", keys="u", action="undo", needs="can_undo", description="undo",
         help="Undo the last change of this case's answer (there is no limit).", group="lab", display="u",
         footer=False),  # the verdict panel of an edited case says it
-    Key("redo", keys="ctrl+r", action="redo", description="redo",
+    Key("redo", keys="ctrl+r", action="redo", needs="can_redo", description="redo",
         help="Redo the change undone last.", group="lab", display="^r", footer=False),
-    Key("reset", keys="R", action="reset", description="frozen case",
+    Key("reset", keys="R", action="reset", needs="edited", description="frozen case",
         help="Back to the case as its suite has it (redo brings the changes back); each case keeps its "
         "own changes until then.", group="lab", display="R", footer=False),
     *(_shortcut(key, name) for key, name in MUTATION_SHORTCUTS),
     # Review mode (inspector review, or the palette's "Review pending cases"): insta's keys.
     # a, r and s shadow raw/pretty (r) and save (s), which move to i and ^s in the mode.
-    Key("review_accept", keys="a", action="decide('accept')", description="accept",
+    Key("review_accept", keys="a", action="decide('accept')", needs="decidable", description="accept",
         help="Accept the verdict: it becomes the case's label (kept in the pending file until applied); on to "
         "the next case left.", group="review", display="a", screen="review"),
-    Key("review_reject", keys="r", action="decide('reject')", description="reject",
+    Key("review_reject", keys="r", action="decide('reject')", needs="decidable", description="reject",
         help="Reject the verdict and keep the label: the case is a known regression, kept as such; on to the next "
         "case left.", group="review", display="r", screen="review"),
-    Key("review_skip", keys="s", action="decide('skip')", description="skip",
+    Key("review_skip", keys="s", action="decide('skip')", needs="decidable", description="skip",
         help="Skip the case: nothing decided, it stays left for the next review; on to the next case left.",
         group="review", display="s", screen="review"),
-    Key("review_note", keys="N", action="decide_with_note", description="note…",
+    Key("review_note", keys="N", action="decide_with_note", needs="decidable", description="note…",
         help="Accept, reject or skip with a note (a small form: the decision, then the note); the reviewer's name "
         "and the time are stamped on every decision.", group="review", display="N", screen="review"),
-    Key("review_label", keys="L", action="label_claim", description="label…",
+    Key("review_label", keys="L", action="label_claim", needs="claims_decidable", description="label…",
         help="Label the current claim as a person judges it (SUPPORTED, CONTRADICTED, INSUFFICIENT_EVIDENCE, or "
         "NOT_ASSESSABLE with a note), or clear its label; the claims panel shows it beside the lens's.",
         group="review", display="L", screen="review"),
     Key("review_pretty", keys="i", action="review_pretty", description="raw/pretty",
         help="In review mode, r rejects: raw/pretty moves here (the answer re-indented, or as received).",
         group="review", display="i", footer=False, screen="review"),
-    Key("review_save", keys="ctrl+s", action="review_save", description="save",
+    Key("review_save", keys="ctrl+s", action="review_save", needs="loaded", description="save",
         help="In review mode, s skips: the lab's save moves here (the case as shown, as a new case of a "
         "counterexample file).", group="review", display="^s", footer=False, screen="review"),
-    Key("review_leave", keys="escape", action="leave_review", description="leave review",
+    Key("review_leave", keys="escape", action="leave_review", needs="unfiltered", hidden=True,
+        description="leave review",
         help="Leave review mode (after clearing a typed filter first): every case again; the decisions stay in "
         "the pending file.", group="review", display="Esc", screen="review"),
     Key("decide_submit", keys="enter", action="submit", description="decide",
@@ -505,6 +520,12 @@ KEYS: tuple[Key, ...] = (
 def keys_of(screen: str) -> tuple[Key, ...]:
     """The keys declared for one screen, in declaration order."""
     return tuple(key for key in KEYS if key.screen == screen)
+
+
+def needs_by_action(*screens: str) -> dict[str, Needs]:
+    """What each action of these screens' keys needs, by the action's name (without its parameters, as
+    ``check_action`` is given it); the keys of one action declare the same (a test holds it)."""
+    return {key.action.partition("(")[0]: key.when for screen in screens for key in keys_of(screen)}
 
 
 def bindings(screen: str, on: str = "screen") -> list[BindingType]:

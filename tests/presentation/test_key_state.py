@@ -1,16 +1,25 @@
-"""Which of the main view's keys apply (``presentation.key_state``): one table, no terminal."""
+"""Which of the main view's keys apply (``presentation.key_state``): the facts of the case shown, read
+against what each key declares it needs (``tui.keys.Key``), no terminal."""
 
 from __future__ import annotations
+
+import dataclasses
+from collections import defaultdict
+from typing import get_args
 
 import pytest
 
 from support import ARTICLE
-from inspector.presentation.key_state import HIDDEN, MODES, NEEDS, KeyState
+from inspector.presentation.key_state import ALWAYS, Fact, KeyState, Needs
 from inspector.presentation.mutation_menu import LabCase
 from inspector.presentation.selection import select
 from inspector.presentation.session import Session
 from inspector.suites.load import load_suite
 from inspector.tui import keys
+from inspector.tui.commands import ExerciseCommands
+from inspector.tui.screens.main import MainScreen
+
+SCREENS = ("review", "main")  # the main view binds both
 
 
 @pytest.fixture(scope="module")
@@ -24,49 +33,69 @@ def _state(session: Session, case_id: str, *, filtered: bool = False) -> KeyStat
     return KeyState.of(select(session.report(number), False), session.history(number), filtered=filtered)
 
 
-class TestTable:
-    def test_every_need_is_a_fact_of_the_state(self):
-        facts = set(KeyState.__dataclass_fields__)
-        assert set(NEEDS.values()) <= facts
+def applies(state: KeyState, action: str) -> bool | None:
+    """As the main screen asks it (``MainScreen.applies``): the action's declared needs against the state."""
+    return state.applies(MainScreen.NEEDS.get(action.partition("(")[0], ALWAYS))
 
-    def test_every_action_in_the_table_is_a_key_of_the_main_view(self):
-        actions = {key.action.partition("(")[0] for screen in ("main", "review") for key in keys.keys_of(screen)} \
-            | {"exercise"}  # a palette command
-        assert set(NEEDS) <= actions and HIDDEN <= set(NEEDS) and set(MODES) <= actions
+
+class TestDeclarations:
+    def test_the_facts_a_key_can_need_are_the_states_facts(self):
+        assert set(get_args(Fact)) == {field.name for field in dataclasses.fields(KeyState)}
+
+    def test_the_keys_of_one_action_declare_the_same_needs(self):
+        declared = defaultdict(set)
+        for screen in SCREENS:
+            for key in keys.keys_of(screen):
+                declared[key.action.partition("(")[0]].add(key.when)
+        assert {action: needs for action, needs in declared.items() if len(needs) > 1} == {}
+        assert declared["mutate"] == {Needs("changeable")}  # the six mutation shortcuts
+
+    def test_the_main_screen_reads_every_main_view_keys_declaration_and_the_palettes_exercise(self):
+        assert MainScreen.NEEDS == {**keys.needs_by_action(*SCREENS), "exercise": ExerciseCommands.NEEDS}
+        assert ExerciseCommands.NEEDS == Needs("accepted")
+
+    def test_only_the_main_views_keys_need_anything(self):
+        assert all(key.when == ALWAYS for key in keys.KEYS if key.screen not in SCREENS)
 
     def test_review_modes_keys_and_those_they_shadow_each_apply_in_one_mode(self, session):
         number = session.find_id("complete-answer")
         selection = select(session.report(number), False)
         browsing = KeyState.of(selection, session.history(number), filtered=False)
         reviewing = KeyState.of(selection, session.history(number), filtered=False, reviewing=True)
-        for action, review_only in MODES.items():
-            assert (browsing.applies(action) is not False) is not review_only, action
-            assert (reviewing.applies(action) is not False) is review_only, action
-        assert reviewing.applies("decide('accept')") is True and reviewing.applies("label_claim") is True
+        review_only = {key.action.partition("(")[0] for key in keys.keys_of("review")}
+        shadowed = {key.action for key in keys.keys_of("main") if key.shadowed}
+        assert review_only == {"decide", "decide_with_note", "label_claim", "leave_review", "review_pretty",
+                               "review_save"}
+        assert shadowed == {"toggle_pretty", "save"}  # r and s: review mode's reject and skip
+        for action in review_only | shadowed:
+            assert (applies(browsing, action) is not False) is (action in shadowed), action
+            assert (applies(reviewing, action) is not False) is (action in review_only), action
+        assert applies(reviewing, "decide('accept')") is True and applies(reviewing, "label_claim") is True
         # Esc clears a filter before it leaves review mode.
         filtered = KeyState.of(selection, session.history(number), filtered=True, reviewing=True)
-        assert filtered.applies("clear_filter") is True and filtered.applies("leave_review") is False
+        assert applies(filtered, "clear_filter") is True and applies(filtered, "leave_review") is False
 
-    def test_an_action_not_in_the_table_always_applies(self):
-        assert KeyState().applies("next_case") is True and KeyState().applies("summary") is True
+    def test_a_key_that_needs_nothing_always_applies(self):
+        assert applies(KeyState(), "next_case") is True and applies(KeyState(), "summary") is True
+        assert KeyState().applies(ALWAYS) is True
 
 
 class TestApplies:
     def test_an_accepted_case(self, session):
         state = _state(session, "complete-answer")
-        assert state.applies("exercise") is True and state.applies("repair") is None
-        assert state.applies("mutate('quote.other_line')") is True and state.applies("mutations") is True
-        assert state.applies("first_failure") is None
-        assert state.applies("undo") is None and state.applies("reset") is None
+        assert applies(state, "exercise") is True and applies(state, "repair") is None
+        assert applies(state, "mutate('quote.other_line')") is True and applies(state, "mutations") is True
+        assert applies(state, "first_failure") is None
+        assert applies(state, "undo") is None and applies(state, "reset") is None
 
     def test_a_rejected_case(self, session):
         state = _state(session, "real-quote-wrong-value")
-        assert state.applies("repair") is True and state.applies("exercise") is None
-        assert state.applies("first_failure") is True
+        assert applies(state, "repair") is True and applies(state, "exercise") is None
+        assert applies(state, "first_failure") is True
 
     def test_clear_filter_is_hidden_not_greyed(self, session):
-        assert _state(session, "complete-answer").applies("clear_filter") is False
-        assert _state(session, "complete-answer", filtered=True).applies("clear_filter") is True
+        assert applies(_state(session, "complete-answer"), "clear_filter") is False
+        assert applies(_state(session, "complete-answer", filtered=True), "clear_filter") is True
 
     def test_an_edited_case_can_be_undone_and_reset(self, session):
         number = session.find_id("complete-answer")
@@ -76,11 +105,11 @@ class TestApplies:
         session.change(number, step.mutant.change())
         try:
             state = _state(session, "complete-answer")
-            assert state.applies("undo") is True and state.applies("reset") is True
-            assert state.applies("redo") is None
+            assert applies(state, "undo") is True and applies(state, "reset") is True
+            assert applies(state, "redo") is None
         finally:
             session.reset(number)
 
     def test_nothing_shown(self):
         state = KeyState.of(None, None, filtered=False)
-        assert state.applies("edit_claim") is None and state.applies("save") is None
+        assert applies(state, "edit_claim") is None and applies(state, "save") is None

@@ -46,7 +46,7 @@ async def test_each_screen_binds_its_declared_keys(article):
         app = pilot.app
         assert TEXTUAL_KEYS.isdisjoint(name for screen in keys.SCREENS for name in declared(screen))
         assert bound(app) == declared("app")
-        # The main view binds its keys and review mode's (which apply only in the mode: key_state.MODES).
+        # The main view binds its keys and review mode's (which apply only in the mode: Key.when).
         both = declared("main")
         for name, actions in declared("review").items():
             both.setdefault(name, set()).update(actions)

@@ -50,3 +50,35 @@ async def test_the_overview_follows_appended_lines_says_so_and_says_a_rotation(t
         await until(pilot, lambda: screen.counted.done, "stopped")
         assert screen.counted.cancelled and "stopped following: the counts are the lines counted before Esc" in \
             head(screen)
+
+
+async def test_the_pivot_view_follows_the_count_while_it_is_open_and_not_once_closed(tmp_path):
+    from inspector.tui.screens.pivot import PivotScreen
+    from inspector.tui.widgets.pivot_table import PivotTable
+
+    registry = write_registry(tmp_path / "registry.json")
+    write_log(tmp_path / "source.jsonl", 200, seed=4)
+    lines = (tmp_path / "source.jsonl").read_bytes().splitlines(keepends=True)
+    log = tmp_path / "app.jsonl"
+    log.write_bytes(b"".join(lines[:60]))
+    app = app_for(log, registry, follow=True, poll_seconds=0.05)
+    async with app.run_test(size=SIZE) as pilot:
+        overview = app.overview
+        await until(pilot, lambda: overview.counted is not None and overview.counted.following, "following")
+        await pilot.press("p")
+        pivot = app.screen
+        assert isinstance(pivot, PivotScreen)
+        table = pivot.query_one(PivotTable)
+        assert pivot.snapshot.lines == 60
+        assert sum(cell.records for cell in table.cells) == overview.counted.summary.records
+        with open(log, "ab") as out:
+            out.write(b"".join(lines[60:150]))
+        await until(pilot, lambda: pivot.snapshot.lines == 150, "the pairs moved with the count")
+        assert sum(cell.records for cell in table.cells) == pivot.snapshot.summary.records > 100
+        assert "counting…" in str(pivot.query_one("#pivot-head").render())
+        await pilot.press("escape")
+        assert app.screen is overview
+        with open(log, "ab") as out:
+            out.write(b"".join(lines[150:170]))
+        await until(pilot, lambda: overview.counted.lines == 170, "the overview counted on")
+        assert pivot.snapshot.lines == 150  # closed: no longer told

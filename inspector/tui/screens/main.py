@@ -7,11 +7,12 @@ end in a new value of one of these; the watchers hand it to the views, and each
 view redraws only what changed for it.
 
 The lab's changes are one more way to a new selection: the screen's ``Lab``
-(``tui/lab.py``) owns the lab's keys, state and screens; the screen hands it the
+(``tui/lab/``) owns the lab's keys, state and screens; the screen hands it the
 lab's keys and messages (``AnswerChanged``, ``MutationChosen``, ``UndoAsked``,
 ``MutantChosen``), and the lab hands back the edited answer's report
-(``show_changed``), selected like any other case's.  Which keys apply now is a
-table (``presentation.key_state``), not code here.
+(``show_changed``), selected like any other case's.  Which keys apply now is
+declared with each key (``keys.Key.needs``; the palette's exercise with its
+command) and read against the case's facts (``presentation.key_state``), not code here.
 
 Review mode is one more state, ``review`` (a ``ReviewSession``, None outside the
 mode): the case list shows the review's queue, each row's review state, the strip
@@ -36,7 +37,7 @@ from textual.timer import Timer
 from textual.widgets import Footer, Input
 
 from ...presentation.browse import Browse
-from ...presentation.key_state import KeyState
+from ...presentation.key_state import KeyState, Needs
 from ...presentation.predict import PredictScore
 from ...presentation.review import ReviewSession
 from ...presentation.review_view import (
@@ -94,6 +95,8 @@ class MainScreen(Screen[None]):
     BINDINGS = [*keys.bindings("review"), *keys.bindings("main")]
     KEY_SCREENS: tuple[str, ...] = ("review", "main")  # whose declared keys the palette lists (keys.KEYS)
     COMMANDS = {KeyCommands, CaseCommands, FilterCommands, OpenCommands, ExerciseCommands, ReviewCommands}
+    # What each action needs to do something, from its keys' declarations (and the palette's exercise's).
+    NEEDS: dict[str, Needs] = {**keys.needs_by_action("review", "main"), "exercise": ExerciseCommands.NEEDS}
     can_review = True  # the palette offers review mode (not on a triage group's records)
     AUTO_FOCUS = ""  # nothing: the keys belong to the screen until "/" focuses the filter
 
@@ -629,11 +632,13 @@ class MainScreen(Screen[None]):
         return self.applies(action)
 
     def applies(self, action: str) -> bool | None:
-        """Whether a key's action does anything now: True, or None (shown greyed), or False (not shown)."""
-        return self.key_state().applies(action)
+        """Whether a key's action does anything now: True, or None (shown greyed), or False (not shown).
+        ``action`` may carry its parameters (``mutate('quote.other_line')``, as the palette has it)."""
+        needs = self.NEEDS.get(action.partition("(")[0])
+        return self.key_state().applies(needs) if needs is not None else True
 
     def key_state(self) -> KeyState:
-        """What the keys depend on now (``presentation.key_state``: the table of what each needs)."""
+        """What the keys depend on now: the facts of the case shown (``presentation.key_state``)."""
         number = self.browse.current
         history = self.session.history(number) if number is not None else None
         filtering = self._views is not None and self.query_one("#filter", Input).has_class("-active")

@@ -6,7 +6,8 @@ their share of the first value's records, the rejected (``presentation.triage``:
 the engine's ``triage.pivot``, a sum over the count's cells).  The time
 histogram beside it follows the selected pair, as the overview's follows its
 group; Enter opens the pair's records in the main view, as a group's.  ``d``
-changes the dimensions; the pairs follow the overview's count while it runs.
+changes the dimensions; the pairs follow the overview's count while it runs (its
+``counts`` signal, subscribed to while the pivot is open).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.screen import Screen
+from textual.signal import Signal
 from textual.widgets import Footer, Input, Static
 
 from ...presentation.triage import (
@@ -54,10 +56,12 @@ class PivotScreen(FollowsTime, Screen[None]):
     HORIZONTAL_BREAKPOINTS = [(0, "-pairs-only"), (110, "-with-time")]
 
     def __init__(self, run: TriageRun, snapshot: Snapshot, dimensions: tuple[str, str],
-                 open_pair: Callable[[Pivot, PivotCell], None]) -> None:
+                 open_pair: Callable[[Pivot, PivotCell], None], counts: Signal[Snapshot] | None = None) -> None:
+        """``counts``: the overview's snapshots as it counts on (``TriageScreen.counts``), which the pairs follow."""
         super().__init__()
         self.run = run
         self.snapshot = snapshot
+        self.counts = counts
         self.dimensions = dimensions
         self.open_pair = open_pair
         self.sort = PIVOT_SORTS[0]
@@ -78,6 +82,8 @@ class PivotScreen(FollowsTime, Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
+        if self.counts is not None:
+            self.counts.subscribe(self, self.update_snapshot)
         self._cross()
 
     # -- the pairs -------------------------------------------------------------------

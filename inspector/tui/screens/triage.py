@@ -33,6 +33,7 @@ from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.message import Message
 from textual.screen import Screen
+from textual.signal import Signal
 from textual.widgets import Footer, Input, Static
 
 from ...contract.text import visible
@@ -101,6 +102,9 @@ class TriageScreen(FollowsTime, Screen[None]):
         self.sort = self.sorts[0]
         self.filter_text = ""
         self.counted: Snapshot | None = None
+        # Each snapshot shown, to whoever follows the count (the pivot view): it subscribes, the overview
+        # never looks for it.
+        self.counts: Signal[Snapshot] = Signal(self, "counts")
         self.running = True
         self.reader = LineReader()
         self._sessions: dict[str, tuple[Session, int]] = {}  # a finished triage's opened groups, with their edits
@@ -224,11 +228,7 @@ class TriageScreen(FollowsTime, Screen[None]):
                             title="a log changed", severity="warning", markup=False, timeout=8)
         else:
             self._show_progress(snapshot)
-        from .pivot import PivotScreen
-
-        for screen in self.app.screen_stack:  # the pivot view follows the count
-            if isinstance(screen, PivotScreen):
-                screen.update_snapshot(snapshot)
+        self.counts.publish(snapshot)  # the pivot view, when open, follows the count
         self._show_groups()
         if self.snapshot_due(snapshot):  # (FollowsTime: at most every second while counting)
             self.follow_time()
@@ -469,14 +469,16 @@ class TriageScreen(FollowsTime, Screen[None]):
 
     # -- the pivot view ------------------------------------------------------------------
 
-    def action_pivot(self) -> None:
+    async def action_pivot(self) -> None:
+        """The pivot view on the counts shown; it follows those to come (``counts``).  Awaited until it
+        is mounted, so that no snapshot is shown here between the one it is given and its subscription."""
         counted = self.counted
         if counted is None:
             return
         from .pivot import PivotScreen
 
-        self.app.push_screen(PivotScreen(self.run, counted, pivot_default(self.run),
-                                         lambda crossed, cell: self._open(pivot_group(crossed, cell))))
+        await self.app.push_screen(PivotScreen(self.run, counted, pivot_default(self.run),
+                                               lambda crossed, cell: self._open(pivot_group(crossed, cell)), self.counts))
 
     def _changed(self, counted: Snapshot, doing: str) -> bool:
         """Whether a log is not what was counted any more (then said on screen, with the key that counts again)."""
