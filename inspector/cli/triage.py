@@ -442,13 +442,14 @@ def run(args: argparse.Namespace) -> int:
 
 def _add_series(document: dict[str, Any], summary: Summary, crossed: Any) -> None:
     """--series: each group's (and pivot cell's) records per bar of the time histogram, beside its counts."""
+    from ..triage.groups import GroupKind, PivotDetail
     from ..triage.series import Buckets, series_document
 
     buckets = Buckets(summary)
     every = buckets.every()
     nothing = buckets.drawn()  # a group without a dated record: every bar empty
     for entry in document["groups"]:
-        found = every.get(entry["group"], nothing) if entry["kind"] != "bad" else None
+        found = every.get(entry["group"], nothing) if entry["kind"] != GroupKind.BAD else None
         if found is not None:
             entry["series"] = series = series_document(found)
             # its records without a readable ts (not drawn)
@@ -457,8 +458,8 @@ def _add_series(document: dict[str, Any], summary: Summary, crossed: Any) -> Non
         from ..triage.summary import Group
 
         for entry, cell in zip(document["pivot"]["cells"], crossed.cells, strict=True):
-            found = buckets.of(Group(cell.name, "pivot", cell.records, 0.0,
-                                     detail={"keys": crossed.keys, "a": cell.a, "b": cell.b}))
+            found = buckets.of(Group(cell.name, GroupKind.PIVOT, cell.records, 0.0,
+                                     detail=PivotDetail(crossed.keys, cell.a, cell.b)))
             if found is not None:
                 entry["series"] = series_document(found)
 

@@ -74,6 +74,8 @@ def print_summary(summary: Summary, baseline: Summary | None, against: Sequence[
                   ) -> None:
     from rich.text import Text
 
+    from ..triage.groups import GroupKind
+
     console = report_console()
     width = console.width
     tally = summary.tally
@@ -89,7 +91,7 @@ def print_summary(summary: Summary, baseline: Summary | None, against: Sequence[
                            *([f"{len(tally.broken):,} log(s) broke off"] if tally.broken else [])]),
         ("rungs", " · ", [*rungs, f"false_accept:citation_only (citation-only false accepts) "
                                   f"{false_accepts.records if false_accepts else 0:,}"]),
-        ("blame", "; ", [f"{group.name} {group.records:,}" for group in summary.of_kind("blame")]
+        ("blame", "; ", [f"{group.name} {group.records:,}" for group in summary.of_kind(GroupKind.BLAME)]
          or ["no rejections"]),
     ]
     if summary.options.since is not None or summary.options.until is not None:
@@ -99,19 +101,19 @@ def print_summary(summary: Summary, baseline: Summary | None, against: Sequence[
         for line in hanging(label.ljust(FACT_LABEL_WIDTH), parts, width, separator):
             console.print(line)
 
-    for kind, title in (("check", "by check (verdict status)"), ("reason", "by sub-reason"),
-                        ("claim", "by failing claim: check, field, cited source"),
-                        ("category", "by abstention category")):
+    for kind, title in ((GroupKind.CHECK, "by check (verdict status)"), (GroupKind.REASON, "by sub-reason"),
+                        (GroupKind.CLAIM, "by failing claim: check, field, cited source"),
+                        (GroupKind.CATEGORY, "by abstention category")):
         groups = summary.of_kind(kind)
         if groups:
             console.print(_group_table(title, groups, width))
-    scopes = summary.of_kind("scope")
+    scopes = summary.of_kind(GroupKind.SCOPE)
     if scopes:
         console.print(_split_table("by request scope: service / environment / revision", scopes, width))
     capped = summary.capped
     for key in summary.options.by:
-        groups = [group for group in summary.of_kind("by") if group.detail["key"] == key]
-        values = [group for group in groups if not group.detail.get("other")]
+        groups = summary.of_key(key)
+        values = [group for group in groups if not group.other]
         console.print(_split_table(visible(f"by {key}"), values, width, [g for g in groups if g not in values])
                       if groups else Text(visible(f"by {key}: no records")))
         if key in capped:

@@ -16,6 +16,7 @@ from typing import Any
 
 from ..presentation.triage_examples import GroupExamples
 from ..triage.compare import Shift, compare
+from ..triage.groups import GroupKind
 from ..triage.summary import Group, Summary
 from ..triage.timeline import Histogram, iso
 from .audit import verdict_html
@@ -137,9 +138,7 @@ def _comparison(summary: Summary, baseline: Summary, against: Sequence[str]) -> 
         if change is None:
             said = '<b>new</b>' if shift.new else '<b>vanished</b>'
         else:
-            better = shift.kind == "rung" or shift.name == "ACCEPT"
-            worse = (change > 0) != better and round(change, 12) != 0
-            tone = "bad" if worse else "good" if shift.significant else ""
+            tone = "bad" if shift.worse else "good" if shift.significant else ""
             weight = "b" if shift.significant else "span"
             said = f'<{weight} class="{tone}">{text(shift.change_words())}</{weight}>'
         p = shift.p
@@ -195,7 +194,7 @@ def triage_page(summary: Summary, baseline: Summary | None, against: Sequence[st
              ("counted", f"{tally.lines:,} lines · {records:,} records · {tally.bad_lines:,} bad lines"),
              ("rungs", " · ".join(f"{name} {passed:,}/{records:,}" for _, name, passed in summary.rungs)),
              ("citation-only", f"{false_accepts.records if false_accepts else 0:,} false accept(s)"),
-             ("blame", "; ".join(f"{group.name} {group.records:,}" for group in summary.of_kind("blame"))
+             ("blame", "; ".join(f"{group.name} {group.records:,}" for group in summary.of_kind(GroupKind.BLAME))
               or "no rejections")]
     if summary.options.since is not None or summary.options.until is not None:
         facts.append(("window", f"{tally.outside:,} records outside the window left out, {tally.undated:,} "
@@ -210,19 +209,18 @@ def triage_page(summary: Summary, baseline: Summary | None, against: Sequence[st
     if summary.options.series:  # asked for: the largest rejection groups' and each --by value's histograms
         shown = [found.group for found in examples]
         for key in summary.options.by:
-            shown.extend([group for group in summary.of_kind("by") if group.detail["key"] == key
-                          and not group.detail.get("other")][:SHOWN_SERIES])
+            shown.extend([group for group in summary.of_key(key) if not group.other][:SHOWN_SERIES])
         body.append(_group_histograms(summary, shown))
     tables = []
-    for kind, title in (("check", "By check (verdict status)"), ("reason", "By sub-reason"),
-                        ("claim", "By failing claim: check, field, cited source"),
-                        ("category", "By abstention category")):
+    for kind, title in ((GroupKind.CHECK, "By check (verdict status)"), (GroupKind.REASON, "By sub-reason"),
+                        (GroupKind.CLAIM, "By failing claim: check, field, cited source"),
+                        (GroupKind.CATEGORY, "By abstention category")):
         if groups := summary.of_kind(kind):
             tables.append(_groups(title, groups))
-    if scopes := summary.of_kind("scope"):
+    if scopes := summary.of_kind(GroupKind.SCOPE):
         tables.append(_split("By request scope: service / environment / revision", scopes))
     for key in summary.options.by:
-        groups = [group for group in summary.of_kind("by") if group.detail["key"] == key]
+        groups = summary.of_key(key)
         tables.append(_split(f"By {key}", groups) if groups else
                       section(f"By {key}", '<p class="muted">no records</p>', level=3))
     body.append(section("Groups", *tables))

@@ -24,6 +24,7 @@ from typing import Any
 from ..contract.text import shorten
 from ..suites.load import CaseMetadata
 from ..triage.drill import LineReader
+from ..triage.groups import BAD
 from ..triage.logs import LogError
 from ..triage.members import GroupMembers, Record
 from ..triage.stamp import LogChanged
@@ -381,7 +382,7 @@ class BadLineStarts:
 
 def bad_line_starts(snapshot: Snapshot, run: TriageRun, reader: LineReader) -> BadLineStarts:
     """The starts of the bad lines ``snapshot`` lists, read through the overview's reader."""
-    group = snapshot.summary.group("bad")
+    group = snapshot.summary.group(BAD)
     index = snapshot.summary.tally.index
     members = None
     if group is not None and index is not None:

@@ -30,7 +30,7 @@ from ..triage.drill import LineReader
 from ..triage.export import ExportError, SampleTaken, export_suite, suite_bytes
 from ..triage.engines import Engine
 from ..triage.follow import POLL_SECONDS, FollowEvent, FollowProgress
-from ..triage.groups import KINDS, other_name
+from ..triage.groups import BAD, KINDS, GroupKind, PivotDetail, other_name
 from ..triage.sample import sample_numbers
 from ..triage.logs import LogError
 from ..triage.mapping import DEFAULT_FORMAT, LogFormat
@@ -60,6 +60,7 @@ __all__ = [
     "ExportError",
     "FollowEvent",
     "Group",
+    "GroupKind",
     "GroupMembers",
     "Histogram",
     "LineReader",
@@ -106,7 +107,8 @@ COMPARED_SORTS = ("change", *SORTS)
 SORT_WORDS = {"kind": "by kind", "rejections": "by rejections", "count": "by count", "name": "by name",
               "change": "by change"}
 # The kinds whose every record the contract rejected (a failing verdict is a ``check`` group but ACCEPT).
-_REJECTION_KINDS = frozenset({"check", "reason", "claim", "blame", "category", "false_accept"})
+_REJECTION_KINDS = frozenset({GroupKind.CHECK, GroupKind.REASON, GroupKind.CLAIM, GroupKind.BLAME,
+                              GroupKind.CATEGORY, GroupKind.FALSE_ACCEPT})
 
 
 def rejections(group: Group) -> int | None:
@@ -116,7 +118,7 @@ def rejections(group: Group) -> int | None:
     rung (the records passing it, rejected later or not) and the bad lines (not records: never verified)."""
     if group.population is not None:
         return group.rejected or 0
-    if group.kind == "check" and group.name == "ACCEPT":
+    if group.kind is GroupKind.CHECK and group.name == "ACCEPT":
         return 0
     return group.records if group.kind in _REJECTION_KINDS else None
 
@@ -208,9 +210,9 @@ def pivot_rows(crossed: Pivot, sort: str = "records") -> list[PivotCell]:
 
 def pivot_group(crossed: Pivot, cell: PivotCell) -> Group:
     """A pair of the pivot as a group: its records open (``open_group``) and are drawn over time (``time_shown``)
-    as any group's (``triage.groups.membership``)."""
-    return Group(cell.name, "pivot", cell.records, cell.share, cell.rejected,
-                 detail={"keys": crossed.keys, "a": cell.a, "b": cell.b})
+    as any group's (``Group.membership``)."""
+    return Group(cell.name, GroupKind.PIVOT, cell.records, cell.share, cell.rejected,
+                 detail=PivotDetail(crossed.keys, cell.a, cell.b))
 
 
 @dataclass(frozen=True)
@@ -293,7 +295,7 @@ class Snapshot:
     @property
     def bad_lines(self) -> int:
         """Every bad line counted so far (``bad`` lists the first ones)."""
-        group = self.summary.group("bad")
+        group = self.summary.group(BAD)
         return group.records if group is not None else 0
     # Each log as it was when the counting started: a reread checks it (``triage.stamp``).
     stamps: dict[str, LogStamp] = field(default_factory=dict)
@@ -423,7 +425,7 @@ def time_shown(snapshot: Snapshot, group: Group | None,
     every dated record's minute and cell; while counting, each group's own sweep, None)."""
     summary = snapshot.summary
     whole = summary.histogram
-    if group is None or group.kind == "bad" or whole is None:
+    if group is None or group.kind is GroupKind.BAD or whole is None:
         return TimeShown(whole, None, whole), buckets
     if not snapshot.done:  # the counts change: only this group's records are swept, nothing kept for the next
         return TimeShown(snapshot.buckets(group).of(group), group.name, whole), None
@@ -526,7 +528,7 @@ def _collected(group: Group, snapshot: Snapshot, run: TriageRun, reader: LineRea
     """The group's chosen records (among those ``shown``, when the list is narrowed) reread (each still
     what was counted), the reviewers' annotations of the logs, the sample as drawn and how the records
     were chosen otherwise, in words; ``ExportError`` naming ``out``."""
-    if group.kind == "bad":
+    if group.kind is GroupKind.BAD:
         raise ExportError(out, "the bad lines cannot be exported as a suite: they are not records")
     if limit < 1:
         raise ExportError(out, "the number of records to export is at least 1")

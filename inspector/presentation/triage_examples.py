@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from ..contract.models import Registry
 from ..reports.case import CaseReport
 from ..triage.drill import LineReader
+from ..triage.groups import GroupKind
 from ..triage.logs import LogError
 from ..triage.members import GroupMembers, record_suite
 from ..triage.stamp import LogChanged, LogStamp
@@ -35,7 +36,7 @@ class GroupExamples:
 
 def largest_rejections(summary: Summary, count: int = EXAMPLE_GROUPS) -> list[Group]:
     """The rejection groups by verdict status (every status but ACCEPT), the largest first."""
-    groups = [group for group in summary.of_kind("check") if group.name != "ACCEPT" and group.records]
+    groups = [group for group in summary.of_kind(GroupKind.CHECK) if group.name != "ACCEPT" and group.records]
     return sorted(groups, key=lambda group: (-group.records, group.name))[:count]
 
 

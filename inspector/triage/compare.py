@@ -55,8 +55,7 @@ from dataclasses import dataclass, replace
 from collections.abc import Iterator, Sequence
 from typing import Any, overload
 
-from .groups import KINDS
-from .summary import POPULATION_KINDS
+from .groups import KINDS, GroupKind
 
 __all__ = ["FDR", "MIN_EXPECTED", "Comparison", "Shift", "Side", "benjamini_hochberg", "compare", "enough_records",
            "shown_rates", "two_proportion_z"]
@@ -145,7 +144,7 @@ class Shift:
     given), the change in points, the test."""
 
     name: str
-    kind: str
+    kind: GroupKind
     measure: str  # "rejected" (of the group's records), "records" (of all records), "lines" (bad: of the lines)
     before: Side
     after: Side
@@ -170,7 +169,7 @@ class Shift:
         change = self.change
         if change is None or round(change, 12) == 0:
             return False
-        better = self.kind == "rung" or self.name == "ACCEPT"
+        better = self.kind is GroupKind.RUNG or self.name == "ACCEPT"
         return (change > 0) != better
 
     def change_words(self) -> str:
@@ -220,7 +219,7 @@ class Shift:
 
     def to_dict(self) -> dict[str, Any]:
         z, p, change = self.z, self.p, self.change
-        return {"group": self.name, "kind": self.kind, "measure": self.measure,
+        return {"group": self.name, "kind": self.kind.value, "measure": self.measure,
                 "before": self.before.to_dict(), "after": self.after.to_dict(),
                 "change": round(change, 6) if change is not None else None,
                 "z": round(z, 4) if z is not None else None, "p": _round_p(p), "q": _round_p(self.q),
@@ -237,9 +236,9 @@ def _side(group: Any, totals: tuple[int, int]) -> Side:
     records, lines = totals
     if group is None:
         return Side(0, 0)  # a population group's absence: no records of it (a check group's: filled in below)
-    if group.kind in POPULATION_KINDS:
+    if group.kind.population:
         return Side(group.rejected or 0, group.records)
-    return Side(group.records, lines if group.kind == "bad" else records)
+    return Side(group.records, lines if group.kind.lines else records)
 
 
 class Comparison(Sequence[Shift]):
@@ -291,13 +290,13 @@ def compare(after: Any, before: Any) -> Comparison:
     for name in dict.fromkeys([*mine, *theirs]):
         a, b = mine.get(name), theirs.get(name)
         kind = (a or b).kind  # type: ignore[union-attr]  # the name is one side's at least
-        measure = "rejected" if kind in POPULATION_KINDS else "lines" if kind == "bad" else "records"
+        measure = "rejected" if kind.population else "lines" if kind.lines else "records"
         side_a, side_b = _side(a, totals_after), _side(b, totals_before)
         if measure != "rejected":  # a check group absent on a side is 0 of that side's records
             if a is None:
-                side_a = Side(0, totals_after[1] if kind == "bad" else totals_after[0])
+                side_a = Side(0, totals_after[1] if kind.lines else totals_after[0])
             if b is None:
-                side_b = Side(0, totals_before[1] if kind == "bad" else totals_before[0])
+                side_b = Side(0, totals_before[1] if kind.lines else totals_before[0])
         shifts.append(Shift(name, kind, measure, side_b, side_a, new=b is None, vanished=a is None))
     tested = [number for number, shift in enumerate(shifts) if shift.tested]
     for number, q in zip(tested, benjamini_hochberg([shifts[number].p or 1.0 for number in tested]), strict=True):

@@ -716,8 +716,8 @@ class Counts:
     @classmethod
     def of(cls, tally: Tally) -> Counts:
         labels = dict.fromkeys(VERDICT_LABELS, 0)
-        for (verdict, _, _), count in tally.cells.items():
-            label = label_of(verdict[0], verdict[1])
+        for cell, count in tally.cells.items():
+            label = label_of(cell.verdict.status, cell.verdict.reason)
             labels[label] = labels.get(label, 0) + count
         return cls(tally.lines, tally.records, tally.bad_lines, labels)
 

@@ -39,7 +39,8 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from enum import StrEnum
+from typing import Any, Literal, NamedTuple, TypeAlias
 
 import msgspec
 
@@ -54,7 +55,21 @@ __all__ = [
     "FALSE_ACCEPT",
     "KINDS",
     "OTHER",
+    "BlameDetail",
+    "ByDetail",
+    "CategoryDetail",
+    "Cell",
+    "CheckDetail",
+    "ClaimDetail",
+    "GroupDetail",
+    "GroupKind",
     "GroupMatcher",
+    "Membership",
+    "PivotDetail",
+    "ReasonDetail",
+    "RungDetail",
+    "ScopeDetail",
+    "VerdictKey",
     "bounded_member",
     "Outcome",
     "blame_name",
@@ -72,10 +87,129 @@ __all__ = [
     "scope_name",
 ]
 
+
+
+class GroupKind(StrEnum):
+    """What a group is made of: the JSON's ``kind`` (each member is its string,
+    so the JSON is the same), in the order the summary lists the groups; a
+    pivot's pair (two dimensions' values crossed: ``triage.pivot``) last, not a
+    group of the summary but one the overview opens and draws as any."""
+
+    CHECK = "check"
+    REASON = "reason"
+    CLAIM = "claim"
+    SCOPE = "scope"
+    BY = "by"
+    BLAME = "blame"
+    CATEGORY = "category"
+    RUNG = "rung"
+    FALSE_ACCEPT = "false_accept"
+    BAD = "bad"
+    PIVOT = "pivot"
+
+    @property
+    def population(self) -> bool:
+        """Whether its groups are a population (a dimension's value: a scope, a --by member's): their
+        rates are of their own records, the others' (a verdict, a reason, a claim, ...) of all records."""
+        return self in _POPULATION
+
+    @property
+    def lines(self) -> bool:
+        """Whether its group is of lines, not records (the bad lines: never verified, counted of the lines)."""
+        return self is GroupKind.BAD
+
+
+_POPULATION = frozenset((GroupKind.SCOPE, GroupKind.BY))
+# The name of the group of the bad lines (its kind's too).
 BAD = "bad"
 FALSE_ACCEPT = "false_accept:citation_only"
-# Every kind of group, in the order the summary lists them.
-KINDS = ("check", "reason", "claim", "scope", "by", "blame", "category", "rung", "false_accept", "bad")
+# Every kind of group, in the order the summary lists them (the pivot's pairs last).
+KINDS: tuple[GroupKind, ...] = tuple(GroupKind)
+
+
+class VerdictKey(NamedTuple):
+    """What a count cell keeps of a record's verdict: all its verdict-level groups are read from it
+    (``verdict_names``).  Built where a verdict's shape is first seen for a request, not a record."""
+
+    status: str
+    reason: str | None
+    strict_json: bool
+    citation_only: bool
+    blame: str | None
+    category: str | None  # the abstention category's id
+
+
+class Cell(NamedTuple):
+    """A count cell (``Tally.cells``'s key): a record's verdict key, its request's scope (service,
+    environment, revision) and the JSON bytes (or None, or ``OTHER``) of each --by member, in
+    ``Tally.by_keys``' order.  Built where a count key is first seen in a chunk (``tally._Counting._cell``),
+    never a line."""
+
+    verdict: VerdictKey
+    scope: tuple[str, str, str]
+    meta: tuple[bytes | None, ...]
+
+
+# -- what a group's name is made of (its JSON members besides group, kind and the counts) ------------------
+
+class _Detail(msgspec.Struct, frozen=True, omit_defaults=True):
+    def to_dict(self) -> dict[str, Any]:
+        """The members the group's JSON object holds, in this order."""
+        found: dict[str, Any] = msgspec.to_builtins(self)
+        return found
+
+
+class CheckDetail(_Detail, frozen=True):
+    check: str
+
+
+class ReasonDetail(_Detail, frozen=True):
+    reason: str  # STATUS/REASON
+
+
+class ClaimDetail(_Detail, frozen=True):
+    check: str
+    field: str
+    doc: str
+
+
+class ScopeDetail(_Detail, frozen=True):
+    service: str
+    environment: str
+    revision: str
+
+
+class ByDetail(_Detail, frozen=True):
+    """A --by key's value as shown (``meta_text``); ``other``: the group of its values past the bound kept
+    (``other:KEY``, value None)."""
+
+    key: str
+    value: str | None
+    other: bool = False
+
+
+class BlameDetail(_Detail, frozen=True):
+    blame: str
+
+
+class CategoryDetail(_Detail, frozen=True):
+    category: str
+
+
+class RungDetail(_Detail, frozen=True):
+    rung: str
+
+
+class PivotDetail(_Detail, frozen=True):
+    """A pivot's pair: the two dimensions crossed (``pivot.pivot_dimensions``) and its values' names."""
+
+    keys: tuple[str, str]
+    a: str
+    b: str
+
+
+GroupDetail: TypeAlias = (CheckDetail | ReasonDetail | ClaimDetail | ScopeDetail | ByDetail | BlameDetail
+                          | CategoryDetail | RungDetail | PivotDetail)
 
 # A --by member as counted when its value is past the bound of values kept: no
 # JSON text (none starts with NUL), so never a member's.
@@ -192,19 +326,19 @@ class Outcome:
 
 
 def verdict_names(status: str, reason: str | None, strict_json: bool, citation_only: bool, blame: str | None,
-                  category: str | None) -> list[tuple[str, str]]:
-    """(kind, name) of the verdict-level groups a record with this verdict is in."""
-    names = [("check", status)]
+                  category: str | None) -> list[tuple[GroupKind, str]]:
+    """(kind, name) of the verdict-level groups a record with this verdict (a ``VerdictKey``'s fields) is in."""
+    names = [(GroupKind.CHECK, status)]
     if reason is not None:
-        names.append(("reason", reason_name(status, reason)))
+        names.append((GroupKind.REASON, reason_name(status, reason)))
     if blame is not None:
-        names.append(("blame", blame_name(blame)))
+        names.append((GroupKind.BLAME, blame_name(blame)))
     if category is not None:
-        names.append(("category", category_name(category)))
+        names.append((GroupKind.CATEGORY, category_name(category)))
     outcome = Outcome(strict_json, citation_only, status == "ACCEPT")
-    names += [("rung", rung_name(rung)) for rung in RUNGS if rung.passes(outcome)]
+    names += [(GroupKind.RUNG, rung_name(rung)) for rung in RUNGS if rung.passes(outcome)]
     if citation_only and status != "ACCEPT":
-        names.append(("false_accept", FALSE_ACCEPT))
+        names.append((GroupKind.FALSE_ACCEPT, FALSE_ACCEPT))
     return names
 
 
@@ -241,8 +375,8 @@ class GroupMatcher:
 
 
 # -- which groups a count cell is in ---------------------------------------------------------
-# A count cell (``Tally.cells``'s key) is (verdict key, scope, --by members); a failing claim
-# (``Tally.claims``'s) is (status, field, cited doc).
+# A count cell (``Tally.cells``'s key) is a ``Cell``; a failing claim (``Tally.claims``'s) is
+# (status, field, cited doc).
 
 # The dimensions a pivot crosses besides the --by paths: the request's scope and the verdict's status.
 SCOPE, CHECK = "scope", "check"
@@ -253,11 +387,11 @@ def dimension_namer(key: str, by: Sequence[str]) -> Callable[[Any], str]:
     (``scope:payments/prod/v3``), ``check`` (the verdict status: ``ACCEPT``,
     ``VALUE_MISMATCH``) or a --by path (``model=gpt-x``, ``other:model``)."""
     if key == SCOPE:
-        return lambda cell: scope_name(cell[1])
+        return lambda cell: scope_name(cell.scope)
     if key == CHECK:
-        return lambda cell: cell[0][0]
+        return lambda cell: cell.verdict.status
     where = list(by).index(key)
-    return lambda cell: meta_name(key, cell[2][where])
+    return lambda cell: meta_name(key, cell.meta[where])
 
 
 def pivot_name(a: str, b: str) -> str:
@@ -265,31 +399,37 @@ def pivot_name(a: str, b: str) -> str:
     return f"{a} × {b}"
 
 
-def cell_names(cell: Any, by: Sequence[str]) -> list[str]:
+def cell_names(cell: Cell, by: Sequence[str]) -> list[str]:
     """Every group a record of this count cell is in (but its failing claim's, which the cell does not hold)."""
-    verdict, scope, values = cell
-    return [*(name for _, name in verdict_names(*verdict)), scope_name(scope),
-            *(meta_name(key, value) for key, value in zip(by, values))]
+    return [*(name for _, name in verdict_names(*cell.verdict)), scope_name(cell.scope),
+            *(meta_name(key, value) for key, value in zip(by, cell.meta))]
 
 
-def membership(group: Any, by: Sequence[str]) -> tuple[str, Callable[[Any], bool]]:
-    """What decides whether a record is in ``group`` (a ``summary.Group``): the
-    column (``claim``: its failing claim; ``cell``: its count cell) and a test
-    of one value of it, each value named as the summary names its groups.  A
-    pivot cell (kind ``pivot``, ``detail``: its ``keys`` and values ``a`` and
-    ``b``) holds the cells whose two dimensions' values are its own."""
-    name = group.name
-    if group.kind == "claim":
-        return "claim", lambda claim: claim_name(*claim) == name
-    if group.kind == "scope":
-        return "cell", lambda cell: scope_name(cell[1]) == name
-    if group.kind == "by":
-        key = group.detail["key"]
+class Membership(NamedTuple):
+    """Which records are a group's: the column that decides (``claim``: a record's failing claim, as
+    ``Tally.claims`` keys it; ``cell``: its count cell, a ``Cell``) and a test of one value of it."""
+
+    column: Literal["cell", "claim"]
+    holds: Callable[[Any], bool]
+
+
+def membership(kind: GroupKind, name: str, detail: GroupDetail | None, by: Sequence[str]) -> Membership:
+    """Which records are in the group of this kind, name and detail (``summary.Group.membership`` asks):
+    each value of its column named as the summary names its groups.  A pivot's pair holds the cells whose
+    two dimensions' values are its own.  The bad lines are no records: they have none."""
+    if kind is GroupKind.BAD:
+        raise ValueError("the bad lines are lines, not records: no count cell holds them")
+    if kind is GroupKind.CLAIM:
+        return Membership("claim", lambda claim: claim_name(*claim) == name)
+    if kind is GroupKind.SCOPE:
+        return Membership("cell", lambda cell: scope_name(cell.scope) == name)
+    if isinstance(detail, ByDetail):
+        key = detail.key
         at = list(by).index(key)
-        return "cell", lambda cell: meta_name(key, cell[2][at]) == name
-    if group.kind == "pivot":
-        first, second = (dimension_namer(key, by) for key in group.detail["keys"])
-        a, b = group.detail["a"], group.detail["b"]
-        return "cell", lambda cell: first(cell) == a and second(cell) == b
+        return Membership("cell", lambda cell: meta_name(key, cell.meta[at]) == name)
+    if isinstance(detail, PivotDetail):
+        first, second = (dimension_namer(key, by) for key in detail.keys)
+        a, b = detail.a, detail.b
+        return Membership("cell", lambda cell: first(cell) == a and second(cell) == b)
     # check, sub-reason, blame, category, rungs, false accepts: the verdict key decides
-    return "cell", lambda cell: any(found == name for _, found in verdict_names(*cell[0]))
+    return Membership("cell", lambda cell: any(found == name for _, found in verdict_names(*cell.verdict)))

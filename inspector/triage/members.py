@@ -27,7 +27,7 @@ from ..suites.load import Case, CaseError, Suite
 from .annotations import digest
 from .drill import LineReader
 from .export import record_note
-from .groups import membership
+from .groups import GroupKind
 from .logs import LogError
 from .mapping import DEFAULT_FORMAT, LogFormat
 from .formats.reading import answer_text, verdict_of
@@ -42,10 +42,10 @@ __all__ = ["GroupMembers", "Record", "RecordCases", "Rereader", "case_id", "plac
 
 def _marks(group: Group, index: Index, length: int, by: Sequence[str]) -> bytes:
     """A byte per line of the index's first ``length``: 1 where the line is in the group."""
-    if group.kind == "bad":
+    if group.kind is GroupKind.BAD:
         table = bytes(1 if code == BAD_CODE else 0 for code in range(256))
         return bytes(index.code[:length]).translate(table)
-    column, holds = membership(group, by)
+    column, holds = group.membership(by)
     values = index.keys[column][0]
     ids = frozenset(number for number, value in enumerate(values) if number and holds(value))
     return bytes(map(ids.__contains__, index.column(column)[:length]))

@@ -82,7 +82,7 @@ def pivot(tally: Tally, keys: tuple[str, str], cells: Any = None) -> Pivot:
     for cell, count in (tally.cells if cells is None else cells).items():
         pair = (first(cell), second(cell))
         records, rejected, checks = found.get(pair, (0, 0, {}))
-        status = cell[0][0]
+        status = cell.verdict.status
         checks[status] = checks.get(status, 0) + count
         found[pair] = (records + count, rejected + (count if status != "ACCEPT" else 0), checks)
     rows: dict[str, int] = {}

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from .groups import cell_names, claim_name, membership
+from .groups import GroupKind, cell_names, claim_name
 from .summary import Group, Summary
 from .timeline import Bar, Histogram
 
@@ -64,9 +64,9 @@ class Buckets:
         sources: tuple[tuple[dict[Any, dict[int, int]], Any], ...] = ((self.cells, series), (self.claims, claim_series))
         holds: Any = None
         if group is not None:
-            if group.kind == "bad":
+            if group.kind is GroupKind.BAD:
                 return
-            column, holds = membership(group, self.by)
+            column, holds = group.membership(self.by)
             sources = ((self.claims, claim_series),) if column == "claim" else ((self.cells, series),)
         for target, source in sources:
             for key, minutes in source.items():
@@ -92,7 +92,7 @@ class Buckets:
                 counts = table.get(key)
                 if not counts:
                     continue
-                failed = rejections or key[0][0] != "ACCEPT"
+                failed = rejections or key.verdict.status != "ACCEPT"
                 for number, count in counts.items():
                     if number < 0:
                         outside[number] += count
@@ -105,18 +105,18 @@ class Buckets:
                          frame.first, frame.last, outside[_BEFORE], outside[_AFTER], frame.earliest, frame.latest)
 
     def of(self, group: Group) -> Histogram | None:
-        """One group's histogram (a pivot cell's too: ``groups.membership``); the bad lines have none.  Once
+        """One group's histogram (a pivot cell's too: ``Group.membership``); the bad lines have none.  Once
         asked for a group of the summary, every group's members are known (``members``, one sweep of the
         cells' names), so the next group costs only its own cells: a key in the overview, not a test of
         every cell."""
-        if group.kind == "bad" or (self.group is not None and group.name != self.group.name):
+        if group.kind is GroupKind.BAD or (self.group is not None and group.name != self.group.name):
             return None
-        if group.kind != "pivot" and self.group is None:
+        if group.kind is not GroupKind.PIVOT and self.group is None:
             cells, claims = self.members()
-            if group.kind == "claim":
+            if group.kind is GroupKind.CLAIM:
                 return self.drawn(claims=claims.get(group.name, ()))
             return self.drawn(cells=cells.get(group.name, ()))
-        column, holds = membership(group, self.by)
+        column, holds = group.membership(self.by)
         if column == "claim":
             return self.drawn(claims=[claim for claim in self.claims if holds(claim)])
         return self.drawn(cells=[cell for cell in self.cells if holds(cell)])

@@ -17,8 +17,8 @@ many values were kept, and the records of the others).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from ..contract.checks import CHECKS, label_of
@@ -28,11 +28,23 @@ from .groups import (
     BAD,
     FALSE_ACCEPT,
     OTHER,
+    BlameDetail,
+    ByDetail,
+    CategoryDetail,
+    CheckDetail,
+    ClaimDetail,
+    GroupDetail,
+    GroupKind,
+    Membership,
     Outcome,
+    ReasonDetail,
+    RungDetail,
+    ScopeDetail,
     blame_name,
     category_name,
     claim_name,
     meta_name,
+    membership,
     meta_text,
     reason_name,
     rung_name,
@@ -49,7 +61,7 @@ REASON_LABELS = (*(label_of(NO_ANSWER, reason) for reason in NO_ANSWER_REASONS),
                  *(label_of(check.code, reason) for check in CHECKS for reason in check.reasons))
 # The kinds whose groups are a population (a dimension's values: a scope, a --by member's value):
 # their rates are of their own records.  The others' (a verdict, a reason, a claim, ...) are of all records.
-POPULATION_KINDS = ("scope", "by")
+POPULATION_KINDS = tuple(kind for kind in GroupKind if kind.population)
 
 
 @dataclass
@@ -61,12 +73,12 @@ class Group:
     ``check_rates``)."""
 
     name: str
-    kind: str
+    kind: GroupKind  # (a kind's string is made its member)
     records: int
     rate: float
     rejected: int | None = None
     by_check: dict[str, int] | None = None
-    detail: dict[str, Any] = field(default_factory=dict)  # what the name is made of, for JSON
+    detail: GroupDetail | None = None  # what the name is made of (the JSON's members besides the counts)
     # Its records annotated by a reviewer, and how many of them the contract got wrong
     # (``triage.annotated``): None until the annotations were joined to the summary.
     annotated: int | None = None
@@ -74,15 +86,33 @@ class Group:
     false_acceptances: int | None = None
     total: int = 0  # what ``rate`` is a share of
 
+    def __post_init__(self) -> None:
+        self.kind = GroupKind(self.kind)
+
+    def membership(self, by: Sequence[str]) -> Membership:
+        """Which records are this group's (``by``: the --by paths counted): the column of a record that
+        decides and a test of its value (``groups.membership``); the bad lines (no records) have none."""
+        return membership(self.kind, self.name, self.detail, by)
+
+    @property
+    def by_key(self) -> str | None:
+        """A --by group's key (its value's or its other values'); None for a group of another kind."""
+        return self.detail.key if isinstance(self.detail, ByDetail) else None
+
+    @property
+    def other(self) -> bool:
+        """Whether it is a --by key's group of the values past the bound kept (``other:KEY``)."""
+        return isinstance(self.detail, ByDetail) and self.detail.other
+
     @property
     def population(self) -> int | None:
         """A population group's records (what its rejected share is of); None for a check group."""
-        return self.records if self.kind in POPULATION_KINDS else None
+        return self.records if self.kind.population else None
 
     @property
     def rejected_rate(self) -> float | None:
         """The share of a population group's records that were rejected."""
-        return _rate(self.rejected or 0, self.records) if self.kind in POPULATION_KINDS else None
+        return _rate(self.rejected or 0, self.records) if self.kind.population else None
 
     @property
     def check_rates(self) -> dict[str, float] | None:
@@ -92,9 +122,10 @@ class Group:
         return {status: _rate(count, self.records) for status, count in self.by_check.items()}
 
     def to_dict(self) -> dict[str, Any]:
-        found: dict[str, Any] = {"group": self.name, "kind": self.kind, **self.detail, "records": self.records,
-                                 "rate": round(self.rate, 6), "of": self.total}
-        if self.kind in POPULATION_KINDS:
+        found: dict[str, Any] = {"group": self.name, "kind": self.kind.value,
+                                 **(self.detail.to_dict() if self.detail is not None else {}),
+                                 "records": self.records, "rate": round(self.rate, 6), "of": self.total}
+        if self.kind.population:
             found.update(population=self.records, rejected=self.rejected or 0,
                          rejected_rate=round(self.rejected_rate or 0.0, 6))
         elif self.rejected is not None:
@@ -140,13 +171,18 @@ class Summary:
     def group(self, name: str) -> Group | None:
         return next((group for group in self.groups if group.name == name), None)
 
-    def of_kind(self, kind: str) -> list[Group]:
+    def of_kind(self, kind: GroupKind) -> list[Group]:
         return [group for group in self.groups if group.kind == kind]
+
+    def of_key(self, key: str) -> list[Group]:
+        """The groups of a --by key: its values', largest first, then its other values' (``other:KEY``)."""
+        return [group for group in self.groups if group.by_key == key]
 
     @property
     def capped(self) -> dict[str, int]:
         """Per --by key past the bound of values kept: the records in its other group."""
-        return {group.detail["key"]: group.records for group in self.of_kind("by") if group.detail.get("other")}
+        return {group.by_key: group.records for group in self.of_kind(GroupKind.BY)
+                if group.other and group.by_key is not None}
 
     def to_dict(self) -> dict[str, Any]:
         tally = self.tally
@@ -186,17 +222,16 @@ class Summary:
             # "ladder" is schema 1's key for the rungs (docs/glossary.md: a ladder counts checks)
             "ladder": [{"rung": rung, "name": name, "passed": passed, "rate": round(_rate(passed, records), 6)}
                        for rung, name, passed in self.rungs],
-            "citation_only_false_accepts": sum(g.records for g in self.of_kind("false_accept")),
-            "by_claim": [group.to_dict() for group in self.of_kind("claim")],
-            "by_scope": [group.to_dict() for group in self.of_kind("scope")],
-            "by": {key: [group.to_dict() for group in self.of_kind("by") if group.detail["key"] == key]
-                   for key in options.by},
+            "citation_only_false_accepts": sum(g.records for g in self.of_kind(GroupKind.FALSE_ACCEPT)),
+            "by_claim": [group.to_dict() for group in self.of_kind(GroupKind.CLAIM)],
+            "by_scope": [group.to_dict() for group in self.of_kind(GroupKind.SCOPE)],
+            "by": {key: [group.to_dict() for group in self.of_key(key)] for key in options.by},
             "by_capped": {key: {"values_kept": len(tally.by_values.get(key, ())), "other_records": count}
                           for key, count in self.capped.items()},
-            "by_blame": {blame: next((g.records for g in self.of_kind("blame") if g.detail["blame"] == blame), 0)
-                         for blame in (RETRIEVAL, GENERATION)},
-            "by_category": {category: next((g.records for g in self.of_kind("category")
-                                            if g.detail["category"] == category), 0) for category in CATEGORIES},
+            "by_blame": {blame: next((g.records for g in self.of_kind(GroupKind.BLAME)
+                                      if g.detail == BlameDetail(blame)), 0) for blame in (RETRIEVAL, GENERATION)},
+            "by_category": {category: next((g.records for g in self.of_kind(GroupKind.CATEGORY)
+                                            if g.detail == CategoryDetail(category)), 0) for category in CATEGORIES},
             "timeline": timeline,
             "window": {"since": iso(options.since) if options.since is not None else None,
                        "until": iso(options.until) if options.until is not None else None,
@@ -241,38 +276,34 @@ def summarize(tally: Tally, options: Options = Options(), logs: Sequence[str] = 
     groups: list[Group] = []
     for status in TRIAGE_STATUSES:
         if statuses.get(status):
-            groups.append(Group(status, "check", statuses[status], _rate(statuses[status], records),
-                                detail={"check": status}))
+            groups.append(Group(status, GroupKind.CHECK, statuses[status], _rate(statuses[status], records),
+                                detail=CheckDetail(status)))
     for label in REASON_LABELS:
         name = f"reason:{label}"
         if reasons.get(name):
-            groups.append(Group(name, "reason", reasons[name], _rate(reasons[name], records),
-                                detail={"reason": label}))
+            groups.append(Group(name, GroupKind.REASON, reasons[name], _rate(reasons[name], records),
+                                detail=ReasonDetail(label)))
     claims = sorted(tally.claims.items(), key=lambda item: (-item[1], item[0]))
-    groups += [Group(claim_name(status, field_name, doc), "claim", count, _rate(count, records),
-                     detail={"check": status, "field": field_name, "doc": doc})
+    groups += [Group(claim_name(status, field_name, doc), GroupKind.CLAIM, count, _rate(count, records),
+                     detail=ClaimDetail(status, field_name, doc))
                for (status, field_name, doc), count in claims]
-    groups += _split_groups(tally.scopes, records, "scope",
-                            lambda scope: (scope_name(scope), {"service": scope[0], "environment": scope[1],
-                                                               "revision": scope[2]}))
+    groups += _split_groups(tally.scopes, records, GroupKind.SCOPE,
+                            lambda scope: (scope_name(scope), ScopeDetail(*scope)))
     for key in options.by:
-        groups += _split_groups(tally.by.get(key, {}), records, "by",
-                                lambda member, key=key: (meta_name(key, member),
-                                                         {"key": key, "value": None, "other": True}
-                                                         if member == OTHER else
-                                                         {"key": key, "value": meta_text(member)}))
-    groups += [Group(blame_name(blame), "blame", blames[blame], _rate(blames[blame], records),
-                     detail={"blame": blame}) for blame in (RETRIEVAL, GENERATION) if blames.get(blame)]
-    groups += [Group(category_name(category), "category", count, _rate(count, records),
-                     detail={"category": category})
+        groups += _split_groups(tally.by.get(key, {}), records, GroupKind.BY, _by_naming(key))
+    groups += [Group(blame_name(blame), GroupKind.BLAME, blames[blame], _rate(blames[blame], records),
+                     detail=BlameDetail(blame)) for blame in (RETRIEVAL, GENERATION) if blames.get(blame)]
+    groups += [Group(category_name(category), GroupKind.CATEGORY, count, _rate(count, records),
+                     detail=CategoryDetail(category))
                for category, count in sorted(categories.items(), key=lambda item: (-item[1], item[0]))]
-    groups += [Group(rung_name(rung), "rung", rungs[rung.id], _rate(rungs[rung.id], records),
-                     detail={"rung": rung.id}) for rung in RUNGS]
-    groups.append(Group(FALSE_ACCEPT, "false_accept", false_accepts, _rate(false_accepts, records)))
+    groups += [Group(rung_name(rung), GroupKind.RUNG, rungs[rung.id], _rate(rungs[rung.id], records),
+                     detail=RungDetail(rung.id)) for rung in RUNGS]
+    groups.append(Group(FALSE_ACCEPT, GroupKind.FALSE_ACCEPT, false_accepts, _rate(false_accepts, records)))
     for group in groups:
         group.total = records
     if tally.bad_lines:
-        groups.append(Group(BAD, "bad", tally.bad_lines, _rate(tally.bad_lines, tally.lines), total=tally.lines))
+        groups.append(Group(BAD, GroupKind.BAD, tally.bad_lines, _rate(tally.bad_lines, tally.lines),
+                            total=tally.lines))
     return Summary(tally, options, tuple(logs), registry, groups,
                    # NO_ANSWER only where a log has such records (our own lines never do)
                    {status: statuses.get(status, 0) for status in TRIAGE_STATUSES
@@ -283,7 +314,18 @@ def summarize(tally: Tally, options: Options = Options(), logs: Sequence[str] = 
                    histogram(tally.minutes), records)
 
 
-def _split_groups(counts: dict[Any, int], records: int, kind: str, naming: Any) -> list[Group]:
+def _by_naming(key: str) -> Callable[[bytes | None], tuple[str, GroupDetail]]:
+    """A --by member's group: its name and detail (its value as shown, or the key's other values)."""
+
+    def naming(member: bytes | None) -> tuple[str, GroupDetail]:
+        return meta_name(key, member), ByDetail(key, None, other=True) if member == OTHER else \
+            ByDetail(key, meta_text(member))
+
+    return naming
+
+
+def _split_groups(counts: dict[Any, int], records: int, kind: GroupKind,
+                  naming: Callable[[Any], tuple[str, GroupDetail]]) -> list[Group]:
     """Groups from counts keyed (what, status): one group per name (two spellings
     of one metadata value are one group), with its rejections by check."""
     merged: dict[str, Group] = {}
@@ -300,4 +342,4 @@ def _split_groups(counts: dict[Any, int], records: int, kind: str, naming: Any) 
         group.rate = _rate(group.records, records)
         group.by_check = _ordered(group.by_check or {})
     # The largest first; the other values of a --by key (not a value) after its values.
-    return sorted(merged.values(), key=lambda group: (bool(group.detail.get("other")), -group.records, group.name))
+    return sorted(merged.values(), key=lambda group: (group.other, -group.records, group.name))

@@ -58,7 +58,7 @@ from ..contract.text import json_escape
 from ..reports.case import RUNGS
 from .export import encodable_text
 from .badlines import SpillFile
-from .groups import Outcome
+from .groups import Outcome, VerdictKey
 from .records import KnownRequest, record_meta
 from .timeline import iso
 
@@ -113,12 +113,11 @@ def rows_name(kind: str, log: int, place: int) -> str:
 
 
 def record_row(file: str, line: int, offset: int, verdict: Any, known: KnownRequest, members: Mapping[Any, Any],
-               plan: Any, stamp: float | None, key: tuple[Any, ...],
+               plan: Any, stamp: float | None, key: VerdictKey,
                failing: tuple[str, str, str] | None) -> RecordRow:
     """The row of one counted record, from what the counting has of it: its
     ``verdict``, request, line's ``members`` (read as ``plan`` says), time
-    (``stamp``, epoch seconds, None when unreadable), count key (``key``: status,
-    reason, strict_json, citation_only, blame, category id) and failing claim
+    (``stamp``, epoch seconds, None when unreadable), verdict key (``key``) and failing claim
     (``failing``: status, field, cited document, or None)."""
     meta, ident = record_meta(members, plan)
     source = meta.get("source")
@@ -131,7 +130,7 @@ def record_row(file: str, line: int, offset: int, verdict: Any, known: KnownRequ
     # A record without an answer failed no check of the contract (its verdict's check is what stops its empty
     # answer, for the checks panel): NO_ANSWER's column is empty.
     check = verdict.check if verdict.status != NO_ANSWER else None
-    flags = (key[2], key[3], key[0] == "ACCEPT")
+    flags = (key.strict_json, key.citation_only, key.status == "ACCEPT")
     rungs = _RUNGS.get(flags)
     if rungs is None:
         rungs = _RUNGS[flags] = {rung.id: rung.passes(Outcome(*flags)) for rung in RUNGS}
@@ -139,7 +138,7 @@ def record_row(file: str, line: int, offset: int, verdict: Any, known: KnownRequ
                      iso(stamp, fraction=True) if stamp is not None else None, meta.pop("model", None),
                      verdict.status, verdict.reason, check.id if check is not None else None,
                      failing[1] if failing is not None else None, failing[2] if failing is not None else None,
-                     key[4], key[5], rungs, Assessment(verdict, known.recall).policy, meta)
+                     key.blame, key.category, rungs, Assessment(verdict, known.recall).policy, meta)
 
 
 def _encodable(value: Any) -> Any:

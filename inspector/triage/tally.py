@@ -36,7 +36,7 @@ from ..contract.models import Registry
 from ..suites.load import collector_paused  # one pause of the collector, as loading does
 from .badlines import KEPT as BAD_KEPT
 from .badlines import Spill
-from .groups import OTHER, GroupMatcher, bounded_member
+from .groups import OTHER, Cell, GroupMatcher, VerdictKey, bounded_member
 from .logs import Chunk, count_lines, range_chunks
 from .mapping import DEFAULT_FORMAT, FILE_KEY, LogFormat, compile_format
 from .formats.reading import verdict_of
@@ -75,7 +75,7 @@ VERDICT_LABELS: tuple[str, ...] = (
 )
 BAD_CODE = len(VERDICT_LABELS)
 _CODES = {label: code for code, label in enumerate(VERDICT_LABELS)}
-_ACCEPTED = ("ACCEPT", None, True, True, None, None)  # the verdicts key of every accepted record
+_ACCEPTED = VerdictKey("ACCEPT", None, True, True, None, None)  # the verdict key of every accepted record
 _ACCEPT_SHAPE = ("ACCEPT",)  # where a request keeps the number of its accepted records' cell
 # The rejections of an answer that may be a chat message (role, content, parts...) a raw path stopped at.
 _ENVELOPE_REASONS = frozenset(("WRONG_SHAPE", "UNKNOWN_MEMBER", "MISSING_MEMBER", "NOT_A_STRING"))
@@ -282,11 +282,11 @@ class Tally:
     reasons, fields, sources, metadata as its JSON bytes); naming and ordering
     them is the summary's job.
 
-    - ``cells``: per (verdict, scope, metadata) the records, where verdict is
-      (status, reason, strict_json, citation_only, blame, category id), scope
-      (service, environment, revision) and metadata the JSON bytes (or None) of
-      each ``by_keys`` member: one count a record, from which ``verdicts``,
-      ``scopes`` and ``by`` are summed
+    - ``cells``: per ``groups.Cell`` (verdict, scope, meta) the records, where
+      verdict is a ``groups.VerdictKey`` (status, reason, strict_json,
+      citation_only, blame, category id), scope (service, environment,
+      revision) and meta the JSON bytes (or None) of each ``by_keys`` member:
+      one count a record, from which ``verdicts``, ``scopes`` and ``by`` are summed
     - ``claims``: (status, field, cited doc) of rejections by a per-claim check
     - ``minutes``: (minute since the epoch, status) of records with a readable ts
     - ``series`` (``Options.series``): per cell, the records with a readable ts
@@ -354,8 +354,8 @@ class Tally:
     def capped(self) -> dict[str, int]:
         """Per --by key with more values than ``BY_VALUES``: the records counted as OTHER."""
         found: dict[str, int] = {}
-        for (_, _, values), count in self.cells.items():
-            for key, value in zip(self.by_keys, values):
+        for cell, count in self.cells.items():
+            for key, value in zip(self.by_keys, cell.meta):
                 if value == OTHER:
                     found[key] = found.get(key, 0) + count
         return found
@@ -364,7 +364,8 @@ class Tally:
     def verdicts(self) -> Counter:
         """Records per (status, reason, strict_json, citation_only, blame, category id)."""
         found = Counter()
-        for (verdict, _, _), count in self.cells.items():
+        for cell, count in self.cells.items():
+            verdict = cell.verdict
             found[verdict] = found.get(verdict, 0) + count
         return found
 
@@ -372,8 +373,8 @@ class Tally:
     def scopes(self) -> Counter:
         """Records per ((service, environment, revision), status)."""
         found = Counter()
-        for (verdict, scope, _), count in self.cells.items():
-            key = (scope, verdict[0])
+        for cell, count in self.cells.items():
+            key = (cell.scope, cell.verdict.status)
             found[key] = found.get(key, 0) + count
         return found
 
@@ -381,10 +382,11 @@ class Tally:
     def by(self) -> dict[str, Counter]:
         """Per metadata key: records per (the member's JSON bytes or None, status)."""
         found = {key: Counter() for key in self.by_keys}
-        for (verdict, _, values), count in self.cells.items():
-            for key, value in zip(self.by_keys, values):
+        for cell, count in self.cells.items():
+            status = cell.verdict.status
+            for key, value in zip(self.by_keys, cell.meta):
                 counts = found[key]
-                pair = (value, verdict[0])
+                pair = (value, status)
                 counts[pair] = counts.get(pair, 0) + count
         return found
 
@@ -490,12 +492,11 @@ class Tally:
 def _demoter(dropped: dict[int, set[bytes | None]]) -> Any:
     """A cell with each dropped --by value (per member position) made OTHER."""
 
-    def demote(cell: Any) -> Any:
-        verdict, scope, values = cell
+    def demote(cell: Cell) -> Cell:
+        values = cell.meta
         if any(position < len(values) and values[position] in gone for position, gone in dropped.items()):
-            values = tuple(OTHER if position in dropped and value in dropped[position] else value
-                           for position, value in enumerate(values))
-            return verdict, scope, values
+            return cell._replace(meta=tuple(OTHER if position in dropped and value in dropped[position] else value
+                                            for position, value in enumerate(values)))
         return cell
 
     return demote
@@ -551,7 +552,7 @@ class _Counting:
                            if options.collect is not None and options.sample is not None else None)
         # Per --by key, the records of each value kept (Tally.by_values), in the order of the members.
         self._kept = [self.tally.by_values.setdefault(key, {}) for key in options.by]
-        self._cells: dict[Any, tuple[Any, Any, tuple[bytes | None, ...]]] = {}
+        self._cells: dict[Any, Cell] = {}
         self.full = False  # the export's limit is collected and the counting may stop
         # Where each member is: the default's fast path unless the format moves one.
         self.plan = plan = compile_format(options.log_format, options.by)
@@ -599,7 +600,7 @@ class _Counting:
             cell = cell_of[flat] = self._cell(flat)
             found[cell] = get(cell, 0) + count
             if kept:
-                for values, value in zip(kept, cell[2]):
+                for values, value in zip(kept, cell.meta):
                     if value != OTHER:
                         values[value] += count
         histogram = tally.minutes
@@ -625,11 +626,12 @@ class _Counting:
                 minute = code // _STATUS_COUNT
                 found_minutes[minute] = found_minutes.get(minute, 0) + count
 
-    def _cell(self, flat: Any) -> tuple[Any, Any, tuple[bytes | None, ...]]:
-        """A flat count key as ``Tally.cells`` keys it: (verdict key, scope, metadata)."""
+    def _cell(self, flat: Any) -> Cell:
+        """A flat count key as ``Tally.cells`` keys it: a ``Cell`` (verdict key, scope, metadata), built
+        once a chunk per distinct key (``_fold``), not a line."""
         if flat.__class__ is int:
             key, scope = self.requests.values[flat]
-            return key, scope, ()
+            return Cell(key, scope, ())
         number, joined = flat
         key, scope = self.requests.values[number]
         members = []
@@ -638,9 +640,9 @@ class _Counting:
             if value not in kept:
                 kept[value] = 0  # counted in _fold; past BY_VALUES, the lightest are dropped after the chunk
             members.append(value)
-        return key, scope, tuple(members)
+        return Cell(key, scope, tuple(members))
 
-    def _indexed_cell(self, flat: Any) -> tuple[Any, Any, tuple[bytes | None, ...]]:
+    def _indexed_cell(self, flat: Any) -> Cell:
         """``_cell``, kept a while: an index asks for every record's."""
         cell = self._cells.get(flat)
         if cell is None:
@@ -726,8 +728,9 @@ class _Counting:
                 if prefix is None or matcher is not None:
                     evidence = Assessment(verdict, known.recall)
                     category = evidence.category
-                    prefix = number_of(((status, verdict.reason, verdict.strict_json, verdict.citation_only,
-                                         evidence.blame, category.id if category is not None else None),
+                    prefix = number_of((VerdictKey(status, verdict.reason, verdict.strict_json,
+                                                   verdict.citation_only, evidence.blame,
+                                                   category.id if category is not None else None),
                                         known.scope))
                     requests.remember(known, shape, prefix)
                 claim = verdict.claim

@@ -12,7 +12,7 @@ import pytest
 
 from inspector.suites.load import load_registry
 from inspector.triage import Options, triage
-from inspector.triage.groups import membership
+from inspector.triage.groups import GroupKind, PivotDetail
 from inspector.triage.pivot import pivot
 from inspector.triage.series import Buckets
 from inspector.triage.summary import Group, summarize
@@ -38,7 +38,7 @@ def counted(tmp_path_factory):
 def dated_records(folder, summary, group):
     """(ts, status) of the group's dated records, found from the index and read from the log."""
     index = summary.tally.index
-    column, holds = membership(group, summary.tally.by_keys)
+    column, holds = group.membership(summary.tally.by_keys)
     values = index.values(column)
     lines = (folder / "app.jsonl").read_bytes().splitlines()
     found = []
@@ -105,8 +105,8 @@ class TestPivot:
         folder, _, summary = counted
         crossed = pivot(summary.tally, ("scope", "model"))
         cell = crossed.cells[0]
-        group = Group(cell.name, "pivot", cell.records, 0.0, detail={"keys": crossed.keys, "a": cell.a, "b": cell.b})
-        column, holds = membership(group, summary.tally.by_keys)
+        group = Group(cell.name, GroupKind.PIVOT, cell.records, 0.0, detail=PivotDetail(crossed.keys, cell.a, cell.b))
+        column, holds = group.membership(summary.tally.by_keys)
         assert sum(1 for value in summary.tally.index.values(column) if value is not None and holds(value)) == \
             cell.records
         drawn = Buckets(summary).of(group)

@@ -27,6 +27,7 @@ from inspector.triage import (
     triage,
 )
 from inspector.triage import logs as logs_module
+from inspector.triage.groups import GroupKind
 from inspector.triage.records import MAX_LINE_BYTES
 from inspector.triage.summary import summarize
 from inspector.triage.synth import BAD_LINE_KINDS, write_log, write_registry
@@ -90,7 +91,7 @@ class TestCountsAgainstTheGenerator:
             category = category_for(status, reason or None, False)
             if category is not None:
                 expected[category.id] += count
-        assert {g.detail["category"]: g.records for g in summary.of_kind("category")} == expected
+        assert {g.detail.category: g.records for g in summary.of_kind(GroupKind.CATEGORY)} == expected
         strict = mix.records - statuses["INVALID_JSON"]
         citation = strict - statuses["NO_CITATION"]
         assert summary.rungs == [("strict_json", "strict JSON", strict), ("citation_only", "citation-only", citation),

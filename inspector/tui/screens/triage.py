@@ -45,6 +45,7 @@ from ...presentation.triage import (
     SORT_WORDS,
     SORTS,
     Group,
+    GroupKind,
     LineReader,
     LogChanged,
     Snapshot,
@@ -337,7 +338,7 @@ class TriageScreen(FollowsTime, Screen[None]):
             (f"{counted.seconds:.1f} s", bold), *self._state_words(counted))]
         if summary.records:
             accepted = summary.by_check.get("ACCEPT", 0)
-            false_accepts = sum(group.records for group in summary.of_kind("false_accept"))
+            false_accepts = sum(group.records for group in summary.of_kind(GroupKind.FALSE_ACCEPT))
             lines.append(Content.assemble(
                 ("ACCEPT ", _MUTED), (f"{accepted:,}", strong(Tone.GOOD)),
                 (f" ({100 * accepted / summary.records:.1f}%) · rejected ", _MUTED),
@@ -450,7 +451,7 @@ class TriageScreen(FollowsTime, Screen[None]):
         counted = self.counted
         if group is None or counted is None:
             return
-        if group.kind == "bad":
+        if group.kind is GroupKind.BAD:
             self.notify("the bad lines are not records: they cannot be a suite (Enter lists them)", markup=False,
                         timeout=3)
             return
@@ -522,7 +523,7 @@ class TriageScreen(FollowsTime, Screen[None]):
         counted = self.counted
         if counted is None:
             return
-        if group.kind == "bad":
+        if group.kind is GroupKind.BAD:
             from ...presentation.records import bad_line_starts
             from .bad_lines import BadLinesScreen
 

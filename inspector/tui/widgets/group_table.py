@@ -9,7 +9,7 @@ from rich.cells import cell_len
 from textual.message import Message
 
 from ...presentation.bars import bar
-from ...presentation.triage import Group, Shift, rejections
+from ...presentation.triage import Group, GroupKind, Shift, rejections
 from .. import keys
 from ..tones import TABLE, TABLE_HIGHLIGHT, Tone
 from .growing_table import GrowingTable
@@ -19,8 +19,9 @@ __all__ = ["KIND_WORDS", "GroupTable"]
 
 # How each kind of group is titled in the overview's first column.
 KIND_WORDS = {
-    "check": "verdict", "reason": "sub-reason", "claim": "claim", "scope": "scope", "by": "metadata",
-    "blame": "blame", "category": "category", "rung": "rungs", "false_accept": "false accept", "bad": "bad lines",
+    GroupKind.CHECK: "verdict", GroupKind.REASON: "sub-reason", GroupKind.CLAIM: "claim", GroupKind.SCOPE: "scope",
+    GroupKind.BY: "metadata", GroupKind.BLAME: "blame", GroupKind.CATEGORY: "category", GroupKind.RUNG: "rungs",
+    GroupKind.FALSE_ACCEPT: "false accept", GroupKind.BAD: "bad lines", GroupKind.PIVOT: "pivot",
 }
 
 
@@ -163,15 +164,15 @@ class GroupTable(CursorTable, GrowingTable):
         group = self.groups[row]
         key = column.key
         if key == "kind":
-            if self.by_kind and row > 0 and self.groups[row - 1].kind == group.kind:
+            if self.by_kind and row > 0 and self.groups[row - 1].kind is group.kind:
                 return None
-            return (KIND_WORDS.get(group.kind, group.kind), TABLE[Tone.MUTED])
+            return (KIND_WORDS[group.kind], TABLE[Tone.MUTED])
         if key == "group":
             return group.name  # untrusted: fields, sources, scopes and metadata come from the log
         if key == "bar":
-            total = self.lines if group.kind == "bad" else self.records
+            total = self.lines if group.kind.lines else self.records
             width = self._widths[2]
-            style = TABLE[Tone.BAD] if group.kind in ("bad", "false_accept") else \
+            style = TABLE[Tone.BAD] if group.kind in (GroupKind.BAD, GroupKind.FALSE_ACCEPT) else \
                 TABLE[Tone.GOOD] if group.name in ("ACCEPT", "rung:contract") else "group-table--bar"
             return (bar(group.records, total, width), style)
         if key == "records":
