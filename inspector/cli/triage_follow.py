@@ -138,7 +138,7 @@ class _Printer:
 def follow_jsonl(args: argparse.Namespace, registry: Any, options: Any, on_notice: Callable[[str], None]) -> int:
     """Follow ``args.logs``, printing an object every ``--every`` seconds and the final one on SIGINT or
     SIGTERM, or at the end of standard input; the exit status (4 when standard input broke off)."""
-    from ..triage.follow import follow
+    from ..triage.job import Following, TriageJob, run_job
     from ..triage.logs import LogError
     from ..triage.run import WorkerError
     from .triage_engine import engine_of
@@ -152,8 +152,9 @@ def follow_jsonl(args: argparse.Namespace, registry: Any, options: Any, on_notic
         poll = min(_POLL_SECONDS, every)
         stdin = sys.stdin.buffer if "-" in args.logs and sys.stdin is not None else None
         try:
-            tally = follow(args.logs, registry, options, on_progress=printer.progress, cancel=stop, stdin=stdin,
-                           poll_seconds=poll, report_seconds=poll, on_notice=on_notice, engine=engine_of(args))
+            job = TriageJob(tuple(args.logs), registry, str(args.registry), options, engine=engine_of(args),
+                            follow=Following(poll_seconds=poll, report_seconds=poll))
+            tally = run_job(job, progress=printer.progress, cancel=stop, stdin=stdin, on_notice=on_notice).summary.tally
         except WorkerError as exc:
             error(str(exc))
             return EXIT_INTERNAL

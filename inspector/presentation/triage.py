@@ -29,13 +29,13 @@ from ..suites.load import Case, CaseError, Suite
 from ..triage.drill import LineReader
 from ..triage.export import ExportError, SampleTaken, export_suite, suite_bytes
 from ..triage.engines import Engine
-from ..triage.follow import POLL_SECONDS, FollowEvent, FollowProgress
+from ..triage.follow import FollowEvent, FollowProgress
 from ..triage.groups import BAD, KINDS, GroupKind, PivotDetail, other_name
 from ..triage.sample import sample_numbers
 from ..triage.logs import LogError
 from ..triage.mapping import DEFAULT_FORMAT, LogFormat
-from ..triage.job import JobResult, TriageJob
-from ..triage.members import GroupMembers, RecordCases, Rereader, place_name, record_suite
+from ..triage.job import Following, TriageJob
+from ..triage.members import GroupMembers, RecordCases, Rereader, place_name, record_report, record_suite
 from ..triage.compare import Comparison, Shift, compare
 from ..triage.run import LocalEngine, local_engine
 from ..triage.pivot import CHECK, SCOPE, Pivot, PivotCell, pivot, pivot_problem
@@ -236,9 +236,13 @@ class TriageRun:
 
     @property
     def job(self) -> TriageJob:
-        """The count this run starts with (``triage.job``), its logs stamped for rereading."""
+        """The count this run starts with (``triage.job``), its logs stamped for rereading (a followed
+        run's by the follower, as they grow)."""
+        following = None
+        if self.follow:
+            following = Following(self.poll_seconds) if self.poll_seconds is not None else Following()
         return TriageJob(self.logs, self.registry, self.registry_path, self.options, self.against, self.engine,
-                         self.given, stamp=True)
+                         self.given, stamp=not self.follow, follow=following)
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -347,7 +351,6 @@ def count(run: TriageRun, report: Callable[[Snapshot], object], cancel: threadin
     the lines there counted on every core, then each line appended), reporting
     at least every second, until ``cancel`` is set; the stamps are then the
     follower's, kept as it goes (a log may grow, not be replaced or shorten)."""
-    from ..triage.follow import follow
     from ..triage.job import run_job
 
     last: list[Snapshot] = []
@@ -375,25 +378,20 @@ def count(run: TriageRun, report: Callable[[Snapshot], object], cancel: threadin
         last[:] = [snapshot]
         report(snapshot)
 
-    result: JobResult | None = None
-    try:
-        if run.follow:
-            follow(list(run.logs), run.registry, run.options, on_progress=progress, cancel=cancel, stamps=stamps,
-                   engine=run.engine, poll_seconds=run.poll_seconds if run.poll_seconds is not None else POLL_SECONDS)
-        else:  # --against's logs counted beside the logs, in the same workers
-            result = run_job(run.job, progress=progress, cancel=cancel,
-                             indexes=reader.indexes if reader is not None else None, stamps=stamps)
+    try:  # --against's logs counted beside the logs, in the same workers
+        result = run_job(run.job, progress=progress, cancel=cancel,
+                         indexes=reader.indexes if reader is not None else None, stamps=stamps)
     except LogError as exc:
         report(Snapshot(summarize(Tally(), run.options, run.names, run.registry_path), 0, [], 0, 0, None, 0.0,
                         done=True, failed=str(exc)))
         return
     final = last[0]  # the engine reports once at the end, always
-    compared = result.comparison if result is not None else None
+    compared = result.comparison
     shifts = {shift.name: shift for shift in compared} if compared is not None else None
     report(Snapshot(final.summary, final.indexed, final.bad, final.lines, final.bytes_done, final.total_bytes,
                     final.seconds, done=True, cancelled=cancel.is_set(), broken=final.broken, stamps=stamps,
                     changed=tuple(changed_logs(stamps)), events=final.events, event_count=final.event_count,
-                    baseline=result.baseline if result is not None else None, shifts=shifts, comparison=compared))
+                    baseline=result.baseline, shifts=shifts, comparison=compared))
 
 
 @dataclass(frozen=True)
@@ -668,15 +666,11 @@ class RecordSession(Session):
         return len(self.cases)
 
     def frozen(self, number: int) -> CaseReport:
-        # A record's verdict was computed when it was reread (to check it is the one counted): taken, not redone.
-        if self._reports[number] is None:
-            case = self.cases[number]
-            verdict = self.cases.take_verdict(number)
-            if verdict is not None and isinstance(case, Case):
-                report = CaseReport(number, self.suites[0], case, verdict=verdict)
-                self._reports[number] = report
-                return report
-        return super().frozen(number)
+        report = self._reports[number]
+        if report is None:
+            report = record_report(self.suites[0], number)
+            self._reports[number] = report
+        return report
 
     def log_changes(self) -> list[LogChanged]:
         """The logs of these records that are not what was counted any more (a stat each)."""

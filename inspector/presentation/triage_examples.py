@@ -1,8 +1,8 @@
 """A few records of a triage's largest rejection groups, each as the case report
 the inspector shows when the group is opened (its first failing check explained):
 what an HTML report puts under the counts, so a reader sees what the groups are
-made of.  The records are reread from the index the count kept (``Options.index``),
-as the overview's drill-down rereads them (``triage.members``)."""
+made of.  The records are reread from the index the count kept (``Options.index``)
+and reported as the overview's drill-down reports them (``triage.members``)."""
 
 from __future__ import annotations
 
@@ -14,10 +14,9 @@ from ..reports.case import CaseReport
 from ..triage.drill import LineReader
 from ..triage.groups import GroupKind
 from ..triage.logs import LogError
-from ..triage.members import GroupMembers, record_suite
+from ..triage.members import GroupMembers, record_report, record_suite
 from ..triage.stamp import LogChanged, LogStamp
 from ..triage.summary import Group, Summary
-from .triage import RecordSession
 
 __all__ = ["EXAMPLE_GROUPS", "EXAMPLE_RECORDS", "GroupExamples", "group_examples"]
 
@@ -54,9 +53,9 @@ def group_examples(summary: Summary, logs: Sequence[str], registry: Registry, st
         for group in largest_rejections(summary, groups):
             members = GroupMembers(group, index, len(index), options.by, reader, registry=registry, stamps=stamps,
                                    log_format=options.log_format)
-            session = RecordSession(record_suite(group, members, logs, registry))
+            suite = record_suite(group, members, logs, registry)
             try:
-                reports = tuple(session.frozen(number) for number in range(min(records, len(session))))
+                reports = tuple(record_report(suite, number) for number in range(min(records, len(members))))
             except (LogChanged, LogError) as exc:
                 found.append(GroupExamples(group, (), str(exc)))
                 continue

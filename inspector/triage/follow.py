@@ -57,7 +57,7 @@ from typing import Any, BinaryIO, Protocol
 
 from ..contract.checks import label_of
 from ..contract.models import Registry
-from .engines import Engine
+from .engines import Engine, Progress
 from .logs import CHUNK_BYTES, STDIN, Chunk, LogError, check_stdin, is_gzip, open_log, read_problem
 from .records import MAX_LINE_BYTES, RequestCache
 from .stamp import LogStamp
@@ -158,8 +158,8 @@ class LogState:
 
 
 @dataclass(frozen=True)
-class FollowProgress:
-    """How far a follow is: as ``run.Progress`` (lines, bytes, seconds since it
+class FollowProgress(Progress):
+    """How far a follow is: a ``Progress`` (lines, bytes, seconds since it
     started, the counts so far), and ``caught_up`` once the lines that were in
     the logs when it started are counted (from then on every line is new),
     ``per_second`` the new lines a second, the latest ``events`` (every one
@@ -169,11 +169,6 @@ class FollowProgress:
     and ``existing_lines`` their lines: a follow stopped before it caught up
     says how far it read."""
 
-    lines: int
-    bytes_done: int
-    total_bytes: int | None
-    seconds: float
-    tally: Tally
     caught_up: bool = False
     per_second: float = 0.0
     events: tuple[FollowEvent, ...] = ()
@@ -183,10 +178,6 @@ class FollowProgress:
     existing: int = 0
     existing_read: int = 0
     existing_lines: int = 0
-
-    @property
-    def lines_per_second(self) -> float:
-        return self.lines / self.seconds if self.seconds > 0 else 0.0
 
 
 class _Source:

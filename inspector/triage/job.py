@@ -5,9 +5,11 @@ beside them in the same workers), the registry, the options, and the engine
 that counts (``run.LocalEngine``, ``distributed.DaskEngine``).  ``run_job``
 counts it and summarises it into a ``JobResult``: the summary, the baseline's
 (``--against``) and the comparison of the two, and each log's stamp as the
-counting started (what a reread of its records checks).  The command's summary
-(text, JSON, HTML) and the inspector's overview each build a job and run it;
-nothing else puts a triage together.  Where the run writes (``--bad-lines``,
+counting started (what a reread of its records checks).  A job may follow its
+logs as they grow (``Following``: ``triage.follow``), then it counts until
+cancelled.  The command's summary (text, JSON, HTML) and its ``--follow``, and
+the inspector's overview, each build a job and run it; nothing else puts a
+triage together.  Where the run writes (``--bad-lines``,
 ``--records``), how far it is (``progress``) and when it stops (``cancel``) are
 the caller's, given to ``run_job``.
 """
@@ -15,13 +17,15 @@ the caller's, given to ``run_job``.
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import BinaryIO
 
 from ..contract.models import Registry
 from .compare import Comparison, compare
-from .engines import Cancel, Engine, Progress
+from .engines import Engine, Progress
+from .follow import POLL_SECONDS, Cancel, REPORT_SECONDS, FollowProgress, follow
 from .gz import SeekIndex
 from .run import LocalEngine
 from .stamp import LogStamp, stamp_logs
@@ -29,7 +33,18 @@ from .summary import Summary, summarize
 from .table import RecordsOut
 from .tally import Options
 
-__all__ = ["JobResult", "TriageJob", "run_job"]
+__all__ = ["Following", "FollowProgress", "JobResult", "TriageJob", "run_job"]
+
+
+@dataclass(frozen=True)
+class Following:
+    """Follow the logs as they grow (``--follow``; the overview's follow mode):
+    once the lines already there are counted, what is appended is counted every
+    ``poll_seconds``, reported at least every ``report_seconds``, until the
+    job is cancelled or every log ended (standard input's end)."""
+
+    poll_seconds: float = POLL_SECONDS
+    report_seconds: float = REPORT_SECONDS
 
 
 @dataclass(frozen=True)
@@ -41,7 +56,9 @@ class TriageJob:
     when they are counted from staged copies (a ``--log-format`` document): what
     the summaries name.  ``stamp``: each log is stamped as the count starts
     (``JobResult.stamps``: for rereading records, the overview's and the HTML
-    report's; never a URL's)."""
+    report's; never a URL's).  ``follow``: the logs are followed as they grow
+    (nothing to compare: a followed job has no ``against``); the stamps are
+    then the follower's, kept as it goes."""
 
     logs: tuple[str, ...]
     registry: Registry
@@ -52,6 +69,11 @@ class TriageJob:
     names: tuple[str, ...] | None = None
     against_names: tuple[str, ...] | None = None
     stamp: bool = False
+    follow: Following | None = None
+
+    def __post_init__(self) -> None:
+        if self.follow is not None and self.against:
+            raise ValueError("a followed job compares nothing: no against")
 
     @property
     def against_options(self) -> Options:
@@ -94,8 +116,12 @@ def run_job(job: TriageJob, *, progress: Callable[[Progress], None] | None = Non
     (``run.LocalEngine.count_sides`` says what each does).  LogError (and its
     kinds: ``WorkerError``, the Dask engine's ``EngineError``) for a log that
     cannot be counted.  ``stamps``: the dict the stamps are put in as the count
-    starts (what a record reread while it counts is checked against)."""
+    starts (what a record reread while it counts is checked against).
+    A followed job (``TriageJob.follow``) reports ``FollowProgress`` (a
+    ``Progress``) and counts until ``cancel`` is set or every log ended."""
     stamps = stamps if stamps is not None else {}
+    if job.follow is not None:
+        return _follow_job(job, job.follow, progress, cancel, on_notice, stdin, stamps)
     if job.stamp:
         stamps.update(stamp_logs(job.logs))
     sides: list[tuple[Sequence[str], Options]] = [(list(job.logs), job.options)]
@@ -110,3 +136,31 @@ def run_job(job: TriageJob, *, progress: Callable[[Progress], None] | None = Non
         return JobResult(summary, stamps=stamps, cancelled=cancelled)
     baseline = summarize(tallies[1], sides[1][1], job.against_shown, job.registry_path)
     return JobResult(summary, baseline, compare(summary, baseline), stamps)
+
+
+class _Never:
+    """A cancel never set: a followed job without one runs until its logs end."""
+
+    def is_set(self) -> bool:
+        return False
+
+    def wait(self, timeout: float | None = None) -> bool:
+        if timeout is not None:
+            time.sleep(timeout)
+        return False
+
+
+def _follow_job(job: TriageJob, following: Following, progress: Callable[[Progress], None] | None,
+                cancel: Cancel | None, on_notice: Callable[[str], None] | None, stdin: BinaryIO | None,
+                stamps: dict[str, LogStamp]) -> JobResult:
+    """Count ``job``'s logs and follow them (``triage.follow``) until cancelled or ended."""
+    stop = cancel if cancel is not None else _Never()
+    tally = follow(list(job.logs), job.registry, job.options, on_progress=progress or _ignored, cancel=stop,
+                   stdin=stdin, stamps=stamps, poll_seconds=following.poll_seconds,
+                   report_seconds=following.report_seconds, on_notice=on_notice, engine=job.engine)
+    summary = summarize(tally, job.options, job.shown, job.registry_path)
+    return JobResult(summary, stamps=stamps, cancelled=stop.is_set())
+
+
+def _ignored(progress: Progress) -> None:
+    """No one is told how far a job is."""

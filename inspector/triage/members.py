@@ -23,6 +23,7 @@ from typing import Any, overload
 from ..contract.models import Registry, Request
 from ..contract.verdict import Verdict
 from ..contract.verify import verify
+from ..reports.case import CaseReport
 from ..suites.load import Case, CaseError, Suite
 from .annotations import digest
 from .drill import LineReader
@@ -37,7 +38,8 @@ from .stamp import LogChanged, LogStamp, live_stamps
 from .summary import Group
 from .tally import BAD_CODE, Index
 
-__all__ = ["GroupMembers", "Record", "RecordCases", "Rereader", "case_id", "place_name", "record_suite"]
+__all__ = ["GroupMembers", "Record", "RecordCases", "Rereader", "case_id", "place_name", "record_report",
+           "record_suite"]
 
 
 def _marks(group: Group, index: Index, length: int, by: Sequence[str]) -> bytes:
@@ -340,3 +342,17 @@ def record_suite(group: Group, members: GroupMembers, logs: Sequence[str], regis
     cases = RecordCases(name, members)
     return Suite(Path(logs[0]) if logs else Path(name), name, registry, cases,  # type: ignore[arg-type]  # RecordCases: the cases, read lazily
                  kind="triage", description=f"the records of {group.name}")
+
+
+def record_report(suite: Suite, number: int) -> CaseReport:
+    """Record ``number`` of a record suite (``record_suite``) as the case report
+    the inspector shows: checked with the verdict its reread was verified with
+    (``RecordCases.take_verdict``: a record shown is verified once, not twice),
+    else verified now; a record that cannot be read again, its error's report."""
+    cases = suite.cases
+    assert isinstance(cases, RecordCases)
+    case = cases[number]
+    if isinstance(case, CaseError):
+        return CaseReport(number, suite, None, case)
+    verdict = cases.take_verdict(number)
+    return CaseReport(number, suite, case, verdict=verdict) if verdict is not None else CaseReport.of(number, suite, case)

@@ -4,6 +4,7 @@ the engines as typed settings (``LocalEngine``, ``DaskEngine``)."""
 from __future__ import annotations
 
 import threading
+from pathlib import Path
 
 import pytest
 
@@ -70,3 +71,46 @@ def test_the_dask_engine_refuses_what_only_the_local_one_does(registry):
         engine.count_sides([([SAMPLE], Options())], registry, records=object())  # type: ignore[arg-type]  # refused before it is used
     with pytest.raises(ValueError, match="standard input"):
         engine.count_sides([([SAMPLE], Options())], registry, ends={SAMPLE: 10})
+
+
+def test_a_followed_job_counts_what_is_appended_until_cancelled(registry, tmp_path):
+    from support.waiting import wait_until
+
+    from inspector.triage.job import Following, FollowProgress
+    from inspector.triage.engines import Progress
+
+    lines = Path(SAMPLE).read_bytes().splitlines(keepends=True)
+    log = tmp_path / "live.jsonl"
+    log.write_bytes(b"".join(lines[:10]))
+    seen: list[Progress] = []
+    cancel = threading.Event()
+    job = TriageJob((str(log),), registry, REGISTRY_PATH, Options(index=True), engine=LocalEngine(workers=1),
+                    follow=Following(poll_seconds=0.02, report_seconds=0.05))
+    done: list = []
+    worker = threading.Thread(target=lambda: done.append(run_job(job, progress=seen.append, cancel=cancel)))
+    worker.start()
+    try:
+        wait_until(lambda: any(isinstance(state, FollowProgress) and state.caught_up for state in seen),
+                   "the lines already there counted")
+        with log.open("ab") as out:
+            out.write(b"".join(lines[10:25]))
+        wait_until(lambda: seen[-1].tally.lines == 25, "the appended lines counted")
+    finally:
+        cancel.set()
+        worker.join(30)
+    (result,) = done
+    assert result.cancelled and result.summary.tally.lines == 25
+    assert all(isinstance(state, Progress) for state in seen)  # a follow reports as every job does
+    assert list(result.stamps) == [str(log)]  # the follower's stamps, for rereading what it counted
+    # The counts are those of the same 25 lines counted at once.
+    whole = tmp_path / "whole.jsonl"
+    whole.write_bytes(b"".join(lines[:25]))
+    plain = run_job(TriageJob((str(whole),), registry, REGISTRY_PATH, engine=LocalEngine(workers=1)))
+    assert result.summary.tally.verdicts == plain.summary.tally.verdicts
+
+
+def test_a_followed_job_compares_nothing(registry):
+    from inspector.triage.job import Following
+
+    with pytest.raises(ValueError, match="compares nothing"):
+        TriageJob((SAMPLE,), registry, REGISTRY_PATH, against=(SAMPLE,), follow=Following())
