@@ -17,7 +17,7 @@ from ..triage.logs import LogError
 from ..triage.members import GroupMembers, record_suite
 from ..triage.stamp import LogChanged, LogStamp
 from ..triage.summary import Group, Summary
-from .triage import RecordSession
+from .record_session import RecordSession
 
 __all__ = ["EXAMPLE_GROUPS", "EXAMPLE_RECORDS", "GroupExamples", "group_examples"]
 
