@@ -3,7 +3,7 @@ written is counted, and what memory following costs as the log grows.
 
 Each case runs in a fresh process (``--case``, which this script starts itself):
 
-- ``latency``: the overview's own count (``presentation.triage.count`` on a
+- ``latency``: the overview's own count (``presentation.overview.count`` on a
   ``TriageRun`` with ``follow``, the engine's default poll, every report
   summarised as the overview's worker does) follows a log of ``--start``
   lines; ``--writes`` times, at a random moment 0.05 to 0.5 s after the last,
@@ -79,7 +79,7 @@ class Following:
         self.caught_up = threading.Event()
         registry = load_registry(registry_path)
         if index:
-            from inspector.presentation.triage import count, triage_run
+            from inspector.presentation.overview import count, triage_run
 
             run = triage_run([str(log)], registry, str(registry_path), follow=True, workers=1)
             target = lambda: count(run, self.snapshot, self.cancel)  # noqa: E731 - the overview's own worker

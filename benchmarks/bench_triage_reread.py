@@ -35,18 +35,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from inspector.presentation.triage import (  # noqa: E402
-    GroupMembers,
-    LineReader,
-    RecordSession,
-    count,
-    export_group,
-    open_group,
-    record_suite,
-    triage_run,
-)
+from inspector.presentation.group_export import export_group  # noqa: E402
+from inspector.presentation.overview import count, triage_run  # noqa: E402
+from inspector.presentation.record_session import RecordSession, open_group  # noqa: E402
 from inspector.suites.load import load_registry  # noqa: E402
+from inspector.triage.drill import LineReader  # noqa: E402
 from inspector.triage.export import export_suite  # noqa: E402
+from inspector.triage.members import GroupMembers, record_suite  # noqa: E402
 from inspector.triage.synth import write_log, write_registry  # noqa: E402
 
 

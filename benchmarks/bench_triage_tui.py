@@ -48,7 +48,7 @@ import sys, time
 start = float(sys.argv[3])
 from inspector.suites.load import load_registry
 from inspector.tui.app import make_triage_app
-from inspector.presentation.triage import triage_run
+from inspector.presentation.overview import triage_run
 
 app = make_triage_app(triage_run([sys.argv[1]], load_registry(sys.argv[2]), sys.argv[2], ("model",)))
 _display = app._display
@@ -117,7 +117,7 @@ async def keys(log: Path, registry: Path, presses: int) -> None:
     from inspector.suites.load import load_registry
     from inspector.tui.app import make_triage_app
     from inspector.tui.screens.records import RecordsScreen
-    from inspector.presentation.triage import triage_run
+    from inspector.presentation.overview import triage_run
     from inspector.tui.widgets.group_table import GroupTable
     from inspector.tui.widgets.time_table import TimeTable
 

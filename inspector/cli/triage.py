@@ -643,7 +643,7 @@ def _inspect(args: argparse.Namespace, registry: Any, window: dict[str, float | 
     if not served() and not all(stream is not None and isatty(stream) for stream in (sys.stdin, sys.stdout)):
         return error("inspector triage needs a terminal (standard input and output) for the inspector; "
                       "add --summary (or --format json) for the headless report")
-    from ..presentation.triage import triage_run
+    from ..presentation.overview import triage_run
     from ..tui.launch import open_triage
 
     pivot = tuple(args.pivot.split(",")) if args.pivot is not None else None

@@ -35,8 +35,9 @@ from ..triage.annotations import (
 from ..triage.drill import LineReader
 from ..triage.logs import LogError
 from ..triage.stamp import LogChanged
+from .overview import Snapshot, TriageRun
+from .record_session import RecordSession
 from .records import RecordPlace
-from .triage import RecordSession, Snapshot, TriageRun
 
 __all__ = ["DECISIONS", "NOTE_SHOWN", "Annotation", "AnnotationDesk", "AnnotationError", "LogChanged", "LogError", "RecordAnnotation",
            "annotation_words", "parse_decision"]

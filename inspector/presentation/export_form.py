@@ -70,7 +70,7 @@ def export_choice(take: str, count: str, seed: str, records: int, marked: Sequen
     """The fields read: ``take`` (one of ``TAKES``, by a prefix too), ``count`` (the first N, or the
     sample's size: more than the group holds takes all, and says so), ``seed`` (the sample's; empty:
     one is picked), for a group of ``records`` with these ``marked``; ``among``: the records are those
-    of the group shown (a filter), in words (``presentation.triage.Shown.records_words``)."""
+    of the group shown (a filter), in words (``presentation.group_export.Shown.records_words``)."""
     word = take.strip().casefold()
     found = [name for name in TAKES if word and name.startswith(word)]
     offered = "first, sample or marked" if marked else "first or sample (marked: once records are marked, space)"

@@ -38,7 +38,7 @@ from ..triage.formats.reading import answer_text
 from ..triage.logs import LogError
 from ..triage.mapping import parse_path
 from ..triage.records import RequestCache
-from .triage import RecordSession
+from .record_session import RecordSession
 
 __all__ = ["FilterError", "FilterResult", "RecordFilter", "Term", "filter_records", "parse_filter", "value_text"]
 

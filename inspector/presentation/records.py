@@ -28,8 +28,9 @@ from ..triage.groups import BAD
 from ..triage.logs import LogError
 from ..triage.members import GroupMembers, Record
 from ..triage.stamp import LogChanged
+from .overview import Snapshot, TriageRun
 from .pretty import reindent
-from .triage import RecordSession, Snapshot, TriageRun
+from .record_session import RecordSession
 
 __all__ = [
     "GAP",

@@ -10,9 +10,9 @@ from collections.abc import Iterable
 
 from textual.app import App
 
+from ..presentation.overview import TriageRun
 from ..presentation.review import ReviewSession
 from ..presentation.session import Session
-from ..presentation.triage import TriageRun
 from ..suites.load import Suite
 from . import keys
 from .screens.main import MainScreen

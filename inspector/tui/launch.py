@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from ..suites.load import Suite
 
 if TYPE_CHECKING:
-    from ..presentation.triage import TriageRun
+    from ..presentation.overview import TriageRun
 
 __all__ = ["open_review", "open_suites", "open_triage", "write_screenshots"]
 

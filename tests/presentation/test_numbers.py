@@ -9,8 +9,10 @@ import threading
 import pytest
 
 from inspector.presentation.numbers import NumberError, ascii_digits, whole_number
-from inspector.presentation.triage import LineReader, count, open_group, triage_run
+from inspector.presentation.overview import count, triage_run
+from inspector.presentation.record_session import open_group
 from inspector.suites.load import load_registry
+from inspector.triage.drill import LineReader
 from inspector.triage.synth import write_log, write_registry
 
 

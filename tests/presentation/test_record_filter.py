@@ -1,7 +1,7 @@
 """In a triage group (issue 20): the records' filter (``presentation.record_filter``: metadata
 ``KEY=VALUE`` and ``KEY!=VALUE``, text in the place, the verdict or the raw answer, every term
 held), the export form's fields (``presentation.export_form``) and an export of marked or sampled
-records (``presentation.triage.export_group``) drawing what the headless export draws."""
+records (``presentation.group_export.export_group``) drawing what the headless export draws."""
 
 from __future__ import annotations
 
@@ -12,11 +12,15 @@ from pathlib import Path
 import pytest
 
 from inspector.presentation.export_form import ExportFormError, default_take, export_choice
+from inspector.presentation.group_export import Shown, export_group
 from inspector.presentation.marks import Marks
+from inspector.presentation.overview import count, triage_run
 from inspector.presentation.record_filter import FilterError, filter_records, parse_filter, value_text
-from inspector.presentation.triage import ExportError, LineReader, Shown, count, export_group, open_group, triage_run
+from inspector.presentation.record_session import open_group
 from inspector.suites.load import bundled_root, load_registry, load_suite
 from inspector.triage import Options, triage
+from inspector.triage.drill import LineReader
+from inspector.triage.export import ExportError
 
 SAMPLE = Path(bundled_root()) / "logs" / "sample.jsonl"
 REGISTRY = Path(bundled_root()) / "logs" / "sample-registry.json"

@@ -29,8 +29,10 @@ from inspector.presentation.records import (
     record_line,
     record_place_of,
 )
-from inspector.presentation.triage import LineReader, count, open_group, triage_run
+from inspector.presentation.overview import count, triage_run
+from inspector.presentation.record_session import open_group
 from inspector.suites.load import load_registry
+from inspector.triage.drill import LineReader
 
 REQUEST = json.dumps(json.loads(PAYMENTS_REQUEST.read_text())).encode()
 ACCEPT = json.dumps((ANSWERS / "accept.json").read_text()).encode()

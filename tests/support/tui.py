@@ -32,7 +32,7 @@ from textual.widgets import Static
 
 from inspector.reports.tones import Tone
 from inspector.tui import keys
-from inspector.presentation.triage import triage_run
+from inspector.presentation.overview import triage_run
 from inspector.suites.load import Suite, load_registry
 from inspector.tui.app import InspectorApp, make_app, make_triage_app
 from inspector.tui.screens.triage import TriageScreen

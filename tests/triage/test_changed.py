@@ -14,21 +14,14 @@ from pathlib import Path
 import pytest
 
 from support import ANSWERS, PAYMENTS_REGISTRY, PAYMENTS_REQUEST
-from inspector.presentation.triage import (
-    LineReader,
-    LogChanged,
-    Snapshot,
-    StaleExport,
-    count,
-    export_group,
-    log_changes,
-    open_group,
-    triage_run,
-)
+from inspector.presentation.group_export import StaleExport, export_group
+from inspector.presentation.overview import Snapshot, count, log_changes, triage_run
+from inspector.presentation.record_session import open_group
 from inspector.reports.audit import audit
 from inspector.suites.load import load_registry, load_suite
+from inspector.triage.drill import LineReader
 from inspector.triage.members import GroupMembers, Rereader
-from inspector.triage.stamp import LogStamp, stamp_logs
+from inspector.triage.stamp import LogChanged, LogStamp, stamp_logs
 from inspector.triage.synth import write_log, write_registry
 
 

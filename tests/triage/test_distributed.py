@@ -368,8 +368,8 @@ class TestCommandLine:
         assert (tmp_path / "local.json").read_bytes() == (tmp_path / "dask.json").read_bytes()
 
     def test_the_overview_counts_on_the_cluster(self, made, cluster):
-        # The overview's callable: presentation.triage.count with the engine's options.
-        from inspector.presentation.triage import count, triage_run
+        # The overview's callable: presentation.overview.count with the engine's options.
+        from inspector.presentation.overview import count, triage_run
 
         folder, registry = made
         snapshots = {}

@@ -11,10 +11,12 @@ import threading
 import pytest
 
 from inspector.contract.verify import verify
-from inspector.presentation.triage import LineReader, count, export_group, open_group, triage_run
+from inspector.presentation.group_export import export_group
+from inspector.presentation.overview import count, triage_run
+from inspector.presentation.record_session import open_group
 from inspector.suites.load import load_registry, load_suite
 from inspector.triage import Options, triage
-from inspector.triage.drill import read_record
+from inspector.triage.drill import LineReader, read_record
 from inspector.triage.export import export_suite
 from inspector.triage.mapping import (
     DEFAULT_FORMAT,

@@ -146,7 +146,7 @@ class TestCommandLine:
 
 class TestPivotDimensions:
     def test_two_counted_dimensions_or_a_line_saying_why_not(self):
-        from inspector.presentation.triage import pivot_dimensions, pivot_keys
+        from inspector.presentation.pivot_view import pivot_dimensions, pivot_keys
 
         assert pivot_dimensions(("model",)) == ("scope", "check", "model")
         assert pivot_keys(" model , check ", ("model",)) == ("model", "check")

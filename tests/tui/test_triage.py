@@ -18,7 +18,7 @@ from support import ANSWERS, FIXTURES, PAYMENTS_REGISTRY, PAYMENTS_REQUEST, deco
 from inspector.lab.mutations import MUTATIONS_BY_NAME, answer_of
 from inspector.suites.load import load_registry
 from inspector.triage import run as engine_run
-from inspector.presentation.triage import triage_run
+from inspector.presentation.overview import triage_run
 from inspector.triage.synth import write_log, write_registry
 from inspector.triage.timeline import parse_time
 from inspector.tui.app import make_triage_app
@@ -685,7 +685,7 @@ def test_snapshot_of_the_export_form(snap_compare, made, monkeypatch):
 
 class TestIndex:
     def test_every_group_of_the_summary_is_found_from_the_index_alone(self, made):
-        from inspector.presentation.triage import GroupMembers
+        from inspector.triage.members import GroupMembers
         from inspector.triage import Options, triage
         from inspector.triage.summary import summarize
 
@@ -701,7 +701,8 @@ class TestIndex:
 
 class TestRecordSession:
     def test_its_ids_and_rows_end_where_the_group_does(self, made):
-        from inspector.presentation.triage import GroupMembers, RecordSession, record_suite
+        from inspector.presentation.record_session import RecordSession
+        from inspector.triage.members import GroupMembers, record_suite
         from inspector.triage import Options, triage
         from inspector.triage.summary import summarize
 
@@ -728,7 +729,8 @@ class TestRecordFilters:
 
     @pytest.fixture
     def session(self, made):
-        from inspector.presentation.triage import GroupMembers, RecordSession, record_suite
+        from inspector.presentation.record_session import RecordSession
+        from inspector.triage.members import GroupMembers, record_suite
         from inspector.triage import Options, triage
         from inspector.triage.summary import summarize
 
@@ -753,7 +755,7 @@ class TestRecordFilters:
         assert session.search(text, among) == [n for n in expected if n in set(among)]
 
     def test_verdict_and_check_filters(self, session):
-        from inspector.presentation.triage import _CHECK_OF_LABEL
+        from inspector.presentation.record_session import _CHECK_OF_LABEL
 
         statuses = {session._label(n).partition("/")[0] for n in range(len(session))}
         assert {"ACCEPT", "VALUE_MISMATCH"} <= statuses
@@ -791,7 +793,8 @@ class TestRecordFilters:
             assert list(session.ids_containing(text.casefold())) == expected
 
     def test_search_over_two_logs_tells_their_places_apart(self, made, tmp_path):
-        from inspector.presentation.triage import GroupMembers, RecordSession, record_suite
+        from inspector.presentation.record_session import RecordSession
+        from inspector.triage.members import GroupMembers, record_suite
         from inspector.triage import Options, triage
         from inspector.triage.summary import summarize
 
@@ -928,7 +931,7 @@ class TestExport:
 
 
 def test_the_proposed_export_file_is_a_plain_name_in_the_current_directory():
-    from inspector.presentation.triage import export_path
+    from inspector.presentation.group_export import export_path
 
     def path_for(name: str) -> str:
         return export_path(SimpleNamespace(name=name))  # type: ignore[arg-type]

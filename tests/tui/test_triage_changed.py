@@ -8,7 +8,7 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
-from inspector.presentation.triage import log_changes
+from inspector.presentation.overview import log_changes
 from inspector.reports.audit import audit
 from inspector.suites.load import load_suite
 from inspector.triage import run as engine_run

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from inspector.presentation.triage import triage_run
+from inspector.presentation.overview import triage_run
 from inspector.suites.load import load_registry
 from inspector.triage.formats.spec import preset
 from inspector.triage.formats.stage import stage

@@ -11,7 +11,7 @@ import json
 from support import ANSWERS, PAYMENTS_REGISTRY, PAYMENTS_REQUEST
 from support.tui import SIZE, counted, hidden_characters, screen_text_and_styles, select_group, time_of
 
-from inspector.presentation.triage import triage_run
+from inspector.presentation.overview import triage_run
 from inspector.suites.load import load_registry
 from inspector.tui.app import make_triage_app
 from inspector.tui.screens.records import RecordsScreen

@@ -22,7 +22,7 @@ from ...presentation.annotate import (
     RecordAnnotation,
     parse_decision,
 )
-from ...presentation.triage import RecordSession
+from ...presentation.record_session import RecordSession
 from .. import keys, safe
 from ..tones import TEXT, Tone, strong
 from .form import Field, FormScreen

@@ -3,7 +3,7 @@
 The form asks for the file (a new one, proposed from the group's name), which
 records (``take``: the first ones, a random sample drawn with a seed, or the
 records marked by hand, offered first when any is: ``presentation.export_form``
-reads the fields) and how many (1,000 unless told); ``presentation.triage.export_group``
+reads the fields) and how many (1,000 unless told); ``presentation.group_export.export_group``
 rereads them from their offsets and writes the suite the headless ``--export``
 writes, in a thread worker (a thousand records are a thousand reads, and the
 disk can be slow or full).  A refusal (the file exists, the directory is
@@ -28,20 +28,12 @@ from pathlib import Path
 from textual.content import Content
 
 from ...presentation.export_form import ExportFormError, default_take, export_choice
+from ...presentation.group_export import EXPORT_LIMIT, Shown, StaleExport, export_download, export_group, export_path
+from ...presentation.overview import Snapshot, TriageRun
 from ...presentation.save_form import download_name
-from ...presentation.triage import (
-    EXPORT_LIMIT,
-    ExportError,
-    Group,
-    LineReader,
-    Shown,
-    Snapshot,
-    StaleExport,
-    TriageRun,
-    export_download,
-    export_group,
-    export_path,
-)
+from ...triage.drill import LineReader
+from ...triage.export import ExportError
+from ...triage.summary import Group
 from .. import keys, safe
 from ..tones import TEXT, Tone, strong
 from .form import Field, FormScreen

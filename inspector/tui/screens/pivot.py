@@ -2,7 +2,7 @@
 
 Each pair of values of two dimensions (the scope, the check, a --by path:
 ``model,check`` is which check each model's answers fail at) with its records,
-their share of the first value's records, the rejected (``presentation.triage``:
+their share of the first value's records, the rejected (``presentation.pivot_view``:
 the engine's ``triage.pivot``, a sum over the count's cells).  The time
 histogram beside it follows the selected pair, as the overview's follows its
 group; Enter opens the pair's records in the main view, as a group's.  ``d``
@@ -22,20 +22,17 @@ from textual.screen import Screen
 from textual.signal import Signal
 from textual.widgets import Footer, Input, Static
 
-from ...presentation.triage import (
+from ...presentation.overview import Snapshot, TimeShown, TriageRun
+from ...presentation.pivot_view import (
     PIVOT_SORTS,
-    Group,
-    Pivot,
-    PivotCell,
-    Snapshot,
-    TimeShown,
-    TriageRun,
-    pivot,
+    pivot_counted,
     pivot_dimensions,
     pivot_group,
     pivot_keys,
     pivot_rows,
 )
+from ...triage.pivot import Pivot, PivotCell
+from ...triage.summary import Group
 from .. import keys, safe
 from ..tones import TEXT, Tone
 from ..widgets.pivot_table import PivotTable
@@ -94,7 +91,7 @@ class PivotScreen(FollowsTime, Screen[None]):
         self._cross()
 
     def _cross(self) -> None:
-        self.crossed = crossed = pivot(self.snapshot.summary.tally, self.dimensions, self.snapshot.cells())
+        self.crossed = crossed = pivot_counted(self.snapshot, self.dimensions)
         self.query_one(PivotTable).set_cells(pivot_rows(crossed, self.sort), self.dimensions)
         a, b = self.dimensions
         self.query_one("#pivot-panel").border_title = Content.assemble(

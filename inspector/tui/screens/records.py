@@ -15,7 +15,7 @@ worker that reads the records it must from the log; the title says how many
 match).  Space marks a record (``presentation.marks``, kept by the session: a
 column of the list), ``C`` unmarks them all, ``ctrl+e`` exports the marked
 records, the first ones or a sample (``ExportScreen``), of the records shown
-when a filter narrows the list (``presentation.triage.Shown``).  Esc goes back to the
+when a filter narrows the list (``presentation.group_export.Shown``).  Esc goes back to the
 overview (clearing a case filter first).
 """
 
@@ -31,12 +31,15 @@ from textual.widgets import Input
 from textual.worker import get_current_worker
 
 from ...presentation.annotate import Annotation, AnnotationDesk, AnnotationError
+from ...presentation.group_export import Shown
+from ...presentation.overview import Snapshot, TriageRun
 from ...presentation.record_filter import FilterError, FilterResult, RecordFilter, filter_records, parse_filter
+from ...presentation.record_session import RecordSession
 from ...presentation.records import LogChanged, LogError, record_line, record_place_of
 from ...presentation.selection import Selection
 from ...presentation.session import Session
-from ...presentation.triage import Group, RecordSession, Shown, Snapshot, TriageRun
 from ...suites.load import Suite
+from ...triage.summary import Group
 from .. import keys, safe
 from ..messages import CasesChosen, RecordAnnotated
 from ..tones import TEXT, Tone

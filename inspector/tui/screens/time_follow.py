@@ -2,7 +2,7 @@
 
 ``FollowsTime`` is mixed into a screen: ``follow_time()`` draws the histogram of
 what ``time_target()`` selects in ``time_snapshot()``; the screen draws it with
-``show_time``.  Once the count is done and swept (``presentation.triage.has_buckets``),
+``show_time``.  Once the count is done and swept (``presentation.overview.has_buckets``),
 a group's histogram is a few milliseconds from the sweep kept, drawn at once;
 else a worker sweeps the counts (``time_shown``) and posts it (``TimeDrawn``),
 drawn only if it is still of the snapshot shown and of the group selected.
@@ -19,7 +19,8 @@ import time
 from textual import work
 from textual.timer import Timer
 
-from ...presentation.triage import Group, Snapshot, TimeShown, has_buckets, time_shown
+from ...presentation.overview import Snapshot, TimeShown, has_buckets, time_shown
+from ...triage.summary import Group
 from ..widgets.time_table import TimeDrawn
 
 __all__ = ["FollowsTime"]

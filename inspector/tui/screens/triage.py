@@ -1,7 +1,7 @@
 """The triage overview: a log's groups with counts and bars, filling in live.
 
 ``inspector triage LOG... --registry G`` opens here.  The screen is on at once;
-verification runs in a thread worker that calls the engine (``presentation.triage.count``:
+verification runs in a thread worker that calls the engine (``presentation.overview.count``:
 ``triage.triage``, itself counting in processes on every core), and every
 partial count the engine reports (``on_progress``, the counts merged so far) is
 summarised in that worker by ``triage.summary`` (the one place the groups are
@@ -12,7 +12,7 @@ carry ``ts``.  Esc stops the count between two of the engine's tasks and keeps
 what was counted.  Enter opens a group's records in the main view
 (``RecordsScreen``), read from the log only as they are shown, or the bad
 lines (``BadLinesScreen``).  Each log is stamped as its counting starts
-(``presentation.triage.count``); a log rewritten or rotated since is refused
+(``presentation.overview.count``); a log rewritten or rotated since is refused
 when a group is opened or exported, saying so, and ``ctrl+r`` counts again.
 
 With ``--follow`` (``TriageRun.follow``) the same worker goes on once the lines
@@ -39,27 +39,25 @@ from textual.widgets import Footer, Input, Static
 from ...contract.text import visible
 from ...presentation.annotate import AnnotationDesk, AnnotationError
 from ...presentation.bars import bar
-from ...presentation.session import Session
-from ...presentation.triage import (
+from ...presentation.overview import (
     COMPARED_SORTS,
-    SORT_WORDS,
     SORTS,
-    Group,
-    GroupKind,
-    LineReader,
-    LogChanged,
+    SORT_WORDS,
     Snapshot,
     TimeShown,
     TriageRun,
     count,
-    iso,
     log_changes,
-    open_group,
-    other_name,
     overview_groups,
-    pivot_default,
-    pivot_group,
 )
+from ...presentation.pivot_view import pivot_default, pivot_group
+from ...presentation.record_session import open_group
+from ...presentation.session import Session
+from ...triage.drill import LineReader
+from ...triage.groups import GroupKind, other_name
+from ...triage.stamp import LogChanged
+from ...triage.summary import Group
+from ...triage.timeline import iso
 from .. import keys, safe
 from ..tones import TEXT, Tone, strong
 from ..widgets.group_table import GroupTable

@@ -9,7 +9,10 @@ from rich.cells import cell_len
 from textual.message import Message
 
 from ...presentation.bars import bar
-from ...presentation.triage import Group, GroupKind, Shift, rejections
+from ...presentation.overview import rejections
+from ...triage.compare import Shift
+from ...triage.groups import GroupKind
+from ...triage.summary import Group
 from .. import keys
 from ..tones import TABLE, TABLE_HIGHLIGHT, Tone
 from .growing_table import GrowingTable

@@ -8,7 +8,7 @@ from __future__ import annotations
 from rich.cells import cell_len
 from textual.message import Message
 
-from ...presentation.triage import PivotCell
+from ...triage.pivot import PivotCell
 from .. import keys
 from ..tones import TABLE, Tone
 from .growing_table import GrowingTable

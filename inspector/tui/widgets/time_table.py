@@ -1,6 +1,6 @@
 """The triage overview's time histogram (``TimeTable``): a row per bucket, the
 selected group's records as a bar, its rejected, and its share of the bucket's
-records (``presentation.triage.TimeShown``); the whole triage's when no group is."""
+records (``presentation.overview.TimeShown``); the whole triage's when no group is."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ from textual.content import Content
 from textual.message import Message
 
 from ...presentation.bars import bar
-from ...presentation.triage import MAX_BUCKETS, Histogram, Snapshot, TimeShown, iso
+from ...presentation.overview import Snapshot, TimeShown
+from ...triage.timeline import MAX_BUCKETS, Histogram, iso
 from ..tones import TABLE, TEXT, Tone
 from .growing_table import GrowingTable
 from .table import Cell, Column, SafeTable
@@ -17,7 +18,7 @@ __all__ = ["TimeDrawn", "TimeTable", "time_title"]
 
 
 class TimeDrawn(Message):
-    """A histogram drawn by a worker from a snapshot's series (``presentation.triage.time_shown``): the
+    """A histogram drawn by a worker from a snapshot's series (``presentation.overview.time_shown``): the
     selected group's (the overview) or pair's (the pivot view)."""
 
     def __init__(self, shown: TimeShown, buckets: object, snapshot: Snapshot) -> None:
