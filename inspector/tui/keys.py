@@ -12,8 +12,10 @@ only in review mode; those they shadow (``shadowed``) work only outside it;
 ``decide`` and ``label`` are review mode's two small forms.  What a main view's
 key needs to do something (``needs``, ``hidden``) is declared with it too.
 ``on`` says which widget of the screen binds a key: a list screen's movement keys
-(j k g G PgDn PgUp, ``_moves``) are its table's (``widgets.table.CursorTable``,
-focused, which keeps the cursor within the rows), as Textual's DataTable binds its own.
+(j k g G PgDn PgUp, declared once by ``_moves``) are its list's (``widgets.table.CursorTable``,
+or the label form's ``LabelChoices``: focused, it keeps the cursor within the rows), as Textual's
+DataTable and OptionList bind their own; the mutation menu, whose filter keeps the focus, binds the
+ones that type nothing on the screen and hands them to its table, as Textual's command palette.
 """
 
 from __future__ import annotations
