@@ -133,7 +133,7 @@ async def measure(suites, label: str, presses: int) -> None:  # noqa: ANN001 - t
         killed_by = report.killed_by
         largest = max(killed_by, key=killed_by.__getitem__)
         row = next(n for n, item in enumerate(table.items) if getattr(item, "label", None) == largest)
-        probe.app.screen.action_cursor(row - (table.cursor or 0))
+        table.go_to(row)
         await pilot.pause(0.3)
         listed = await probe.press("enter", ("listed",))
         print(f"{label}: Enter on {largest} ({killed_by[largest]} mutants) to its list {1000 * listed:.1f} ms")

@@ -12,8 +12,10 @@ only in review mode; those they shadow (``shadowed``) work only outside it;
 ``decide`` and ``label`` are review mode's two small forms.  What a main view's
 key needs to do something (``needs``, ``hidden``) is declared with it too.
 ``on`` says which widget of the screen binds a key: a list screen's movement keys
-(j k g G PgDn PgUp, ``_moves``) are its table's (``widgets.table.CursorTable``,
-focused, which keeps the cursor within the rows), as Textual's DataTable binds its own.
+(j k g G PgDn PgUp, declared once by ``_moves``) are its list's (``widgets.table.CursorTable``,
+or the label form's ``LabelChoices``: focused, it keeps the cursor within the rows), as Textual's
+DataTable and OptionList bind their own; the mutation menu, whose filter keeps the focus, binds the
+ones that type nothing on the screen and hands them to its table, as Textual's command palette.
 """
 
 from __future__ import annotations
@@ -117,29 +119,44 @@ def _shortcut(key: str, name: str) -> Key:
                display=key, footer=False, needs="changeable")
 
 
-def _moves(screen: str, row: str, *, rows: str = "", group: str = "triage", vertical: bool = True) -> tuple[Key, ...]:
-    """The movement keys of a list screen, the same on each: j k g G PgDn PgUp, bound by its table
-    (``widgets.table.CursorTable``, which keeps the cursor within the rows).  ``vertical`` False leaves
-    out j and k (the summary declares its own: they also cross into the agreement's matrices)."""
+def _moves(screen: str, row: str, *, rows: str = "", group: str = "triage", prefix: str = "", on: str = "table",
+           shown: bool = True, page_aliases: bool = True, typing: bool = False) -> tuple[Key, ...]:
+    """The movement keys of a list screen, the same on each: j k (the arrows) g G (Home End) PgDn PgUp (^d ^u),
+    bound by its list (``on``: ``widgets.table.CursorTable``, or the label form's ``LabelChoices``), which
+    keeps the cursor within the rows (``on`` "table matrix": the summary's agreement matrices bind them too,
+    j past the table's last row moving into them); ``page_aliases`` False leaves ^d ^u to the screen (the
+    mutation report scrolls its detail with them); ``shown`` False keeps the first two out of the footer
+    (the label form's, which shows its labels' keys).  ``typing``: a field that filters the list keeps the
+    focus (the mutation menu), so only the keys that type nothing move, as in Textual's command palette:
+    the arrows, PgDn PgUp, ^Home ^End; the screen binds them before the field (priority) and hands each to
+    its list (``action_table``)."""
     rows = rows or f"{row}s"
+    prefix = prefix or screen
+
+    def move(name: str, keys: str, action: str, description: str, help: str, display: str, footer: bool) -> Key:
+        if typing:
+            return Key(f"{prefix}_{name}", keys=keys, action=f"table('{action}')", description=description, help=help,
+                       group=group, display=display, footer=footer, screen=screen, priority=True)
+        return Key(f"{prefix}_{name}", keys=keys, action=action, description=description, help=help, group=group,
+                   display=display, footer=footer, screen=screen, on=on)
+
+    aliases = page_aliases and not typing
     down_up = (
-        Key(f"{screen}_down", keys="j,down", action="cursor_down", description="down", help=f"Move to the next {row}.",
-            group=group, display="j ↓", screen=screen, on="table"),
-        Key(f"{screen}_up", keys="k,up", action="cursor_up", description="up", help=f"Move to the previous {row}.",
-            group=group, display="k ↑", screen=screen, on="table"),
+        move("down", "down" if typing else "j,down", "cursor_down", "down", f"Move to the next {row}.",
+             "↓" if typing else "j ↓", shown),
+        move("up", "up" if typing else "k,up", "cursor_up", "up", f"Move to the previous {row}.",
+             "↑" if typing else "k ↑", shown),
     )
     return (
-        *(down_up if vertical else ()),
-        Key(f"{screen}_first", keys="g,home", action="first", description=f"first {row}",
-            help=f"Move to the first {row}.", group=group, display="g", footer=False, screen=screen, on="table"),
-        Key(f"{screen}_last", keys="G,end", action="last", description=f"last {row}",
-            help=f"Move to the last {row}.", group=group, display="G", footer=False, screen=screen, on="table"),
-        Key(f"{screen}_page_down", keys="pagedown,ctrl+d", action="page_down", description="page down",
-            help=f"Move a page of {rows} down.", group=group, display="PgDn ^d", footer=False, screen=screen,
-            on="table"),
-        Key(f"{screen}_page_up", keys="pageup,ctrl+u", action="page_up", description="page up",
-            help=f"Move a page of {rows} up.", group=group, display="PgUp ^u", footer=False, screen=screen,
-            on="table"),
+        *down_up,
+        move("first", "ctrl+home" if typing else "g,home", "first", f"first {row}", f"Move to the first {row}.",
+             "^home" if typing else "g", False),
+        move("last", "ctrl+end" if typing else "G,end", "last", f"last {row}", f"Move to the last {row}.",
+             "^end" if typing else "G", False),
+        move("page_down", "pagedown,ctrl+d" if aliases else "pagedown", "page_down", "page down",
+             f"Move a page of {rows} down.", "PgDn ^d" if aliases else "PgDn", False),
+        move("page_up", "pageup,ctrl+u" if aliases else "pageup", "page_up", "page up",
+             f"Move a page of {rows} up.", "PgUp ^u" if aliases else "PgUp", False),
     )
 
 
@@ -267,19 +284,13 @@ KEYS: tuple[Key, ...] = (
           help=f"Label the claim {label}." if label else "Clear the claim's human label.", group="review",
           display=key, footer=False, screen="label")
       for index, (key, label, _) in enumerate(LABEL_CHOICES)),
-    Key("label_down", keys="down", action="cursor(1)", description="down",
-        help="Move to the next label.", group="review", display="↓", footer=False, screen="label"),
-    Key("label_up", keys="up", action="cursor(-1)", description="up",
-        help="Move to the previous label.", group="review", display="↑", footer=False, screen="label"),
+    *_moves("label", "label", group="review", shown=False),
     Key("label_submit", keys="enter", action="submit", description="label",
         help="Keep the highlighted label with the note (Tab moves to the note; NOT_ASSESSABLE needs one).",
         group="review", display="⏎ Enter", screen="label", priority=True),
     Key("label_close", keys="escape", action="dismiss", description="close",
         help="Close the form; the claim's label stays as it was.", group="review", display="Esc", screen="label"),
-    Key("menu_down", keys="down", action="cursor_down", description="down",
-        help="Move to the next mutation.", group="menu", display="↓", screen="mutations", priority=True),
-    Key("menu_up", keys="up", action="cursor_up", description="up",
-        help="Move to the previous mutation.", group="menu", display="↑", screen="mutations", priority=True),
+    *_moves("mutations", "mutation", group="menu", prefix="menu", typing=True),
     Key("menu_apply", keys="enter", action="apply", description="apply",
         help="Apply the selected mutation to the current claim (again: its next variant). Typing filters the "
         "list by dotted name, title or help.", group="menu", display="⏎ Enter", screen="mutations", priority=True),
@@ -323,12 +334,7 @@ KEYS: tuple[Key, ...] = (
     Key("save_close", keys="escape", action="close", description="close",
         help="Close the form; what was saved stays saved, and the next save proposes the same file.",
         group="lab", display="Esc", screen="save"),
-    Key("summary_down", keys="j,down", action="cursor_down", description="down",
-        help="Move to the next row of the summary.", group="summary", display="j ↓", screen="summary",
-        on="table matrix"),
-    Key("summary_up", keys="k,up", action="cursor_up", description="up",
-        help="Move to the previous row.", group="summary", display="k ↑", screen="summary", on="table matrix"),
-    *_moves("summary", "row of the summary", rows="the summary's rows", group="summary", vertical=False),
+    *_moves("summary", "row of the summary", rows="the summary's rows", group="summary", on="table matrix"),
     Key("summary_left", keys="h,left", action="column(-1)", description="left",
         help="In the agreement's confusion matrix (below the checks, j past the last row), move to the cell on "
         "the left.", group="summary", display="h ←", footer=False, screen="summary", on="matrix"),
@@ -362,22 +368,8 @@ KEYS: tuple[Key, ...] = (
         help="Close the editor without applying; with unapplied edits the first Esc says so and the second "
         "discards them.", group="lab", display="Esc", screen="raw_editor"),
     # The report's table binds its movement keys but ^d and ^u, which scroll the row's detail here.
-    Key("report_down", keys="j,down", action="cursor_down", description="down",
-        help="Move to the next row of the mutation report.", group="report", display="j ↓", screen="mutation_report",
-        on="table"),
-    Key("report_up", keys="k,up", action="cursor_up", description="up",
-        help="Move to the previous row of the mutation report.", group="report", display="k ↑",
-        screen="mutation_report", on="table"),
-    Key("report_first", keys="g,home", action="first", description="first row",
-        help="Move to the first row.", group="report", display="g", footer=False, screen="mutation_report",
-        on="table"),
-    Key("report_last", keys="G,end", action="last", description="last row",
-        help="Move to the last row (a list of mutants can be long).", group="report", display="G", footer=False,
-        screen="mutation_report", on="table"),
-    Key("report_page_down", keys="pagedown", action="page_down", description="page down",
-        help="Move a page down.", group="report", display="PgDn", footer=False, screen="mutation_report", on="table"),
-    Key("report_page_up", keys="pageup", action="page_up", description="page up",
-        help="Move a page up.", group="report", display="PgUp", footer=False, screen="mutation_report", on="table"),
+    *_moves("mutation_report", "row of the mutation report", rows="rows", group="report", prefix="report",
+            page_aliases=False),
     Key("report_open", keys="enter", action="open_row", description="open",
         help="On a mutant: back to the main view with that mutant applied to its case, in the lab. On a code, "
         "a check or a suite's uncovered codes: list the mutants it counts (Esc goes back to the report).",

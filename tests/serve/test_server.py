@@ -20,6 +20,7 @@ from yarl import URL
 
 from inspector.serve.server import AppProcess, ServeConfig, Server
 from support.serve import Served, alive, read_until, start_server
+from support.waiting import wait_until
 
 pytestmark = pytest.mark.xdist_group("browser")
 
@@ -289,9 +290,7 @@ class TestTheLimit:
         try:
             assert server.full
             app.stdin.close()  # type: ignore[union-attr]
-            deadline = time.monotonic() + 10
-            while alive(app.pid) and time.monotonic() < deadline:
-                time.sleep(0.01)
+            wait_until(lambda: not alive(app.pid), "the app's process exited")
             assert app.returncode is None  # exited, not reaped: the handler has not run its finally
             assert not server.full
         finally:

@@ -300,6 +300,16 @@ async def searched(pilot: Pilot) -> CommandPalette:
     return palette
 
 
+async def footer_followed(pilot: Pilot) -> None:
+    """Pause until the main view's footer has followed the keys (``MainScreen.footer_pending``: it waits
+    for them to settle) and what that schedules is drawn: a picture then shows the keys as they apply."""
+    app = pilot.app
+    assert isinstance(app, InspectorApp)
+    await until(pilot, lambda: not app.main.footer_pending, "the footer followed the keys", timeout=5)
+    await pilot.wait_for_scheduled_animations()
+    await pilot.pause()
+
+
 async def settled(pilot: Pilot, widget: Widget) -> None:
     """Pause until ``widget`` keeps its size over a few refreshes (layout is done)."""
     size, steady = widget.size, 0

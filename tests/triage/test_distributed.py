@@ -29,6 +29,7 @@ from inspector.triage.summary import summarize
 from inspector.triage.synth import write_log, write_registry
 
 from support import ROOT, one_line_error, run_main
+from support.waiting import wait_until
 
 pytestmark = pytest.mark.xdist_group("dask")
 
@@ -245,10 +246,7 @@ class TestFaults:
                                                     progress_every=0))
         assert 0 < tally.lines < 3000
         assert sorted(cluster.scheduler_info()["workers"]) == workers
-        deadline = time.monotonic() + 10
-        while tasks_of(cluster) and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert tasks_of(cluster) == []
+        wait_until(lambda: tasks_of(cluster) == [], "the cluster's tasks cancelled")
 
     def test_ctrl_c_cancels_the_tasks_and_leaves_the_cluster(self, made, cluster):
         folder, registry = made
@@ -263,10 +261,7 @@ class TestFaults:
                               engine=DaskEngine(scheduler=cluster.scheduler.address, task_bytes=16 * 1024,
                                                 progress_every=0))
         assert sorted(cluster.scheduler_info()["workers"]) == workers
-        deadline = time.monotonic() + 10
-        while tasks_of(cluster) and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert tasks_of(cluster) == []
+        wait_until(lambda: tasks_of(cluster) == [], "the cluster's tasks cancelled")
 
     def test_ctrl_c_closes_the_local_cluster_it_started(self, made, cluster):
         # No --scheduler: a LocalCluster of its own, closed on the way out (its processes gone).
@@ -281,14 +276,12 @@ class TestFaults:
         with pytest.raises(KeyboardInterrupt):
             run_module.triage([str(folder / "app.jsonl")], load_registry(registry), on_progress=interrupt,
                               engine=DaskEngine(workers=1, task_bytes=16 * 1024, progress_every=0, dashboard=False))
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline:
-            left = {child.pid for child in psutil.Process().children(recursive=True)
+
+        def left() -> set[int]:  # the processes started since, still running
+            return {child.pid for child in psutil.Process().children(recursive=True)
                     if child.is_running() and child.status() != psutil.STATUS_ZOMBIE} - before
-            if not left:
-                break
-            time.sleep(0.1)
-        assert not left
+
+        wait_until(lambda: not left(), "the local cluster's processes gone")
 
 
 def _set_verifier(digest):

@@ -23,22 +23,29 @@ def test_key_ids_are_unique_and_every_screen_is_known():
 
 
 @pytest.mark.parametrize("screen", ["main", "review", "summary", "help", "label", "decide", "triage", "pivot",
-                                    "bad", "mutation_report"])
+                                    "bad", "mutation_report", "mutations"])
 def test_no_key_is_bound_twice_on_a_screen(screen):
     for on in ("screen", "table", "matrix"):
         names = [name for key in keys.keys_of(screen) if on in key.on.split() for name in key.keys.split(",")]
         assert len(names) == len(set(names)), on
 
 
-def test_every_list_table_binds_the_same_movement_keys():
-    """j k g G PgDn PgUp (and the arrows, Home, End) on each list screen, bound by its table; the mutation
-    report leaves ^d and ^u to its detail."""
+def test_every_list_binds_the_same_movement_keys():
+    """j k g G PgDn PgUp (and the arrows, Home, End) on each list screen, bound by its list (the summary's
+    agreement matrices too); the mutation report leaves ^d and ^u to its detail.  The mutation menu, whose
+    filter field keeps the focus, binds those that type nothing on the screen, before the field."""
     moves = {"j", "down", "k", "up", "g", "home", "G", "end", "pagedown", "pageup"}
-    for screen in ("triage", "pivot", "bad", "summary", "mutation_report"):
-        table = set(declared(screen, on="table"))
-        assert moves <= table, screen
-        assert table - moves <= {"ctrl+d", "ctrl+u"}, screen
+    lists = {"triage": "table", "pivot": "table", "bad": "table", "summary": "table matrix",
+             "mutation_report": "table", "label": "table"}
+    for screen, widgets in lists.items():
+        for on in widgets.split():
+            table = set(declared(screen, on=on))
+            assert moves <= table, (screen, on)
+            assert table - moves <= {"ctrl+d", "ctrl+u", "h", "left", "l", "right"}, (screen, on)
         assert not moves & set(declared(screen)), screen  # none left on the screen itself
+    menu = {key.keys: key.action for key in keys.keys_of("mutations") if key.priority and key.action.startswith("table(")}
+    assert menu == {"down": "table('cursor_down')", "up": "table('cursor_up')", "ctrl+home": "table('first')",
+                    "ctrl+end": "table('last')", "pagedown": "table('page_down')", "pageup": "table('page_up')"}
 
 
 async def test_each_screen_binds_its_declared_keys(article):

@@ -383,7 +383,7 @@ async def test_each_editor_binds_its_declared_keys_and_help_lists_them(article):
 
 
 async def _open(keys_pressed: tuple[str, ...], case_id: str, pilot) -> None:  # noqa: ANN001
-    from support.tui import open_id
+    from support.tui import footer_followed, open_id
 
     await pilot.pause()
     open_id(pilot.app, case_id)
@@ -396,7 +396,7 @@ async def _open(keys_pressed: tuple[str, ...], case_id: str, pilot) -> None:  # 
     editors = list(pilot.app.screen.query("RawTextArea"))
     for editor in editors:
         editor.cursor_blink = False
-    await pilot.pause(0.2)
+    await footer_followed(pilot)
 
 
 def test_snapshot_the_edit_form(snap_compare):

@@ -22,7 +22,7 @@ from inspector.tui.screens.help import HelpScreen, help_markdown
 from inspector.tui.screens.mutations import MutationMenu
 from inspector.tui.screens.predict import PredictScreen
 from inspector.tui.widgets.mutation_table import MutationTable
-from support.tui import bound, declared, SIZE, flowing, hidden_characters, inspecting, screen_text_and_styles, open_id, panel_title, rendered, row_text, run_from_palette, searched, \
+from support.tui import bound, declared, footer_followed, SIZE, flowing, hidden_characters, inspecting, screen_text_and_styles, open_id, panel_title, rendered, row_text, run_from_palette, searched, \
     verdict_text
 
 SHORTCUTS = dict(keys.MUTATION_SHORTCUTS)
@@ -359,13 +359,11 @@ def _app(suite):
 
 
 async def _settled(pilot) -> None:
-    """Workers done, the footer caught up (it follows the keys by 0.15 s) and every cursor
+    """Workers done, the footer caught up (it follows the keys once they settle) and every cursor
     steady (a blinking one is drawn or not by the time the picture is taken): one picture per state."""
     steady_cursors(pilot.app)
     await pilot.app.workers.wait_for_complete()
-    await pilot.pause(0.2)
-    await pilot.wait_for_scheduled_animations()
-    await pilot.pause()
+    await footer_followed(pilot)
 
 
 def test_snapshot_menu_filtered(snap_compare, suite):

@@ -1,7 +1,7 @@
 """The label form (``L`` in review mode): a person's label of the current claim.
 
 The claim (field, value, doc) and the lens's label in the head; the four labels
-and "clear" a row each (``1``-``4``, ``0``, or the arrows and Enter); a note,
+and "clear" a row each (``1``-``4``, ``0``, or the list keys and Enter); a note,
 needed for NOT_ASSESSABLE (``presentation.review_view.label_problem``).
 Dismissed with the choice (``LabelChoice``; None: closed); the main screen
 writes it into the pending file.  Every string from the answer is untrusted:
@@ -14,12 +14,13 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Input, Label, OptionList, Static
+from textual.widgets import Footer, Input, Label, Static
 from textual.widgets.option_list import Option
 
 from ...presentation.review_view import LABEL_CHOICES, LabelChoice, label_problem
 from .. import keys, safe
 from ..tones import TEXT, Tone, strong
+from ..widgets.label_choices import LabelChoices
 
 __all__ = ["LabelScreen"]
 
@@ -42,9 +43,9 @@ class LabelScreen(ModalScreen[LabelChoice | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="label", classes="dialog"):
             yield Static(self._head(), id="label-head", classes="dialog-head")
-            yield OptionList(*(Option(Content.assemble((f"{key}  ", "bold"), words), id=str(index))
+            yield LabelChoices(*(Option(Content.assemble((f"{key}  ", "bold"), words), id=str(index))
                                for index, (key, _, words) in enumerate(LABEL_CHOICES)),
-                             id="label-choices", compact=True)
+                               id="label-choices", compact=True)
             with Horizontal(classes="dialog-row"):
                 yield Label("note")
                 yield Input(self.note or "", placeholder="optional (needed for NOT_ASSESSABLE)", id="label-note",
@@ -60,22 +61,17 @@ class LabelScreen(ModalScreen[LabelChoice | None]):
 
     def on_mount(self) -> None:
         self.query_one("#label").border_title = f"label claims[{self.claim}]"
-        choices = self.query_one(OptionList)
+        choices = self.query_one(LabelChoices)
         labels = [label for _, label, _ in LABEL_CHOICES]
         choices.highlighted = labels.index(self.current) if self.current in labels else 0
         choices.focus()
 
-    def action_cursor(self, step: int) -> None:
-        choices = self.query_one(OptionList)
-        row = (choices.highlighted or 0) + step
-        choices.highlighted = max(0, min(row, len(LABEL_CHOICES) - 1))
-
     def action_choose(self, index: int) -> None:
-        self.query_one(OptionList).highlighted = index
+        self.query_one(LabelChoices).highlighted = index
         self.action_submit()
 
     def action_submit(self) -> None:
-        index = self.query_one(OptionList).highlighted or 0
+        index = self.query_one(LabelChoices).highlighted or 0
         label = LABEL_CHOICES[index][1]
         note = self.query_one("#label-note", Input).value
         problem = label_problem(label, note)

@@ -232,8 +232,14 @@ class MainScreen(Screen[None]):
             self._bindings_timer = self.set_timer(0.15, self._refresh_footer)
 
     def _refresh_footer(self) -> None:
+        self._bindings_timer = None
         if self.is_attached:
             self.refresh_bindings()
+
+    @property
+    def footer_pending(self) -> bool:
+        """Whether the footer is still to follow the keys (it waits for them to settle)."""
+        return self._bindings_timer is not None
 
     def _update_titles(self) -> None:
         # Titles that change on every step would redraw their whole panel: the step

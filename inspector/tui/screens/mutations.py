@@ -2,8 +2,8 @@
 
 A row per mutation, in catalogue order: its dotted name, title, what it is meant
 to trip and how many variants it has here (greyed, with why, when none).  Typing
-filters by dotted name, title or help; the arrows and Enter work over the filter
-(priority keys); Enter dismisses the screen with a ``MutationChosen`` (the chosen
+filters by dotted name, title or help; the arrows, PgDn PgUp, ^Home ^End and Enter
+work over the filter (priority keys); Enter dismisses the screen with a ``MutationChosen`` (the chosen
 mutation's name) for the main screen, whose lab applies it (asking for a
 prediction first in predict mode).  The rows are computed by ``presentation.mutation_menu``.
 """
@@ -83,13 +83,11 @@ class MutationMenu(ModalScreen[MutationChosen | None]):
     def _filter(self, event: Input.Changed) -> None:
         self._show(matching(self.all_rows, event.value))
 
-    # The filter field keeps the focus (typing filters): the arrows, priority keys of the menu, run the
-    # table's own actions (as Textual's command palette runs its list's).
-    def action_cursor_down(self) -> None:
-        self.table.action_cursor_down()
-
-    def action_cursor_up(self) -> None:
-        self.table.action_cursor_up()
+    async def action_table(self, action: str) -> None:
+        """The filter field keeps the focus (typing filters): the list keys that type nothing, priority keys
+        of the menu (``keys._moves(typing=True)``), run the table's own actions, as Textual's command
+        palette runs its list's (``command_list``)."""
+        await self.table.run_action(action)
 
     @on(CursorTable.CursorMoved, "#menu-table")
     def _moved(self) -> None:

@@ -9,19 +9,20 @@ from textual.message import Message
 
 from .. import keys
 from ..tones import TABLE, Tone
-from .table import Cell, Column, SafeTable
+from .table import Cell, Column, CursorTable
 
 __all__ = ["AgreementTable"]
 
 _WIDTH = 14
 
 
-class AgreementTable(SafeTable, can_focus=True, inherit_bindings=False):
+class AgreementTable(CursorTable):
     """Each section is a row of column titles, then a row per person's label; a cell is current.
 
     It has the focus while a cell is current (the summary moves it here, ``j`` past its table's last row)
-    and binds the keys that move between cells: ``j``/``k`` over the people's rows, ``h``/``l`` across;
-    ``k`` above the first posts ``PastStart`` (the summary's table takes the cursor back)."""
+    and binds the summary's movement keys (``CursorTable``: over the people's rows, the titles' rows
+    passed) and ``h``/``l`` across the columns; ``k`` above the first posts ``PastStart`` (the summary's
+    table takes the cursor back)."""
 
     BINDINGS = keys.bindings("summary", on="matrix")
 
@@ -34,41 +35,38 @@ class AgreementTable(SafeTable, can_focus=True, inherit_bindings=False):
         super().__init__(id=id)
         # Each drawn row: (the section, the person's label row's index, or None for the titles row).
         self.layout_rows: list[tuple[AgreementSection, int | None]] = []
-        self.current: tuple[int, int] | None = None  # (table row, column), when the cursor is in the matrix
+        self.column = 0  # the current cell's column, when the cursor is in the matrix
         self.set_columns((Column("human", "", width=22), *(Column(f"c{i}", "", width=_WIDTH, justify="right")
                                                            for i in range(3))))
 
     class PastStart(Message):
         """``k`` on the first row of cells."""
 
-    def allow_focus(self) -> bool:
-        return self.current is not None
+    @property
+    def current(self) -> tuple[int, int] | None:
+        """The current cell (table row, column), when the cursor is in the matrix."""
+        return None if self.cursor is None else (self.cursor, self.column)
 
-    def action_cursor_down(self) -> None:
-        self._step(1)
+    def allow_focus(self) -> bool:
+        return self.cursor is not None
+
+    def stops(self) -> list[int]:
+        return self.selectable
 
     def action_cursor_up(self) -> None:
-        self._step(-1)
-
-    def _step(self, step: int) -> None:
-        if self.current is None:
-            return
-        selectable = self.selectable
-        at = selectable.index(self.current[0]) + step
-        if at < 0:
+        if self.cursor is not None and self.cursor == self.within(0):
             self.post_message(self.PastStart())
-            return
-        self.move_to(selectable[min(at, len(selectable) - 1)], self.current[1])
+        else:
+            super().action_cursor_up()
 
     def action_column(self, step: int) -> None:
-        if self.current is not None:
-            row, column = self.current
-            self.move_to(row, column + step)
+        if self.cursor is not None:
+            self.move_to(self.cursor, self.column + step)
 
     def set_sections(self, sections: tuple[AgreementSection, ...]) -> None:
         self.layout_rows = [(section, index) for section in sections
                             for index in (None, *range(len(section.rows)))]
-        self.current = None
+        self.cursor = None
         self.set_row_count(len(self.layout_rows))
 
     @property
@@ -87,17 +85,18 @@ class AgreementTable(SafeTable, can_focus=True, inherit_bindings=False):
     def move_to(self, row: int, column: int) -> None:
         """Make a cell current (its column kept within its section's)."""
         section, _ = self.layout_rows[row]
-        column = max(0, min(column, len(section.columns) - 1))
-        previous = self.current
-        self.current = (row, column)
-        self.refresh_rows([previous[0] if previous else None, row])
-        self.scroll_to_row(row)
+        self.column = max(0, min(column, len(section.columns) - 1))
+        self.refresh_rows([row])
+        self.move_cursor(row)
 
     def leave(self) -> None:
-        previous = self.current
-        self.current = None
-        if previous is not None:
-            self.refresh_rows([previous[0]])
+        self.move_cursor(None)
+
+    def _key_moved(self, row: int, toward: int) -> None:
+        """A row moved to by a key keeps the column (within the row's section)."""
+        super()._key_moved(row, toward)
+        if self.cursor is not None:
+            self.move_to(self.cursor, self.column)
 
     def row_style(self, row: int) -> str | None:
         return None

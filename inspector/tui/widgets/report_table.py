@@ -59,7 +59,7 @@ class ReportTable(CursorTable):
         self.set_row_count(len(items))
         self.refresh_all()
         if items:
-            self.move_cursor(max(0, min(cursor or 0, len(items) - 1)))
+            self.go_to(cursor or 0)
             self.scroll_to_row(self.cursor or 0, center=True)
 
     def cell(self, row: int, column: Column) -> Cell:

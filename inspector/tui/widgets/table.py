@@ -12,7 +12,7 @@ The header stays put while the rows scroll.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import ClassVar
 from dataclasses import dataclass
 from itertools import accumulate
@@ -522,9 +522,10 @@ class SafeTable(StyleCache, ScrollView, can_focus=False):
 class CursorTable(SafeTable, can_focus=True, inherit_bindings=False):
     """A table whose cursor the keys move, as Textual's DataTable and OptionList: it has the focus, and
     its subclass binds the movement keys its screen declares (``keys.bindings(screen, on="table")``: j k
-    g G PgDn PgUp, the same on every list screen); the actions here keep the cursor within the rows.  A
-    move by a key posts ``CursorMoved`` (a screen that shows the row's detail follows it).  ScrollView's
-    own keys (the arrows scroll) are not inherited: here they move the cursor."""
+    g G PgDn PgUp, the same on every list screen); the actions here keep the cursor within the rows, on
+    the rows it can rest on (``stops``).  A move by a key posts ``CursorMoved`` (a screen that shows the
+    row's detail follows it).  ScrollView's own keys (the arrows scroll) are not inherited: here they
+    move the cursor."""
 
     BINDINGS: ClassVar[list[BindingType]] = []
 
@@ -540,33 +541,50 @@ class CursorTable(SafeTable, can_focus=True, inherit_bindings=False):
         def control(self) -> CursorTable:
             return self.table
 
-    def _key_moved(self, row: int) -> None:
-        """Move the cursor to ``row``, kept within the rows; said when it moved."""
-        if not self.row_count:
-            return
-        row = max(0, min(row, self.row_count - 1))
-        if row != self.cursor:
-            self.move_cursor(row)
-            self.post_message(self.CursorMoved(self, row))
+    def stops(self) -> Sequence[int]:
+        """The rows the cursor can rest on, in order: every row (the agreement's matrices leave out
+        their rows of column titles)."""
+        return range(self.row_count)
+
+    def within(self, row: int, toward: int = 1) -> int | None:
+        """Where the cursor rests for ``row``: that row, or the nearest it can rest on going ``toward``
+        (1 down, -1 up), kept between the first and the last; None when there is no row."""
+        stops = self.stops()
+        if not stops:
+            return None
+        at = bisect_left(stops, row) if toward > 0 else bisect_right(stops, row) - 1
+        return stops[max(0, min(at, len(stops) - 1))]
+
+    def go_to(self, row: int) -> None:
+        """Put the cursor on ``row`` (kept within the rows) and bring it into view, without a
+        ``CursorMoved`` (the rows were just set: the screen knows)."""
+        self.move_cursor(self.within(row))
+
+    def _key_moved(self, row: int, toward: int) -> None:
+        """Move the cursor to ``row`` (``within``); said when it moved."""
+        target = self.within(row, toward)
+        if target is not None and target != self.cursor:
+            self.move_cursor(target)
+            self.post_message(self.CursorMoved(self, target))
 
     def action_cursor_down(self) -> None:
-        self._key_moved((self.cursor or 0) + 1)
+        self._key_moved((self.cursor or 0) + 1, 1)
 
     def action_cursor_up(self) -> None:
-        self._key_moved((self.cursor or 0) - 1)
+        self._key_moved((self.cursor or 0) - 1, -1)
 
     def action_first(self) -> None:
-        self._key_moved(0)
+        self._key_moved(0, 1)
 
     def action_last(self) -> None:
-        self._key_moved(self.row_count - 1)
+        self._key_moved(self.row_count - 1, -1)
 
     def _page(self) -> int:
         """The rows a page key moves: the rows in view, less two kept for context."""
         return max(1, self.scrollable_content_region.height - 2)
 
     def action_page_down(self) -> None:
-        self._key_moved((self.cursor or 0) + self._page())
+        self._key_moved((self.cursor or 0) + self._page(), 1)
 
     def action_page_up(self) -> None:
-        self._key_moved((self.cursor or 0) - self._page())
+        self._key_moved((self.cursor or 0) - self._page(), -1)
