@@ -56,9 +56,10 @@ class TriageJob:
     @property
     def against_options(self) -> Options:
         """What ``against``'s logs are counted with: the same groups and window and
-        format, and nothing else (no index, no records collected, no series)."""
+        format and items, and nothing else (no index, no records collected, no series)."""
         options = self.options
-        return Options(by=options.by, since=options.since, until=options.until, log_format=options.log_format)
+        return Options(by=options.by, since=options.since, until=options.until, log_format=options.log_format,
+                       item=options.item)
 
     @property
     def shown(self) -> tuple[str, ...]:

@@ -51,6 +51,10 @@ __all__ = [
     "BAD_CODE",
     "BAD_KEPT",
     "BY_VALUES",
+    "ITEMS_KEPT",
+    "ITEM_BITS",
+    "ITEM_MEMBER",
+    "ITEM_REQUEST",
     "OTHER",
     "TRIAGE_STATUSES",
     "VERDICT_LABELS",
@@ -58,10 +62,12 @@ __all__ = [
     "Index",
     "Options",
     "Tally",
+    "add_items",
     "merge",
     "tally_chunk",
     "tally_chunks",
     "tally_range",
+    "trials_of",
 ]
 
 # Every label a verdict can have (STATUS, or STATUS/REASON for the checks with
@@ -95,6 +101,17 @@ _MISSING = msgspec.Raw(b"")
 BY_VALUES = 10_000
 # The cells an index's counting keeps built, by flat key (a cache: rebuilt when cleared).
 _BUILT_CELLS = 65536
+# Items (an item within a population: its --by values) a tally keeps the trials of (``Tally.items``):
+# past it, a record of an item not already kept is counted as untracked (``Tally.items_untracked``).
+# About 150 bytes an item kept: at most some 30 MB a tally.
+ITEMS_KEPT = 200_000
+# ``--item request``: every record's item is its request (a digest of its canonical form), whatever members it has.
+ITEM_REQUEST = "request"
+# The member that names a record's item by default (the canonical record's ``item``; the formats' presets fill it).
+ITEM_MEMBER = "item"
+# An item's trials are kept as one int: per triage status (its position in TRIAGE_STATUSES), a field of this many
+# bits holding how many of its records had it; adding two ints adds their counts (a field never reaches 2**32).
+ITEM_BITS = 32
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,7 +133,9 @@ class Options:
     (``triage.sample``: the same records for a seed, whatever the workers).
     ``series``: count each dated record by minute and cell too (``Tally.series``),
     so that every group can be drawn over time (``--series``, the overview's
-    histogram of the selected group)."""
+    histogram of the selected group).  ``item``: the path of the member that
+    names a record's item (``--item``; ``ITEM_REQUEST``: the request); None:
+    the ``item`` member, else the request (``Tally.items``)."""
 
     by: tuple[str, ...] = ()
     since: float | None = None
@@ -129,6 +148,7 @@ class Options:
     sample: int | None = None
     seed: int = 0
     series: bool = False
+    item: str | None = None
 
     @property
     def windowed(self) -> bool:
@@ -305,6 +325,16 @@ class Tally:
     - ``broken``: (file, line after which it broke, why) of every log that broke
       off before its end (a truncated or corrupt ``.gz``, a read error): not a
       bad line, the end of what could be read of that log
+    - ``items``: per item, its records (its trials) by triage status, packed in
+      one int (``ITEM_BITS`` a status: ``triage.items.unpack``).  An item is a
+      key: the JSON text of the member naming it (bounded as a --by member), or
+      its request's digest (``records.request_item``, starting ``#``); with
+      --by, the key and the record's --by members (as in its flat count key:
+      the item within its population).  At most ``ITEMS_KEPT`` items, the first
+      seen: a record of any other is counted in ``items_untracked``.
+      ``items_named``: the records whose item a member named;
+      ``items_missing``: those without the ``--item`` path given (each its own
+      item: not kept)
 
     Merging keeps what one pass keeps: the first bad lines and collected
     records, every count.  So do the kept --by values while a key has at most
@@ -337,6 +367,10 @@ class Tally:
     collected: list[tuple[str, int, int, bytes, str]] = field(default_factory=list)
     collect_limit: int | None = None
     sampled: Reservoir | None = None  # with Options.sample: the sample of the group's records, in place of collected
+    items: Counter = field(default_factory=Counter)
+    items_named: int = 0
+    items_missing: int = 0
+    items_untracked: int = 0
 
     @property
     def bad_more(self) -> int:
@@ -437,6 +471,9 @@ class Tally:
             self.collected.extend(other.collected[:max(0, self.collect_limit - len(self.collected))])
         if other.sampled is not None:
             self.sampled = other.sampled.copy() if self.sampled is None else self.sampled.merge(other.sampled)
+        self.items_named += other.items_named
+        self.items_missing += other.items_missing
+        self.items_untracked += other.items_untracked + add_items(self.items, other.items)
         return self
 
     def _add_values(self, other: Tally) -> dict[int, set[bytes | None]]:
@@ -530,6 +567,34 @@ def _demoted_series(series: dict[Any, dict[int, int]], demote: Any) -> dict[Any,
     return found
 
 
+def add_items(mine: dict[Any, int], theirs: dict[Any, int]) -> int:
+    """Add per-item packed counts (``Tally.items``) in place, at most ``ITEMS_KEPT`` items kept (those
+    already there first); returns the records of the items not kept."""
+    get = mine.get
+    left = ITEMS_KEPT - len(mine)
+    untracked = 0
+    for key, packed in theirs.items():
+        found = get(key)
+        if found is not None:
+            mine[key] = found + packed
+        elif left > 0:
+            mine[key] = packed
+            left -= 1
+        else:
+            untracked += trials_of(packed)
+    return untracked
+
+
+def trials_of(packed: int) -> int:
+    """An item's records, from its packed counts (``Tally.items``)."""
+    mask = (1 << ITEM_BITS) - 1
+    total = 0
+    while packed:
+        total += packed & mask
+        packed >>= ITEM_BITS
+    return total
+
+
 def merge(a: Tally, b: Tally) -> Tally:
     """A new tally of ``a``'s lines followed by ``b``'s (associative; ``Tally()`` is
     the identity)."""
@@ -557,6 +622,16 @@ class _Counting:
         # Where each member is: the default's fast path unless the format moves one.
         self.plan = plan = compile_format(options.log_format, options.by)
         self.parse: Any = parser_for(plan, counting=True)
+        # Where a record's item is named: the item member, or the --item path (read with the --by paths: the
+        # parse then finds it too, nested or not), or nowhere (--item request).
+        self.item_key: Any = ITEM_MEMBER
+        self.item_required = False
+        if options.item == ITEM_REQUEST:
+            self.item_key = None
+        elif options.item is not None:
+            item_plan = compile_format(options.log_format, (*options.by, options.item))
+            self.item_key, self.item_required = item_plan.by_keys[-1], True
+            self.parse = parser_for(item_plan, counting=True)
         if options.collect is not None:
             self.matcher: Any = GroupMatcher(options.collect, options.by, plan.by_keys)
         else:
@@ -576,9 +651,10 @@ class _Counting:
         minutes: list[int | None] = []
         failures: list[tuple[str, str, str]] = []
         failure_minutes: list[int | None] | None = [] if self.options.series else None
+        items: list[tuple[Any, int]] = []
         with collector_paused():
-            self._lines(lines, file, offset, line, cells, minutes, failures, failure_minutes)
-        self._fold(cells, minutes, failures, failure_minutes)
+            self._lines(lines, file, offset, line, cells, minutes, failures, items, failure_minutes)
+        self._fold(cells, minutes, failures, items, failure_minutes)
         if any(len(kept) > BY_VALUES for kept in self._kept) and tally.bound_values():
             self._kept = [tally.by_values[key] for key in self.options.by]
             self._cells.clear()
@@ -586,9 +662,9 @@ class _Counting:
         return len(lines)
 
     def _fold(self, cells: list[Any], minutes: list[int | None], failures: list[tuple[str, str, str]],
-              failure_minutes: list[int | None] | None = None) -> None:
+              items: list[tuple[Any, int]], failure_minutes: list[int | None] | None = None) -> None:
         """Add a chunk's records, listed under their flat keys (``_lines``), to
-        the tally's cells, minutes and failing claims: counted here, in C.  With
+        the tally's cells, minutes, failing claims and items: counted here, in C.  With
         ``failure_minutes`` (``Options.series``) the minutes are aligned with the
         cells, and those with the failures: the pairs are counted too (the series)."""
         tally = self.tally
@@ -612,6 +688,19 @@ class _Counting:
             key = (minute, TRIAGE_STATUSES[status])
             histogram[key] = get(key, 0) + count
         tally.claims.add(_Counter(failures))
+        kept = tally.items
+        get = kept.get
+        left = ITEMS_KEPT - len(kept)
+        for (key, status), count in _Counter(items).items():
+            packed = count << (ITEM_BITS * status)
+            found = get(key)
+            if found is not None:
+                kept[key] = found + packed
+            elif left > 0:
+                kept[key] = packed
+                left -= 1
+            else:
+                tally.items_untracked += count
         if failure_minutes is None:
             return
         for pairs, into, key_of in ((zip(minutes, cells), tally.series, cell_of),
@@ -653,14 +742,15 @@ class _Counting:
 
     def _lines(self, lines: list[bytes], file: str, offset: int, number: int,
                cells: list[Any], minutes: list[int | None], failures: list[tuple[str, str, str]],
-               failure_minutes: list[int | None] | None = None) -> None:
+               items: list[tuple[Any, int]], failure_minutes: list[int | None] | None = None) -> None:
         """The per-line loop: everything it touches is a local.
 
         A record is listed under a flat key: the number of its (verdict key,
         scope), kept per request and shape of its verdict (``assessed``), and
         with ``--by`` the members' JSON texts joined; its minute with its status
         as one number.  Both are cheaper to build and hash than the tuples they
-        stand for, and the lists are counted once a chunk, in C (``_fold``).  A
+        stand for, and the lists are counted once a chunk, in C (``_fold``), as
+        are its item (with --by, within its population) and status.  A
         line's byte offset is the chunk's plus the lengths before it, summed
         once per chunk in C (``starts``), when an index, an export or a bad line
         asks for one."""
@@ -675,7 +765,9 @@ class _Counting:
         # What a --by member is when the record has none: b"" (``_MISSING``), and for --by file the file.
         missing = tuple(msgspec.Raw(file_member(file)) if key is FILE_KEY else _MISSING for key in by)
         join = _SEPARATOR.join
-        add_cell, add_minute, add_failure = cells.append, minutes.append, failures.append
+        add_cell, add_minute, add_failure, add_item = cells.append, minutes.append, failures.append, items.append
+        item_key, item_required, status_codes = self.item_key, self.item_required, _STATUS_CODES
+        named = no_item = 0
         # With Options.series, ``minutes`` holds every record's minute (None: none), aligned with ``cells``, and
         # ``failure_minutes`` every failing claim's, aligned with ``failures``: the fold pairs them in C.
         aligned = failure_minutes is not None
@@ -746,6 +838,17 @@ class _Counting:
             else:
                 flat = prefix
             add_cell(flat)
+            item = members.get(item_key) if item_key is not None else None
+            if item is None:
+                if item_required:
+                    no_item += 1  # its own item: counted, not kept
+                else:
+                    item = known.item
+            else:
+                named += 1
+                item = bytes(item) if len(item) <= GROUP_CHARS else bounded_member(bytes(item))
+            if item is not None:
+                add_item(((item, joined) if by else item, status_codes[status]))
             if stamp is not None:
                 code = int(stamp // 60) * _STATUS_COUNT + _STATUS_CODES[status]
                 add_minute(code)
@@ -784,6 +887,8 @@ class _Counting:
         tally.records += records
         tally.no_ts += no_ts
         tally.bad_ts += bad_ts
+        tally.items_named += named
+        tally.items_missing += no_item
 
     def _bad(self, file: str, line: int, offset: int, reason: str) -> None:
         tally = self.tally
