@@ -23,6 +23,7 @@ from ..contract.models import Registry
 from .compare import Comparison, compare
 from .engines import Cancel, Engine, Progress
 from .gz import SeekIndex
+from .items import pair_items
 from .run import LocalEngine
 from .stamp import LogStamp, stamp_logs
 from .summary import Summary, summarize
@@ -110,4 +111,6 @@ def run_job(job: TriageJob, *, progress: Callable[[Progress], None] | None = Non
     if not job.against or cancelled:
         return JobResult(summary, stamps=stamps, cancelled=cancelled)
     baseline = summarize(tallies[1], sides[1][1], job.against_shown, job.registry_path)
-    return JobResult(summary, baseline, compare(summary, baseline), stamps)
+    comparison = compare(summary, baseline)
+    comparison.items = pair_items(tallies[0], tallies[1], job.options)  # after the count: from the two tallies
+    return JobResult(summary, baseline, comparison, stamps)

@@ -688,16 +688,16 @@ class _Counting:
             key = (minute, TRIAGE_STATUSES[status])
             histogram[key] = get(key, 0) + count
         tally.claims.add(_Counter(failures))
-        kept = tally.items
-        get = kept.get
-        left = ITEMS_KEPT - len(kept)
+        tracked = tally.items
+        get = tracked.get
+        left = ITEMS_KEPT - len(tracked)
         for (key, status), count in _Counter(items).items():
             packed = count << (ITEM_BITS * status)
-            found = get(key)
-            if found is not None:
-                kept[key] = found + packed
+            had = get(key)
+            if had is not None:
+                tracked[key] = had + packed
             elif left > 0:
-                kept[key] = packed
+                tracked[key] = packed
                 left -= 1
             else:
                 tally.items_untracked += count
