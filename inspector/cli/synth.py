@@ -48,11 +48,12 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
                "arguments (LOG or G exists or is inside the bundled fixtures, a missing or unwritable "
                "directory, N below 1), 3 internal error.")
     parser.add_argument("log", metavar="LOG", help="the log file to create (a name ending in .gz is gzipped)")
-    parser.add_argument("--lines", type=int, metavar="N",
-                        help="lines to write, records and bad lines together (or --items)")
-    parser.add_argument("--items", type=int, metavar="N",
-                        help="instead of --lines: N items (an item member each), every model answering each "
-                             "--trials times, each model as flaky as it is (gpt-x least, llama-z most); no bad line")
+    what = parser.add_mutually_exclusive_group(required=True)
+    what.add_argument("--lines", type=int, metavar="N",
+                      help="lines to write, records and bad lines together (or --items)")
+    what.add_argument("--items", type=int, metavar="N",
+                      help="instead of --lines: N items (an item member each), every model answering each "
+                           "--trials times, each model as flaky as it is (gpt-x least, llama-z most); no bad line")
     parser.add_argument("--trials", type=int, default=1, metavar="K", help="with --items: each model's trials of "
                                                                             "an item (default: 1)")
     parser.add_argument("--worse", metavar="MODEL:SHARE",
@@ -75,15 +76,11 @@ def run(args: argparse.Namespace) -> int:
 
     worse = None
     if args.items is None:
-        if args.lines is None:
-            return error("give --lines N (lines of the usual mix) or --items N (items with --trials K)")
         if args.lines < 1:
             return error(f"--lines N takes a positive N, not {args.lines}")
         if args.worse is not None or args.trials != 1:
             return error("--trials and --worse go with --items N")
     else:
-        if args.lines is not None:
-            return error("--lines N and --items N are two ways to say what to write: give one")
         if args.items < 1 or args.trials < 1:
             return error("--items N and --trials K take positive numbers")
         if args.worse is not None:
