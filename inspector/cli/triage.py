@@ -173,7 +173,7 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     parser.add_argument("--item", metavar="PATH",
                         help="the member naming a record's item (its records in a run are its trials): default the "
                              "item member (the formats' presets fill it), else the request; 'request': always the "
-                             "request (a digest of it)")
+                             "request (a digest of it); 'none': no items kept")
     parser.add_argument("--since", metavar="T", help="count only records with ts >= T")
     parser.add_argument("--until", metavar="T", help="count only records with ts < T")
     parser.add_argument("--against", nargs="+", metavar="LOG", default=None,
@@ -619,14 +619,14 @@ def _new_file_problem(path: Path, option: str) -> str | None:
 def _item_problem(item: str, headless: bool) -> str | None:
     """Why ``--item PATH`` cannot be counted (before anything is read)."""
     from ..triage.mapping import BY_FILE, parse_path
-    from ..triage.tally import ITEM_REQUEST
+    from ..triage.tally import ITEM_NONE, ITEM_REQUEST
 
     if not headless:
         return "--item is counted by the headless summary (--summary or --format json); the overview names items " \
                "by the item member"
     if item == BY_FILE:
         return "--item file: a log file is not an item; give the path of the member that names the item"
-    if item != ITEM_REQUEST:
+    if item not in (ITEM_REQUEST, ITEM_NONE):
         try:
             parse_path(item)
         except ValueError as exc:

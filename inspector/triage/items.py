@@ -6,8 +6,9 @@ in one run are its *trials*.  The count keeps per item its trials by triage
 status (``Tally.items``); everything here is computed after the count, from
 those, never from the logs.
 
-``stability(tally, options)``: per group (every item, then each ``--by`` value:
-the item within its population) the items, trials, share accepted, items whose
+``stability(tally, options)``: per group (``all``, then each ``--by`` value) the
+items, each within its population (its --by values: a model's trials of an
+item are its trials, not another model's), trials, share accepted, items whose
 verdict status is the same every time, how many distinct statuses items saw, the
 share of unstable items, and pass@k and pass^k (k = 1, 2, 4, 8, where every item
 of the group has at least k trials), with the unbiased estimators over an item's
@@ -17,7 +18,9 @@ of the group has at least k trials), with the unbiased estimators over an item's
     pass^k = C(c, k) / C(n, k)             (all k trials accepted)
 
 ``pair_items(after, before, options)`` (``--against``): the items of both runs
-paired.  An item's *outcome* in a run is accepted when more than half its trials
+paired: overall each item whatever its population (a run of one model pairs with
+a run of another), then per --by value the item within it.  An item's *outcome*
+in a run is accepted when more than half its trials
 were (a tie is not accepted); its *verdict* is ACCEPT then, else its most
 frequent rejection status (ties: the first in contract order).  The flip table
 counts the paired items by (verdict before, verdict after), each cell with its
@@ -42,7 +45,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .groups import meta_name, meta_text
-from .tally import ITEM_BITS, TRIAGE_STATUSES, Options, Tally
+from .tally import ITEM_BITS, ITEM_NONE, TRIAGE_STATUSES, Options, Tally
 
 __all__ = ["FLIP_IDS", "KS", "ItemComparison", "Stability", "Flip", "GroupStability", "Paired", "item_text",
            "mcnemar_exact", "pair_items", "pass_at_k", "pass_hat_k", "reported", "stability", "unpack"]
@@ -80,8 +83,9 @@ def pass_hat_k(n: int, c: int, k: int) -> float:
 
 
 def reported(tally: Tally, options: Options) -> bool:
-    """Whether the items are said: some record named its item (a member, ``--item``), or ``--item`` was given."""
-    return bool(tally.items_named) or options.item is not None
+    """Whether the items are said: some record named its item (a member, ``--item``), or ``--item`` was given
+    (but ``none``)."""
+    return options.item != ITEM_NONE and (bool(tally.items_named) or options.item is not None)
 
 
 @dataclass
@@ -200,9 +204,8 @@ def stability(tally: Tally, options: Options) -> Stability | None:
     (``reported``), or no item with two trials."""
     if not reported(tally, options) or not tally.items:
         return None
-    everything = _per_item(tally)
     whole = GroupStability("all")
-    for packed in everything.values():
+    for packed in tally.items.values():  # each item within its population: its --by values
         whole.add(unpack(packed))
     if whole.items == whole.trials:  # one trial an item: nothing is repeated
         return None

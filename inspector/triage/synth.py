@@ -503,25 +503,26 @@ ITEM_ACCEPTED = 0.7
 
 
 def _item_lines(items: int, trials: int, seed: int, mix: Mix, worse: tuple[str, float] | None, span_seconds: float,
-                shape: _Shape) -> Iterator[str]:
+                shape: _Shape, models: tuple[str, ...] | None = None) -> Iterator[str]:
     """Every item (``item-000001``...) answered by every model ``trials`` times, no bad line.  An item's
     request and each model's usual answer to it are the item's whatever the seed (two runs pair); the seed
     draws each trial (a model strays from its usual answer with its ``FLAKINESS``) and, with ``worse``
-    (model, share), which share of the model's items it answers with a rejection in this run."""
+    (model, share), which share of the model's items it answers with a rejection in this run.
+    ``models``: those of ``MODELS`` that answer (default: every one)."""
     rng = random.Random(seed)
     writer = _Writer(rng, registry_document())
-    models = [model for model, _ in MODELS]
-    step = span_seconds / max(1, items * len(models) * trials)
+    answering = [model for model, _ in MODELS if models is None or model in models]
+    step = span_seconds / max(1, items * len(answering) * trials)
     number = 0
     for item in range(1, items + 1):
         fixed = random.Random(f"item-{item}")  # the item's own: the same in every run
         writer.rng = fixed
         request = writer.request(False)
-        usual = {model: "ACCEPT" if fixed.random() < ITEM_ACCEPTED else _kind(fixed, False) for model in models}
+        usual = {model: "ACCEPT" if fixed.random() < ITEM_ACCEPTED else _kind(fixed, False) for model, _ in MODELS}
         writer.rng = rng
         if worse is not None and worse[0] in usual and rng.random() < worse[1] and usual[worse[0]] == "ACCEPT":
             usual[worse[0]] = "VALUE_MISMATCH"
-        for model in models:
+        for model in answering:
             for trial in range(1, trials + 1):
                 number += 1
                 kind = _kind(rng, False) if rng.random() < FLAKINESS.get(model, 0.0) else usual[model]
@@ -574,7 +575,7 @@ def _parse_iso(text: str) -> float:
 def write_log(target: str | Path | BinaryIO, lines: int, seed: int = 0, *, gz: bool | None = None,
               bad_per_kind: int | None = None, long_lines: int = 0, span_seconds: float = 86400.0,
               shape: str = "plain", items: int | None = None, trials: int = 1,
-              worse: tuple[str, float] | None = None) -> Mix:
+              worse: tuple[str, float] | None = None, models: tuple[str, ...] | None = None) -> Mix:
     """Write a log of ``lines`` lines to ``target`` and return its mix.
 
     ``target`` is a path (gzip when it ends in ``.gz``) or a binary stream, written
@@ -587,12 +588,12 @@ def write_log(target: str | Path | BinaryIO, lines: int, seed: int = 0, *, gz: b
     them: an ``openai`` line's in whole seconds).  ``items``: instead, that many
     items, each answered ``trials`` times by every model (``_item_lines``:
     ``lines`` is not read), ``worse`` (model, share) making that model reject a
-    share of the items it usually gets right."""
+    share of the items it usually gets right, ``models`` the models that answer (default: all)."""
     if shape not in _SHAPES:
         raise ValueError(f"no shape {shape!r}: one of {', '.join(SHAPES)}")
     mix = Mix()
     produced = _lines(lines, seed, mix, bad_per_kind, long_lines, span_seconds, _SHAPES[shape]) if items is None else \
-        _item_lines(items, trials, seed, mix, worse, span_seconds, _SHAPES[shape])
+        _item_lines(items, trials, seed, mix, worse, span_seconds, _SHAPES[shape], models)
     if isinstance(target, (str, Path)):
         path = Path(target)
         refuse_protected(path)  # a helper that rewrites in place, but never inside the bundled fixtures

@@ -54,6 +54,7 @@ __all__ = [
     "ITEMS_KEPT",
     "ITEM_BITS",
     "ITEM_MEMBER",
+    "ITEM_NONE",
     "ITEM_REQUEST",
     "OTHER",
     "TRIAGE_STATUSES",
@@ -107,6 +108,8 @@ _BUILT_CELLS = 65536
 ITEMS_KEPT = 200_000
 # ``--item request``: every record's item is its request (a digest of its canonical form), whatever members it has.
 ITEM_REQUEST = "request"
+# ``--item none``: no items kept (no stability, no pairing): the count as it was before items.
+ITEM_NONE = "none"
 # The member that names a record's item by default (the canonical record's ``item``; the formats' presets fill it).
 ITEM_MEMBER = "item"
 # An item's trials are kept as one int: per triage status (its position in TRIAGE_STATUSES), a field of this many
@@ -134,8 +137,9 @@ class Options:
     ``series``: count each dated record by minute and cell too (``Tally.series``),
     so that every group can be drawn over time (``--series``, the overview's
     histogram of the selected group).  ``item``: the path of the member that
-    names a record's item (``--item``; ``ITEM_REQUEST``: the request); None:
-    the ``item`` member, else the request (``Tally.items``)."""
+    names a record's item (``--item``; ``ITEM_REQUEST``: the request;
+    ``ITEM_NONE``: none kept); None: the ``item`` member, else the request
+    (``Tally.items``)."""
 
     by: tuple[str, ...] = ()
     since: float | None = None
@@ -626,7 +630,8 @@ class _Counting:
         # parse then finds it too, nested or not), or nowhere (--item request).
         self.item_key: Any = ITEM_MEMBER
         self.item_required = False
-        if options.item == ITEM_REQUEST:
+        self.items = options.item != ITEM_NONE
+        if options.item in (ITEM_REQUEST, ITEM_NONE):
             self.item_key = None
         elif options.item is not None:
             item_plan = compile_format(options.log_format, (*options.by, options.item))
@@ -766,7 +771,7 @@ class _Counting:
         missing = tuple(msgspec.Raw(file_member(file)) if key is FILE_KEY else _MISSING for key in by)
         join = _SEPARATOR.join
         add_cell, add_minute, add_failure, add_item = cells.append, minutes.append, failures.append, items.append
-        item_key, item_required, status_codes = self.item_key, self.item_required, _STATUS_CODES
+        item_key, item_required, status_codes, track = self.item_key, self.item_required, _STATUS_CODES, self.items
         named = no_item = 0
         # With Options.series, ``minutes`` holds every record's minute (None: none), aligned with ``cells``, and
         # ``failure_minutes`` every failing claim's, aligned with ``failures``: the fold pairs them in C.
@@ -838,17 +843,18 @@ class _Counting:
             else:
                 flat = prefix
             add_cell(flat)
-            item = members.get(item_key) if item_key is not None else None
-            if item is None:
-                if item_required:
-                    no_item += 1  # its own item: counted, not kept
+            if track:
+                item = members.get(item_key) if item_key is not None else None
+                if item is None:
+                    if item_required:
+                        no_item += 1  # its own item: counted, not kept
+                    else:
+                        item = known.item
                 else:
-                    item = known.item
-            else:
-                named += 1
-                item = bytes(item) if len(item) <= GROUP_CHARS else bounded_member(bytes(item))
-            if item is not None:
-                add_item(((item, joined) if by else item, status_codes[status]))
+                    named += 1
+                    item = bytes(item) if len(item) <= GROUP_CHARS else bounded_member(bytes(item))
+                if item is not None:
+                    add_item(((item, joined) if by else item, status_codes[status]))
             if stamp is not None:
                 code = int(stamp // 60) * _STATUS_COUNT + _STATUS_CODES[status]
                 add_minute(code)

@@ -55,7 +55,7 @@ def plain(log: Path, registry: Registry) -> list[tuple[str, str, str]]:
     return found
 
 
-def naive_stability(trials: dict[str, list[str]]) -> dict[str, object]:
+def naive_stability(trials: dict) -> dict[str, object]:
     """What a reader computes by hand from each item's statuses."""
     least = min(len(statuses) for statuses in trials.values())
     figures: dict[str, object] = {
@@ -78,10 +78,10 @@ def test_the_stability_figures_are_those_of_the_records(runs, registry):
     options = BY_MODEL
     found = summarize(triage([str(new)], registry, options, workers=2), options, [str(new)]).to_dict()["stability"]
     records = plain(new, registry)
-    every: dict[str, list[str]] = defaultdict(list)
+    every: dict[tuple[str, str], list[str]] = defaultdict(list)  # an item within its population: its model's trials
     per_model: dict[str, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
     for item, model, status in records:
-        every[item].append(status)
+        every[(item, model)].append(status)
         per_model[model][item].append(status)
     groups = {group["group"]: group for group in found["groups"]}
     assert list(groups)[0] == "all" and set(groups) == {"all", *(f"model={m}" for m in per_model)}
