@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import heapq
 import math
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -103,24 +104,30 @@ class GroupStability:
     _at: dict[int, float] = field(default_factory=dict)  # sums over items, averaged in to_dict
     _hat: dict[int, float] = field(default_factory=dict)
 
-    def add(self, counts: Sequence[int]) -> None:
+    def add(self, counts: Sequence[int], items: int = 1) -> None:
+        """Add ``items`` items whose trials had these counts by status (many items have the same)."""
         n = sum(counts)
         if not n:
             return
         c = counts[_ACCEPT]
         self.least_trials = n if not self.items else min(self.least_trials, n)
-        self.items += 1
-        self.trials += n
-        self.accepted += c
+        self.items += items
+        self.trials += n * items
+        self.accepted += c * items
         seen = sum(1 for count in counts if count)
-        self.distinct[seen] = self.distinct.get(seen, 0) + 1
+        self.distinct[seen] = self.distinct.get(seen, 0) + items
         if seen == 1:
-            self.stable += 1
-        self._pass1 += c / n
+            self.stable += items
+        self._pass1 += c / n * items
         for k in KS:
             if k <= n:
-                self._at[k] = self._at.get(k, 0.0) + pass_at_k(n, c, k)
-                self._hat[k] = self._hat.get(k, 0.0) + pass_hat_k(n, c, k)
+                self._at[k] = self._at.get(k, 0.0) + pass_at_k(n, c, k) * items
+                self._hat[k] = self._hat.get(k, 0.0) + pass_hat_k(n, c, k) * items
+
+    def add_all(self, packed: Iterable[int]) -> None:
+        """Add every item of packed counts (``Tally.items``' values), each distinct count once."""
+        for value, items in sorted(Counter(packed).items()):
+            self.add(unpack(value), items)
 
     @property
     def unstable(self) -> int:
@@ -205,19 +212,20 @@ def stability(tally: Tally, options: Options) -> Stability | None:
     if not reported(tally, options) or not tally.items:
         return None
     whole = GroupStability("all")
-    for packed in tally.items.values():  # each item within its population: its --by values
-        whole.add(unpack(packed))
+    whole.add_all(tally.items.values())  # each item within its population: its --by values
     if whole.items == whole.trials:  # one trial an item: nothing is repeated
         return None
     groups = [whole]
     for position, key in enumerate(options.by):
-        per_value: dict[bytes | None, GroupStability] = {}
+        per_value: dict[bytes | None, list[int]] = {}
         for (value, _), packed in _per_item(tally, position).items():
-            group = per_value.get(value)
-            if group is None:
-                group = per_value[value] = GroupStability(meta_name(key, value))
-            group.add(unpack(packed))
-        groups += sorted(per_value.values(), key=lambda group: (-group.items, group.group))
+            per_value.setdefault(value, []).append(packed)
+        found = []
+        for value, packed_counts in per_value.items():
+            group = GroupStability(meta_name(key, value))
+            group.add_all(packed_counts)
+            found.append(group)
+        groups += sorted(found, key=lambda group: (-group.items, group.group))
     return Stability(_item_words(options), groups, tally.items_untracked, tally.items_missing)
 
 
@@ -331,12 +339,17 @@ class ItemComparison:
 def _paired(name: str, after: dict[Any, int], before: dict[Any, int]) -> Paired:
     found = Paired(name)
     table: dict[tuple[str, str], list[Any]] = {}
+    verdicts: dict[int, str] = {}  # per packed counts (many items have the same)
     for key, packed in after.items():
         old = before.get(key)
         if old is None:
             found.only_after += 1
             continue
-        then, now = verdict_of(unpack(old)), verdict_of(unpack(packed))
+        then, now = verdicts.get(old), verdicts.get(packed)
+        if then is None:
+            then = verdicts[old] = verdict_of(unpack(old))
+        if now is None:
+            now = verdicts[packed] = verdict_of(unpack(packed))
         found.paired += 1
         was, is_ = then == "ACCEPT", now == "ACCEPT"
         if was and is_:

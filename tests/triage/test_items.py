@@ -288,3 +288,16 @@ def test_synth_items_same_items_in_every_run(runs):
     assert len(requests) == ITEMS
     assert Counter(json.loads(line)["model"] for line in new.read_text().splitlines()) == \
         {"gpt-x": ITEMS * TRIALS, "claude-y": ITEMS * TRIALS, "llama-z": ITEMS * TRIALS}
+
+
+def test_an_inspect_log_s_epochs_are_its_items_trials(capsys):
+    """The inspect preset names each sample (its id) and each epoch is a trial of it."""
+    from support import ROOT
+
+    folder = ROOT / "fixtures" / "logs" / "formats" / "inspect"
+    expected = [json.loads(line) for line in (folder / "expected.jsonl").read_text().splitlines()]
+    status, out, err = run_main(capsys, "triage", folder / "config_claims.json", "--log-format", "inspect",
+                                "--registry", ROOT / "fixtures" / "logs" / "sample-registry.json", "--format", "json")
+    whole = json.loads(out)["stability"]["groups"][0]
+    trials = Counter(record["item"] for record in expected)
+    assert (whole["items"], whole["trials"], whole["least_trials"]) == (len(trials), len(expected), min(trials.values()))
