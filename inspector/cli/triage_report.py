@@ -177,6 +177,7 @@ def _print_comparison(console: Any, summary: Summary, baseline: Summary, against
 
     for file, at, problem in baseline.tally.broken:
         console.print(Text(visible(f"against: {file} broke off after line {at:,}: {problem}"), "bold red"))
+    _print_settings(console, summary, baseline, width)
     shifts = compare(summary, baseline)
     significant = shifts.significant
     title = visible(f"against {', '.join(against)}: {baseline.records:,} records before, {summary.records:,} after; "
@@ -199,6 +200,33 @@ def _print_comparison(console: Any, summary: Summary, baseline: Summary, against
                 names.append(f"+{len(found) - SHOWN_NAMES:,} more")
             for line in hanging(word.ljust(FACT_LABEL_WIDTH), [visible(name) for name in names], width, "; "):
                 console.print(line)
+
+
+def _print_settings(console: Any, summary: Summary, baseline: Summary, width: int) -> None:
+    """How the answers were generated, before and after: the settings that differ first, each value with its
+    records; those the runs share on one line."""
+    from ..triage.settings import compare_settings
+
+    found = compare_settings(summary.tally, baseline.tally, summary.registry)
+    if found is None:
+        return
+
+    def values(counts: dict[str | None, int]) -> str:
+        ordered = sorted(counts.items(), key=lambda item: (-item[1], item[0] is None, item[0] or ""))
+        shown = [f"{'(none)' if value is None else value} ({count:,})" for value, count in ordered[:4]]
+        return ", ".join(shown + ([f"+{len(ordered) - 4:,} more"] if len(ordered) > 4 else []))
+
+    parts = [f"{setting.name}: {values(setting.before)} → {values(setting.after)}"
+             for setting in found.settings if setting.differs]
+    same = [setting for setting in found.settings if not setting.differs]
+    parts += [f"{setting.name}: {values(setting.after)} in both" for setting in same if setting.mixed]
+    unmixed = [f"{setting.name} {next(iter(setting.after))}" for setting in same if not setting.mixed]
+    if unmixed:
+        parts.append(f"the same in both: {', '.join(unmixed)}")
+    parts.append(f"verified now by {found.verifier}")
+    for line in hanging("settings".ljust(FACT_LABEL_WIDTH), [visible(part) for part in parts], width, "; ",
+                        lead_style="bold"):
+        console.print(line)
 
 
 def _print_stability(console: Any, summary: Summary, width: int) -> None:

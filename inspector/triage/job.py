@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import BinaryIO
 
 from ..contract.models import Registry
@@ -24,6 +24,7 @@ from .compare import Comparison, compare
 from .engines import Cancel, Engine, Progress
 from .gz import SeekIndex
 from .items import pair_items
+from .settings import compare_settings
 from .run import LocalEngine
 from .stamp import LogStamp, stamp_logs
 from .summary import Summary, summarize
@@ -101,8 +102,9 @@ def run_job(job: TriageJob, *, progress: Callable[[Progress], None] | None = Non
     if job.stamp:
         stamps.update(stamp_logs(job.logs))
     sides: list[tuple[Sequence[str], Options]] = [(list(job.logs), job.options)]
-    if job.against:
-        sides.append((list(job.against), job.against_options))
+    if job.against:  # both runs' generation settings counted too, to be set side by side
+        sides = [(list(job.logs), replace(job.options, settings=True)),
+                 (list(job.against), replace(job.against_options, settings=True))]
     tallies = job.engine.count_sides(sides, job.registry, on_progress=progress, cancel=cancel, on_notice=on_notice,
                                      bad_lines=bad_lines, spill_dir=spill_dir, records=records, stdin=stdin,
                                      indexes=indexes)
@@ -113,4 +115,5 @@ def run_job(job: TriageJob, *, progress: Callable[[Progress], None] | None = Non
     baseline = summarize(tallies[1], sides[1][1], job.against_shown, job.registry_path)
     comparison = compare(summary, baseline)
     comparison.items = pair_items(tallies[0], tallies[1], job.options)  # after the count: from the two tallies
+    comparison.settings = compare_settings(tallies[0], tallies[1], job.registry_path)
     return JobResult(summary, baseline, comparison, stamps)

@@ -56,6 +56,8 @@ __all__ = [
     "ITEM_MEMBER",
     "ITEM_NONE",
     "ITEM_REQUEST",
+    "SETTINGS",
+    "SETTINGS_KEPT",
     "OTHER",
     "TRIAGE_STATUSES",
     "VERDICT_LABELS",
@@ -112,6 +114,14 @@ ITEM_REQUEST = "request"
 ITEM_NONE = "none"
 # The member that names a record's item by default (the canonical record's ``item``; the formats' presets fill it).
 ITEM_MEMBER = "item"
+# The generation settings a record may carry (the canonical record's top-level members: the presets map the
+# tools' own names to these), counted per run with Options.settings (``--against``: ``triage.settings``).
+SETTINGS = ("model", "provider", "prompt_name", "prompt_version", "temperature", "top_p", "max_tokens",
+            "max_completion_tokens", "max_output_tokens", "seed", "service_tier", "schema_digest", "verifier_version")
+# Distinct combinations of settings a tally keeps (``Tally.settings``): past it, a record of another is counted
+# in ``Tally.settings_other``.
+SETTINGS_KEPT = 1000
+_NO_SETTINGS = tuple(_MISSING for _ in SETTINGS)
 # An item's trials are kept as one int: per triage status (its position in TRIAGE_STATUSES), a field of this many
 # bits holding how many of its records had it; adding two ints adds their counts (a field never reaches 2**32).
 ITEM_BITS = 32
@@ -139,7 +149,8 @@ class Options:
     histogram of the selected group).  ``item``: the path of the member that
     names a record's item (``--item``; ``ITEM_REQUEST``: the request;
     ``ITEM_NONE``: none kept); None: the ``item`` member, else the request
-    (``Tally.items``)."""
+    (``Tally.items``).  ``settings``: count the records by their generation
+    settings (``Tally.settings``: what ``--against`` sets side by side)."""
 
     by: tuple[str, ...] = ()
     since: float | None = None
@@ -153,6 +164,7 @@ class Options:
     seed: int = 0
     series: bool = False
     item: str | None = None
+    settings: bool = False
 
     @property
     def windowed(self) -> bool:
@@ -339,6 +351,10 @@ class Tally:
       ``items_named``: the records whose item a member named;
       ``items_missing``: those without the ``--item`` path given (each its own
       item: not kept)
+    - ``settings`` (``Options.settings``): the records per combination of their
+      generation settings (the ``SETTINGS`` members' JSON texts joined, as the
+      --by members are), at most ``SETTINGS_KEPT`` combinations, the first
+      seen; ``settings_other`` the records of any other
 
     Merging keeps what one pass keeps: the first bad lines and collected
     records, every count.  So do the kept --by values while a key has at most
@@ -375,6 +391,8 @@ class Tally:
     items_named: int = 0
     items_missing: int = 0
     items_untracked: int = 0
+    settings: Counter = field(default_factory=Counter)
+    settings_other: int = 0
 
     @property
     def bad_more(self) -> int:
@@ -478,6 +496,7 @@ class Tally:
         self.items_named += other.items_named
         self.items_missing += other.items_missing
         self.items_untracked += other.items_untracked + add_items(self.items, other.items)
+        self.settings_other += other.settings_other + _add_bounded(self.settings, other.settings, SETTINGS_KEPT)
         return self
 
     def _add_values(self, other: Tally) -> dict[int, set[bytes | None]]:
@@ -589,6 +608,22 @@ def add_items(mine: dict[Any, int], theirs: dict[Any, int]) -> int:
     return untracked
 
 
+def _add_bounded(mine: dict[Any, int], theirs: dict[Any, int], bound: int) -> int:
+    """Add counts in place, at most ``bound`` keys kept (those already there first); returns the count of
+    the keys not kept."""
+    left = bound - len(mine)
+    dropped = 0
+    for key, count in theirs.items():
+        if key in mine:
+            mine[key] += count
+        elif left > 0:
+            mine[key] = count
+            left -= 1
+        else:
+            dropped += count
+    return dropped
+
+
 def trials_of(packed: int) -> int:
     """An item's records, from its packed counts (``Tally.items``)."""
     mask = (1 << ITEM_BITS) - 1
@@ -657,9 +692,12 @@ class _Counting:
         failures: list[tuple[str, str, str]] = []
         failure_minutes: list[int | None] | None = [] if self.options.series else None
         items: list[tuple[Any, int]] = []
+        settings: list[bytes] | None = [] if self.options.settings else None
         with collector_paused():
-            self._lines(lines, file, offset, line, cells, minutes, failures, items, failure_minutes)
+            self._lines(lines, file, offset, line, cells, minutes, failures, items, failure_minutes, settings)
         self._fold(cells, minutes, failures, items, failure_minutes)
+        if settings:
+            tally.settings_other += _add_bounded(tally.settings, _Counter(settings), SETTINGS_KEPT)
         if any(len(kept) > BY_VALUES for kept in self._kept) and tally.bound_values():
             self._kept = [tally.by_values[key] for key in self.options.by]
             self._cells.clear()
@@ -747,7 +785,8 @@ class _Counting:
 
     def _lines(self, lines: list[bytes], file: str, offset: int, number: int,
                cells: list[Any], minutes: list[int | None], failures: list[tuple[str, str, str]],
-               items: list[tuple[Any, int]], failure_minutes: list[int | None] | None = None) -> None:
+               items: list[tuple[Any, int]], failure_minutes: list[int | None] | None = None,
+               settings: list[bytes] | None = None) -> None:
         """The per-line loop: everything it touches is a local.
 
         A record is listed under a flat key: the number of its (verdict key,
@@ -773,6 +812,7 @@ class _Counting:
         add_cell, add_minute, add_failure, add_item = cells.append, minutes.append, failures.append, items.append
         item_key, item_required, status_codes, track = self.item_key, self.item_required, _STATUS_CODES, self.items
         named = no_item = 0
+        add_setting = settings.append if settings is not None else None
         # With Options.series, ``minutes`` holds every record's minute (None: none), aligned with ``cells``, and
         # ``failure_minutes`` every failing claim's, aligned with ``failures``: the fold pairs them in C.
         aligned = failure_minutes is not None
@@ -855,6 +895,11 @@ class _Counting:
                     item = bytes(item) if len(item) <= GROUP_CHARS else bounded_member(bytes(item))
                 if item is not None:
                     add_item(((item, joined) if by else item, status_codes[status]))
+            if add_setting is not None:
+                setting = join(map(members.get, SETTINGS, _NO_SETTINGS))
+                if len(setting) > GROUP_CHARS:  # each bounded, as a --by member
+                    setting = join([bounded_member(bytes(member)) for member in map(members.get, SETTINGS, _NO_SETTINGS)])
+                add_setting(setting)
             if stamp is not None:
                 code = int(stamp // 60) * _STATUS_COUNT + _STATUS_CODES[status]
                 add_minute(code)

@@ -301,3 +301,37 @@ def test_an_inspect_log_s_epochs_are_its_items_trials(capsys):
     whole = json.loads(out)["stability"]["groups"][0]
     trials = Counter(record["item"] for record in expected)
     assert (whole["items"], whole["trials"], whole["least_trials"]) == (len(trials), len(expected), min(trials.values()))
+
+
+def rewritten(source: Path, target: Path, change) -> Path:
+    records = [json.loads(line) for line in source.read_text().splitlines()]
+    for number, record in enumerate(records):
+        change(number, record)
+    target.write_text("".join(json.dumps(record) + "\n" for record in records))
+    return target
+
+
+def test_the_generation_settings_side_by_side_those_that_differ_first(tmp_path, runs, run_json, monkeypatch):
+    new, old, _ = runs
+    before = rewritten(old, tmp_path / "before.jsonl", lambda n, record: record.update(temperature=0.0))
+    after = rewritten(new, tmp_path / "after.jsonl",
+                      lambda n, record: record.update(temperature=0.7 if n % 4 else 0.0, max_tokens=512))
+    found = run_json(after, "--against", before)["comparison"]["settings"]
+    names = [setting["setting"] for setting in found["settings"]]
+    assert names == ["temperature", "max_tokens", "model", "prompt_version"]  # differing first, then the same
+    temperature = found["settings"][0]
+    records = ITEMS * TRIALS * 3
+    assert temperature["differs"] and temperature["mixed"]
+    assert temperature["before"] == [{"value": "0.0", "records": records}]
+    assert temperature["after"] == [{"value": "0.7", "records": records * 3 // 4},
+                                    {"value": "0.0", "records": records // 4}]
+    assert found["settings"][1]["before"] == [{"value": None, "records": records}]
+    assert not found["settings"][2]["differs"] and found["verified_with"]["verifier"].startswith("contract-")
+    # two runs generated alike: nothing said
+    assert "settings" not in run_json(new, "--against", old)["comparison"]
+    monkeypatch.setattr(tally_module, "SETTINGS_KEPT", 1)  # one combination of settings kept a run: the rest counted
+    bounded = run_json(after, "--against", before, "--workers", "1")["comparison"]["settings"]
+    past = bounded["records_past_bound"]
+    for setting in bounded["settings"]:
+        for side in ("before", "after"):
+            assert len(setting[side]) == 1 and setting[side][0]["records"] + past[side] == records
