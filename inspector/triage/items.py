@@ -45,7 +45,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .groups import meta_name, meta_text
+from .groups import OTHER, meta_name, meta_text
 from .tally import ITEM_BITS, ITEM_NONE, TRIAGE_STATUSES, Options, Tally
 
 __all__ = ["FLIP_IDS", "KS", "ItemComparison", "Stability", "Flip", "GroupStability", "Paired", "item_text",
@@ -196,12 +196,17 @@ def _population(joined: bytes | None, position: int) -> bytes | None:
     return (parts[position] or None) if position < len(parts) else None
 
 
-def _per_item(tally: Tally, position: int | None = None) -> dict[Any, int]:
-    """Packed counts per item (``position`` None), or per (--by value at ``position``, item)."""
+def _per_item(tally: Tally, position: int | None = None, kept: Any = None) -> dict[Any, int]:
+    """Packed counts per item (``position`` None), or per (--by value at ``position``, item); a value not
+    in ``kept`` (the key's values the tally kept: ``Tally.by_values``) is ``OTHER``, as in the groups."""
     found: dict[Any, int] = {}
     get = found.get
     for item, joined, packed in _units(tally):
-        key: Any = item if position is None else (_population(joined, position), item)
+        if position is None:
+            key: Any = item
+        else:
+            value = _population(joined, position)
+            key = (value if kept is None or value in kept else OTHER, item)
         found[key] = get(key, 0) + packed
     return found
 
@@ -218,7 +223,7 @@ def stability(tally: Tally, options: Options) -> Stability | None:
     groups = [whole]
     for position, key in enumerate(options.by):
         per_value: dict[bytes | None, list[int]] = {}
-        for (value, _), packed in _per_item(tally, position).items():
+        for (value, _), packed in _per_item(tally, position, tally.by_values.get(key)).items():
             per_value.setdefault(value, []).append(packed)
         found = []
         for value, packed_counts in per_value.items():
@@ -403,7 +408,8 @@ def pair_items(after: Tally, before: Tally, options: Options) -> ItemComparison 
         return None
     populations = [_paired("all", _per_item(after), _per_item(before))]
     for position, key in enumerate(options.by):
-        mine, theirs = _by_value(_per_item(after, position)), _by_value(_per_item(before, position))
-        for value in sorted(mine.keys() | theirs.keys(), key=lambda value: (value is None, value or b"")):
+        kept = after.by_values.get(key, {}).keys() | before.by_values.get(key, {}).keys()
+        mine, theirs = _by_value(_per_item(after, position, kept)), _by_value(_per_item(before, position, kept))
+        for value in sorted(mine.keys() | theirs.keys(), key=lambda value: (value == OTHER, value is None, value or b"")):
             populations.append(_paired(meta_name(key, value), mine.get(value, {}), theirs.get(value, {})))
     return ItemComparison(populations, (after.items_untracked, before.items_untracked))

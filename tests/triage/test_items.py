@@ -335,3 +335,14 @@ def test_the_generation_settings_side_by_side_those_that_differ_first(tmp_path, 
     for setting in bounded["settings"]:
         for side in ("before", "after"):
             assert len(setting[side]) == 1 and setting[side][0]["records"] + past[side] == records
+
+
+def test_a_by_key_past_its_bound_has_its_other_values_in_one_group(runs, registry, monkeypatch):
+    """As in the groups: the values of a --by key past the bound kept are other:KEY, in stability and pairing."""
+    new, old, _ = runs
+    monkeypatch.setattr(tally_module, "BY_VALUES", 2)
+    after, before = (triage([str(log)], registry, BY_MODEL, workers=1) for log in (new, old))
+    groups = [group.group for group in summarize(after, BY_MODEL).stability.groups]
+    assert len(groups) == 4 and groups[0] == "all" and "other:model" in groups
+    populations = [population.group for population in pair_items(after, before, BY_MODEL).populations]
+    assert populations[-1] == "other:model" and len(populations) <= 5
