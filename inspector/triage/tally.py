@@ -885,6 +885,8 @@ class _Counting:
             add_cell(flat)
             if track:
                 item = members.get(item_key) if item_key is not None else None
+                if item is not None and len(item) == 4 and bytes(item) == b"null":
+                    item = None  # (an item member of null names none)
                 if item is None:
                     if item_required:
                         no_item += 1  # its own item: counted, not kept

@@ -346,3 +346,11 @@ def test_a_by_key_past_its_bound_has_its_other_values_in_one_group(runs, registr
     assert len(groups) == 4 and groups[0] == "all" and "other:model" in groups
     populations = [population.group for population in pair_items(after, before, BY_MODEL).populations]
     assert populations[-1] == "other:model" and len(populations) <= 5
+
+
+def test_an_item_member_of_null_names_no_item(tmp_path, runs, capsys):
+    new, _, registry = runs
+    log = rewritten(new, tmp_path / "null.jsonl", lambda n, record: record.update(item=None) if n % 2 else None)
+    status, out, err = run_main(capsys, "triage", log, "--registry", registry, "--format", "json", "--item", "item")
+    found = json.loads(out)["stability"]
+    assert found["records_without_item"] == ITEMS * TRIALS * 3 // 2
