@@ -48,8 +48,17 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
                "arguments (LOG or G exists or is inside the bundled fixtures, a missing or unwritable "
                "directory, N below 1), 3 internal error.")
     parser.add_argument("log", metavar="LOG", help="the log file to create (a name ending in .gz is gzipped)")
-    parser.add_argument("--lines", type=int, required=True, metavar="N",
-                        help="lines to write, records and bad lines together")
+    what = parser.add_mutually_exclusive_group(required=True)
+    what.add_argument("--lines", type=int, metavar="N",
+                      help="lines to write, records and bad lines together (or --items)")
+    what.add_argument("--items", type=int, metavar="N",
+                      help="instead of --lines: N items (an item member each), every model answering each "
+                           "--trials times, each model as flaky as it is (gpt-x least, llama-z most); no bad line")
+    parser.add_argument("--trials", type=int, default=1, metavar="K", help="with --items: each model's trials of "
+                                                                            "an item (default: 1)")
+    parser.add_argument("--worse", metavar="MODEL:SHARE",
+                        help="with --items: MODEL rejects SHARE of the items it usually gets right (which ones: "
+                             "--seed); the same items and usual answers otherwise, to compare with --against")
     parser.add_argument("--seed", type=int, default=0, metavar="S", help="the generator's seed (default: 0)")
     parser.add_argument("--registry", metavar="G", help="also create the generator's registry file G")
     parser.add_argument("--gz", action="store_true", help="gzip the log, whatever its name")
@@ -63,8 +72,22 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
 def run(args: argparse.Namespace) -> int:
     from ..triage.synth import registry_json, write_log
 
-    if args.lines < 1:
-        return error(f"--lines N takes a positive N, not {args.lines}")
+    from ..triage.synth import parse_worse
+
+    worse = None
+    if args.items is None:
+        if args.lines < 1:
+            return error(f"--lines N takes a positive N, not {args.lines}")
+        if args.worse is not None or args.trials != 1:
+            return error("--trials and --worse go with --items N")
+    else:
+        if args.items < 1 or args.trials < 1:
+            return error("--items N and --trials K take positive numbers")
+        if args.worse is not None:
+            try:
+                worse = parse_worse(args.worse)
+            except ValueError as exc:
+                return error(f"--worse: {exc}")
     if args.log == "-" or args.registry == "-":
         return error("synth writes files, not standard output: give LOG (and G) a file name")
     log = Path(args.log)
@@ -75,7 +98,8 @@ def run(args: argparse.Namespace) -> int:
     mixes = []
 
     def write(out: BinaryIO) -> None:
-        mixes.append(write_log(out, args.lines, args.seed, gz=gz, shape=args.shape))
+        mixes.append(write_log(out, args.lines or 0, args.seed, gz=gz, shape=args.shape, items=args.items,
+                               trials=args.trials, worse=worse))
 
     files: dict[str | Path, Contents] = {log: write}
     if registry is not None:

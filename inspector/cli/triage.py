@@ -170,6 +170,10 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     parser.add_argument("--scope", metavar="TENANT/USER",
                         help="with --log-format: every request's access scope, at its record's time (access "
                              "control before grounding)")
+    parser.add_argument("--item", metavar="PATH",
+                        help="the member naming a record's item (its records in a run are its trials): default the "
+                             "item member (the formats' presets fill it), else the request; 'request': always the "
+                             "request (a digest of it); 'none': no items kept")
     parser.add_argument("--since", metavar="T", help="count only records with ts >= T")
     parser.add_argument("--until", metavar="T", help="count only records with ts < T")
     parser.add_argument("--against", nargs="+", metavar="LOG", default=None,
@@ -252,6 +256,8 @@ def run(args: argparse.Namespace) -> int:
         except ValueError as exc:
             return error(f"--pivot: {exc}")
         by = tuple(dict.fromkeys([*by, *(key for key in pivot_keys if key not in (SCOPE, CHECK))]))
+    if args.item is not None and (problem := _item_problem(args.item, headless)) is not None:
+        return error(problem)
     if args.series and (args.format not in ("json", "html") or args.follow):
         return error("--series adds each group's records over time to the JSON: add --format json (or html: "
                      "drawn; without --follow); the inspector's overview draws the selected group's")
@@ -333,7 +339,7 @@ def run(args: argparse.Namespace) -> int:
     stop_at_limit = export_only and args.limit is not None and args.bad_lines is None and args.records is None
     options = Options(by=by, since=window.get("since"), until=window.get("until"),
                       collect=args.export, limit=args.limit, stop_at_limit=stop_at_limit, log_format=log_format,
-                      sample=sample, seed=seed or 0, series=args.series,
+                      sample=sample, seed=seed or 0, series=args.series, item=args.item,
                       index=html)  # the HTML report rereads a few records of the largest groups
     if args.follow:
         from .triage_follow import follow_jsonl
@@ -607,6 +613,24 @@ def _new_file_problem(path: Path, option: str) -> str | None:
         return f"{option} {exc.path}: {exc.reason} ({option} takes a new file)"
     except ValueError as exc:
         return f"{option} {path}: {exc}"
+    return None
+
+
+def _item_problem(item: str, headless: bool) -> str | None:
+    """Why ``--item PATH`` cannot be counted (before anything is read)."""
+    from ..triage.mapping import BY_FILE, parse_path
+    from ..triage.tally import ITEM_NONE, ITEM_REQUEST
+
+    if not headless:
+        return "--item is counted by the headless summary (--summary or --format json); the overview names items " \
+               "by the item member"
+    if item == BY_FILE:
+        return "--item file: a log file is not an item; give the path of the member that names the item"
+    if item not in (ITEM_REQUEST, ITEM_NONE):
+        try:
+            parse_path(item)
+        except ValueError as exc:
+            return f"--item: {exc}"
     return None
 
 

@@ -123,6 +123,8 @@ def print_summary(summary: Summary, baseline: Summary | None, against: Sequence[
             console.print(Text(visible(
                 f"by {key}: more than {kept:,} distinct values: the {kept:,} heaviest are groups, "
                 f"the other values' {capped[key]:,} record(s) are the group {other_name(key)}"), "yellow"))
+    if summary.stability is not None:
+        _print_stability(console, summary, width)
     if crossed is not None:
         console.print(_pivot_table(crossed, width))
     if summary.histogram is not None:
@@ -175,6 +177,7 @@ def _print_comparison(console: Any, summary: Summary, baseline: Summary, against
 
     for file, at, problem in baseline.tally.broken:
         console.print(Text(visible(f"against: {file} broke off after line {at:,}: {problem}"), "bold red"))
+    _print_settings(console, summary, baseline, width)
     shifts = compare(summary, baseline)
     significant = shifts.significant
     title = visible(f"against {', '.join(against)}: {baseline.records:,} records before, {summary.records:,} after; "
@@ -185,6 +188,7 @@ def _print_comparison(console: Any, summary: Summary, baseline: Summary, against
             "any other group's: its share of all records (bad: of the lines)",
             "(few): too few records on a side for the test (never significant)"], width, "; ", lead_style="dim"):
         console.print(line)
+    _print_items(console, summary, baseline, width)
     for word, found in (("new", [shift for shift in shifts if shift.new]),
                         ("vanished", [shift for shift in shifts if shift.vanished])):
         if found:  # the largest first
@@ -196,6 +200,122 @@ def _print_comparison(console: Any, summary: Summary, baseline: Summary, against
                 names.append(f"+{len(found) - SHOWN_NAMES:,} more")
             for line in hanging(word.ljust(FACT_LABEL_WIDTH), [visible(name) for name in names], width, "; "):
                 console.print(line)
+
+
+def _print_settings(console: Any, summary: Summary, baseline: Summary, width: int) -> None:
+    """How the answers were generated, before and after: the settings that differ first, each value with its
+    records; those the runs share on one line."""
+    from ..triage.settings import compare_settings
+
+    found = compare_settings(summary.tally, baseline.tally, summary.registry)
+    if found is None:
+        return
+
+    def values(counts: dict[str | None, int]) -> str:
+        ordered = sorted(counts.items(), key=lambda item: (-item[1], item[0] is None, item[0] or ""))
+        shown = [f"{'(none)' if value is None else value} ({count:,})" for value, count in ordered[:4]]
+        return ", ".join(shown + ([f"+{len(ordered) - 4:,} more"] if len(ordered) > 4 else []))
+
+    parts = [f"{setting.name}: {values(setting.before)} → {values(setting.after)}"
+             for setting in found.settings if setting.differs]
+    same = [setting for setting in found.settings if not setting.differs]
+    parts += [f"{setting.name}: {values(setting.after)} in both" for setting in same if setting.mixed]
+    unmixed = [f"{setting.name} {next(iter(setting.after))}" for setting in same if not setting.mixed]
+    if unmixed:
+        parts.append(f"the same in both: {', '.join(unmixed)}")
+    parts.append(f"verified now by {found.verifier}")
+    for line in hanging("settings".ljust(FACT_LABEL_WIDTH), [visible(part) for part in parts], width, "; ",
+                        lead_style="bold"):
+        console.print(line)
+
+
+def _print_stability(console: Any, summary: Summary, width: int) -> None:
+    """The items' trials: per group the items, trials, share accepted, the unstable items, pass@k and pass^k."""
+    from rich.text import Text
+
+    found = summary.stability
+    assert found is not None  # (asked by the caller)
+    ks = found.groups[0].ks
+    columns = (TableColumn("group", min_width=16), TableColumn("items"), TableColumn("trials"),
+               TableColumn("accepted"), TableColumn("unstable"),
+               *(TableColumn(f"pass@{k}", priority=2 if k > 1 else 0) for k in ks),
+               *(TableColumn(f"pass^{k}", priority=1 if k > 1 else 0) for k in ks if k > 1))
+    rows: list[dict[str, Any]] = []
+    for group in found.groups[:SHOWN_ROWS + 1]:
+        unstable = group.unstable
+        rows.append({"group": Text(group.group), "items": Text(_count(group.items)), "trials": Text(_count(group.trials)),
+                     "accepted": Text(_share(group.accepted / group.trials if group.trials else 0.0)),
+                     "unstable": Text(f"{unstable:,} ({_share(unstable / group.items if group.items else 0.0)})",
+                                      "yellow" if unstable else ""),
+                     **{f"pass@{k}": Text(_share(group.pass_at(k)) if k in group.ks else "-") for k in ks},
+                     **{f"pass^{k}": Text(_share(group.pass_hat(k)) if k in group.ks else "-") for k in ks if k > 1}})
+    _more(rows, len(found.groups) - SHOWN_ROWS - 1, columns)
+    console.print(fitted(visible(f"items and their trials (an item: {found.item}); unstable: its trials' verdicts "
+                                 "differ; pass@k: at least one of k accepted, pass^k: all k"), columns, rows, width))
+    notes = []
+    if found.untracked:
+        from ..triage.tally import ITEMS_KEPT
+
+        notes.append(f"{found.untracked:,} record(s) of items past the first {ITEMS_KEPT:,} not tracked")
+    if found.without_item:
+        notes.append(f"{found.without_item:,} record(s) without the --item path: each its own item, not tracked")
+    for line in hanging("items".ljust(FACT_LABEL_WIDTH), notes, width, "; ", lead_style="bold yellow"):
+        console.print(line)
+
+
+FLIP_COLUMNS = (
+    TableColumn("before"),
+    TableColumn("after"),
+    TableColumn("items"),
+    TableColumn("first items", priority=1, min_width=12),
+)
+PAIRED_COLUMNS = (
+    TableColumn("group", min_width=16),
+    TableColumn("paired"),
+    TableColumn("accepted before → after"),
+    TableColumn("lost"),
+    TableColumn("gained"),
+    TableColumn("p (McNemar)"),
+    TableColumn("one run only", priority=1),
+)
+
+
+def _print_items(console: Any, summary: Summary, baseline: Summary, width: int) -> None:
+    """``--against`` with named items: the flip table (regressions first) and per population the paired
+    outcomes with McNemar's exact p."""
+    from rich.text import Text
+
+    from ..triage.items import item_text, pair_items
+
+    found = pair_items(summary.tally, baseline.tally, summary.options)
+    if found is None:
+        return
+    rows: list[dict[str, Any]] = []
+    changed = [flip for flip in found.flips if flip.kind != "same"]
+    for flip in changed[:SHOWN_ROWS]:
+        style = "red" if flip.kind == "regressed" else "green" if flip.kind == "fixed" else ""
+        rows.append({"before": Text(flip.before), "after": Text(flip.after, style), "items": Text(_count(flip.items)),
+                     "first items": Text(visible(", ".join(item_text(key) for key in flip.first[:3])))})
+    _more(rows, len(changed) - SHOWN_ROWS, FLIP_COLUMNS)
+    same = sum(flip.items for flip in found.flips if flip.kind == "same")
+    overall = found.overall
+    console.print(fitted(f"items that flipped: {sum(flip.items for flip in changed):,} of {overall.paired:,} paired "
+                         f"(the same verdict: {same:,}); an item's verdict: ACCEPT when more than half its trials "
+                         "were, else its most frequent rejection", FLIP_COLUMNS, rows, width)
+                  if rows else Text(f"items: {overall.paired:,} paired, none flipped"))
+    rows = []
+    for paired in found.populations[:SHOWN_ROWS + 1]:
+        before = paired.both + paired.regressed
+        after = paired.both + paired.fixed
+        rows.append({"group": Text(paired.group), "paired": Text(_count(paired.paired)),
+                     "accepted before → after": Text(f"{before:,} → {after:,}"),
+                     "lost": Text(_count(paired.regressed), "red" if paired.regressed else ""),
+                     "gained": Text(_count(paired.fixed), "green" if paired.fixed else ""),
+                     "p (McNemar)": Text(_p(paired.p), "bold" if paired.p < 0.01 else "dim"),
+                     "one run only": Text(f"{paired.only_before:,} before, {paired.only_after:,} after")})
+    _more(rows, len(found.populations) - SHOWN_ROWS - 1, PAIRED_COLUMNS)
+    console.print(fitted("items paired across the runs: lost (accepted before, not after) against gained, "
+                         "McNemar's exact test", PAIRED_COLUMNS, rows, width))
 
 
 def _print_annotations(console: Any, summary: Summary, width: int) -> None:

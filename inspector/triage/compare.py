@@ -243,11 +243,15 @@ def _side(group: Any, totals: tuple[int, int]) -> Side:
 
 class Comparison(Sequence[Shift]):
     """The shifts of every group of two summaries, heaviest first (``Shift.weight``), and the family the
-    false discovery rate is controlled over: the ``tested`` groups."""
+    false discovery rate is controlled over: the ``tested`` groups.  ``items``: the two runs item by item
+    (``triage.items.ItemComparison``), when items are named; ``settings``: the two runs' generation settings
+    (``triage.settings.SettingsComparison``), when counted."""
 
-    def __init__(self, shifts: Sequence[Shift]) -> None:
+    def __init__(self, shifts: Sequence[Shift], items: Any = None) -> None:
         self.shifts = list(shifts)
         self.tested = sum(1 for shift in self.shifts if shift.tested)
+        self.items = items
+        self.settings: Any = None
 
     @overload
     def __getitem__(self, index: int) -> Shift: ...
@@ -273,9 +277,11 @@ class Comparison(Sequence[Shift]):
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON's ``comparison``."""
-        return {"test": "two-proportion z-test, pooled, two-sided", "correction": "Benjamini-Hochberg",
+        return {**({"settings": self.settings.to_dict()} if self.settings is not None else {}),
+                "test": "two-proportion z-test, pooled, two-sided", "correction": "Benjamini-Hochberg",
                 "fdr": FDR, "family": "every group tested: records enough on both sides", "tested": self.tested,
-                "significant": len(self.significant), "groups": [shift.to_dict() for shift in self.shifts]}
+                "significant": len(self.significant), "groups": [shift.to_dict() for shift in self.shifts],
+                **({"items": self.items.to_dict()} if self.items is not None else {})}
 
 
 def compare(after: Any, before: Any) -> Comparison:

@@ -19,7 +19,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import BinaryIO
 
 from ..contract.models import Registry
@@ -27,6 +27,8 @@ from .compare import Comparison, compare
 from .engines import Engine, Progress
 from .follow import POLL_SECONDS, Cancel, REPORT_SECONDS, FollowProgress, follow
 from .gz import SeekIndex
+from .items import pair_items
+from .settings import compare_settings
 from .run import LocalEngine
 from .stamp import LogStamp, stamp_logs
 from .summary import Summary, summarize
@@ -78,9 +80,10 @@ class TriageJob:
     @property
     def against_options(self) -> Options:
         """What ``against``'s logs are counted with: the same groups and window and
-        format, and nothing else (no index, no records collected, no series)."""
+        format and items, and nothing else (no index, no records collected, no series)."""
         options = self.options
-        return Options(by=options.by, since=options.since, until=options.until, log_format=options.log_format)
+        return Options(by=options.by, since=options.since, until=options.until, log_format=options.log_format,
+                       item=options.item)
 
     @property
     def shown(self) -> tuple[str, ...]:
@@ -125,8 +128,9 @@ def run_job(job: TriageJob, *, progress: Callable[[Progress], None] | None = Non
     if job.stamp:
         stamps.update(stamp_logs(job.logs))
     sides: list[tuple[Sequence[str], Options]] = [(list(job.logs), job.options)]
-    if job.against:
-        sides.append((list(job.against), job.against_options))
+    if job.against:  # both runs' generation settings counted too, to be set side by side
+        sides = [(list(job.logs), replace(job.options, settings=True)),
+                 (list(job.against), replace(job.against_options, settings=True))]
     tallies = job.engine.count_sides(sides, job.registry, on_progress=progress, cancel=cancel, on_notice=on_notice,
                                      bad_lines=bad_lines, spill_dir=spill_dir, records=records, stdin=stdin,
                                      indexes=indexes)
@@ -135,7 +139,10 @@ def run_job(job: TriageJob, *, progress: Callable[[Progress], None] | None = Non
     if not job.against or cancelled:
         return JobResult(summary, stamps=stamps, cancelled=cancelled)
     baseline = summarize(tallies[1], sides[1][1], job.against_shown, job.registry_path)
-    return JobResult(summary, baseline, compare(summary, baseline), stamps)
+    comparison = compare(summary, baseline)
+    comparison.items = pair_items(tallies[0], tallies[1], job.options)  # after the count: from the two tallies
+    comparison.settings = compare_settings(tallies[0], tallies[1], job.registry_path)
+    return JobResult(summary, baseline, comparison, stamps)
 
 
 class _Never:

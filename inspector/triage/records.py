@@ -73,6 +73,7 @@ __all__ = [
     "parse_line",
     "parse_mapped",
     "record_meta",
+    "request_item",
     "request_extras",
     "without_extras",
     "scope_key",
@@ -140,6 +141,16 @@ class KnownRequest:
     scope: tuple[str, str, str]
     recall: Recall | None  # None without a registry (a record reread for display)
     assessed: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
+    # The item a record of it belongs to when nothing else names one (``tally``'s items): a digest of the
+    # request's canonical form (its validated members re-encoded, however the log spelled them).
+    item: bytes = field(default=b"", compare=False, repr=False)
+
+
+def request_item(request: Request) -> bytes:
+    """The item key of a request (``KnownRequest.item``): ``#`` and the start of the SHA-256 of its
+    canonical JSON (service, environment, revision, fields, supplied, scope as validated).  No JSON text
+    starts with ``#``: it never meets an item named by a member."""
+    return b"#" + hashlib.sha256(msgspec.json.encode(request)).hexdigest()[:24].encode("ascii")
 
 
 def scope_key(request: Request) -> tuple[str, str, str]:
@@ -260,7 +271,8 @@ class RequestCache:
                 f"request at {exc.place}" if exc.place else "request"
             return f"request unusable: {where}: {exc.problem}"
         return KnownRequest(request, scope_key(request),
-                            recall_for(request, self.registry) if self.registry is not None else None)
+                            recall_for(request, self.registry) if self.registry is not None else None,
+                            item=request_item(request))
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,7 +18,7 @@ many values were kept, and the records of the others).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..contract.checks import CHECKS, label_of
@@ -51,6 +51,7 @@ from .groups import (
     scope_name,
 )
 from .formats.spec import NO_ANSWER, NO_ANSWER_REASONS
+from .items import Stability, stability
 from .tally import TRIAGE_STATUSES, Options, Tally
 from .timeline import Histogram, histogram, iso
 
@@ -163,6 +164,15 @@ class Summary:
     counted: int | None = None
     # The reviewers' annotations joined to the groups (``triage.annotated.AnnotationCounts``), once joined.
     annotations: Any = None
+    _stability: Any = field(default=False, init=False, repr=False, compare=False)
+
+    @property
+    def stability(self) -> Stability | None:
+        """The items' stability (``triage.items``), computed when first asked; None when no item is named or
+        none has two trials (then nothing is said of items)."""
+        if self._stability is False:
+            self._stability = stability(self.tally, self.options)
+        return self._stability  # type: ignore[no-any-return]  # a Stability or None by here
 
     @property
     def records(self) -> int:
@@ -237,6 +247,7 @@ class Summary:
                        "until": iso(options.until) if options.until is not None else None,
                        "outside": tally.outside, "undated": tally.undated},
             "groups": [group.to_dict() for group in self.groups],
+            **({"stability": found_stability.to_dict()} if (found_stability := self.stability) is not None else {}),
             **({"annotations": self.annotations.to_dict()} if self.annotations is not None else {}),
         }
 

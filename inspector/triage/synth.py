@@ -42,8 +42,8 @@ from typing import Any, BinaryIO
 
 from ..io.writing import refuse_protected
 
-__all__ = ["BAD_LINE_KINDS", "KINDS", "SHAPES", "Mix", "registry_document", "registry_json", "stands_alone",
-           "write_log", "write_registry"]
+__all__ = ["BAD_LINE_KINDS", "FLAKINESS", "KINDS", "SHAPES", "Mix", "parse_worse", "registry_document",
+           "registry_json", "stands_alone", "write_log", "write_registry"]
 
 SERVICES = ("payments", "billing", "search", "auth", "ledger", "notify")
 ENVIRONMENTS = ("prod", "staging", "dev")
@@ -495,6 +495,71 @@ def _lines(count: int, seed: int, mix: Mix, bad_per_kind: int | None, long_lines
         yield line
 
 
+# Items (``write_log(items=N, trials=K)``): each item answered by every model K times.  How often a model's trial
+# of an item strays from what it answers that item most of the time (its flakiness), and how often that usual
+# answer is accepted.
+FLAKINESS = {"gpt-x": 0.05, "claude-y": 0.15, "llama-z": 0.35}
+ITEM_ACCEPTED = 0.7
+
+
+def _item_lines(items: int, trials: int, seed: int, mix: Mix, worse: tuple[str, float] | None, span_seconds: float,
+                shape: _Shape, models: tuple[str, ...] | None = None) -> Iterator[str]:
+    """Every item (``item-000001``...) answered by every model ``trials`` times, no bad line.  An item's
+    request and each model's usual answer to it are the item's whatever the seed (two runs pair); the seed
+    draws each trial (a model strays from its usual answer with its ``FLAKINESS``) and, with ``worse``
+    (model, share), which share of the model's items it answers with a rejection in this run.
+    ``models``: those of ``MODELS`` that answer (default: every one)."""
+    rng = random.Random(seed)
+    writer = _Writer(rng, registry_document())
+    answering = [model for model, _ in MODELS if models is None or model in models]
+    step = span_seconds / max(1, items * len(answering) * trials)
+    number = 0
+    for item in range(1, items + 1):
+        fixed = random.Random(f"item-{item}")  # the item's own: the same in every run
+        writer.rng = fixed
+        request = writer.request(False)
+        usual = {model: "ACCEPT" if fixed.random() < ITEM_ACCEPTED else _kind(fixed, False) for model, _ in MODELS}
+        writer.rng = rng
+        if worse is not None and worse[0] in usual and rng.random() < worse[1] and usual[worse[0]] == "ACCEPT":
+            usual[worse[0]] = "VALUE_MISMATCH"
+        for model in answering:
+            for trial in range(1, trials + 1):
+                number += 1
+                kind = _kind(rng, False) if rng.random() < FLAKINESS.get(model, 0.0) else usual[model]
+                raw, blamed = writer.answer(kind, request)
+                stamp = _parse_iso(_iso(BASE_TS + number * step))
+                record = {"id": f"{seed}-{number:07d}", "ts": _iso(stamp), "item": f"item-{item:06d}",
+                          "trial": trial, "model": model, "prompt_version": PROMPTS[0], "raw": raw,
+                          "request": request}
+                status = kind.partition("/")[0]
+                mix.lines += 1
+                mix.records += 1
+                mix.labels[kind] += 1
+                if blamed is not None:
+                    mix.claims[blamed] += 1
+                mix.scopes[(request["service"], request["environment"], request["revision"])] += 1
+                mix.models[(model, status)] += 1
+                mix.prompts[PROMPTS[0]] += 1
+                line, written = shape.line(record, stamp, ensure_ascii=False)
+                mix.stamps.append(written)
+                yield line
+
+
+def parse_worse(text: str) -> tuple[str, float]:
+    """``MODEL:SHARE`` (``--worse``): the model and the share of its items (0 to 1) it gets worse on;
+    ValueError with a one-line reason."""
+    model, colon, share = text.rpartition(":")
+    try:
+        value = float(share)
+    except ValueError:
+        value = -1.0
+    if not colon or not model or not 0.0 <= value <= 1.0:
+        raise ValueError(f"{text!r} is not MODEL:SHARE (a model and a share from 0 to 1: gpt-x:0.2)")
+    if model not in FLAKINESS:
+        raise ValueError(f"no model {model!r} in the generator: one of {', '.join(FLAKINESS)}")
+    return model, value
+
+
 def _iso(stamp: float) -> str:
     from datetime import UTC, datetime
 
@@ -509,7 +574,8 @@ def _parse_iso(text: str) -> float:
 
 def write_log(target: str | Path | BinaryIO, lines: int, seed: int = 0, *, gz: bool | None = None,
               bad_per_kind: int | None = None, long_lines: int = 0, span_seconds: float = 86400.0,
-              shape: str = "plain") -> Mix:
+              shape: str = "plain", items: int | None = None, trials: int = 1,
+              worse: tuple[str, float] | None = None, models: tuple[str, ...] | None = None) -> Mix:
     """Write a log of ``lines`` lines to ``target`` and return its mix.
 
     ``target`` is a path (gzip when it ends in ``.gz``) or a binary stream, written
@@ -519,11 +585,15 @@ def write_log(target: str | Path | BinaryIO, lines: int, seed: int = 0, *, gz: b
     one); ``long_lines``: lines past the line limit (4 MiB each); ``span_seconds``:
     how long the timestamps run; ``shape``: one of ``SHAPES``, the same records
     in each (the mix is the same but for ``stamps``, as each shape's lines say
-    them: an ``openai`` line's in whole seconds)."""
+    them: an ``openai`` line's in whole seconds).  ``items``: instead, that many
+    items, each answered ``trials`` times by every model (``_item_lines``:
+    ``lines`` is not read), ``worse`` (model, share) making that model reject a
+    share of the items it usually gets right, ``models`` the models that answer (default: all)."""
     if shape not in _SHAPES:
         raise ValueError(f"no shape {shape!r}: one of {', '.join(SHAPES)}")
     mix = Mix()
-    produced = _lines(lines, seed, mix, bad_per_kind, long_lines, span_seconds, _SHAPES[shape])
+    produced = _lines(lines, seed, mix, bad_per_kind, long_lines, span_seconds, _SHAPES[shape]) if items is None else \
+        _item_lines(items, trials, seed, mix, worse, span_seconds, _SHAPES[shape], models)
     if isinstance(target, (str, Path)):
         path = Path(target)
         refuse_protected(path)  # a helper that rewrites in place, but never inside the bundled fixtures

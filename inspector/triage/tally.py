@@ -51,6 +51,13 @@ __all__ = [
     "BAD_CODE",
     "BAD_KEPT",
     "BY_VALUES",
+    "ITEMS_KEPT",
+    "ITEM_BITS",
+    "ITEM_MEMBER",
+    "ITEM_NONE",
+    "ITEM_REQUEST",
+    "SETTINGS",
+    "SETTINGS_KEPT",
     "OTHER",
     "TRIAGE_STATUSES",
     "VERDICT_LABELS",
@@ -58,10 +65,12 @@ __all__ = [
     "Index",
     "Options",
     "Tally",
+    "add_items",
     "merge",
     "tally_chunk",
     "tally_chunks",
     "tally_range",
+    "trials_of",
 ]
 
 # Every label a verdict can have (STATUS, or STATUS/REASON for the checks with
@@ -95,6 +104,27 @@ _MISSING = msgspec.Raw(b"")
 BY_VALUES = 10_000
 # The cells an index's counting keeps built, by flat key (a cache: rebuilt when cleared).
 _BUILT_CELLS = 65536
+# Items (an item within a population: its --by values) a tally keeps the trials of (``Tally.items``):
+# past it, a record of an item not already kept is counted as untracked (``Tally.items_untracked``).
+# About 150 bytes an item kept: at most some 30 MB a tally.
+ITEMS_KEPT = 200_000
+# ``--item request``: every record's item is its request (a digest of its canonical form), whatever members it has.
+ITEM_REQUEST = "request"
+# ``--item none``: no items kept (no stability, no pairing): the count as it was before items.
+ITEM_NONE = "none"
+# The member that names a record's item by default (the canonical record's ``item``; the formats' presets fill it).
+ITEM_MEMBER = "item"
+# The generation settings a record may carry (the canonical record's top-level members: the presets map the
+# tools' own names to these), counted per run with Options.settings (``--against``: ``triage.settings``).
+SETTINGS = ("model", "provider", "prompt_name", "prompt_version", "temperature", "top_p", "max_tokens",
+            "max_completion_tokens", "max_output_tokens", "seed", "service_tier", "schema_digest", "verifier_version")
+# Distinct combinations of settings a tally keeps (``Tally.settings``): past it, a record of another is counted
+# in ``Tally.settings_other``.
+SETTINGS_KEPT = 1000
+_NO_SETTINGS = tuple(_MISSING for _ in SETTINGS)
+# An item's trials are kept as one int: per triage status (its position in TRIAGE_STATUSES), a field of this many
+# bits holding how many of its records had it; adding two ints adds their counts (a field never reaches 2**32).
+ITEM_BITS = 32
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,7 +146,11 @@ class Options:
     (``triage.sample``: the same records for a seed, whatever the workers).
     ``series``: count each dated record by minute and cell too (``Tally.series``),
     so that every group can be drawn over time (``--series``, the overview's
-    histogram of the selected group)."""
+    histogram of the selected group).  ``item``: the path of the member that
+    names a record's item (``--item``; ``ITEM_REQUEST``: the request;
+    ``ITEM_NONE``: none kept); None: the ``item`` member, else the request
+    (``Tally.items``).  ``settings``: count the records by their generation
+    settings (``Tally.settings``: what ``--against`` sets side by side)."""
 
     by: tuple[str, ...] = ()
     since: float | None = None
@@ -129,6 +163,8 @@ class Options:
     sample: int | None = None
     seed: int = 0
     series: bool = False
+    item: str | None = None
+    settings: bool = False
 
     @property
     def windowed(self) -> bool:
@@ -305,6 +341,20 @@ class Tally:
     - ``broken``: (file, line after which it broke, why) of every log that broke
       off before its end (a truncated or corrupt ``.gz``, a read error): not a
       bad line, the end of what could be read of that log
+    - ``items``: per item, its records (its trials) by triage status, packed in
+      one int (``ITEM_BITS`` a status: ``triage.items.unpack``).  An item is a
+      key: the JSON text of the member naming it (bounded as a --by member), or
+      its request's digest (``records.request_item``, starting ``#``); with
+      --by, the key and the record's --by members (as in its flat count key:
+      the item within its population).  At most ``ITEMS_KEPT`` items, the first
+      seen: a record of any other is counted in ``items_untracked``.
+      ``items_named``: the records whose item a member named;
+      ``items_missing``: those without the ``--item`` path given (each its own
+      item: not kept)
+    - ``settings`` (``Options.settings``): the records per combination of their
+      generation settings (the ``SETTINGS`` members' JSON texts joined, as the
+      --by members are), at most ``SETTINGS_KEPT`` combinations, the first
+      seen; ``settings_other`` the records of any other
 
     Merging keeps what one pass keeps: the first bad lines and collected
     records, every count.  So do the kept --by values while a key has at most
@@ -337,6 +387,12 @@ class Tally:
     collected: list[tuple[str, int, int, bytes, str]] = field(default_factory=list)
     collect_limit: int | None = None
     sampled: Reservoir | None = None  # with Options.sample: the sample of the group's records, in place of collected
+    items: Counter = field(default_factory=Counter)
+    items_named: int = 0
+    items_missing: int = 0
+    items_untracked: int = 0
+    settings: Counter = field(default_factory=Counter)
+    settings_other: int = 0
 
     @property
     def bad_more(self) -> int:
@@ -437,6 +493,10 @@ class Tally:
             self.collected.extend(other.collected[:max(0, self.collect_limit - len(self.collected))])
         if other.sampled is not None:
             self.sampled = other.sampled.copy() if self.sampled is None else self.sampled.merge(other.sampled)
+        self.items_named += other.items_named
+        self.items_missing += other.items_missing
+        self.items_untracked += other.items_untracked + add_items(self.items, other.items)
+        self.settings_other += other.settings_other + _add_bounded(self.settings, other.settings, SETTINGS_KEPT)
         return self
 
     def _add_values(self, other: Tally) -> dict[int, set[bytes | None]]:
@@ -530,6 +590,50 @@ def _demoted_series(series: dict[Any, dict[int, int]], demote: Any) -> dict[Any,
     return found
 
 
+def add_items(mine: dict[Any, int], theirs: dict[Any, int]) -> int:
+    """Add per-item packed counts (``Tally.items``) in place, at most ``ITEMS_KEPT`` items kept (those
+    already there first); returns the records of the items not kept."""
+    get = mine.get
+    left = ITEMS_KEPT - len(mine)
+    untracked = 0
+    for key, packed in theirs.items():
+        found = get(key)
+        if found is not None:
+            mine[key] = found + packed
+        elif left > 0:
+            mine[key] = packed
+            left -= 1
+        else:
+            untracked += trials_of(packed)
+    return untracked
+
+
+def _add_bounded(mine: dict[Any, int], theirs: dict[Any, int], bound: int) -> int:
+    """Add counts in place, at most ``bound`` keys kept (those already there first); returns the count of
+    the keys not kept."""
+    left = bound - len(mine)
+    dropped = 0
+    for key, count in theirs.items():
+        if key in mine:
+            mine[key] += count
+        elif left > 0:
+            mine[key] = count
+            left -= 1
+        else:
+            dropped += count
+    return dropped
+
+
+def trials_of(packed: int) -> int:
+    """An item's records, from its packed counts (``Tally.items``)."""
+    mask = (1 << ITEM_BITS) - 1
+    total = 0
+    while packed:
+        total += packed & mask
+        packed >>= ITEM_BITS
+    return total
+
+
 def merge(a: Tally, b: Tally) -> Tally:
     """A new tally of ``a``'s lines followed by ``b``'s (associative; ``Tally()`` is
     the identity)."""
@@ -557,6 +661,17 @@ class _Counting:
         # Where each member is: the default's fast path unless the format moves one.
         self.plan = plan = compile_format(options.log_format, options.by)
         self.parse: Any = parser_for(plan, counting=True)
+        # Where a record's item is named: the item member, or the --item path (read with the --by paths: the
+        # parse then finds it too, nested or not), or nowhere (--item request).
+        self.item_key: Any = ITEM_MEMBER
+        self.item_required = False
+        self.items = options.item != ITEM_NONE
+        if options.item in (ITEM_REQUEST, ITEM_NONE):
+            self.item_key = None
+        elif options.item is not None:
+            item_plan = compile_format(options.log_format, (*options.by, options.item))
+            self.item_key, self.item_required = item_plan.by_keys[-1], True
+            self.parse = parser_for(item_plan, counting=True)
         if options.collect is not None:
             self.matcher: Any = GroupMatcher(options.collect, options.by, plan.by_keys)
         else:
@@ -576,9 +691,13 @@ class _Counting:
         minutes: list[int | None] = []
         failures: list[tuple[str, str, str]] = []
         failure_minutes: list[int | None] | None = [] if self.options.series else None
+        items: list[tuple[Any, int]] = []
+        settings: list[bytes] | None = [] if self.options.settings else None
         with collector_paused():
-            self._lines(lines, file, offset, line, cells, minutes, failures, failure_minutes)
-        self._fold(cells, minutes, failures, failure_minutes)
+            self._lines(lines, file, offset, line, cells, minutes, failures, items, failure_minutes, settings)
+        self._fold(cells, minutes, failures, items, failure_minutes)
+        if settings:
+            tally.settings_other += _add_bounded(tally.settings, _Counter(settings), SETTINGS_KEPT)
         if any(len(kept) > BY_VALUES for kept in self._kept) and tally.bound_values():
             self._kept = [tally.by_values[key] for key in self.options.by]
             self._cells.clear()
@@ -586,9 +705,9 @@ class _Counting:
         return len(lines)
 
     def _fold(self, cells: list[Any], minutes: list[int | None], failures: list[tuple[str, str, str]],
-              failure_minutes: list[int | None] | None = None) -> None:
+              items: list[tuple[Any, int]], failure_minutes: list[int | None] | None = None) -> None:
         """Add a chunk's records, listed under their flat keys (``_lines``), to
-        the tally's cells, minutes and failing claims: counted here, in C.  With
+        the tally's cells, minutes, failing claims and items: counted here, in C.  With
         ``failure_minutes`` (``Options.series``) the minutes are aligned with the
         cells, and those with the failures: the pairs are counted too (the series)."""
         tally = self.tally
@@ -612,6 +731,19 @@ class _Counting:
             key = (minute, TRIAGE_STATUSES[status])
             histogram[key] = get(key, 0) + count
         tally.claims.add(_Counter(failures))
+        tracked = tally.items
+        get = tracked.get
+        left = ITEMS_KEPT - len(tracked)
+        for (key, status), count in _Counter(items).items():
+            packed = count << (ITEM_BITS * status)
+            had = get(key)
+            if had is not None:
+                tracked[key] = had + packed
+            elif left > 0:
+                tracked[key] = packed
+                left -= 1
+            else:
+                tally.items_untracked += count
         if failure_minutes is None:
             return
         for pairs, into, key_of in ((zip(minutes, cells), tally.series, cell_of),
@@ -653,14 +785,16 @@ class _Counting:
 
     def _lines(self, lines: list[bytes], file: str, offset: int, number: int,
                cells: list[Any], minutes: list[int | None], failures: list[tuple[str, str, str]],
-               failure_minutes: list[int | None] | None = None) -> None:
+               items: list[tuple[Any, int]], failure_minutes: list[int | None] | None = None,
+               settings: list[bytes] | None = None) -> None:
         """The per-line loop: everything it touches is a local.
 
         A record is listed under a flat key: the number of its (verdict key,
         scope), kept per request and shape of its verdict (``assessed``), and
         with ``--by`` the members' JSON texts joined; its minute with its status
         as one number.  Both are cheaper to build and hash than the tuples they
-        stand for, and the lists are counted once a chunk, in C (``_fold``).  A
+        stand for, and the lists are counted once a chunk, in C (``_fold``), as
+        are its item (with --by, within its population) and status.  A
         line's byte offset is the chunk's plus the lengths before it, summed
         once per chunk in C (``starts``), when an index, an export or a bad line
         asks for one."""
@@ -675,7 +809,10 @@ class _Counting:
         # What a --by member is when the record has none: b"" (``_MISSING``), and for --by file the file.
         missing = tuple(msgspec.Raw(file_member(file)) if key is FILE_KEY else _MISSING for key in by)
         join = _SEPARATOR.join
-        add_cell, add_minute, add_failure = cells.append, minutes.append, failures.append
+        add_cell, add_minute, add_failure, add_item = cells.append, minutes.append, failures.append, items.append
+        item_key, item_required, status_codes, track = self.item_key, self.item_required, _STATUS_CODES, self.items
+        named = no_item = 0
+        add_setting = settings.append if settings is not None else None
         # With Options.series, ``minutes`` holds every record's minute (None: none), aligned with ``cells``, and
         # ``failure_minutes`` every failing claim's, aligned with ``failures``: the fold pairs them in C.
         aligned = failure_minutes is not None
@@ -746,6 +883,25 @@ class _Counting:
             else:
                 flat = prefix
             add_cell(flat)
+            if track:
+                item = members.get(item_key) if item_key is not None else None
+                if item is not None and len(item) == 4 and bytes(item) == b"null":
+                    item = None  # (an item member of null names none)
+                if item is None:
+                    if item_required:
+                        no_item += 1  # its own item: counted, not kept
+                    else:
+                        item = known.item
+                else:
+                    named += 1
+                    item = bytes(item) if len(item) <= GROUP_CHARS else bounded_member(bytes(item))
+                if item is not None:
+                    add_item(((item, joined) if by else item, status_codes[status]))
+            if add_setting is not None:
+                setting = join(map(members.get, SETTINGS, _NO_SETTINGS))
+                if len(setting) > GROUP_CHARS:  # each bounded, as a --by member
+                    setting = join([bounded_member(bytes(member)) for member in map(members.get, SETTINGS, _NO_SETTINGS)])
+                add_setting(setting)
             if stamp is not None:
                 code = int(stamp // 60) * _STATUS_COUNT + _STATUS_CODES[status]
                 add_minute(code)
@@ -784,6 +940,8 @@ class _Counting:
         tally.records += records
         tally.no_ts += no_ts
         tally.bad_ts += bad_ts
+        tally.items_named += named
+        tally.items_missing += no_item
 
     def _bad(self, file: str, line: int, offset: int, reason: str) -> None:
         tally = self.tally
