@@ -7,7 +7,7 @@ start to its exit:
 - ``inspector triage A --registry G --format json --by model`` and the same of B,
   one after the other (what the two summaries cost);
 - ``inspector triage A --registry G --format json --by model --against B`` (both
-  counted in one pool of workers, ``triage.run.triage_sides``, and compared);
+  counted in one pool of workers, ``triage.run.triage_runs``, and compared);
 
 and the ratio of the second to the sum of the first two (target: <= 1.0).  A
 log under 8 MiB is counted in one process alone; two of them side by side fill

@@ -349,7 +349,7 @@ def run(args: argparse.Namespace) -> int:
     from ..triage.annotations import AnnotationError
 
     try:  # the reviewers' annotations beside the logs: a corrupt file is said before the count
-        books = read_all(args.logs)
+        notes_by_log = read_all(args.logs)
     except AnnotationError as exc:
         return error(str(exc))
     from ..triage.job import TriageJob
@@ -365,8 +365,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         result, rows = _summarise_to(args.bad_lines, args.records, job)
         summary, baseline = result.summary, result.baseline
-        if any(book.exists for book in books.values()):
-            apply_annotations(summary, join_annotations(summary, registry, books, options))
+        if any(log_notes.exists for log_notes in notes_by_log.values()):
+            apply_annotations(summary, join_annotations(summary, registry, notes_by_log, options))
     except WorkerError as exc:
         error(str(exc))
         return EXIT_INTERNAL
@@ -387,7 +387,7 @@ def run(args: argparse.Namespace) -> int:
             return error(_unknown_group(args.export, summary))
         taken = SampleTaken(sample, seed or 0, sampled.seen) if sampled is not None and sample is not None else None
         try:
-            written = export_suite(args.out, args.export, registry, collected, args.logs, log_format, books,
+            written = export_suite(args.out, args.export, registry, collected, args.logs, log_format, notes_by_log,
                                    sample=taken)
         except ExportError as exc:
             return error(str(exc))

@@ -1,6 +1,6 @@
-"""A reviewer's annotations as the inspector shows and makes them: ``AnnotationDesk``.
+"""A reviewer's annotations as the inspector shows and makes them: ``AnnotationStore``.
 
-One desk a triage overview: it reads each log's annotations file
+One store a triage overview: it reads each log's annotations file
 (``triage.annotations``) when it is asked for and keeps it until the file
 changes, says what a record's annotation is (the strip above its request:
 ``RecordPlace.annotation``), annotates or clears a record of a group opened
@@ -39,7 +39,7 @@ from .overview import Snapshot, TriageRun
 from .record_session import RecordSession
 from .records import RecordPlace
 
-__all__ = ["DECISIONS", "NOTE_SHOWN", "Annotation", "AnnotationDesk", "AnnotationError", "LogChanged", "LogError", "RecordAnnotation",
+__all__ = ["DECISIONS", "NOTE_SHOWN", "Annotation", "AnnotationStore", "AnnotationError", "LogChanged", "LogError", "RecordAnnotation",
            "annotation_words", "parse_decision"]
 
 # A note's characters the strip shows at most (the line says the rest is cut).
@@ -80,15 +80,15 @@ def annotation_words(annotation: Annotation) -> str:
     return " · ".join(parts)
 
 
-class AnnotationDesk:
+class AnnotationStore:
     """The annotations of one triage's logs: read when asked for, kept until their file changes."""
 
     def __init__(self) -> None:
-        self._books: dict[str, tuple[Any, Annotations]] = {}
+        self._notes_by_log: dict[str, tuple[Any, Annotations]] = {}
         # What the last annotate found: the annotation of the record taken meanwhile elsewhere that it replaced.
         self.news: str | None = None
 
-    def book(self, log: str) -> Annotations:
+    def notes_of(self, log: str) -> Annotations:
         """The annotations of ``log`` (AnnotationError: standard input, or a file that cannot be read)."""
         path = annotations_path(log)
         try:
@@ -96,12 +96,12 @@ class AnnotationDesk:
             stamp: Any = (found.st_dev, found.st_ino, found.st_size, found.st_mtime_ns)
         except (OSError, ValueError):
             stamp = None
-        kept = self._books.get(log)
+        kept = self._notes_by_log.get(log)
         if kept is not None and kept[0] == stamp and stamp is not None:
             return kept[1]
-        book = read_annotations(log)
-        self._books[log] = (stamp, book)
-        return book
+        log_notes = read_annotations(log)
+        self._notes_by_log[log] = (stamp, log_notes)
+        return log_notes
 
     # -- a record's --------------------------------------------------------------------
 
@@ -113,14 +113,14 @@ class AnnotationDesk:
         if record is None or record.sha256 is None:
             return place
         try:
-            book = self.book(record.file)
+            log_notes = self.notes_of(record.file)
         except AnnotationError as exc:
             return replace(place, annotation=f"annotations unreadable: {exc}", annotation_state="stale")
-        found = book.find(record.line, record.offset, record.sha256)
+        found = log_notes.find(record.line, record.offset, record.sha256)
         if found is not None:
             return replace(place, annotation=annotation_words(found),
                            annotation_state="false" if found.is_false else "true")
-        if book.stale_at(record.line, record.offset, record.sha256):
+        if log_notes.stale_at(record.line, record.offset, record.sha256):
             return replace(place, annotation="an annotation of another line at this offset (the log was "
                            "rewritten): stale, not applied", annotation_state="stale")
         return place
@@ -129,7 +129,7 @@ class AnnotationDesk:
         """The ``number``-th record as the form asks about it.  AnnotationError, LogChanged
         or LogError (one line) when it cannot be annotated."""
         file, line, offset, text, verdict = self._line(session, number)
-        current = self.book(file).find(line, offset, digest(text))
+        current = self.notes_of(file).find(line, offset, digest(text))
         return RecordAnnotation(file, line, offset, verdict, allowed_decisions(verdict), current)
 
     def annotate(self, session: RecordSession, number: int, decision: str | bool, note: str | None = None, *,
@@ -138,18 +138,18 @@ class AnnotationDesk:
         (wrong); ``keep_note``: the note of its annotation now (a decision changed with a key).  Returns the
         annotation kept.  AnnotationError, ValueError, LogChanged or LogError (one line) when refused."""
         file, line, offset, text, verdict = self._line(session, number)
-        kept = self._books.get(file)  # what was last shown of this log, before anything is read again
+        kept = self._notes_by_log.get(file)  # what was last shown of this log, before anything is read again
         known = kept[1].find(line, offset, digest(text)) if kept is not None else None
         if isinstance(decision, bool):
             decision = decision_for(verdict, decision)
         if keep_note:
-            current = self.book(file).find(line, offset, digest(text))
+            current = self.notes_of(file).find(line, offset, digest(text))
             note = current.note if current is not None else None
         annotation = new_annotation(file, line, offset, text, verdict, decision, note, reviewer)
         self.news = None
-        book = annotate(file, annotation)
-        self._books[file] = (None, book)
-        replaced = book.replaced
+        log_notes = annotate(file, annotation)
+        self._notes_by_log[file] = (None, log_notes)
+        replaced = log_notes.replaced
         if replaced is not None and replaced != known:
             self.news = (f"replaced {replaced.reviewer}'s {replaced.decision} of line {line} ({replaced.at}) "
                          "taken meanwhile")
@@ -158,8 +158,8 @@ class AnnotationDesk:
     def clear(self, session: RecordSession, number: int) -> bool:
         """Remove the ``number``-th record's annotation; whether it had one."""
         file, line, offset, text, _ = self._line(session, number)
-        book, removed = clear(file, line, offset, digest(text))
-        self._books[file] = (None, book)
+        log_notes, removed = clear(file, line, offset, digest(text))
+        self._notes_by_log[file] = (None, log_notes)
         return removed
 
     def _line(self, session: RecordSession, number: int) -> tuple[str, int, int, bytes, str]:
@@ -179,9 +179,9 @@ class AnnotationDesk:
     def join(self, snapshot: Snapshot, run: TriageRun, reader: LineReader | None = None) -> AnnotationCounts | None:
         """Every group of ``snapshot`` with its annotated counts (``triage.annotated``), None when no log
         has annotations.  AnnotationError for a file that cannot be read."""
-        books = {log: self.book(log) for log in dict.fromkeys(run.logs)}
-        if not any(book.exists for book in books.values()):
+        notes_by_log = {log: self.notes_of(log) for log in dict.fromkeys(run.logs)}
+        if not any(log_notes.exists for log_notes in notes_by_log.values()):
             return None
-        counts = join_annotations(snapshot.summary, run.registry, books, run.options, reader)
+        counts = join_annotations(snapshot.summary, run.registry, notes_by_log, run.options, reader)
         apply_annotations(snapshot.summary, counts)
         return counts

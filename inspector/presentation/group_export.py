@@ -75,8 +75,8 @@ def export_group(group: Group, snapshot: Snapshot, run: TriageRun, reader: LineR
     one line to show: a group of bad lines, a log that cannot be read again or
     changed since it was counted (``StaleExport``: count again), a
     file already there, a full disk; nothing is written then."""
-    collected, books, sample, chosen = _collected(group, snapshot, run, reader, out, limit, numbers, sample, shown)
-    return export_suite(out, group.name, run.registry, collected, run.logs, run.options.log_format, books,
+    collected, notes_by_log, sample, chosen = _collected(group, snapshot, run, reader, out, limit, numbers, sample, shown)
+    return export_suite(out, group.name, run.registry, collected, run.logs, run.options.log_format, notes_by_log,
                         sample=sample, chosen=chosen)
 
 
@@ -86,8 +86,8 @@ def export_download(group: Group, snapshot: Snapshot, run: TriageRun, reader: Li
     """The suite ``export_group`` would write, as bytes (and its cases): what a served
     inspector offers as a download named ``name`` instead of writing on the server.
     Refused as ``export_group`` refuses, but for what only a file on disk can be."""
-    collected, books, sample, chosen = _collected(group, snapshot, run, reader, name, limit, numbers, sample, shown)
-    return suite_bytes(name, group.name, run.registry, collected, run.logs, run.options.log_format, books,
+    collected, notes_by_log, sample, chosen = _collected(group, snapshot, run, reader, name, limit, numbers, sample, shown)
+    return suite_bytes(name, group.name, run.registry, collected, run.logs, run.options.log_format, notes_by_log,
                        sample=sample, chosen=chosen)
 
 
@@ -149,11 +149,11 @@ def _collected(group: Group, snapshot: Snapshot, run: TriageRun, reader: LineRea
     from ..triage.annotations import AnnotationError
 
     try:  # each record's annotation, carried into its case (human)
-        books = read_all(run.logs)
+        notes_by_log = read_all(run.logs)
     except AnnotationError as exc:
         raise ExportError(exc.path, f"{exc.problem}; nothing was written") from None
     among = f" among the {len(shown):,} {shown.records_words}" if shown is not None else ""
     chosen_words = f"the {len(collected):,} record(s) marked by hand{among}" if numbers is not None else \
         f"the first {len(collected):,} of the {len(shown):,} {shown.records_words}" \
         if shown is not None and sample is None else None
-    return collected, books, sample, chosen_words
+    return collected, notes_by_log, sample, chosen_words

@@ -34,7 +34,7 @@ The engine, for the headless summary and the inspector's overview alike::
   engine) and ``run_job``, which counts it and returns its ``JobResult`` (summary,
   baseline, comparison, stamps): what the command, the overview and the HTML report run.
 - ``run``: ``triage`` over every core (``LocalEngine``), with ``Progress`` and cancel;
-  ``triage_sides`` counts several sets of logs (``--against``'s two) in one pool, a tally each.
+  ``triage_runs`` counts several sets of logs (``--against``'s two) in one pool, a tally each.
 - ``engines``: what the engines share (``Engine``, ``Progress``, ``WorkerError``).
 - ``distributed``: the same count on a Dask cluster (``DaskEngine``), logs read by
   the workers from paths or fsspec URLs; dask is imported only when it counts.
@@ -64,7 +64,7 @@ from .logs import STDIN, LogError, check_log
 from .mapping import DEFAULT_FORMAT, LogFormat
 from .parsing import decode_record
 from .records import BadLine, LogRecord, RequestCache
-from .run import Progress, triage, triage_sides
+from .run import Progress, triage, triage_runs
 from .tally import BAD_CODE, VERDICT_LABELS, Index, Options, Tally, merge, tally_chunk, tally_range
 
 __all__ = [
@@ -89,5 +89,5 @@ __all__ = [
     "tally_chunk",
     "tally_range",
     "triage",
-    "triage_sides",
+    "triage_runs",
 ]

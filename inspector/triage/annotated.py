@@ -73,12 +73,12 @@ def read_all(logs: Iterable[str]) -> dict[str, Annotations]:
     return {log: read_annotations(log) for log in dict.fromkeys(logs) if log != STDIN}
 
 
-def join_annotations(summary: Summary, registry: Registry, books: Mapping[str, Annotations],
+def join_annotations(summary: Summary, registry: Registry, notes_by_log: Mapping[str, Annotations],
                      options: Options | None = None, reader: LineReader | None = None) -> AnnotationCounts:
-    """The annotations of ``books`` (by log) joined to ``summary``'s groups: counted, per group."""
+    """The annotations of ``notes_by_log`` (by log) joined to ``summary``'s groups: counted, per group."""
     options = options if options is not None else summary.options
-    counts = AnnotationCounts(files=[str(book.path) for book in books.values() if book.exists])
-    if not any(len(book) for book in books.values()):
+    counts = AnnotationCounts(files=[str(log_notes.path) for log_notes in notes_by_log.values() if log_notes.exists])
+    if not any(len(log_notes) for log_notes in notes_by_log.values()):
         return counts
     plan = compile_format(options.log_format, options.by)
     parse: Any = parser_for(plan, counting=True)
@@ -88,8 +88,8 @@ def join_annotations(summary: Summary, registry: Registry, books: Mapping[str, A
     own = reader is None
     reader = reader if reader is not None else LineReader()
     try:
-        for log, book in books.items():
-            for annotation in book:
+        for log, log_notes in notes_by_log.items():
+            for annotation in log_notes:
                 found = _names(annotation, log, reader, parse, requests, registry, options, plan, matcher)
                 if isinstance(found, str):
                     counts.stale.append((log, annotation.line, annotation.offset, found))

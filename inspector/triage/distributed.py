@@ -48,7 +48,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO, TypeVar
 from ..contract import version
 from ..contract.models import Registry, Source
 from .badlines import HeldSpill, copy_spilled
-from .engines import Cancel, Interrupted, Progress, Sides, WorkerError, broken_problem, cores
+from .engines import Cancel, Interrupted, Progress, Runs, WorkerError, broken_problem, cores
 from .gz import Inflater
 from .logs import (
     LOG_SUFFIXES,
@@ -586,13 +586,13 @@ class DaskEngine:
     task_bytes: int | None = None
     progress_every: float = 0.25
 
-    def count_sides(self, sides: Sides, registry: Registry, *,
+    def count_runs(self, runs: Runs, registry: Registry, *,
                     on_progress: Callable[[Progress], None] | None = None, cancel: Cancel | None = None,
                     on_notice: Callable[[str], None] | None = None, bad_lines: BinaryIO | None = None,
                     spill_dir: str | os.PathLike[str] | None = None, records: RecordsOut | None = None,
                     stdin: BinaryIO | None = None, indexes: dict[str, SeekIndex] | None = None,
                     ends: Mapping[str, int] | None = None) -> list[Tally]:
-        """``run.LocalEngine.count_sides`` on the cluster: the same tallies.  The bad
+        """``run.LocalEngine.count_runs`` on the cluster: the same tallies.  The bad
         lines (``bad_lines``) come back with each task's tally (``spill_dir`` is not
         needed); a ``.gz``'s restart points (``indexes``) stay where the workers
         decompressed it.  ValueError for ``records``, ``stdin`` or ``ends`` (the
@@ -603,24 +603,24 @@ class DaskEngine:
             raise ValueError("the dask engine writes no records' rows (--records): count with the local engine")
         if stdin is not None or ends is not None:
             raise ValueError("the dask engine reads files and URLs: no standard input, no ends")
-        return _count_sides(sides, registry, scheduler=self.scheduler, client=self.client, workers=self.workers,
+        return _count_runs(runs, registry, scheduler=self.scheduler, client=self.client, workers=self.workers,
                             on_progress=on_progress, cancel=cancel, task_bytes=self.task_bytes,
                             progress_every=self.progress_every, bad_lines=bad_lines,
                             storage_options=self.storage_options, on_notice=on_notice, dashboard=self.dashboard,
                             timeout=self.timeout)
 
 
-def _count_sides(sides: Sides, registry: Registry, *, scheduler: str | None, client: Any, workers: int | None,
+def _count_runs(runs: Runs, registry: Registry, *, scheduler: str | None, client: Any, workers: int | None,
                  on_progress: Callable[[Progress], None] | None, cancel: Cancel | None,
                  task_bytes: int | None, progress_every: float, bad_lines: BinaryIO | None,
                  storage_options: Mapping[str, Any], on_notice: Callable[[str], None] | None, dashboard: bool,
                  timeout: float | None) -> list[Tally]:
-    """``DaskEngine.count_sides`` with its settings."""
+    """``DaskEngine.count_runs`` with its settings."""
     storage_options = dict(storage_options or {})
-    logs = [name for side_logs, _ in sides for name in side_logs]
-    side_of = [number for number, (side_logs, _) in enumerate(sides) for _ in side_logs]
-    options_of = [side_options for side_logs, side_options in sides for _ in side_logs]
-    options = sides[0][1]
+    logs = [name for run_logs, _ in runs for name in run_logs]
+    run_of = [number for number, (run_logs, _) in enumerate(runs) for _ in run_logs]
+    options_of = [run_options for run_logs, run_options in runs for _ in run_logs]
+    options = runs[0][1]
     if STDIN in logs:
         raise EngineError("standard input (-) cannot be read by the cluster's workers: give the log's path or URL, "
                           "or count it with the local engine")
@@ -630,9 +630,9 @@ def _count_sides(sides: Sides, registry: Registry, *, scheduler: str | None, cli
     total = sum(sizes)
     digest = version.VERIFIER
     started = time.monotonic()
-    results = [Tally() for _ in sides]
+    results = [Tally() for _ in runs]
     result = results[0]
-    spilling = len(sides[0][0])
+    spilling = len(runs[0][0])
     limit = options.limit if options.stop_at_limit else None
     counted = {"lines": 0, "bytes": 0, "tasks": 0}
     place = [-1, 0]  # the log being merged, and its lines so far
@@ -650,7 +650,7 @@ def _count_sides(sides: Sides, registry: Registry, *, scheduler: str | None, cli
             copy_spilled(spilled, task[1], shift, bad_lines)
         tally.shift(shift)
         place[1] += tally.lines
-        results[side_of[task[2]]].add(tally)
+        results[run_of[task[2]]].add(tally)
 
     connection = _Connection(client, scheduler, workers, dashboard, timeout)
     # What the engine is doing, for the line Ctrl-C is said with.

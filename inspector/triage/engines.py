@@ -1,11 +1,11 @@
-"""What the counting engines share: ``Engine`` (what counts the sides of a triage),
+"""What the counting engines share: ``Engine`` (what counts the runs of a triage),
 ``Progress`` (how far a triage is), ``WorkerError`` (a counting worker died),
 ``Interrupted`` (Ctrl-C while waiting on another machine), ``cores`` and the words
 for a stream that broke off.
 
-The engines, each its settings a frozen dataclass with ``count_sides``: every core
+The engines, each its settings a frozen dataclass with ``count_runs``: every core
 of this machine (``run.LocalEngine``) and a Dask cluster (``distributed.DaskEngine``).
-A triage is given one (``run.triage_sides``, ``job.run_job``), as a database
+A triage is given one (``run.triage_runs``, ``job.run_job``), as a database
 client is given an adapter; none is picked by name.
 """
 
@@ -24,11 +24,11 @@ if TYPE_CHECKING:
     from .gz import SeekIndex
     from .table import RecordsOut
 
-__all__ = ["Cancel", "Engine", "Interrupted", "Progress", "Sides", "WorkerError", "broken_problem", "cores"]
+__all__ = ["Cancel", "Engine", "Interrupted", "Progress", "Runs", "WorkerError", "broken_problem", "cores"]
 
-# The sides of a triage: each its logs (in order) and the options they are counted with
+# The runs of a triage: each its logs (in order) and the options they are counted with
 # (``--against``: the logs, then the logs compared with).
-Sides = Sequence[tuple[Sequence[str], Options]]
+Runs = Sequence[tuple[Sequence[str], Options]]
 
 
 class WorkerError(LogError):
@@ -74,7 +74,7 @@ class Progress:
 
     @property
     def records_per_second(self) -> float:
-        """The records merged so far a second (the tally's: the first side's, in task order)."""
+        """The records merged so far a second (the tally's: the first run's, in task order)."""
         return self.tally.records / self.seconds if self.seconds > 0 else 0.0
 
 
@@ -94,17 +94,17 @@ class Cancel(Protocol):
 
 class Engine(Protocol):
     """What counts a triage: its settings (a frozen dataclass, ``task_bytes`` among
-    them: None for the engine's default) and ``count_sides``."""
+    them: None for the engine's default) and ``count_runs``."""
 
     @property
     def task_bytes(self) -> int | None: ...
 
-    def count_sides(self, sides: Sides, registry: Registry, *,
+    def count_runs(self, runs: Runs, registry: Registry, *,
                     on_progress: Callable[[Progress], None] | None = None, cancel: Cancel | None = None,
                     on_notice: Callable[[str], None] | None = None, bad_lines: BinaryIO | None = None,
                     spill_dir: str | os.PathLike[str] | None = None, records: RecordsOut | None = None,
                     stdin: BinaryIO | None = None, indexes: dict[str, SeekIndex] | None = None,
                     ends: Mapping[str, int] | None = None) -> list[Tally]:
-        """Count every line of each side's logs into a tally a side (``run.LocalEngine.count_sides`` says how);
+        """Count every line of each run's logs into a tally a run (``run.LocalEngine.count_runs`` says how);
         ValueError for what this engine cannot do (``records``, ``stdin``, ``ends`` on a cluster)."""
         ...

@@ -192,8 +192,8 @@ def human_member(annotations: Mapping[str, Annotations] | None, file: str, line:
                  text: bytes) -> dict[str, Any]:
     """``{"human": {...}}``: the reviewer's decision on the record (``triage.annotations``), as its
     case carries it (``suites.load.HumanDecision``); ``{}`` when it has none (or only a stale one)."""
-    book = annotations.get(file) if annotations else None
-    found = book.find(line, offset, digest(text)) if book is not None else None
+    log_notes = annotations.get(file) if annotations else None
+    found = log_notes.find(line, offset, digest(text)) if log_notes is not None else None
     if found is None:
         return {}
     human = {"decision": found.decision, "note": found.note, "reviewer": found.reviewer, "at": found.at,

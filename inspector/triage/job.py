@@ -113,10 +113,10 @@ def run_job(job: TriageJob, *, progress: Callable[[Progress], None] | None = Non
             bad_lines: BinaryIO | None = None, records: RecordsOut | None = None,
             spill_dir: str | os.PathLike[str] | None = None, stdin: BinaryIO | None = None,
             indexes: dict[str, SeekIndex] | None = None, stamps: dict[str, LogStamp] | None = None) -> JobResult:
-    """Count ``job`` (both sides in one pool: ``engine.count_sides``) and summarise it.
+    """Count ``job`` (both runs in one pool: ``engine.count_runs``) and summarise it.
     ``progress``, ``cancel``, ``on_notice``, ``bad_lines``, ``records``,
     ``spill_dir``, ``stdin`` and ``indexes`` are handed to the engine
-    (``run.LocalEngine.count_sides`` says what each does).  LogError (and its
+    (``run.LocalEngine.count_runs`` says what each does).  LogError (and its
     kinds: ``WorkerError``, the Dask engine's ``EngineError``) for a log that
     cannot be counted.  ``stamps``: the dict the stamps are put in as the count
     starts (what a record reread while it counts is checked against).
@@ -127,18 +127,18 @@ def run_job(job: TriageJob, *, progress: Callable[[Progress], None] | None = Non
         return _follow_job(job, job.follow, progress, cancel, on_notice, stdin, stamps)
     if job.stamp:
         stamps.update(stamp_logs(job.logs))
-    sides: list[tuple[Sequence[str], Options]] = [(list(job.logs), job.options)]
+    runs: list[tuple[Sequence[str], Options]] = [(list(job.logs), job.options)]
     if job.against:  # both runs' generation settings counted too, to be set side by side
-        sides = [(list(job.logs), replace(job.options, settings=True)),
+        runs = [(list(job.logs), replace(job.options, settings=True)),
                  (list(job.against), replace(job.against_options, settings=True))]
-    tallies = job.engine.count_sides(sides, job.registry, on_progress=progress, cancel=cancel, on_notice=on_notice,
+    tallies = job.engine.count_runs(runs, job.registry, on_progress=progress, cancel=cancel, on_notice=on_notice,
                                      bad_lines=bad_lines, spill_dir=spill_dir, records=records, stdin=stdin,
                                      indexes=indexes)
     cancelled = cancel is not None and cancel.is_set()
     summary = summarize(tallies[0], job.options, job.shown, job.registry_path)
     if not job.against or cancelled:
         return JobResult(summary, stamps=stamps, cancelled=cancelled)
-    baseline = summarize(tallies[1], sides[1][1], job.against_shown, job.registry_path)
+    baseline = summarize(tallies[1], runs[1][1], job.against_shown, job.registry_path)
     comparison = compare(summary, baseline)
     comparison.items = pair_items(tallies[0], tallies[1], job.options)  # after the count: from the two tallies
     comparison.settings = compare_settings(tallies[0], tallies[1], job.registry_path)

@@ -49,7 +49,7 @@ from typing import Any, BinaryIO
 
 from ..contract.models import Registry
 from .badlines import Spill, copy_spill, spill_name
-from .engines import Cancel, Engine, Progress, Sides, WorkerError, broken_problem, cores
+from .engines import Cancel, Engine, Progress, Runs, WorkerError, broken_problem, cores
 from .gz import SeekIndex
 from .logs import (
     STDIN,
@@ -69,7 +69,7 @@ from .table import RecordsOut, RowSpill, rows_name
 from .tally import Options, Tally, tally_chunk, tally_chunks, tally_range
 
 __all__ = ["MAX_WORKERS", "PARALLEL_MIN_BYTES", "TASK_BYTES", "Engine", "LocalEngine", "Progress", "WorkerError",
-           "cores", "local_engine", "plan_workers", "triage", "triage_sides"]
+           "cores", "local_engine", "plan_workers", "triage", "triage_runs"]
 
 TASK_BYTES = 16 * 1024 * 1024
 # Below this much input, counting here beats starting processes.
@@ -108,7 +108,7 @@ _WORKER: dict[str, Any] = {}
 
 
 def _spill_of(task: _Task) -> str | None:
-    """Where the task spills its bad lines (None without --bad-lines, or for a log of a side after the first)."""
+    """Where the task spills its bad lines (None without --bad-lines, or for a log of a run after the first)."""
     folder = _WORKER.get("spills")
     if folder is None or not _WORKER["bad_lines"] or task[2] >= _WORKER["spilling"]:
         return None
@@ -116,7 +116,7 @@ def _spill_of(task: _Task) -> str | None:
 
 
 def _rows_of(task: _Task) -> str | None:
-    """Where the task spills its records' rows (None without --records, or for a log of a side after the first)."""
+    """Where the task spills its records' rows (None without --records, or for a log of a run after the first)."""
     folder = _WORKER.get("spills")
     if folder is None or not _WORKER["records"] or task[2] >= _WORKER["spilling"]:
         return None
@@ -124,7 +124,7 @@ def _rows_of(task: _Task) -> str | None:
 
 
 def _work(task: _Task) -> Tally:
-    """Count one task (in a worker, or here) with the options of its log's side."""
+    """Count one task (in a worker, or here) with the options of its log's run."""
     registry, options, requests = _WORKER["registry"], _WORKER["options"][task[2]], _WORKER["requests"]
     kind, path = task[0], task[1]
     spilled, rowed = _spill_of(task), _rows_of(task)
@@ -194,8 +194,8 @@ def triage(logs: Sequence[str], registry: Registry, options: Options = Options()
            indexes: dict[str, SeekIndex] | None = None, bad_lines: BinaryIO | None = None,
            spill_dir: str | os.PathLike[str] | None = None, records: RecordsOut | None = None,
            on_notice: Callable[[str], None] | None = None, ends: Mapping[str, int] | None = None) -> Tally:
-    """Count every line of ``logs`` (in order; ``-`` is standard input): ``triage_sides`` of one side."""
-    return triage_sides([(logs, options)], registry, engine=engine, workers=workers, task_bytes=task_bytes,
+    """Count every line of ``logs`` (in order; ``-`` is standard input): ``triage_runs`` of one run."""
+    return triage_runs([(logs, options)], registry, engine=engine, workers=workers, task_bytes=task_bytes,
                         parallel_min_bytes=parallel_min_bytes, progress_every=progress_every,
                         on_progress=on_progress, cancel=cancel, stdin=stdin, indexes=indexes, bad_lines=bad_lines,
                         spill_dir=spill_dir, records=records, on_notice=on_notice, ends=ends)[0]
@@ -216,19 +216,19 @@ def local_engine(engine: Engine | None = None, workers: int | None = None, task_
                        progress_every=progress_every if progress_every is not None else PROGRESS_EVERY)
 
 
-def triage_sides(sides: Sides, registry: Registry, *, engine: Engine | None = None,
+def triage_runs(runs: Runs, registry: Registry, *, engine: Engine | None = None,
                  workers: int | None = None, task_bytes: int | None = None, parallel_min_bytes: int | None = None,
                  progress_every: float | None = None, on_progress: Callable[[Progress], None] | None = None,
                  cancel: Cancel | None = None, stdin: BinaryIO | None = None,
                  indexes: dict[str, SeekIndex] | None = None, bad_lines: BinaryIO | None = None,
                  spill_dir: str | os.PathLike[str] | None = None, records: RecordsOut | None = None,
                  on_notice: Callable[[str], None] | None = None, ends: Mapping[str, int] | None = None) -> list[Tally]:
-    """Count every line of each side's logs with ``engine`` (default: the local
+    """Count every line of each run's logs with ``engine`` (default: the local
     engine, its settings given for short as ``workers``, ``task_bytes``,
-    ``parallel_min_bytes``, ``progress_every``; ``LocalEngine.count_sides`` says
+    ``parallel_min_bytes``, ``progress_every``; ``LocalEngine.count_runs`` says
     what the other arguments do)."""
-    return local_engine(engine, workers, task_bytes, parallel_min_bytes, progress_every).count_sides(
-        sides, registry, on_progress=on_progress, cancel=cancel, on_notice=on_notice, bad_lines=bad_lines,
+    return local_engine(engine, workers, task_bytes, parallel_min_bytes, progress_every).count_runs(
+        runs, registry, on_progress=on_progress, cancel=cancel, on_notice=on_notice, bad_lines=bad_lines,
         spill_dir=spill_dir, records=records, stdin=stdin, indexes=indexes, ends=ends)
 
 
@@ -246,16 +246,16 @@ class LocalEngine:
     progress_every: float = PROGRESS_EVERY
     parallel_min_bytes: int | None = None
 
-    def count_sides(self, sides: Sides, registry: Registry, *,
+    def count_runs(self, runs: Runs, registry: Registry, *,
                     on_progress: Callable[[Progress], None] | None = None, cancel: Cancel | None = None,
                     on_notice: Callable[[str], None] | None = None, bad_lines: BinaryIO | None = None,
                     spill_dir: str | os.PathLike[str] | None = None, records: RecordsOut | None = None,
                     stdin: BinaryIO | None = None, indexes: dict[str, SeekIndex] | None = None,
                     ends: Mapping[str, int] | None = None) -> list[Tally]:
-        """Count every line of each side's logs (in order; ``-`` is standard input,
-        on one side only), each side with its options, into a tally a side.  The
-        sides' tasks share one pool of workers (``--against``: the two triages side
-        by side on every core, not one after the other); the first side's are the
+        """Count every line of each run's logs (in order; ``-`` is standard input,
+        on one run only), each run with its options, into a tally a run.  The
+        runs' tasks share one pool of workers (``--against``: the two triages side
+        by side on every core, not one after the other); the first run's are the
         ones ``bad_lines``, ``options.stop_at_limit`` and the progress's tally are of.
 
         When the workers cannot be started, the count runs in this process and
@@ -276,7 +276,7 @@ class LocalEngine:
         a line (``triage.badlines``); the tasks' spills go into a new private
         directory in ``spill_dir`` (default: the system's temporary directory),
         removed at the end.  ``records``: where a row of every record of the first
-        side's logs is copied, in log order (``--records``, ``triage.table``),
+        run's logs is copied, in log order (``--records``, ``triage.table``),
         spilled by each task into the same directory as its bad lines are.  With
         ``options.stop_at_limit``, the counting stops once ``options.limit``
         records of the group are collected.
@@ -284,7 +284,7 @@ class LocalEngine:
         ``ends``: per plain log, the byte its count stops at (the lines that begin
         before it; a followed log's last newline, so that a line still being
         written is left to the follower, ``triage.follow``)."""
-        return _count_sides(sides, registry, workers=self.workers, on_progress=on_progress, cancel=cancel,
+        return _count_runs(runs, registry, workers=self.workers, on_progress=on_progress, cancel=cancel,
                             stdin=stdin,
                             parallel_min_bytes=self.parallel_min_bytes if self.parallel_min_bytes is not None
                             else PARALLEL_MIN_BYTES, task_bytes=self.task_bytes,
@@ -292,17 +292,17 @@ class LocalEngine:
                             spill_dir=spill_dir, records=records, on_notice=on_notice, ends=ends)
 
 
-def _count_sides(sides: Sides, registry: Registry, *, workers: int | None, on_progress: Callable[[Progress], None] | None,
+def _count_runs(runs: Runs, registry: Registry, *, workers: int | None, on_progress: Callable[[Progress], None] | None,
                  cancel: Cancel | None, stdin: BinaryIO | None, parallel_min_bytes: int,
                  task_bytes: int | None, progress_every: float, indexes: dict[str, SeekIndex] | None,
                  bad_lines: BinaryIO | None, spill_dir: str | os.PathLike[str] | None, records: RecordsOut | None,
                  on_notice: Callable[[str], None] | None, ends: Mapping[str, int] | None) -> list[Tally]:
-    """``LocalEngine.count_sides`` with its settings."""
+    """``LocalEngine.count_runs`` with its settings."""
     task_bytes = task_bytes or TASK_BYTES
-    logs = [path for side_logs, _ in sides for path in side_logs]
-    side_of = [number for number, (side_logs, _) in enumerate(sides) for _ in side_logs]
-    options_of = [side_options for side_logs, side_options in sides for _ in side_logs]
-    options = sides[0][1]
+    logs = [path for run_logs, _ in runs for path in run_logs]
+    run_of = [number for number, (run_logs, _) in enumerate(runs) for _ in run_logs]
+    options_of = [run_options for run_logs, run_options in runs for _ in run_logs]
+    options = runs[0][1]
     for path in logs:
         check_log(path)
     if sum(1 for path in logs if path == STDIN) > 1:
@@ -327,7 +327,7 @@ def _count_sides(sides: Sides, registry: Registry, *, workers: int | None, on_pr
         workers = 1
 
     started = time.monotonic()
-    results = [Tally() for _ in sides]
+    results = [Tally() for _ in runs]
     result = results[0]
     consumed = [0]  # bytes read by the stream readers
     ranges = [0]  # bytes of the plain ranges counted
@@ -345,7 +345,7 @@ def _count_sides(sides: Sides, registry: Registry, *, workers: int | None, on_pr
                 copy_spill(spilled, task[1], shift, bad_lines)  # type: ignore[arg-type]  # spills: bad lines asked for
                 os.unlink(spilled)
             if rowed is not None and os.path.exists(rowed):
-                if shift:  # pragma: no cover - every range of a side written is numbered (_tasks)
+                if shift:  # pragma: no cover - every range of a run written is numbered (_tasks)
                     raise AssertionError("rows spilled without their line numbers")
                 records.copy(rowed)  # type: ignore[union-attr]  # rows spilled: records asked for
                 os.unlink(rowed)
@@ -353,7 +353,7 @@ def _count_sides(sides: Sides, registry: Registry, *, workers: int | None, on_pr
             tally.shift(shift)
             ranges[0] += task[4] - task[3]
         place[1] += tally.lines
-        results[side_of[task[2]]].add(tally)
+        results[run_of[task[2]]].add(tally)
         now = time.monotonic()
         if on_progress is not None and now - reported[0] >= progress_every:
             reported[0] = now
@@ -367,11 +367,11 @@ def _count_sides(sides: Sides, registry: Registry, *, workers: int | None, on_pr
     spilling = bad_lines is not None or records is not None
     spills = tempfile.mkdtemp(prefix=".inspector-spills-", dir=spill_dir) if spilling else None
     _WORKER.update(registry=registry, options=options_of, requests=RequestCache(registry), spills=spills,
-                   spilling=len(sides[0][0]), bad_lines=bad_lines is not None,
+                   spilling=len(runs[0][0]), bad_lines=bad_lines is not None,
                    records=None if records is None else "csv" if records.csv else "jsonl")
     try:
         tasks = _tasks(logs, kinds, sizes, task_bytes, stdin, consumed, indexes, ends,
-                       len(sides[0][0]) if records is not None else 0)
+                       len(runs[0][0]) if records is not None else 0)
         if workers == 1 or not _run_pool(tasks, workers, take, stopped, on_notice):
             for task in tasks:
                 if stopped():

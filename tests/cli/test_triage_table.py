@@ -19,7 +19,7 @@ import pytest
 from support import FIXTURES, one_line_error, run_main
 
 from inspector.suites.load import load_registry
-from inspector.triage.run import triage_sides
+from inspector.triage.run import triage_runs
 from inspector.triage.table import COLUMNS, RecordsOut
 from inspector.triage.tally import Options
 
@@ -202,13 +202,13 @@ def test_the_same_rows_whatever_the_workers(tmp_path):
     logs = [str(FIXTURES / "logs" / "sample.jsonl")] * 2
     found = {}
     bad_lines = io.BytesIO()
-    triage_sides([(logs, Options())], registry, bad_lines=bad_lines, workers=2, task_bytes=4096,
+    triage_runs([(logs, Options())], registry, bad_lines=bad_lines, workers=2, task_bytes=4096,
                  parallel_min_bytes=0, spill_dir=tmp_path)
     for as_csv in (False, True):
         for workers, task_bytes in ((1, None), (2, 4096)):
             out, bad = io.BytesIO(), io.BytesIO()
             sink = RecordsOut(out, as_csv)
-            triage_sides([(logs, Options())], registry, records=sink, bad_lines=bad, workers=workers,
+            triage_runs([(logs, Options())], registry, records=sink, bad_lines=bad, workers=workers,
                          task_bytes=task_bytes, parallel_min_bytes=0, spill_dir=tmp_path)
             found[as_csv, workers] = out.getvalue()
             assert bad.getvalue() == bad_lines.getvalue()

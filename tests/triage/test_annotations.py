@@ -73,11 +73,11 @@ class TestFile:
         assert json.loads(written[1])["decision"] == "true_rejection"
         two = new_annotation(str(log), line, offset, text, label, "false_rejection", "stale registry", "Bo")
         annotate(str(log), two)
-        book = read_annotations(str(log))
-        assert len(book) == 1 and book.find(line, offset, digest(text)) == two  # last wins
+        log_notes = read_annotations(str(log))
+        assert len(log_notes) == 1 and log_notes.find(line, offset, digest(text)) == two  # last wins
         assert two.verifier.startswith("contract-") and two.sha256 == digest(text)
-        book, removed = clear(str(log), line, offset, digest(text))
-        assert removed and len(book) == 0 and len(read_annotations(str(log))) == 0
+        log_notes, removed = clear(str(log), line, offset, digest(text))
+        assert removed and len(log_notes) == 0 and len(read_annotations(str(log))) == 0
         assert clear(str(log), line, offset, digest(text))[1] is False
         assert log.read_bytes() == SAMPLE.read_bytes()  # never written into the log
 
@@ -103,8 +103,8 @@ class TestFile:
             new_annotation(str(log), line, offset, text, label, "true_rejection", "x" * 5000)
 
     def test_no_file_no_annotations(self, log):
-        book = read_annotations(str(log))
-        assert not book.exists and len(book) == 0
+        log_notes = read_annotations(str(log))
+        assert not log_notes.exists and len(log_notes) == 0
 
 
 class TestRefusals:
@@ -232,17 +232,17 @@ class TestConcurrentAnnotators:
             "    annotate(log, new_annotation(log, line, offset, text, label, decision, reviewer=f'r{first}'))\n"
         )
         run_together(script, [[str(log), str(REGISTRY), str(first)] for first in range(3)])
-        book = read_annotations(str(log))
-        assert len(book) == 60
-        assert sorted({annotation.reviewer for annotation in book}) == ["r0", "r1", "r2"]
+        log_notes = read_annotations(str(log))
+        assert len(log_notes) == 60
+        assert sorted({annotation.reviewer for annotation in log_notes}) == ["r0", "r1", "r2"]
 
     def test_the_later_annotation_of_a_record_wins_and_names_the_one_it_replaced(self, log, registry):
         line, offset, text, label = first(records(log, registry), accepted=False)
         ada = new_annotation(str(log), line, offset, text, label, "true_rejection", None, "Ada")
         assert annotate(str(log), ada).replaced is None
         bo = new_annotation(str(log), line, offset, text, label, "false_rejection", "stale", "Bo")
-        book = annotate(str(log), bo)
-        assert book.replaced == ada and book.find(line, offset, digest(text)) == bo
+        log_notes = annotate(str(log), bo)
+        assert log_notes.replaced == ada and log_notes.find(line, offset, digest(text)) == bo
 
     def test_the_files_permission_bits_are_kept(self, log, registry):
         found = records(log, registry)

@@ -4,7 +4,7 @@ first), noise not flagged, new and vanished groups, the JSON of a comparison;
 the false discovery rate controlled over the groups tested (Benjamini-Hochberg:
 two synthetic logs of the same mix flag nothing, a planted shift is flagged
 first), the rates printed so that a change reads as one; summary.Group's rates;
-two sides counted in one pool (run.triage_sides)."""
+two sides counted in one pool (run.triage_runs)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from statistics import NormalDist
 import pytest
 
 from inspector.suites.load import load_registry
-from inspector.triage import Options, triage, triage_sides
+from inspector.triage import Options, triage, triage_runs
 from inspector.triage.compare import (
     FDR,
     MIN_EXPECTED,
@@ -266,7 +266,7 @@ class TestSides:
         a = write(tmp_path / "a.jsonl", (50, ACCEPT, "x"), (30, MISMATCH, "y"))
         b = write(tmp_path / "b.jsonl", (20, STALE, "x"), (10, ACCEPT, "z"))
         for workers in (1, 2):
-            both = triage_sides([([a], BY_MODEL), ([b], Options())], registry, workers=workers,
+            both = triage_runs([([a], BY_MODEL), ([b], Options())], registry, workers=workers,
                                 parallel_min_bytes=0, task_bytes=4096)
             assert both[0] == triage([a], registry, BY_MODEL, workers=1)
             assert both[1] == triage([b], registry, Options(), workers=1)

@@ -89,12 +89,12 @@ def made(tmp_path_factory):
     return folder, registry
 
 
-def local_and_dask(sides, registry, client, **engine):
+def local_and_dask(runs, registry, client, **engine):
     """The tallies of both engines, summarised (the JSON the command prints)."""
-    local = run_module.triage_sides(sides, registry, workers=1)
-    dask = run_module.triage_sides(sides, registry, engine=DaskEngine(client=client, **engine))
-    return ([summarize(tally, options, logs, "registry.json").to_dict() for tally, (logs, options) in zip(local, sides)],
-            [summarize(tally, options, logs, "registry.json").to_dict() for tally, (logs, options) in zip(dask, sides)])
+    local = run_module.triage_runs(runs, registry, workers=1)
+    dask = run_module.triage_runs(runs, registry, engine=DaskEngine(client=client, **engine))
+    return ([summarize(tally, options, logs, "registry.json").to_dict() for tally, (logs, options) in zip(local, runs)],
+            [summarize(tally, options, logs, "registry.json").to_dict() for tally, (logs, options) in zip(dask, runs)])
 
 
 def tasks_of(client):
@@ -108,8 +108,8 @@ class TestSameCounts:
         # Bad lines, a .gz, several files, --by, ranges of 64 KiB: many tasks merged in order.
         folder, registry = made
         logs = [str(folder / name) for name in ("app.jsonl", "old.jsonl.gz", "more.jsonl")]
-        sides = [(logs, Options(by=("model", "prompt_version")))]
-        local, dask = local_and_dask(sides, load_registry(registry), cluster, task_bytes=64 * 1024)
+        runs = [(logs, Options(by=("model", "prompt_version")))]
+        local, dask = local_and_dask(runs, load_registry(registry), cluster, task_bytes=64 * 1024)
         assert dask == local
         assert local[0]["bad_lines"] > 0 and len(plan(logs, [os.path.getsize(p) for p in logs],
                                                                 64 * 1024)) > 10
@@ -118,15 +118,15 @@ class TestSameCounts:
         folder, registry = made
         options = Options(by=("model",), since=1796119200 + 3600, until=1796119200 + 20 * 3600, collect="ACCEPT",
                           limit=50)
-        sides = [([str(folder / "app.jsonl")], options), ([str(folder / "more.jsonl")], Options(by=("model",)))]
-        local, dask = local_and_dask(sides, load_registry(registry), cluster, task_bytes=100_000)
+        runs = [([str(folder / "app.jsonl")], options), ([str(folder / "more.jsonl")], Options(by=("model",)))]
+        local, dask = local_and_dask(runs, load_registry(registry), cluster, task_bytes=100_000)
         assert dask == local
 
     def test_the_collected_records_are_the_same(self, made, cluster):
         folder, registry = made
-        sides = [([str(folder / "app.jsonl")], Options(collect="VALUE_MISMATCH", limit=40, index=True))]
-        local = run_module.triage_sides(sides, load_registry(registry), workers=1)[0]
-        dask = run_module.triage_sides(sides, load_registry(registry), engine=DaskEngine(client=cluster,
+        runs = [([str(folder / "app.jsonl")], Options(collect="VALUE_MISMATCH", limit=40, index=True))]
+        local = run_module.triage_runs(runs, load_registry(registry), workers=1)[0]
+        dask = run_module.triage_runs(runs, load_registry(registry), engine=DaskEngine(client=cluster,
                                                                                      task_bytes=50_000))[0]
         assert dask.collected == local.collected and len(dask.collected) == 40
         assert dask.index == local.index and dask.bad == local.bad
@@ -175,7 +175,7 @@ class TestFaults:
     def test_a_worker_killed_mid_count_costs_a_retry_not_a_count(self, made, cluster, slow_tasks):
         folder, registry = made
         logs = [str(folder / "app.jsonl"), str(folder / "more.jsonl")]
-        sides = [(logs, Options(by=("model",)))]
+        runs = [(logs, Options(by=("model",)))]
         pids = cluster.run(os.getpid)
         victim = sorted(pids.values())[0]
         killed = []
@@ -185,12 +185,12 @@ class TestFaults:
                 killed.append(state.tasks - state.tasks_done)  # tasks still to do
                 os.kill(victim, signal.SIGKILL)
 
-        local = run_module.triage_sides(sides, load_registry(registry), workers=1)[0]
+        local = run_module.triage_runs(runs, load_registry(registry), workers=1)[0]
         started = time.monotonic()
-        dask = run_module.triage_sides(sides, load_registry(registry), on_progress=kill,
+        dask = run_module.triage_runs(runs, load_registry(registry), on_progress=kill,
                                        engine=DaskEngine(client=cluster, task_bytes=32 * 1024, progress_every=0))[0]
         assert killed and killed[0] > 0, "the worker was killed before the count ended"
-        assert summarize(dask, sides[0][1], logs).to_dict() == summarize(local, sides[0][1], logs).to_dict()
+        assert summarize(dask, runs[0][1], logs).to_dict() == summarize(local, runs[0][1], logs).to_dict()
         assert time.monotonic() - started < 30
         cluster.wait_for_workers(2, timeout=30)  # the nanny started another: the next tests have two
         assert victim not in cluster.run(os.getpid).values()

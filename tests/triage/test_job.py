@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from inspector.suites.load import load_registry
-from inspector.triage import Options, triage_sides
+from inspector.triage import Options, triage_runs
 from inspector.triage.compare import compare
 from inspector.triage.distributed import DaskEngine
 from inspector.triage.job import TriageJob, run_job
@@ -33,7 +33,7 @@ def test_a_job_with_against_is_both_counts_and_their_comparison(registry):
     result = run_job(job)
     # The baseline is counted with the same groups and nothing else (no index, no series).
     assert job.against_options == Options(by=("model",))
-    tallies = triage_sides([([SAMPLE], options), ([SAMPLE], Options(by=("model",)))], registry, workers=1)
+    tallies = triage_runs([([SAMPLE], options), ([SAMPLE], Options(by=("model",)))], registry, workers=1)
     summary = summarize(tallies[0], options, [SAMPLE], REGISTRY_PATH)
     baseline = summarize(tallies[1], Options(by=("model",)), [SAMPLE], REGISTRY_PATH)
     assert result.summary.to_dict() == summary.to_dict()
@@ -61,16 +61,16 @@ def test_a_cancelled_job_has_no_comparison(registry):
 
 def test_an_engine_and_its_settings_as_keywords_are_refused(registry):
     with pytest.raises(ValueError, match="the engine's settings"):
-        triage_sides([([SAMPLE], Options())], registry, engine=LocalEngine(), workers=2)
+        triage_runs([([SAMPLE], Options())], registry, engine=LocalEngine(), workers=2)
 
 
 def test_the_dask_engine_refuses_what_only_the_local_one_does(registry):
     # Refused before anything of dask is needed.
     engine = DaskEngine(scheduler="tcp://127.0.0.1:1")
     with pytest.raises(ValueError, match="--records"):
-        engine.count_sides([([SAMPLE], Options())], registry, records=object())  # type: ignore[arg-type]  # refused before it is used
+        engine.count_runs([([SAMPLE], Options())], registry, records=object())  # type: ignore[arg-type]  # refused before it is used
     with pytest.raises(ValueError, match="standard input"):
-        engine.count_sides([([SAMPLE], Options())], registry, ends={SAMPLE: 10})
+        engine.count_runs([([SAMPLE], Options())], registry, ends={SAMPLE: 10})
 
 
 def test_a_followed_job_counts_what_is_appended_until_cancelled(registry, tmp_path):

@@ -35,11 +35,11 @@ async def test_annotating_a_record_shows_in_its_strip_and_the_overview(tmp_path)
         assert isinstance(records, RecordsScreen)
         await pilot.press("w")  # the contract was wrong: a false rejection
         await pilot.pause()
-        book = read_annotations(str(log))
-        assert [found.decision for found in book] == ["false_rejection"]
+        log_notes = read_annotations(str(log))
+        assert [found.decision for found in log_notes] == ["false_rejection"]
         assert "false_rejection" in records.query_one(RecordStrip).render().plain
         # Another process annotates the same record meanwhile (issue 29): the next key replaces it, and says so.
-        mine = next(iter(book))
+        mine = next(iter(log_notes))
         theirs = replace(mine, decision="true_rejection", reviewer="Bo", at="2026-12-02T06:30:00Z")
         annotate(str(log), theirs)
         await pilot.press("w")

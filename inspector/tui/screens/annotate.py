@@ -2,7 +2,7 @@
 
 The record's place and verdict in the head, the two decisions its verdict
 allows (typed by name, or ``true``/``false``), and a note; Enter keeps them in
-the annotations file beside the log (``presentation.annotate.AnnotationDesk``,
+the annotations file beside the log (``presentation.annotate.AnnotationStore``,
 in a thread worker: writing can block on a slow disk).  A refusal (a decision
 not of the record's pair, standard input, a foreign or corrupt annotations
 file, the bundled fixtures, a log changed since it was counted) is its one
@@ -16,7 +16,7 @@ from textual.content import Content
 
 from ...presentation.annotate import (
     Annotation,
-    AnnotationDesk,
+    AnnotationStore,
     AnnotationError,
     LogError,
     RecordAnnotation,
@@ -37,9 +37,9 @@ class AnnotateScreen(FormScreen[Annotation | None]):
     FORM = "annotate"
     REFUSALS = (AnnotationError, LogError, ValueError)
 
-    def __init__(self, desk: AnnotationDesk, session: RecordSession, number: int, record: RecordAnnotation) -> None:
+    def __init__(self, store: AnnotationStore, session: RecordSession, number: int, record: RecordAnnotation) -> None:
         super().__init__()
-        self.desk = desk
+        self.store = store
         self.session = session
         self.number = number
         self.record = record
@@ -74,5 +74,5 @@ class AnnotateScreen(FormScreen[Annotation | None]):
             self.missing(str(exc), "decision")
             return
         note = self.value("note")
-        self.start("keeping the annotation…", lambda: self.desk.annotate(self.session, self.number, decision, note),
+        self.start("keeping the annotation…", lambda: self.store.annotate(self.session, self.number, decision, note),
                    self.dismiss)

@@ -8,7 +8,7 @@ the record's place (file:line, byte offset) and metadata (``RecordStrip``,
 bounded by ``presentation.records``), in view without scrolling; ``l`` shows
 its whole log line (``LogLineScreen``).  ``t``/``w`` annotate the record (the
 contract right or wrong), ``N`` with a note (``AnnotateScreen``), ``U`` clears
-it: kept beside the log by the overview's ``AnnotationDesk``, shown in the
+it: kept beside the log by the overview's ``AnnotationStore``, shown in the
 strip.  ``/`` filters the records by metadata (``model=gpt-x``), by text in
 the answer (``raw:TEXT``) and by place or label (``presentation.record_filter``: parsed once, matched in a thread
 worker that reads the records it must from the log; the title says how many
@@ -30,7 +30,7 @@ from textual.content import Content
 from textual.widgets import Input
 from textual.worker import get_current_worker
 
-from ...presentation.annotate import Annotation, AnnotationDesk, AnnotationError
+from ...presentation.annotate import Annotation, AnnotationStore, AnnotationError
 from ...presentation.group_export import Shown
 from ...presentation.overview import Snapshot, TriageRun
 from ...presentation.record_filter import FilterError, FilterResult, RecordFilter, filter_records, parse_filter
@@ -60,13 +60,13 @@ class RecordsScreen(MainScreen):
     KEY_SCREENS = ("main", "records")
     can_review = False  # a group's records are not a suite with frozen labels to review
 
-    def __init__(self, session: Session, group: Group, number: int = 0, desk: AnnotationDesk | None = None,
+    def __init__(self, session: Session, group: Group, number: int = 0, store: AnnotationStore | None = None,
                  counted: tuple[Snapshot, TriageRun] | None = None) -> None:
         super().__init__(session)
         self.group = group
         self._start = number
-        self._told_changed = False
-        self.desk = desk if desk is not None else AnnotationDesk()  # the overview's: its counts follow
+        self._warned_changed = False
+        self.store = store if store is not None else AnnotationStore()  # the overview's: its counts follow
         self.annotations_changed = False
         self.counted = counted  # what the group was counted in, and how: what an export rereads
         self.filtered: FilterResult | None = None  # the records the typed filter found (None: no filter)
@@ -88,11 +88,11 @@ class RecordsScreen(MainScreen):
     def open_case(self, number: int) -> None:
         super().open_case(number)
         # A record that cannot be reread because its log changed: say once how to go on.
-        if not self._told_changed and self.selection is not None and self.selection.report.broken:
+        if not self._warned_changed and self.selection is not None and self.selection.report.broken:
             session = self.session
             changes = session.log_changes() if isinstance(session, RecordSession) else []
             if changes:
-                self._told_changed = True
+                self._warned_changed = True
                 change = changes[0]
                 self.notify(safe.display(f"{change.path}: the log changed since it was counted ({change.what}): "
                                          "its records not read before cannot be read now; Esc, then ctrl+r in the "
@@ -108,25 +108,25 @@ class RecordsScreen(MainScreen):
 
     def _show_strip(self, number: int) -> None:
         assert isinstance(self.session, RecordSession)
-        self.query_one(RecordStrip).show(self.desk.place(self.session, number,
+        self.query_one(RecordStrip).show(self.store.place(self.session, number,
                                                          record_place_of(self.session, number)))
 
-    # -- annotating the record (t, w, N, U): kept beside the log by the desk ------------------------
+    # -- annotating the record (t, w, N, U): kept beside the log by the store ------------------------
 
     def action_annotate(self, right: bool) -> None:
         """The contract was right (``t``) or wrong (``w``) on this record; its note stays."""
         # the records of a group: a RecordSession (_show_strip asserts it)
-        self._annotating(lambda desk, number: desk.annotate(self.session, number, right, keep_note=True))  # type: ignore[arg-type]
+        self._annotating(lambda store, number: store.annotate(self.session, number, right, keep_note=True))  # type: ignore[arg-type]
 
     def action_clear_annotation(self) -> None:
-        self._annotating(lambda desk, number: desk.clear(self.session, number))  # type: ignore[arg-type]  # a RecordSession
+        self._annotating(lambda store, number: store.clear(self.session, number))  # type: ignore[arg-type]  # a RecordSession
 
     def action_annotate_form(self) -> None:
         number = self.browse.current
         if number is None or not isinstance(self.session, RecordSession):
             return
         try:
-            record = self.desk.record(self.session, number)
+            record = self.store.record(self.session, number)
         except (AnnotationError, LogError) as exc:
             self._refused(exc)
             return
@@ -136,14 +136,14 @@ class RecordsScreen(MainScreen):
             if annotation is not None:
                 self._annotated(number, annotation)
 
-        self.app.push_screen(AnnotateScreen(self.desk, self.session, number, record), closed)
+        self.app.push_screen(AnnotateScreen(self.store, self.session, number, record), closed)
 
-    def _annotating(self, act: Callable[[AnnotationDesk, int], Annotation | bool]) -> None:
+    def _annotating(self, act: Callable[[AnnotationStore, int], Annotation | bool]) -> None:
         number = self.browse.current
         if number is None or not isinstance(self.session, RecordSession):
             return
         try:
-            done = act(self.desk, number)
+            done = act(self.store, number)
         except (AnnotationError, LogError, ValueError) as exc:
             self._refused(exc)
             return
@@ -155,8 +155,8 @@ class RecordsScreen(MainScreen):
         else:
             words = f"annotated {done.decision}"
         self.notify(words, markup=False, timeout=2)
-        if not isinstance(done, bool) and self.desk.news is not None:
-            self.notify(safe.display(self.desk.news), title="annotated meanwhile elsewhere", severity="warning",
+        if not isinstance(done, bool) and self.store.news is not None:
+            self.notify(safe.display(self.store.news), title="annotated meanwhile elsewhere", severity="warning",
                         markup=False, timeout=8)
         self.post_message(RecordAnnotated(number))
 

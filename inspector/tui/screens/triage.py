@@ -37,7 +37,7 @@ from textual.signal import Signal
 from textual.widgets import Footer, Input, Static
 
 from ...contract.text import visible
-from ...presentation.annotate import AnnotationDesk, AnnotationError
+from ...presentation.annotate import AnnotationStore, AnnotationError
 from ...presentation.bars import bar
 from ...presentation.overview import (
     COMPARED_SORTS,
@@ -111,7 +111,7 @@ class TriageScreen(FollowsTime, Screen[None]):
         self._counting = threading.Event()  # set when the last count started has returned
         self._recount_asked = False  # ctrl+r was pressed once with lab edits that counting again drops
         self._told = 0  # the number of the last event of the follow said in a notice
-        self.desk = AnnotationDesk()  # the reviewers' annotations beside the logs (t, w, N on a record)
+        self.store = AnnotationStore()  # the reviewers' annotations beside the logs (t, w, N on a record)
 
     # -- layout -------------------------------------------------------------------
 
@@ -500,7 +500,7 @@ class TriageScreen(FollowsTime, Screen[None]):
         if counted is None or not counted.done or counted.failed is not None:
             return
         try:
-            joined = self.desk.join(counted, self.run, self.reader)
+            joined = self.store.join(counted, self.run, self.reader)
         except AnnotationError as exc:
             self.notify(safe.file_error(exc, self.app.is_web), title="cannot read the annotations", severity="error",
                         markup=False, timeout=8)
@@ -550,7 +550,7 @@ class TriageScreen(FollowsTime, Screen[None]):
         session, number = kept
         from .records import RecordsScreen
 
-        screen = RecordsScreen(session, group, number, self.desk, counted=(counted, self.run))
+        screen = RecordsScreen(session, group, number, self.store, counted=(counted, self.run))
 
         def closed(current: int | None) -> None:
             if counted.done:
