@@ -39,7 +39,7 @@ from .overview import Snapshot, TriageRun
 from .record_session import RecordSession
 from .records import RecordPlace
 
-__all__ = ["DECISIONS", "NOTE_SHOWN", "Annotation", "AnnotationStore", "AnnotationError", "LogChanged", "LogError", "RecordAnnotation",
+__all__ = ["DECISIONS", "NOTE_SHOWN", "AnnotationStore", "RecordAnnotation",
            "annotation_words", "parse_decision"]
 
 # A note's characters the strip shows at most (the line says the rest is cut).

@@ -16,7 +16,7 @@ from ..lab.history import Change, text_change
 from ..lab.mutations import Answer, answer_of
 from ..reports.case import CaseReport
 
-__all__ = ["MEMBERS", "Change", "ClaimForm", "claim_form", "editable_text", "raw_edit"]
+__all__ = ["MEMBERS", "ClaimForm", "claim_form", "editable_text", "raw_edit"]
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,7 +27,7 @@ from ..lab.history import History
 from ..lab.mutations import MUTATIONS, MUTATIONS_BY_NAME, Answer, Mutant, Mutation, Target, answer_of
 from .session import Session
 
-__all__ = ["CatalogueLine", "LabCase", "MenuRow", "Mutant", "Next", "catalogue", "matching", "menu_rows",
+__all__ = ["CatalogueLine", "LabCase", "MenuRow", "Next", "catalogue", "matching", "menu_rows",
            "next_variant", "variants_now", "why_not"]
 
 NOT_DECODED = "the answer is not strict JSON of the claims shape: edit its text by hand (E)"

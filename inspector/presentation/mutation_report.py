@@ -23,7 +23,7 @@ from ..lab.mutation_testing import REJECTIONS, MutantResult, MutateReport, Progr
 from ..reports.tones import Tone
 from ..suites.load import Suite
 
-__all__ = ["Item", "MutantResult", "Piece", "ReportRow", "ReportRows", "Words", "compute", "edit_span", "mutant_tone",
+__all__ = ["Item", "Piece", "ReportRow", "ReportRows", "Words", "compute", "edit_span", "mutant_tone",
            "mutant_words", "prepare"]
 
 Piece = tuple[str, Tone, bool]  # text, its tone, and whether it is emphasised

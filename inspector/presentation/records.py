@@ -44,8 +44,6 @@ __all__ = [
     "BadLineStarts",
     "CaseMetadataShown",
     "LineStart",
-    "LogChanged",
-    "LogError",
     "LogLine",
     "RecordPlace",
     "bad_line_starts",

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from textual.message import Message
 
-from ...presentation.editors import Change
+from ...lab.history import Change
 from ...presentation.predict import PredictScore
 from ...presentation.session import Session
 from ...reports.case import CaseReport

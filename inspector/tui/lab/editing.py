@@ -6,7 +6,8 @@ the file saved); the lab applies the change, or opens the saved suite when asked
 
 from __future__ import annotations
 
-from ...presentation.editors import Change, claim_form, editable_text
+from ...lab.history import Change
+from ...presentation.editors import claim_form, editable_text
 from ...presentation.repair_view import RepairView
 from ...presentation.save_form import SaveForm
 from ..screens.edit_claim import EditClaimScreen

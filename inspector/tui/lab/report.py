@@ -6,7 +6,7 @@ applied, as a change of the frozen answer.
 
 from __future__ import annotations
 
-from ...presentation.editors import Change
+from ...lab.history import Change
 from ..screens.mutation_report import MutationReportScreen
 from .changes import Changes
 

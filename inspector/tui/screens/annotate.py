@@ -14,14 +14,9 @@ from __future__ import annotations
 
 from textual.content import Content
 
-from ...presentation.annotate import (
-    Annotation,
-    AnnotationStore,
-    AnnotationError,
-    LogError,
-    RecordAnnotation,
-    parse_decision,
-)
+from ...presentation.annotate import AnnotationStore, RecordAnnotation, parse_decision
+from ...triage.annotations import Annotation, AnnotationError
+from ...triage.logs import LogError
 from ...presentation.record_session import RecordSession
 from .. import keys, safe
 from ..tones import TEXT, Tone, strong

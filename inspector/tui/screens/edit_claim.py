@@ -16,7 +16,8 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Input, Label, Static
 
-from ...presentation.editors import MEMBERS, Change, ClaimForm
+from ...lab.history import Change
+from ...presentation.editors import MEMBERS, ClaimForm
 from .. import keys, safe
 from ..widgets.safe_input import SafeInput
 

@@ -28,7 +28,8 @@ from ...presentation.exercise import (
     file_digest,
     pick_quote_variant,
 )
-from ...presentation.mutation_menu import LabCase, Mutant
+from ...lab.mutations import Mutant
+from ...presentation.mutation_menu import LabCase
 from ...presentation.session import Session
 from ...reports.case import CaseReport
 from .. import keys, safe

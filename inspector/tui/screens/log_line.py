@@ -18,7 +18,8 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
-from ...presentation.records import LogError, LogLine
+from ...presentation.records import LogLine
+from ...triage.logs import LogError
 from .. import keys, safe
 from ..tones import TEXT, Tone
 from ..widgets.text_view import SafeTextView

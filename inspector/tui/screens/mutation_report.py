@@ -41,7 +41,6 @@ from textual.worker import get_current_worker
 
 from ...presentation.mutation_report import (
     Item,
-    MutantResult,
     ReportRow,
     ReportRows,
     Words,
@@ -49,6 +48,7 @@ from ...presentation.mutation_report import (
     edit_span,
     mutant_words,
 )
+from ...lab.mutation_testing import MutantResult
 from ...presentation.session import Session
 from ...suites.load import Suite
 from .. import keys, safe

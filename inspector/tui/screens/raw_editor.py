@@ -27,7 +27,8 @@ from textual.widgets import Footer, TextArea
 from textual.widgets.text_area import Location
 
 from ...contract.text import line_col, shorten
-from ...presentation.editors import Change, raw_edit
+from ...lab.history import Change
+from ...presentation.editors import raw_edit
 from ...presentation.raw_form import EditableForm, read_form, to_form
 from ...reports.case import CaseReport
 from .. import keys, safe

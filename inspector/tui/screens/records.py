@@ -30,12 +30,15 @@ from textual.content import Content
 from textual.widgets import Input
 from textual.worker import get_current_worker
 
-from ...presentation.annotate import Annotation, AnnotationStore, AnnotationError
+from ...presentation.annotate import AnnotationStore
 from ...presentation.group_export import Shown
 from ...presentation.overview import Snapshot, TriageRun
 from ...presentation.record_filter import FilterError, FilterResult, RecordFilter, filter_records, parse_filter
 from ...presentation.record_session import RecordSession
-from ...presentation.records import LogChanged, LogError, record_line, record_place_of
+from ...presentation.records import record_line, record_place_of
+from ...triage.annotations import Annotation, AnnotationError
+from ...triage.logs import LogError
+from ...triage.stamp import LogChanged
 from ...presentation.selection import Selection
 from ...presentation.session import Session
 from ...suites.load import Suite

@@ -37,7 +37,8 @@ from textual.signal import Signal
 from textual.widgets import Footer, Input, Static
 
 from ...contract.text import visible
-from ...presentation.annotate import AnnotationStore, AnnotationError
+from ...presentation.annotate import AnnotationStore
+from ...triage.annotations import AnnotationError
 from ...presentation.bars import bar
 from ...presentation.overview import (
     COMPARED_SORTS,
