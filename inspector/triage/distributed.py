@@ -587,11 +587,11 @@ class DaskEngine:
     progress_every: float = 0.25
 
     def count_runs(self, runs: Runs, registry: Registry, *,
-                    on_progress: Callable[[Progress], None] | None = None, cancel: Cancel | None = None,
-                    on_notice: Callable[[str], None] | None = None, bad_lines: BinaryIO | None = None,
-                    spill_dir: str | os.PathLike[str] | None = None, records: RecordsOut | None = None,
-                    stdin: BinaryIO | None = None, indexes: dict[str, SeekIndex] | None = None,
-                    ends: Mapping[str, int] | None = None) -> list[Tally]:
+                   on_progress: Callable[[Progress], None] | None = None, cancel: Cancel | None = None,
+                   on_notice: Callable[[str], None] | None = None, bad_lines: BinaryIO | None = None,
+                   spill_dir: str | os.PathLike[str] | None = None, records: RecordsOut | None = None,
+                   stdin: BinaryIO | None = None, indexes: dict[str, SeekIndex] | None = None,
+                   ends: Mapping[str, int] | None = None) -> list[Tally]:
         """``run.LocalEngine.count_runs`` on the cluster: the same tallies.  The bad
         lines (``bad_lines``) come back with each task's tally (``spill_dir`` is not
         needed); a ``.gz``'s restart points (``indexes``) stay where the workers
@@ -604,17 +604,17 @@ class DaskEngine:
         if stdin is not None or ends is not None:
             raise ValueError("the dask engine reads files and URLs: no standard input, no ends")
         return _count_runs(runs, registry, scheduler=self.scheduler, client=self.client, workers=self.workers,
-                            on_progress=on_progress, cancel=cancel, task_bytes=self.task_bytes,
-                            progress_every=self.progress_every, bad_lines=bad_lines,
-                            storage_options=self.storage_options, on_notice=on_notice, dashboard=self.dashboard,
-                            timeout=self.timeout)
+                           on_progress=on_progress, cancel=cancel, task_bytes=self.task_bytes,
+                           progress_every=self.progress_every, bad_lines=bad_lines,
+                           storage_options=self.storage_options, on_notice=on_notice, dashboard=self.dashboard,
+                           timeout=self.timeout)
 
 
 def _count_runs(runs: Runs, registry: Registry, *, scheduler: str | None, client: Any, workers: int | None,
-                 on_progress: Callable[[Progress], None] | None, cancel: Cancel | None,
-                 task_bytes: int | None, progress_every: float, bad_lines: BinaryIO | None,
-                 storage_options: Mapping[str, Any], on_notice: Callable[[str], None] | None, dashboard: bool,
-                 timeout: float | None) -> list[Tally]:
+                on_progress: Callable[[Progress], None] | None, cancel: Cancel | None,
+                task_bytes: int | None, progress_every: float, bad_lines: BinaryIO | None,
+                storage_options: Mapping[str, Any], on_notice: Callable[[str], None] | None, dashboard: bool,
+                timeout: float | None) -> list[Tally]:
     """``DaskEngine.count_runs`` with its settings."""
     storage_options = dict(storage_options or {})
     logs = [name for run_logs, _ in runs for name in run_logs]

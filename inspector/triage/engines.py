@@ -100,11 +100,11 @@ class Engine(Protocol):
     def task_bytes(self) -> int | None: ...
 
     def count_runs(self, runs: Runs, registry: Registry, *,
-                    on_progress: Callable[[Progress], None] | None = None, cancel: Cancel | None = None,
-                    on_notice: Callable[[str], None] | None = None, bad_lines: BinaryIO | None = None,
-                    spill_dir: str | os.PathLike[str] | None = None, records: RecordsOut | None = None,
-                    stdin: BinaryIO | None = None, indexes: dict[str, SeekIndex] | None = None,
-                    ends: Mapping[str, int] | None = None) -> list[Tally]:
+                   on_progress: Callable[[Progress], None] | None = None, cancel: Cancel | None = None,
+                   on_notice: Callable[[str], None] | None = None, bad_lines: BinaryIO | None = None,
+                   spill_dir: str | os.PathLike[str] | None = None, records: RecordsOut | None = None,
+                   stdin: BinaryIO | None = None, indexes: dict[str, SeekIndex] | None = None,
+                   ends: Mapping[str, int] | None = None) -> list[Tally]:
         """Count every line of each run's logs into a tally a run (``run.LocalEngine.count_runs`` says how);
         ValueError for what this engine cannot do (``records``, ``stdin``, ``ends`` on a cluster)."""
         ...

@@ -130,10 +130,10 @@ def run_job(job: TriageJob, *, progress: Callable[[Progress], None] | None = Non
     runs: list[tuple[Sequence[str], Options]] = [(list(job.logs), job.options)]
     if job.against:  # both runs' generation settings counted too, to be set side by side
         runs = [(list(job.logs), replace(job.options, settings=True)),
-                 (list(job.against), replace(job.against_options, settings=True))]
+                (list(job.against), replace(job.against_options, settings=True))]
     tallies = job.engine.count_runs(runs, job.registry, on_progress=progress, cancel=cancel, on_notice=on_notice,
-                                     bad_lines=bad_lines, spill_dir=spill_dir, records=records, stdin=stdin,
-                                     indexes=indexes)
+                                    bad_lines=bad_lines, spill_dir=spill_dir, records=records, stdin=stdin,
+                                    indexes=indexes)
     cancelled = cancel is not None and cancel.is_set()
     summary = summarize(tallies[0], job.options, job.shown, job.registry_path)
     if not job.against or cancelled:

@@ -196,9 +196,9 @@ def triage(logs: Sequence[str], registry: Registry, options: Options = Options()
            on_notice: Callable[[str], None] | None = None, ends: Mapping[str, int] | None = None) -> Tally:
     """Count every line of ``logs`` (in order; ``-`` is standard input): ``triage_runs`` of one run."""
     return triage_runs([(logs, options)], registry, engine=engine, workers=workers, task_bytes=task_bytes,
-                        parallel_min_bytes=parallel_min_bytes, progress_every=progress_every,
-                        on_progress=on_progress, cancel=cancel, stdin=stdin, indexes=indexes, bad_lines=bad_lines,
-                        spill_dir=spill_dir, records=records, on_notice=on_notice, ends=ends)[0]
+                       parallel_min_bytes=parallel_min_bytes, progress_every=progress_every,
+                       on_progress=on_progress, cancel=cancel, stdin=stdin, indexes=indexes, bad_lines=bad_lines,
+                       spill_dir=spill_dir, records=records, on_notice=on_notice, ends=ends)[0]
 
 
 def local_engine(engine: Engine | None = None, workers: int | None = None, task_bytes: int | None = None,
@@ -217,12 +217,12 @@ def local_engine(engine: Engine | None = None, workers: int | None = None, task_
 
 
 def triage_runs(runs: Runs, registry: Registry, *, engine: Engine | None = None,
-                 workers: int | None = None, task_bytes: int | None = None, parallel_min_bytes: int | None = None,
-                 progress_every: float | None = None, on_progress: Callable[[Progress], None] | None = None,
-                 cancel: Cancel | None = None, stdin: BinaryIO | None = None,
-                 indexes: dict[str, SeekIndex] | None = None, bad_lines: BinaryIO | None = None,
-                 spill_dir: str | os.PathLike[str] | None = None, records: RecordsOut | None = None,
-                 on_notice: Callable[[str], None] | None = None, ends: Mapping[str, int] | None = None) -> list[Tally]:
+                workers: int | None = None, task_bytes: int | None = None, parallel_min_bytes: int | None = None,
+                progress_every: float | None = None, on_progress: Callable[[Progress], None] | None = None,
+                cancel: Cancel | None = None, stdin: BinaryIO | None = None,
+                indexes: dict[str, SeekIndex] | None = None, bad_lines: BinaryIO | None = None,
+                spill_dir: str | os.PathLike[str] | None = None, records: RecordsOut | None = None,
+                on_notice: Callable[[str], None] | None = None, ends: Mapping[str, int] | None = None) -> list[Tally]:
     """Count every line of each run's logs with ``engine`` (default: the local
     engine, its settings given for short as ``workers``, ``task_bytes``,
     ``parallel_min_bytes``, ``progress_every``; ``LocalEngine.count_runs`` says
@@ -247,11 +247,11 @@ class LocalEngine:
     parallel_min_bytes: int | None = None
 
     def count_runs(self, runs: Runs, registry: Registry, *,
-                    on_progress: Callable[[Progress], None] | None = None, cancel: Cancel | None = None,
-                    on_notice: Callable[[str], None] | None = None, bad_lines: BinaryIO | None = None,
-                    spill_dir: str | os.PathLike[str] | None = None, records: RecordsOut | None = None,
-                    stdin: BinaryIO | None = None, indexes: dict[str, SeekIndex] | None = None,
-                    ends: Mapping[str, int] | None = None) -> list[Tally]:
+                   on_progress: Callable[[Progress], None] | None = None, cancel: Cancel | None = None,
+                   on_notice: Callable[[str], None] | None = None, bad_lines: BinaryIO | None = None,
+                   spill_dir: str | os.PathLike[str] | None = None, records: RecordsOut | None = None,
+                   stdin: BinaryIO | None = None, indexes: dict[str, SeekIndex] | None = None,
+                   ends: Mapping[str, int] | None = None) -> list[Tally]:
         """Count every line of each run's logs (in order; ``-`` is standard input,
         on one run only), each run with its options, into a tally a run.  The
         runs' tasks share one pool of workers (``--against``: the two triages side
@@ -285,18 +285,18 @@ class LocalEngine:
         before it; a followed log's last newline, so that a line still being
         written is left to the follower, ``triage.follow``)."""
         return _count_runs(runs, registry, workers=self.workers, on_progress=on_progress, cancel=cancel,
-                            stdin=stdin,
-                            parallel_min_bytes=self.parallel_min_bytes if self.parallel_min_bytes is not None
-                            else PARALLEL_MIN_BYTES, task_bytes=self.task_bytes,
-                            progress_every=self.progress_every, indexes=indexes, bad_lines=bad_lines,
-                            spill_dir=spill_dir, records=records, on_notice=on_notice, ends=ends)
+                           stdin=stdin,
+                           parallel_min_bytes=self.parallel_min_bytes if self.parallel_min_bytes is not None
+                           else PARALLEL_MIN_BYTES, task_bytes=self.task_bytes,
+                           progress_every=self.progress_every, indexes=indexes, bad_lines=bad_lines,
+                           spill_dir=spill_dir, records=records, on_notice=on_notice, ends=ends)
 
 
 def _count_runs(runs: Runs, registry: Registry, *, workers: int | None, on_progress: Callable[[Progress], None] | None,
-                 cancel: Cancel | None, stdin: BinaryIO | None, parallel_min_bytes: int,
-                 task_bytes: int | None, progress_every: float, indexes: dict[str, SeekIndex] | None,
-                 bad_lines: BinaryIO | None, spill_dir: str | os.PathLike[str] | None, records: RecordsOut | None,
-                 on_notice: Callable[[str], None] | None, ends: Mapping[str, int] | None) -> list[Tally]:
+                cancel: Cancel | None, stdin: BinaryIO | None, parallel_min_bytes: int,
+                task_bytes: int | None, progress_every: float, indexes: dict[str, SeekIndex] | None,
+                bad_lines: BinaryIO | None, spill_dir: str | os.PathLike[str] | None, records: RecordsOut | None,
+                on_notice: Callable[[str], None] | None, ends: Mapping[str, int] | None) -> list[Tally]:
     """``LocalEngine.count_runs`` with its settings."""
     task_bytes = task_bytes or TASK_BYTES
     logs = [path for run_logs, _ in runs for path in run_logs]

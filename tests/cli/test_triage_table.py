@@ -203,13 +203,13 @@ def test_the_same_rows_whatever_the_workers(tmp_path):
     found = {}
     bad_lines = io.BytesIO()
     triage_runs([(logs, Options())], registry, bad_lines=bad_lines, workers=2, task_bytes=4096,
-                 parallel_min_bytes=0, spill_dir=tmp_path)
+                parallel_min_bytes=0, spill_dir=tmp_path)
     for as_csv in (False, True):
         for workers, task_bytes in ((1, None), (2, 4096)):
             out, bad = io.BytesIO(), io.BytesIO()
             sink = RecordsOut(out, as_csv)
             triage_runs([(logs, Options())], registry, records=sink, bad_lines=bad, workers=workers,
-                         task_bytes=task_bytes, parallel_min_bytes=0, spill_dir=tmp_path)
+                        task_bytes=task_bytes, parallel_min_bytes=0, spill_dir=tmp_path)
             found[as_csv, workers] = out.getvalue()
             assert bad.getvalue() == bad_lines.getvalue()
         assert found[as_csv, 1] == found[as_csv, 2]

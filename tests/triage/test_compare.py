@@ -261,13 +261,13 @@ class TestFalseDiscoveryRate:
         assert all(group["q"] >= group["p"] for group in tested)
 
 
-class TestSides:
+class TestRuns:
     def test_two_sides_in_one_pool_count_as_each_alone(self, tmp_path, registry):
         a = write(tmp_path / "a.jsonl", (50, ACCEPT, "x"), (30, MISMATCH, "y"))
         b = write(tmp_path / "b.jsonl", (20, STALE, "x"), (10, ACCEPT, "z"))
         for workers in (1, 2):
             both = triage_runs([([a], BY_MODEL), ([b], Options())], registry, workers=workers,
-                                parallel_min_bytes=0, task_bytes=4096)
+                               parallel_min_bytes=0, task_bytes=4096)
             assert both[0] == triage([a], registry, BY_MODEL, workers=1)
             assert both[1] == triage([b], registry, Options(), workers=1)
             assert both[1].by == {} and both[0].records == 80 and both[1].records == 30

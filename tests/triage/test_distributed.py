@@ -188,7 +188,7 @@ class TestFaults:
         local = run_module.triage_runs(runs, load_registry(registry), workers=1)[0]
         started = time.monotonic()
         dask = run_module.triage_runs(runs, load_registry(registry), on_progress=kill,
-                                       engine=DaskEngine(client=cluster, task_bytes=32 * 1024, progress_every=0))[0]
+                                      engine=DaskEngine(client=cluster, task_bytes=32 * 1024, progress_every=0))[0]
         assert killed and killed[0] > 0, "the worker was killed before the count ended"
         assert summarize(dask, runs[0][1], logs).to_dict() == summarize(local, runs[0][1], logs).to_dict()
         assert time.monotonic() - started < 30
