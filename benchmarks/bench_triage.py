@@ -65,17 +65,20 @@ print(lines)
 TIMER = """
 import json, resource, subprocess, sys, time
 start = time.perf_counter()
-proc = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+ok = [int(code) for code in sys.argv[1].split(",")]
+proc = subprocess.run(sys.argv[2:], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
 seconds = time.perf_counter() - start
-if proc.returncode:
+if proc.returncode not in ok:
     sys.exit(proc.stderr.decode()[-2000:])
 usage = resource.getrusage(resource.RUSAGE_CHILDREN)
 print(json.dumps({"seconds": seconds, "rss_kib": usage.ru_maxrss, "cpu": usage.ru_utime + usage.ru_stime}))
 """
 
 
-def timed(argv: list[str]) -> dict[str, float]:
-    proc = subprocess.run([sys.executable, "-c", TIMER, *argv], capture_output=True, text=True, cwd=ROOT)
+def timed(argv: list[str], ok: tuple[int, ...] = (0,)) -> dict[str, float]:
+    """``argv`` run once in the wrapper: its seconds, peak RSS (KiB) and CPU; any exit status not in ``ok`` fails."""
+    proc = subprocess.run([sys.executable, "-c", TIMER, ",".join(map(str, ok)), *argv], capture_output=True,
+                          text=True, cwd=ROOT)
     if proc.returncode:
         raise SystemExit(f"{' '.join(argv)} failed:\n{proc.stderr}")
     return json.loads(proc.stdout)
