@@ -17,7 +17,7 @@ the caller's, given to ``run_job``.
 from __future__ import annotations
 
 import os
-import time
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import BinaryIO
@@ -145,23 +145,11 @@ def run_job(job: TriageJob, *, progress: Callable[[Progress], None] | None = Non
     return JobResult(summary, baseline, comparison, stamps)
 
 
-class _Never:
-    """A cancel never set: a followed job without one runs until its logs end."""
-
-    def is_set(self) -> bool:
-        return False
-
-    def wait(self, timeout: float | None = None) -> bool:
-        if timeout is not None:
-            time.sleep(timeout)
-        return False
-
-
 def _follow_job(job: TriageJob, following: Following, progress: Callable[[Progress], None] | None,
                 cancel: Cancel | None, on_notice: Callable[[str], None] | None, stdin: BinaryIO | None,
                 stamps: dict[str, LogStamp]) -> JobResult:
     """Count ``job``'s logs and follow them (``triage.follow``) until cancelled or ended."""
-    stop = cancel if cancel is not None else _Never()
+    stop = cancel if cancel is not None else threading.Event()  # never set: followed until the logs end
     tally = follow(list(job.logs), job.registry, job.options, on_progress=progress or _ignored, cancel=stop,
                    stdin=stdin, stamps=stamps, poll_seconds=following.poll_seconds,
                    report_seconds=following.report_seconds, on_notice=on_notice, engine=job.engine)
