@@ -436,7 +436,7 @@ def run(args: argparse.Namespace) -> int:
             document["records_file"] = {"path": str(args.records), "rows": rows}
         print(json_dumps(document))
     else:
-        print_summary(summary, baseline, args.against or (), crossed)
+        print_summary(summary, baseline, args.against or (), crossed, result.comparison)
         if args.bad_lines is not None:
             print(visible(f"wrote every bad line ({summary.tally.bad_lines:,}) to {args.bad_lines}"))
         if args.records is not None:

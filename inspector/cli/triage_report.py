@@ -13,7 +13,9 @@ from .output import report_console
 from .table import BAR_WIDTH, FACT_LABEL_WIDTH, TableColumn, fitted, hanging
 
 if TYPE_CHECKING:
-    from ..triage.compare import Shift
+    from ..triage.compare import Comparison, Shift
+    from ..triage.items import ItemComparison
+    from ..triage.settings import SettingsComparison
     from ..triage.pivot import Pivot
     from ..triage.summary import Group, Summary
 
@@ -54,6 +56,7 @@ CHANGE_COLUMNS = (
     TableColumn("z", priority=2),
     TableColumn("counts before → after", priority=1),
 )
+PAIRED_BESIDE = TableColumn("items lost, gained", priority=1)  # a --by value's items in both runs, beside its rate
 SHOWN_NAMES = 8  # the names of a line of new or vanished groups beyond which "+N more" is said
 ANNOTATED_COLUMNS = (
     TableColumn("group", min_width=16),
@@ -70,8 +73,10 @@ TIME_COLUMNS = (
 )
 
 
-def print_summary(summary: Summary, baseline: Summary | None, against: Sequence[str], crossed: Pivot | None = None
-                  ) -> None:
+def print_summary(summary: Summary, baseline: Summary | None, against: Sequence[str], crossed: Pivot | None = None,
+                  comparison: Comparison | None = None) -> None:
+    """The summary as text; with ``baseline`` (``--against``'s summary) the ``comparison`` the job made of the
+    two first (``triage.job.JobResult.comparison``)."""
     from rich.text import Text
 
     from ..triage.groups import GroupKind
@@ -80,8 +85,8 @@ def print_summary(summary: Summary, baseline: Summary | None, against: Sequence[
     width = console.width
     tally = summary.tally
     records = summary.records
-    if baseline is not None:  # what changed first: the rest is the logs' own summary
-        _print_comparison(console, summary, baseline, against, width)
+    if baseline is not None and comparison is not None:  # what changed first: the rest is the logs' own summary
+        _print_comparison(console, summary, baseline, comparison, against, width)
     # Each part is named as --export takes it (rung:…, false_accept:…, blame:…).
     rungs = [f"rung:{rung} ({name}) {passed:,}/{records:,}" for rung, name, passed in summary.rungs]
     false_accepts = summary.group("false_accept:citation_only")
@@ -168,17 +173,17 @@ def print_summary(summary: Summary, baseline: Summary | None, against: Sequence[
                            "--export NAME --out SUITE writes; --format json lists every group", "dim"))
 
 
-def _print_comparison(console: Any, summary: Summary, baseline: Summary, against: Sequence[str], width: int) -> None:
-    """``--against``: every group's rate before and after, significant changes first, new and vanished groups
-    called out (``triage.compare``)."""
+def _print_comparison(console: Any, summary: Summary, baseline: Summary, shifts: Comparison, against: Sequence[str],
+                      width: int) -> None:
+    """``--against``: the generation settings, every group's rate before and after (significant changes first,
+    a population's paired items beside it), the items paired, new and vanished groups called out
+    (``triage.compare``)."""
     from rich.text import Text
-
-    from ..triage.compare import compare
 
     for file, at, problem in baseline.tally.broken:
         console.print(Text(visible(f"against: {file} broke off after line {at:,}: {problem}"), "bold red"))
-    _print_settings(console, summary, baseline, width)
-    shifts = compare(summary, baseline)
+    if shifts.settings is not None:
+        _print_settings(console, shifts.settings, width)
     significant = shifts.significant
     title = visible(f"against {', '.join(against)}: {baseline.records:,} records before, {summary.records:,} after; "
                     f"{len(significant):,} significant change(s) first (two-proportion z-test, {shifts.rule})")
@@ -188,7 +193,8 @@ def _print_comparison(console: Any, summary: Summary, baseline: Summary, against
             "any other group's: its share of all records (bad: of the lines)",
             "(few): too few records on a side for the test (never significant)"], width, "; ", lead_style="dim"):
         console.print(line)
-    _print_items(console, summary, baseline, width)
+    if shifts.items is not None:
+        _print_items(console, shifts.items, width)
     for word, found in (("new", [shift for shift in shifts if shift.new]),
                         ("vanished", [shift for shift in shifts if shift.vanished])):
         if found:  # the largest first
@@ -202,15 +208,9 @@ def _print_comparison(console: Any, summary: Summary, baseline: Summary, against
                 console.print(line)
 
 
-def _print_settings(console: Any, summary: Summary, baseline: Summary, width: int) -> None:
+def _print_settings(console: Any, found: SettingsComparison, width: int) -> None:
     """How the answers were generated, before and after: the settings that differ first, each value with its
     records; those the runs share on one line."""
-    from ..triage.settings import compare_settings
-
-    found = compare_settings(summary.tally, baseline.tally, summary.registry)
-    if found is None:
-        return
-
     def values(counts: dict[str | None, int]) -> str:
         ordered = sorted(counts.items(), key=lambda item: (-item[1], item[0] is None, item[0] or ""))
         shown = [f"{'(none)' if value is None else value} ({count:,})" for value, count in ordered[:4]]
@@ -280,16 +280,12 @@ PAIRED_COLUMNS = (
 )
 
 
-def _print_items(console: Any, summary: Summary, baseline: Summary, width: int) -> None:
+def _print_items(console: Any, found: ItemComparison, width: int) -> None:
     """``--against`` with named items: the flip table (regressions first) and per population the paired
     outcomes with McNemar's exact p."""
     from rich.text import Text
 
-    from ..triage.items import item_text, pair_items
-
-    found = pair_items(summary.tally, baseline.tally, summary.options)
-    if found is None:
-        return
+    from ..triage.items import item_text
     rows: list[dict[str, Any]] = []
     changed = [flip for flip in found.flips if flip.kind != "same"]
     for flip in changed[:SHOWN_ROWS]:
@@ -410,11 +406,15 @@ def _pivot_table(crossed: Pivot, width: int) -> Any:
                   columns, rows, width)
 
 
-def _change_table(title: str, shifts: Sequence[Shift], width: int) -> Any:
+def _change_table(title: str, shifts: Comparison, width: int) -> Any:
+    """The groups' changes, heaviest first; with paired items, a --by value's paired result beside its rate
+    change (lost/gained of the items in both runs, McNemar's p)."""
     from rich.text import Text
 
+    columns = CHANGE_COLUMNS if shifts.items is None else (*CHANGE_COLUMNS[:-1], PAIRED_BESIDE, CHANGE_COLUMNS[-1])
     rows: list[dict[str, Any]] = []
     for shift in shifts[:SHOWN_ROWS]:
+        paired = shifts.paired(shift)
         change, z, p = shift.change, shift.z, shift.p
         said = shift.change_words()
         if change is None:
@@ -428,9 +428,13 @@ def _change_table(title: str, shifts: Sequence[Shift], width: int) -> Any:
                                "bold" if shift.significant else "dim"),
                      "z": Text("-" if z is None else f"{z:+.2f}"),
                      "counts before → after": Text(f"{shift.before.count:,}/{shift.before.of:,} → "
-                                                   f"{shift.after.count:,}/{shift.after.of:,}")})
-    _more(rows, len(shifts) - SHOWN_ROWS, CHANGE_COLUMNS)
-    return fitted(title, CHANGE_COLUMNS, rows, width)
+                                                   f"{shift.after.count:,}/{shift.after.of:,}"),
+                     "items lost, gained": Text("" if paired is None else
+                                                f"-{paired.regressed:,} +{paired.fixed:,} of {paired.paired:,}, "
+                                                f"p {_p(paired.p)}",
+                                          "" if paired is None or paired.p >= 0.01 else "bold")})
+    _more(rows, len(shifts) - SHOWN_ROWS, columns)
+    return fitted(title, columns, rows, width)
 
 
 def _size(side: Any, population: bool) -> str:

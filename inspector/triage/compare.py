@@ -270,6 +270,14 @@ class Comparison(Sequence[Shift]):
     def significant(self) -> list[Shift]:
         return [shift for shift in self.shifts if shift.significant]
 
+    def paired(self, shift: Shift) -> Any:
+        """A population's paired items beside its rate change (``triage.items.Paired``): the --by value's
+        items in both runs, their accepted outcomes lost and gained and McNemar's p, the paired result a
+        rate change of the same records cannot give; None for any other group, or when no item paired."""
+        if self.items is None or shift.kind is not GroupKind.BY:
+            return None
+        return self.items.population(shift.name)
+
     @property
     def rule(self) -> str:
         """The decision rule in words, the family named: what the text, the HTML and the help say."""
@@ -280,8 +288,16 @@ class Comparison(Sequence[Shift]):
         return {**({"settings": self.settings.to_dict()} if self.settings is not None else {}),
                 "test": "two-proportion z-test, pooled, two-sided", "correction": "Benjamini-Hochberg",
                 "fdr": FDR, "family": "every group tested: records enough on both sides", "tested": self.tested,
-                "significant": len(self.significant), "groups": [shift.to_dict() for shift in self.shifts],
+                "significant": len(self.significant), "groups": [self._group(shift) for shift in self.shifts],
                 **({"items": self.items.to_dict()} if self.items is not None else {})}
+
+
+    def _group(self, shift: Shift) -> dict[str, Any]:
+        found = shift.to_dict()
+        paired = self.paired(shift)
+        if paired is not None:
+            found["paired_items"] = paired.beside()
+        return found
 
 
 def compare(after: Any, before: Any) -> Comparison:

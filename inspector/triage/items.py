@@ -305,6 +305,12 @@ class Paired:
     def p(self) -> float:
         return mcnemar_exact(self.regressed, self.fixed)
 
+    def beside(self) -> dict[str, Any]:
+        """The paired outcome as said beside the population's rate change (``compare.Comparison.paired``):
+        the items paired, lost (accepted before, not after), gained, McNemar's p."""
+        return {"paired": self.paired, "accepted_before_only": self.regressed, "accepted_after_only": self.fixed,
+                "p": round(self.p, 6)}
+
     def to_dict(self) -> dict[str, Any]:
         paired = self.paired
         return {"group": self.group, "paired": paired, "accepted_both": self.both,
@@ -332,6 +338,14 @@ class ItemComparison:
     def flips(self) -> list[Flip]:
         """Every item's flip table (the overall population's)."""
         return self.overall.flips
+
+    def population(self, name: str) -> Paired | None:
+        """The paired items of the population a group is named for (``model=claude-y``: the summary's name of
+        a --by value), None when it paired none."""
+        for paired in self.populations[1:]:
+            if paired.group == name:
+                return paired if paired.paired else None
+        return None
 
     def to_dict(self) -> dict[str, Any]:
         return {"outcome": "an item is accepted in a run when more than half its trials were",

@@ -141,6 +141,27 @@ def test_the_flip_table_and_mcnemar_are_those_of_the_records(runs, registry, run
     assert llama["p"] < 0.01 < gpt["p"]  # the model made worse is found, the other is not
 
 
+def test_a_by_value_s_rate_change_has_its_paired_items_beside_it(runs, run_json, capsys):
+    """A --by value's group in the comparison carries its own population's paired result (the same figures
+    as comparison.items says for it); a check group, a scope and a run without items carry none."""
+    new, old, registry = runs
+    document = run_json(new, "--by", "model", "--against", old)
+    populations = {p["group"]: p for p in document["comparison"]["items"]["populations"]}
+    shifts = {group["group"]: group for group in document["comparison"]["groups"]}
+    for name in ("model=llama-z", "model=gpt-x", "model=claude-y"):
+        paired = populations[name]
+        assert shifts[name]["paired_items"] == {key: paired[key] for key in (
+            "paired", "accepted_before_only", "accepted_after_only", "p")}
+    assert not any("paired_items" in group for name, group in shifts.items() if not name.startswith("model="))
+    plain_run = run_json(new, "--by", "model", "--against", old, "--item", "none")
+    assert not any("paired_items" in group for group in plain_run["comparison"]["groups"])
+    status, out, _ = run_main(capsys, "triage", new, "--registry", registry, "--summary", "--by", "model",
+                              "--against", old)
+    llama = populations["model=llama-z"]
+    row = next(line for line in out.splitlines() if "model=llama-z" in line and "→" in line)
+    assert f"-{llama['accepted_before_only']} +{llama['accepted_after_only']} of {llama['paired']}, p <0.0001" in row
+
+
 @pytest.fixture
 def run_json(runs, capsys):
     def run(log, *args):
