@@ -2,15 +2,16 @@
 
 The facts, the comparison with ``--against`` first when given (how the answers
 were generated, before and after, when that changed; the items paired, when
-they are named: the flip table and McNemar's test), the time
+they are named: the flip table and McNemar's test; then the groups), the time
 histogram (rejected in red; with ``--series`` also the largest rejection
-groups' and each ``--by`` key's largest values', drawn by ``triage.series``), the groups with their bars, the items and their trials (when records name their items
-and some has two trials), the bad lines, and a few
-records of the largest rejection groups with their first failing check
-explained.  The numbers are the summary's (``triage.summary``, its ``stability``),
-the comparison the job computed (``triage.job``: ``triage.compare``'s shifts,
-its ``items`` and ``settings``), the records' verdicts their case reports: drawn
-here, never recomputed.
+groups' and each ``--by`` key's largest values', drawn by ``triage.series``),
+the groups with their bars, the items and their trials (when records name their
+items and some has two trials), the bad lines, and a few records of the largest
+rejection groups with their first failing check explained.  The numbers are the
+summary's (``triage.summary``, its ``stability``), the comparison the job
+computed (``triage.job``: ``triage.compare``'s shifts, its ``items`` and
+``settings``), the records' verdicts their case reports: drawn here, never
+recomputed.
 """
 
 from __future__ import annotations
