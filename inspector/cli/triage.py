@@ -406,7 +406,7 @@ def run(args: argparse.Namespace) -> int:
             print(visible(f"wrote {written} case(s) of {args.export} to {args.out}{stopped}{said}"))
         return _exit(summary, baseline)
     if html:
-        status = write_html(args, summary, baseline, registry, result.stamps)
+        status = write_html(args, summary, baseline, registry, result.stamps, result.comparison)
         return status if status is not None else _exit(summary, baseline)
     crossed = None
     if pivot_keys is not None:

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from .output import error
 
 if TYPE_CHECKING:
+    from ..triage.compare import Comparison
     from ..triage.summary import Summary
 
 __all__ = ["html_problem", "stamp_logs", "write_html"]
@@ -35,16 +36,16 @@ def stamp_logs(logs: Sequence[str]) -> dict[str, Any]:
 
 
 def write_html(args: argparse.Namespace, summary: Summary, baseline: Summary | None, registry: Any,
-               stamps: dict[str, Any]) -> int | None:
+               stamps: dict[str, Any], comparison: Comparison | None = None) -> int | None:
     """``--format html``: the page, with a few records of the largest rejection groups, written whole;
-    the exit status of a failure (None: written)."""
+    with ``--against``, the job's ``comparison`` drawn; the exit status of a failure (None: written)."""
     from .. import __version__
     from ..html.triage import triage_page
     from ..presentation.triage_examples import group_examples
     from .html_report import write_report
 
     examples = group_examples(summary, args.logs, registry, stamps)
-    page = triage_page(summary, baseline, args.against or (), examples, f"inspector {__version__}")
+    page = triage_page(summary, baseline, args.against or (), examples, f"inspector {__version__}", comparison)
     if (problem := write_report(args.out, page)) is not None:
         return error(problem)
     return None
