@@ -13,7 +13,8 @@ are removed and one ``WriteError`` says which path failed and why.
 
 Files are created as any file the person writes (mode 0666 less the umask), not
 0600 as ``tempfile.mkstemp`` would make them; a file replaced with ``keep_mode``
-keeps its permission bits (a 0600 suite stays 0600).
+keeps its permission bits (a 0600 suite stays 0600), and a read-only file is
+never replaced (its mode is what its owner asked for, even of root).
 
 Some folders are never written into, whatever the command: the bundled fixtures
 (which plain ``inspector``, ``audit`` and ``mutate`` load, so a file put there
@@ -37,8 +38,8 @@ from typing import TYPE_CHECKING, BinaryIO
 if TYPE_CHECKING:
     from typing_extensions import Buffer
 
-__all__ = ["Contents", "ProtectedTarget", "TargetExists", "WriteError", "check_free", "check_new_file", "create_files", "protect",
-           "protected_roots", "refuse_protected", "write_files", "write_new_directory"]
+__all__ = ["Contents", "ProtectedTarget", "TargetExists", "WriteError", "check_free", "check_new_file", "create_files", "may_write",
+           "protect", "protected_roots", "refuse_protected", "write_files", "write_new_directory"]
 
 # What a file holds: its bytes, or a function that writes them into the (binary) file it is handed.
 Contents = bytes | Callable[[BinaryIO], object]
@@ -273,6 +274,23 @@ def check_free(directory: Path, names: Iterable[str], *, overwrite: bool = False
             raise WriteError(path, "exists and is not a regular file; refusing to replace it")
         if not overwrite:
             raise TargetExists(path)
+        if not may_write(path):
+            raise WriteError(path, "is read-only; refusing to replace it")
+
+
+def may_write(path: str | Path) -> bool:
+    """Whether the file's mode lets this user write it: its owner's, group's or others' write
+    bit, as they apply to this user, and the system agrees.  The bits are read, not only
+    ``os.access``, so that a file made read-only is refused to root too: replacing it by a
+    rename would succeed, and undo what its owner asked for."""
+    found = os.stat(path)
+    if hasattr(os, "getuid") and found.st_uid == os.getuid():
+        bit = stat.S_IWUSR
+    elif hasattr(os, "getgroups") and (found.st_gid == os.getgid() or found.st_gid in os.getgroups()):
+        bit = stat.S_IWGRP
+    else:
+        bit = stat.S_IWOTH
+    return bool(found.st_mode & bit) and os.access(path, os.W_OK)
 
 
 def check_new_file(path: str | Path) -> None:
@@ -295,8 +313,9 @@ def write_files(directory: Path, files: Mapping[str, Contents], *, overwrite: bo
     """Put ``files`` into the existing ``directory``: every one of them or none.
 
     A name that exists is refused unless ``overwrite``; even then only a regular
-    file is replaced (never a directory or a symbolic link), each one atomically,
-    with ``keep_mode`` keeping the replaced file's permission bits.
+    file this user may write (``may_write``) is replaced (never a directory, a
+    symbolic link or a read-only file), each one atomically, with ``keep_mode``
+    keeping the replaced file's permission bits.
     """
     directory = Path(directory)
     check_free(directory, files, overwrite=overwrite)

@@ -53,7 +53,7 @@ from ..contract.text import json_dumps, visible
 from ..contract.version import VERIFIER
 from ..io.locking import LockError, exclusive
 from ..io.reading import MAX_SUITE_BYTES
-from ..io.writing import ProtectedTarget, WriteError, refuse_protected, write_files
+from ..io.writing import ProtectedTarget, WriteError, may_write, refuse_protected, write_files
 from .load import (
     ACCEPT_DECISION,
     DECISIONS,
@@ -623,25 +623,12 @@ def _in_place_target(suite_path: Path) -> Path:
         raise ReviewError(suite_path, "is a bundled suite, which is never written in place; apply with --out NEW") \
             from None
     shown = suite_path if target == suite_path else f"{suite_path} (a link to {target})"
-    if not _writable(target):
+    if not may_write(target):
         raise ReviewError(shown, "is read-only; nothing applied (make it writable, or apply with --out NEW)")
     if not os.access(target.parent, os.W_OK | os.X_OK):
         raise ReviewError(shown, f"is in a folder this user cannot write ({target.parent}); nothing applied "
                                  "(apply with --out NEW)")
     return target
-
-
-def _writable(path: Path) -> bool:
-    """Whether the file's mode lets this user write it: its owner's, group's or others' write bit,
-    as they apply to this user (so a read-only suite is refused even to root), and the system agrees."""
-    found = os.stat(path)
-    if hasattr(os, "getuid") and found.st_uid == os.getuid():
-        bit = stat.S_IWUSR
-    elif hasattr(os, "getgroups") and (found.st_gid == os.getgid() or found.st_gid in os.getgroups()):
-        bit = stat.S_IWGRP
-    else:
-        bit = stat.S_IWOTH
-    return bool(found.st_mode & bit) and os.access(path, os.W_OK)
 
 
 def _new_expectations(case: Case, decision: PendingDecision) -> dict[str, Any]:

@@ -22,7 +22,8 @@ the local engine merges them.  So the result is the local engine's.
   task is sent every worker is asked for its digest: those that differ are
   named and nothing is counted.
 - Faults: a task whose worker died is run again by the scheduler elsewhere (the
-  tasks are pure: counts stay exact); a log a worker cannot read (gone since it
+  tasks are pure: counts stay exact), also one done whose result died with its
+  worker before it was gathered (dask's "lost", waited for again); a log a worker cannot read (gone since it
   was listed, access denied, a corrupt ``.gz``) is counted up to where it could
   be read and listed in ``Tally.broken``, the rest counted; a cancel (or Ctrl-C)
   cancels every task not done and leaves a cluster it did not start as it was.
@@ -715,9 +716,11 @@ def _collect(client: Any, tasks: Sequence[_Task], futures: dict[str, tuple[int, 
                             return_when="FIRST_COMPLETED").done
         except TimeoutError:
             finished = set()
+        # A result lost with its worker since the wait ("lost"; "pending" once dask retries it) is
+        # computed again by the scheduler: still to come, waited for in the next round.
         good = [future for future in finished if future.status == "finished"]
         for future in finished:
-            if future.status != "finished":
+            if future.status in ("error", "cancelled"):
                 _failed(future, tasks[futures[future.key][0]], [future for _, future in futures.values()])
         for future, answer in zip(good, client.gather(good) if good else ()):
             number, _ = futures.pop(future.key)

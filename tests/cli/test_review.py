@@ -252,6 +252,16 @@ class TestApplyKeepsTheWork:
         assert status == 2 and suite_path.read_bytes() == before and pending.exists()
         one_line_error(err, str(suite_path), "read-only", "--out NEW")
 
+    def test_a_read_only_pending_file_is_refused_in_one_line(self, suite_path, capsys):
+        pending = decide(suite_path)
+        os.chmod(pending, 0o444)
+        before = pending.read_bytes()
+        status, out, err = inspector(capsys, "review", "--reviewer", "alice", "--reject", "one-field-request",
+                                     suite_path)
+        assert (status, out) == (2, "")
+        one_line_error(err, str(pending), "decisions not saved: is read-only")
+        assert pending.read_bytes() == before and os.stat(pending).st_mode & 0o777 == 0o444
+
     def test_a_linked_suite_is_applied_to_its_target(self, tmp_path, capsys):
         (tmp_path / "real").mkdir()
         target = relabelled_article(tmp_path / "real")

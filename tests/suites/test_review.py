@@ -249,6 +249,17 @@ class TestPendingFiles:
             review.decide(review.queue[0], "reject")
         assert elsewhere.read_text() == "keep"
 
+    def test_a_read_only_pending_file_is_refused_and_kept(self, suite_path):
+        """Issue 29, "refuse what the user cannot write": a pending file made read-only (by its
+        reviewer, or by whoever froze the review) is never replaced, even by root."""
+        path = decided(suite_path)
+        os.chmod(path, 0o444)
+        before = path.read_bytes()
+        review = review_of(suite_path)
+        with pytest.raises(ReviewError, match="decisions not saved: is read-only"):
+            review.decide(review.queue[1], "reject")
+        assert path.read_bytes() == before and os.stat(path).st_mode & 0o777 == 0o444
+
     def test_discard_removes_only_a_pending_file(self, suite_path, tmp_path):
         path = decided(suite_path)
         other = tmp_path / "not.json"

@@ -130,6 +130,24 @@ class TestRefusals:
             annotate(str(log), new_annotation(str(log), line, offset, text, label, "true_acceptance"))
         assert target.read_text() == json.dumps({"schema": SCHEMA}) + "\n"
 
+    def test_a_read_only_file_is_refused_and_kept(self, log, registry):
+        """Issue 29, "refuse what the user cannot write": neither an annotation nor a clear
+        replaces a read-only annotations file, even as root."""
+        found = records(log, registry)
+        line, offset, text, label = found[0]
+        decision = "true_acceptance" if label == "ACCEPT" else "true_rejection"
+        annotate(str(log), new_annotation(str(log), line, offset, text, label, decision))
+        path = annotations_path(str(log))
+        os.chmod(path, 0o444)
+        before = path.read_bytes()
+        line2, offset2, text2, label2 = found[1]
+        decision2 = "true_acceptance" if label2 == "ACCEPT" else "true_rejection"
+        with pytest.raises(AnnotationError, match="is read-only.*the annotation was not kept"):
+            annotate(str(log), new_annotation(str(log), line2, offset2, text2, label2, decision2))
+        with pytest.raises(AnnotationError, match="is read-only"):
+            clear(str(log), line, offset, digest(text))
+        assert path.read_bytes() == before and os.stat(path).st_mode & 0o777 == 0o444
+
     def test_nothing_is_written_into_the_bundled_fixtures(self, registry):
         line, offset, text, label = first(records(SAMPLE, registry), accepted=True)
         with pytest.raises(AnnotationError, match="bundled fixtures"):

@@ -195,6 +195,36 @@ class TestFaults:
         cluster.wait_for_workers(2, timeout=30)  # the nanny started another: the next tests have two
         assert victim not in cluster.run(os.getpid).values()
 
+    def test_a_result_lost_with_its_worker_is_waited_for_again(self, monkeypatch):
+        """A task done on a worker killed before its result was gathered: dask tells the client its
+        data is "lost" (the future no longer done) and computes it again.  Seen between the wait and
+        the status check, that is a task still to come, not a failure (the test above once failed
+        under load: "a task of ... was cancelled on the cluster")."""
+        import distributed as dask_distributed
+        from types import SimpleNamespace
+
+        class Future:
+            def __init__(self, key: str, status: str) -> None:
+                self.key, self.status = key, status
+
+        first, second = Future("a", "finished"), Future("b", "lost")
+        # Both done at the wait, the second's worker killed before its status is read; then computed again.
+        rounds = iter([({first, second}, "lost"), ({second}, "finished")])
+
+        def wait(futures, timeout, return_when):
+            done, second.status = next(rounds)
+            return SimpleNamespace(done=done)
+
+        monkeypatch.setattr(dask_distributed, "wait", wait)
+        client = SimpleNamespace(gather=lambda futures: [(SimpleNamespace(lines=1), None) for _ in futures])
+        tasks = [("file", "app.jsonl", 0, 0, 10), ("file", "app.jsonl", 0, 10, 20)]
+        futures = {"a": (0, first), "b": (1, second)}
+        taken: list[int] = []
+        counted = {"lines": 0, "bytes": 0, "tasks": 0}
+        distributed._collect(client, tasks, futures, lambda task, tally, spilled: taken.append(task[3]), counted,
+                             lambda now: None, 0, None, lambda: False)
+        assert taken == [0, 10] and counted == {"lines": 2, "bytes": 20, "tasks": 2}
+
     def test_a_log_gone_since_it_was_listed_is_reported_and_the_rest_counted(self, made, cluster, monkeypatch):
         folder, registry = made
         real = distributed._size

@@ -67,6 +67,16 @@ async def test_annotating_a_record_shows_in_its_strip_and_the_overview(tmp_path)
         await pilot.pause()
         assert sorted(found.decision for found in read_annotations(str(log))) == ["false_rejection",
                                                                                     "true_rejection"]
+        # A read-only annotations file (issue 29) is refused in a notice, and kept as it was.
+        path = annotations_path(str(log))
+        path.chmod(0o444)
+        before = path.read_bytes()
+        await pilot.press("w")
+        await pilot.pause()
+        assert any(note.title == "cannot annotate" and "is read-only" in str(note.message)
+                   for note in pilot.app._notifications)
+        assert path.read_bytes() == before
+        path.chmod(0o644)
         await pilot.press("escape")
         await pilot.pause()
         assert pilot.app.screen is overview
