@@ -110,7 +110,7 @@ class FlipsTable(CursorTable):
     BINDINGS = keys.bindings("flips", on="table")
 
     COLUMNS = (
-        Column("kind", "", width=10),
+        Column("kind", "", width=12),
         Column("before", "before", min_width=10, cut="middle"),
         Column("after", "after", min_width=10, cut="middle"),
         Column("items", "items", width=9, justify="right"),
