@@ -430,6 +430,8 @@ class TriageScreen(FollowsTime, Screen[None]):
         if action == "escape":
             return (self.running or bool(self.filter_text)
                     or self.query_one("#triage-filter", Input).has_class("-active")) or None
+        if action == "flips":
+            return bool(self.run.against)  # two runs item by item: not offered without --against
         return True
 
     @on(Input.Changed, "#triage-filter")
@@ -495,10 +497,6 @@ class TriageScreen(FollowsTime, Screen[None]):
         """The flips view: the two runs item by item, once both are counted (``--against``)."""
         counted = self.counted
         if counted is None:
-            return
-        if not self.run.against:
-            self.notify("the flips view compares two runs: give the run before with --against OLD", markup=False,
-                        timeout=4)
             return
         from ...presentation.trials_view import flips_counted
 
