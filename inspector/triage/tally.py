@@ -190,8 +190,8 @@ class Index:
     claim): ``cell``, the record's count key (verdict key, scope, ``--by``
     members: ``Tally.cells``), ``claim`` (status, field, cited doc) and ``item``
     (its item's key as ``Tally.items`` keys it: with --by, within its population;
-    none when items are not kept, ``--item none``), each an array of ids into its
-    table of values (``keys``).  So which lines a group
+    none when items are not kept, ``--item none``, or past the first ``ITEMS_KEPT``
+    items), each an array of ids into its table of values (``keys``).  So which lines a group
     holds is found from the index alone, for any group (the inspector's
     drill-down), never by rereading the log."""
 
@@ -234,6 +234,8 @@ class Index:
         table, ids = self.keys[name]
         found = ids.get(value)
         if found is None:
+            if name == "item" and len(table) > ITEMS_KEPT:
+                return 0  # at most the items a tally keeps (the first seen): memory bounded, as theirs
             found = ids[value] = len(table)
             table.append(value)
         return found

@@ -84,3 +84,13 @@ def test_the_kind_is_never_in_a_summary(run):
     tally = tally_range(str(log), 0, log.stat().st_size, registry, BY_MODEL)
     document = json.dumps(summarize(tally, BY_MODEL).to_dict())
     assert '"kind": "item"' not in document
+
+
+def test_the_items_the_index_names_are_bounded_as_the_tally_s(run, monkeypatch):
+    from inspector.triage import tally as tally_module
+
+    monkeypatch.setattr(tally_module, "ITEMS_KEPT", 5)
+    log, registry = run
+    tally = tally_range(str(log), 0, log.stat().st_size, registry, Options(index=True))
+    named = {item for item in tally.index.values("item") if item is not None}
+    assert named == set(tally.items) and len(named) == 5
