@@ -31,13 +31,13 @@ class TrialsTable(CursorTable):
     BINDINGS = keys.bindings("trials", on="table")
 
     COLUMNS = (
-        Column("item", "item", min_width=12, weight=2, cut="middle"),
-        Column("population", "population", min_width=10, weight=2, cut="middle"),
-        Column("trials", "trials", width=7, justify="right"),
-        Column("verdicts", "verdicts seen", min_width=16, weight=6),
-        Column("accepted", "accepted", width=9, justify="right"),
+        Column("item", "item", min_width=10, weight=2, cut="middle"),
+        Column("population", "population", min_width=8, weight=2, cut="middle"),
+        Column("trials", "trials", width=6, justify="right"),
+        Column("verdicts", "verdicts seen", min_width=14, weight=6),
+        Column("accepted", "accepted", width=8, justify="right"),
     )
-    BEFORE = Column("before", "before", min_width=8, cut="middle")
+    BEFORE = Column("before", "before", width=12, cut="middle")
 
     class Moved(Message):
         """The cursor is on another item (or on none)."""
