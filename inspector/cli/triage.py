@@ -256,7 +256,7 @@ def run(args: argparse.Namespace) -> int:
         except ValueError as exc:
             return error(f"--pivot: {exc}")
         by = tuple(dict.fromkeys([*by, *(key for key in pivot_keys if key not in (SCOPE, CHECK))]))
-    if args.item is not None and (problem := _item_problem(args.item, headless)) is not None:
+    if args.item is not None and (problem := _item_problem(args.item)) is not None:
         return error(problem)
     if args.series and (args.format not in ("json", "html") or args.follow):
         return error("--series adds each group's records over time to the JSON: add --format json (or html: "
@@ -616,14 +616,11 @@ def _new_file_problem(path: Path, option: str) -> str | None:
     return None
 
 
-def _item_problem(item: str, headless: bool) -> str | None:
-    """Why ``--item PATH`` cannot be counted (before anything is read)."""
+def _item_problem(item: str) -> str | None:
+    """Why ``--item PATH`` cannot be counted (before anything is read): the summary's and the overview's alike."""
     from ..triage.mapping import BY_FILE, parse_path
     from ..triage.tally import ITEM_NONE, ITEM_REQUEST
 
-    if not headless:
-        return "--item is counted by the headless summary (--summary or --format json); the overview names items " \
-               "by the item member"
     if item == BY_FILE:
         return "--item file: a log file is not an item; give the path of the member that names the item"
     if item not in (ITEM_REQUEST, ITEM_NONE):
@@ -674,7 +671,7 @@ def _inspect(args: argparse.Namespace, registry: Any, window: dict[str, float | 
     return open_triage(triage_run(args.logs, registry, args.registry, by, window.get("since"),
                                   window.get("until"), log_format, follow=args.follow, pivot=pivot,
                                   against=args.against or (), given=getattr(args, "given_logs", None),
-                                  engine=engine_of(args)))
+                                  engine=engine_of(args), item=args.item))
 
 
 def _unknown_group(name: str, summary: Summary) -> str:

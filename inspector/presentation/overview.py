@@ -155,15 +155,16 @@ def triage_run(logs: Sequence[str], registry: Registry, registry_path: str | Pat
                follow: bool = False, pivot: tuple[str, str] | None = None, against: Sequence[str] = (),
                given: Sequence[str] | None = None, engine: Engine | None = None, workers: int | None = None,
                task_bytes: int | None = None, progress_every: float | None = None,
-               poll_seconds: float | None = None) -> TriageRun:
+               poll_seconds: float | None = None, item: str | None = None) -> TriageRun:
     """A triage for the overview: always with the index (a group opens from it);
     ``log_format``: where the lines' members are (every reread reads them so);
     ``follow``: the logs are followed as they grow (``triage.follow``).  ``engine``
     (or the local engine of ``workers``, ``task_bytes``, ``progress_every``) counts
-    in ranges of ``TASK_BYTES`` unless it says otherwise: the counts fill in sooner."""
+    in ranges of ``TASK_BYTES`` unless it says otherwise: the counts fill in sooner.  ``item``: where a record's
+    item is named (``--item``: as the summary's, ``tally.Options.item``; None: the item member, else the request)."""
     return TriageRun(tuple(logs), registry, str(registry_path),
                      Options(by=tuple(dict.fromkeys(by)), since=since, until=until, index=True,
-                             log_format=log_format, series=True),
+                             log_format=log_format, series=True, item=item),
                      _overview_engine(local_engine(engine, workers, task_bytes, None, progress_every)), follow,
                      pivot, tuple(against), tuple(given) if given is not None else None, poll_seconds)
 
@@ -215,6 +216,8 @@ class Snapshot:
     # The tally's cells and series when summarised, while it goes on counting (copies: the counting thread
     # changes the tally's own); None once done (the tally's are final).
     frozen: tuple[dict[Any, int], dict[Any, int], dict[Any, int]] | None = None
+    # The tally's items when summarised (``Tally.items``: a copy, as the cells), None once done.
+    frozen_items: dict[Any, int] | None = None
     # Comparing (``TriageRun.against``), once both are counted: --against's summary, and each group's change.
     baseline: Summary | None = None
     shifts: dict[str, Shift] | None = None
@@ -223,6 +226,10 @@ class Snapshot:
     def cells(self) -> dict[Any, int]:
         """The counts' cells (``Tally.cells``) as summarised."""
         return self.frozen[0] if self.frozen is not None else self.summary.tally.cells
+
+    def items(self) -> dict[Any, int]:
+        """The counts' items (``Tally.items``: per item, its trials by status) as summarised."""
+        return self.frozen_items if self.frozen_items is not None else self.summary.tally.items
 
     def buckets(self, group: Group | None = None) -> Buckets:
         """The series as summarised, sorted into the histogram's bars (``group``: only its records)."""
@@ -271,7 +278,7 @@ def count(run: TriageRun, report: Callable[[Snapshot], object], cancel: threadin
                             tally.lines if run.against else state.lines, state.bytes_done, state.total_bytes,
                             state.seconds,
                             broken=list(tally.broken), stamps=stamps,
-                            frozen=(dict(tally.cells), series[1], series[2]))
+                            frozen=(dict(tally.cells), series[1], series[2]), frozen_items=dict(tally.items))
         if following is not None:
             snapshot.following, snapshot.per_second = following.caught_up, following.per_second
             snapshot.events, snapshot.event_count = following.events, following.event_count

@@ -11,14 +11,16 @@ from __future__ import annotations
 
 import operator
 from collections import OrderedDict
+from dataclasses import dataclass
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import compress
 from typing import Any
 
 from ..contract.checks import CHECKS, label_of
-from ..reports.case import CaseReport
+from ..reports.case import CaseReport, Comparison, versus
 from ..suites.load import Case, CaseError, Suite
 from ..triage.drill import LineReader
+from ..triage.groups import GroupKind, ItemDetail
 from ..triage.members import GroupMembers, RecordCases, place_name, record_report, record_suite
 from ..triage.stamp import LogChanged, changed_logs, check_stamps
 from ..triage.summary import Group
@@ -28,7 +30,23 @@ from .numbers import NumberError, ascii_digits, whole_number
 from .overview import Snapshot, TriageRun
 from .session import Session
 
-__all__ = ["RecordSession", "open_group"]
+__all__ = ["RecordSession", "Trial", "open_group"]
+
+
+@dataclass(frozen=True, slots=True)
+class Trial:
+    """A record opened among its item's trials (an item group's, in the order logged): which trial it is,
+    of how many, and against the first trial (``reports.case.versus``: the lab's "was X, now Y"; None for
+    the first itself, or when either cannot be read again)."""
+
+    trial: int
+    trials: int
+    against: Comparison | None
+
+    @property
+    def lead(self) -> str:
+        """``trial 3 of 5``."""
+        return f"trial {self.trial:,} of {self.trials:,}"
 
 class _Ids(Sequence[str]):
     """Every case id of a record suite, computed from the index when read."""
@@ -113,6 +131,16 @@ class RecordSession(Session):
             report = record_report(self.suites[0], number)
             self._reports[number] = report
         return report
+
+    def trial(self, number: int) -> Trial | None:
+        """Record ``number`` as one of its item's trials, against the first (the frozen reports: a lab edit is
+        the lab's own comparison); None unless the records are one item's trials."""
+        group = self.cases.members.group
+        if group.kind is not GroupKind.ITEM or not isinstance(group.detail, ItemDetail) \
+                or len(group.detail.items) != 1 or not 0 <= number < len(self):
+            return None
+        against = versus(self.frozen(0), self.frozen(number), "trial 1") if number else None
+        return Trial(number + 1, len(self), against)
 
     def log_changes(self) -> list[LogChanged]:
         """The logs of these records that are not what was counted any more (a stat each)."""

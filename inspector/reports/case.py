@@ -39,6 +39,7 @@ __all__ = [
     "Rung",
     "RungFlags",
     "verdict_document",
+    "versus",
 ]
 
 
@@ -154,14 +155,16 @@ class BaselineFlip:
 
 @dataclass(frozen=True, slots=True)
 class Comparison:
-    """An edited case against its frozen self: the verdict before and after, and
-    which baselines flipped.  ``changes`` are the lab's applied changes, in words."""
+    """An edited case against its frozen self (or one trial of an item against its first: ``versus``): the
+    verdict before and after, and which baselines flipped.  ``changes`` are the lab's applied changes, in
+    words; ``was_of``: what the verdict before is of, when it is another answer's (``trial 1``)."""
 
     was: str  # the frozen answer's label
     now: str
     claim: int | None  # the claim the edited answer was rejected on
     baselines: tuple[BaselineFlip, ...]
     changes: tuple[str, ...]
+    was_of: str | None = None
 
     @property
     def flipped(self) -> bool:
@@ -169,9 +172,22 @@ class Comparison:
 
     @property
     def headline(self) -> str:
-        """``was ACCEPT, now QUOTE_NOT_SUPPORTING (claims[0])``, or ``still ACCEPT``."""
+        """``was ACCEPT, now QUOTE_NOT_SUPPORTING (claims[0])``, or ``still ACCEPT``; of another answer,
+        ``was ACCEPT (trial 1), now ...``, or ``ACCEPT, as trial 1``."""
         now = self.now if self.claim is None else f"{self.now} (claims[{self.claim}])"
-        return f"was {self.was}, now {now}" if self.flipped else f"still {now}"
+        if self.was_of is None:
+            return f"was {self.was}, now {now}" if self.flipped else f"still {now}"
+        return f"was {self.was} ({self.was_of}), now {now}" if self.flipped else f"{now}, as {self.was_of}"
+
+
+def versus(first: CaseReport, other: CaseReport, first_of: str) -> Comparison | None:
+    """``other`` against ``first``, another answer to the same question (an item's first trial: ``first_of``
+    names it), as the lab compares an edited case with its frozen self; None when either has no verdict."""
+    verdict = other.verdict
+    if first.verdict is None or verdict is None:
+        return None
+    flips = tuple(BaselineFlip(was, now) for was, now in zip(first.baselines, other.baselines, strict=True))
+    return Comparison(first.actual, other.actual, None if verdict.ok else verdict.claim, flips, (), first_of)
 
 
 @dataclass(frozen=True, slots=True)

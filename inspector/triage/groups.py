@@ -17,6 +17,10 @@ from the summary into ``--export GROUP``:
 ``bad``                                 the bad lines
 ======================================  =============================================
 
+Beside them, groups the overview opens but the summary never lists: a pivot's
+pair (``PIVOT``) and an item's trials (``ITEM``: one item's records, or a set of
+items', as ``Tally.items`` keys them; ``ItemDetail``).
+
 Names are exact: untrusted parts (fields, sources, scopes, metadata) have ``\\``,
 ``/``, ``=`` and ``:`` escaped with a backslash (``/`` separates nothing in a
 ``PATH=VALUE`` or ``other:PATH`` name, and is left as it is there:
@@ -64,6 +68,7 @@ __all__ = [
     "GroupDetail",
     "GroupKind",
     "GroupMatcher",
+    "ItemDetail",
     "Membership",
     "PivotDetail",
     "ReasonDetail",
@@ -93,7 +98,8 @@ class GroupKind(StrEnum):
     """What a group is made of: the JSON's ``kind`` (each member is its string,
     so the JSON is the same), in the order the summary lists the groups; a
     pivot's pair (two dimensions' values crossed: ``triage.pivot``) last, not a
-    group of the summary but one the overview opens and draws as any."""
+    group of the summary but one the overview opens and draws as any; an item's trials (one item's records,
+    or a set of items': ``ItemDetail``) after it, never in a summary either."""
 
     CHECK = "check"
     REASON = "reason"
@@ -106,6 +112,7 @@ class GroupKind(StrEnum):
     FALSE_ACCEPT = "false_accept"
     BAD = "bad"
     PIVOT = "pivot"
+    ITEM = "item"
 
     @property
     def population(self) -> bool:
@@ -208,8 +215,15 @@ class PivotDetail(_Detail, frozen=True):
     b: str
 
 
+class ItemDetail(_Detail, frozen=True):
+    """An item's trials, or a set of items': their keys as ``Tally.items`` keys them (the item member's JSON
+    text or the request's digest; with --by, that and the record's joined --by members)."""
+
+    items: frozenset[Any]
+
+
 GroupDetail: TypeAlias = (CheckDetail | ReasonDetail | ClaimDetail | ScopeDetail | ByDetail | BlameDetail
-                          | CategoryDetail | RungDetail | PivotDetail)
+                          | CategoryDetail | RungDetail | PivotDetail | ItemDetail)
 
 # A --by member as counted when its value is past the bound of values kept: no
 # JSON text (none starts with NUL), so never a member's.
@@ -407,20 +421,24 @@ def cell_names(cell: Cell, by: Sequence[str]) -> list[str]:
 
 class Membership(NamedTuple):
     """Which records are a group's: the column that decides (``claim``: a record's failing claim, as
-    ``Tally.claims`` keys it; ``cell``: its count cell, a ``Cell``) and a test of one value of it."""
+    ``Tally.claims`` keys it; ``cell``: its count cell, a ``Cell``; ``item``: its item's key, as ``Tally.items``
+    keys it) and a test of one value of it."""
 
-    column: Literal["cell", "claim"]
+    column: Literal["cell", "claim", "item"]
     holds: Callable[[Any], bool]
 
 
 def membership(kind: GroupKind, name: str, detail: GroupDetail | None, by: Sequence[str]) -> Membership:
     """Which records are in the group of this kind, name and detail (``summary.Group.membership`` asks):
     each value of its column named as the summary names its groups.  A pivot's pair holds the cells whose
-    two dimensions' values are its own.  The bad lines are no records: they have none."""
+    two dimensions' values are its own; an item group (``ItemDetail``) the records of its items.  The bad lines
+    are no records: they have none."""
     if kind is GroupKind.BAD:
         raise ValueError("the bad lines are lines, not records: no count cell holds them")
     if kind is GroupKind.CLAIM:
         return Membership("claim", lambda claim: claim_name(*claim) == name)
+    if isinstance(detail, ItemDetail):
+        return Membership("item", detail.items.__contains__)
     if kind is GroupKind.SCOPE:
         return Membership("cell", lambda cell: scope_name(cell.scope) == name)
     if isinstance(detail, ByDetail):

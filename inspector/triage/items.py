@@ -48,8 +48,9 @@ from typing import Any
 from .groups import OTHER, meta_name, meta_text
 from .tally import ITEM_BITS, ITEM_NONE, TRIAGE_STATUSES, Options, Tally
 
-__all__ = ["FLIP_IDS", "KS", "ItemComparison", "Stability", "Flip", "GroupStability", "Paired", "item_text",
-           "mcnemar_exact", "pair_items", "pass_at_k", "pass_hat_k", "reported", "stability", "unpack"]
+__all__ = ["FLIP_IDS", "KS", "ItemComparison", "Stability", "Flip", "GroupStability", "Paired", "accepted_of",
+           "item_text", "mcnemar_exact", "pair_items", "pass_at_k", "pass_hat_k", "per_item", "reported", "stability",
+           "statuses_seen", "unpack", "verdict_of"]
 
 KS = (1, 2, 4, 8)  # the k of pass@k and pass^k
 FLIP_IDS = 20  # the item keys a flip table's cell keeps (the first, in byte order)
@@ -61,6 +62,16 @@ _EXACT_UP_TO = 2000  # discordant pairs up to which McNemar's tail is summed in 
 def unpack(packed: int) -> tuple[int, ...]:
     """An item's records per triage status (as ``TRIAGE_STATUSES``), from ``Tally.items``' packed int."""
     return tuple((packed >> (ITEM_BITS * code)) & _MASK for code in range(len(TRIAGE_STATUSES)))
+
+
+def statuses_seen(counts: Sequence[int]) -> int:
+    """How many distinct verdict statuses an item's trials had (1: stable, the same every time)."""
+    return sum(1 for count in counts if count)
+
+
+def accepted_of(counts: Sequence[int]) -> int:
+    """An item's accepted trials, from its counts by status (``unpack``)."""
+    return counts[_ACCEPT]
 
 
 def item_text(key: bytes) -> str:
@@ -109,12 +120,12 @@ class GroupStability:
         n = sum(counts)
         if not n:
             return
-        c = counts[_ACCEPT]
+        c = accepted_of(counts)
         self.least_trials = n if not self.items else min(self.least_trials, n)
         self.items += items
         self.trials += n * items
         self.accepted += c * items
-        seen = sum(1 for count in counts if count)
+        seen = statuses_seen(counts)
         self.distinct[seen] = self.distinct.get(seen, 0) + items
         if seen == 1:
             self.stable += items
@@ -209,6 +220,11 @@ def _per_item(tally: Tally, position: int | None = None, kept: Any = None) -> di
             key = (value if kept is None or value in kept else OTHER, item)
         found[key] = get(key, 0) + packed
     return found
+
+
+def per_item(tally: Tally) -> dict[bytes, int]:
+    """Packed counts per item, whatever its population (what the overall flip table pairs)."""
+    return _per_item(tally)
 
 
 def stability(tally: Tally, options: Options) -> Stability | None:
@@ -355,7 +371,8 @@ class ItemComparison:
                 "populations": [population.to_dict() for population in self.populations]}
 
 
-def _paired(name: str, after: dict[Any, int], before: dict[Any, int]) -> Paired:
+def _paired(name: str, after: dict[Any, int], before: dict[Any, int], ids: int | None = FLIP_IDS) -> Paired:
+    """The paired items of one population; each flip cell keeps its first ``ids`` item keys (None: all)."""
     found = Paired(name)
     table: dict[tuple[str, str], list[Any]] = {}
     verdicts: dict[int, str] = {}  # per packed counts (many items have the same)
@@ -384,7 +401,7 @@ def _paired(name: str, after: dict[Any, int], before: dict[Any, int]) -> Paired:
             cell = table[(then, now)] = [0, []]
         cell[0] += 1
         first = cell[1]
-        if len(first) < FLIP_IDS:
+        if ids is None or len(first) < ids:
             heapq.heappush(first, _Reverse(key))
         elif key < first[0].key:
             heapq.heapreplace(first, _Reverse(key))
@@ -415,15 +432,16 @@ def _by_value(counts: dict[Any, int]) -> dict[bytes | None, dict[bytes, int]]:
     return found
 
 
-def pair_items(after: Tally, before: Tally, options: Options) -> ItemComparison | None:
+def pair_items(after: Tally, before: Tally, options: Options, ids: int | None = FLIP_IDS) -> ItemComparison | None:
     """``after``'s items paired with ``before``'s (``--against``), or None when neither names its items
-    (``reported``)."""
+    (``reported``).  ``ids``: the item keys each flip cell keeps (the first, in byte order; None: every one,
+    as the overview's flips view opens a cell's items)."""
     if not (reported(after, options) or reported(before, options)):
         return None
-    populations = [_paired("all", _per_item(after), _per_item(before))]
+    populations = [_paired("all", _per_item(after), _per_item(before), ids)]
     for position, key in enumerate(options.by):
         kept = after.by_values.get(key, {}).keys() | before.by_values.get(key, {}).keys()
         mine, theirs = _by_value(_per_item(after, position, kept)), _by_value(_per_item(before, position, kept))
         for value in sorted(mine.keys() | theirs.keys(), key=lambda value: (value == OTHER, value is None, value or b"")):
-            populations.append(_paired(meta_name(key, value), mine.get(value, {}), theirs.get(value, {})))
+            populations.append(_paired(meta_name(key, value), mine.get(value, {}), theirs.get(value, {}), ids))
     return ItemComparison(populations, (after.items_untracked, before.items_untracked))

@@ -27,6 +27,9 @@ __all__ = ["Buckets", "series_document"]
 
 # Where a record outside the bars goes: before the first, after the last.
 _BEFORE, _AFTER = -1, -2
+# The groups without a histogram: the bad lines (not records), an item's trials (the series are kept per count
+# cell, which does not say a record's item).
+_UNDATED = frozenset((GroupKind.BAD, GroupKind.ITEM))
 
 
 class Buckets:
@@ -64,7 +67,7 @@ class Buckets:
         sources: tuple[tuple[dict[Any, dict[int, int]], Any], ...] = ((self.cells, series), (self.claims, claim_series))
         holds: Any = None
         if group is not None:
-            if group.kind is GroupKind.BAD:
+            if group.kind in _UNDATED:
                 return
             column, holds = group.membership(self.by)
             sources = ((self.claims, claim_series),) if column == "claim" else ((self.cells, series),)
@@ -105,11 +108,11 @@ class Buckets:
                          frame.first, frame.last, outside[_BEFORE], outside[_AFTER], frame.earliest, frame.latest)
 
     def of(self, group: Group) -> Histogram | None:
-        """One group's histogram (a pivot cell's too: ``Group.membership``); the bad lines have none.  Once
+        """One group's histogram (a pivot cell's too: ``Group.membership``); the bad lines and an item's trials have none.  Once
         asked for a group of the summary, every group's members are known (``members``, one sweep of the
         cells' names), so the next group costs only its own cells: a key in the overview, not a test of
         every cell."""
-        if group.kind is GroupKind.BAD or (self.group is not None and group.name != self.group.name):
+        if group.kind in _UNDATED or (self.group is not None and group.name != self.group.name):
             return None
         if group.kind is not GroupKind.PIVOT and self.group is None:
             cells, claims = self.members()

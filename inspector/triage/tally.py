@@ -188,14 +188,16 @@ class Index:
     And what every group of a record is decided by, dictionary-encoded (4 bytes
     a line per column; id 0 is none: a bad line, or a rejection without a failing
     claim): ``cell``, the record's count key (verdict key, scope, ``--by``
-    members: ``Tally.cells``), and ``claim`` (status, field, cited doc), each an
-    array of ids into its table of values (``keys``).  So which lines a group
+    members: ``Tally.cells``), ``claim`` (status, field, cited doc) and ``item``
+    (its item's key as ``Tally.items`` keys it: with --by, within its population;
+    none when items are not kept, ``--item none``, or past the first ``ITEMS_KEPT``
+    items), each an array of ids into its table of values (``keys``).  So which lines a group
     holds is found from the index alone, for any group (the inspector's
     drill-down), never by rereading the log."""
 
-    __slots__ = ("cell", "claim", "code", "file", "files", "keys", "line", "offset")
+    __slots__ = ("cell", "claim", "code", "file", "files", "item", "keys", "line", "offset")
 
-    COLUMNS = ("cell", "claim")
+    COLUMNS = ("cell", "claim", "item")
 
     def __init__(self) -> None:
         self.files: list[str] = []
@@ -205,6 +207,7 @@ class Index:
         self.code = array("B")
         self.cell = array("I")
         self.claim = array("I")
+        self.item = array("I")
         # Per column: its values, id -> value (id 0 is none), and value -> id.
         self.keys: dict[str, tuple[list[Any], dict[Any, int]]] = {column: ([None], {}) for column in self.COLUMNS}
 
@@ -219,8 +222,8 @@ class Index:
             all(self.values(column) == other.values(column) for column in self.COLUMNS)
 
     def column(self, name: str) -> array[int]:
-        """The ids of a column (``cell`` or ``claim``)."""
-        return self.cell if name == "cell" else self.claim
+        """The ids of a column (``cell``, ``claim`` or ``item``)."""
+        return self.cell if name == "cell" else self.claim if name == "claim" else self.item
 
     def values(self, name: str) -> list[Any]:
         """A column decoded: each line's value (None for none)."""
@@ -231,18 +234,22 @@ class Index:
         table, ids = self.keys[name]
         found = ids.get(value)
         if found is None:
+            if name == "item" and len(table) > ITEMS_KEPT:
+                return 0  # at most the items a tally keeps (the first seen): memory bounded, as theirs
             found = ids[value] = len(table)
             table.append(value)
         return found
 
-    def describe(self, cell: Any, claim: Any) -> None:
+    def describe(self, cell: Any, claim: Any, item: Any = None) -> None:
         """A record's group keys (after its file, line, offset and code)."""
         self.cell.append(self._id("cell", cell))
         self.claim.append(self._id("claim", claim) if claim is not None else 0)
+        self.item.append(self._id("item", item) if item is not None else 0)
 
     def describe_bad(self) -> None:
         self.cell.append(0)
         self.claim.append(0)
+        self.item.append(0)
 
     def file_number(self, path: str) -> int:
         """The number of ``path`` in ``files`` (a log is added when first seen)."""
@@ -896,7 +903,10 @@ class _Counting:
                     named += 1
                     item = bytes(item) if len(item) <= GROUP_CHARS else bounded_member(bytes(item))
                 if item is not None:
-                    add_item(((item, joined) if by else item, status_codes[status]))
+                    item = (item, joined) if by else item
+                    add_item((item, status_codes[status]))
+            else:
+                item = None
             if add_setting is not None:
                 setting = join(map(members.get, SETTINGS, _NO_SETTINGS))
                 if len(setting) > GROUP_CHARS:  # each bounded, as a --by member
@@ -924,7 +934,7 @@ class _Counting:
                 index_line.append(number + position)
                 index_offset.append(starts[position] + position)  # type: ignore[index]  # starts: computed for an index
                 index_code.append(_CODES[label_of(status, verdict.reason)])
-                index.describe(self._indexed_cell(flat), failing)
+                index.describe(self._indexed_cell(flat), failing, item)
             if matcher is not None and matcher.matches(verdict, known, members, evidence, file):
                 if sampled is not None:
                     at = starts[position] + position  # type: ignore[index]  # starts: computed for a matcher

@@ -85,6 +85,8 @@ SCREENS: dict[str, str] = {
     "line": "A record's log line (l)",
     "annotate": "Annotating a record (N)",
     "pivot": "The pivot of two dimensions (p)",
+    "trials": "An item's trials (t)",
+    "flips": "The flips of two runs, item by item (f)",
     "bad": "A triage's bad lines",
     "help": "This help",
     "app": "Everywhere",
@@ -171,6 +173,7 @@ _FOOTER_GROUPS = {
     "summary_down": _ROW, "summary_up": _ROW,
     "report_down": _ROW, "report_up": _ROW,
     "triage_down": _ROW, "triage_up": _ROW, "bad_down": _ROW, "bad_up": _ROW, "pivot_down": _ROW, "pivot_up": _ROW,
+    "trials_down": _ROW, "trials_up": _ROW, "flips_down": _ROW, "flips_up": _ROW,
     "line_down": _ROW, "line_up": _ROW,
 }
 
@@ -423,6 +426,31 @@ KEYS: tuple[Key, ...] = (
     Key("pivot_back", keys="escape", action="back", description="overview",
         help="Back to the overview (while typing the dimensions: stop typing).", group="triage", display="Esc",
         screen="pivot"),
+    Key("triage_trials", keys="t", action="trials", description="trials",
+        help="The trials view: each item (its records in one run are its trials: the item member, --item PATH, else "
+        "the request) with its trials and the verdicts they had, the most unstable first; the head has every item's "
+        "stability (unstable share, pass@1, pass^k).", group="triage", display="t", screen="triage"),
+    Key("triage_flips", keys="f", action="flips", description="flips",
+        help="With --against, once both runs are counted: the flips view, the items of both runs by their verdict "
+        "before and after (regressions first), McNemar's test on the paired items in the head.", group="triage",
+        display="f", screen="triage"),
+    *_moves("trials", "item"),
+    Key("trials_open", keys="enter", action="open_item", description="open trials",
+        help="Open the item's trials in the main view, one after another (j/k); the verdict panel says which check "
+        "flips against its first trial, and on which claim.", group="triage", display="⏎ Enter", screen="trials"),
+    Key("trials_sort", keys="o", action="sort", description="sort",
+        help="Order the items most unstable first (more distinct verdicts, then a share accepted nearer one half, "
+        "then more trials), by trials, by share accepted, or by item.", group="triage", display="o",
+        screen="trials"),
+    Key("trials_back", keys="escape", action="back", description="back",
+        help="Back to the overview (or to the flips view, from a flip's items).", group="triage", display="Esc",
+        screen="trials"),
+    *_moves("flips", "flip"),
+    Key("flips_open", keys="enter", action="open_flip", description="open items",
+        help="The trials view of the flip's items only: their trials in the logs given, each with its verdict in "
+        "--against's.", group="triage", display="⏎ Enter", screen="flips"),
+    Key("flips_back", keys="escape", action="back", description="overview",
+        help="Back to the overview.", group="triage", display="Esc", screen="flips"),
     Key("export_submit", keys="enter", action="submit", description="export",
         help="Write the suite with these fields (Tab moves between them); a refusal is said here, nothing written.",
         group="triage", display="⏎ Enter", screen="export", priority=True),

@@ -89,8 +89,9 @@ class TestSummary:
         assert main(["triage", str(folder / "app.jsonl"), "--registry", str(registry), "--summary",
                      "--by", "model"]) == 0
         out = capsys.readouterr().out
-        # A new kind is named in this test too (the pivot's pairs are the overview's, never the summary's).
-        assert [kind for kind in KINDS if kind != "pivot"] == list(KINDS[:10]) and len(KINDS) == 11
+        # A new kind is named in this test too (the pivot's pairs and an item's trials are the overview's, never
+        # the summary's).
+        assert [kind for kind in KINDS if kind not in ("pivot", "item")] == list(KINDS[:10]) and len(KINDS) == 12
         for name in ("ACCEPT", "reason:INVALID_JSON/SYNTAX", "claim:", "scope:", "model=gpt-x", "blame:retrieval",
                      "blame:generation", "category:", "rung:strict_json", "rung:citation_only", "rung:contract",
                      "false_accept:citation_only", "the group bad"):

@@ -401,7 +401,7 @@ def _otel(rows: list[dict[str, Any] | None]) -> dict[str, str]:
         if kind == "truncated":
             values["truncated"] = "length"
         kept_temperature = int(temperature) if temperature.is_integer() else temperature
-        expected[chat_id] = _canonical(values, {"temperature": kept_temperature, "max_tokens": str(max_tokens),
+        expected[chat_id] = _canonical(values, {"temperature": kept_temperature, "max_tokens": max_tokens,
                                                 "prompt_version": record["prompt_version"]})
     ended.sort(key=lambda item: item[0])
     resource = {"attributes": [_kv("service.name", "claims-api"), _kv("service.version", "2.4.1"),

@@ -35,7 +35,8 @@ def test_every_kind_is_the_string_the_json_says(counted):
     assert kinds == [group.kind for group in counted.groups]
     assert all(GroupKind(kind) in KINDS for kind in kinds)
     assert [kind for kind in KINDS if kind in kinds] == list(dict.fromkeys(kinds))  # the summary's order
-    assert KINDS[-1] is GroupKind.PIVOT and "pivot" == GroupKind.PIVOT  # a pivot's pair has a kind too
+    assert KINDS[-2:] == (GroupKind.PIVOT, GroupKind.ITEM)  # a pivot's pair and an item: kinds the overview opens
+    assert "pivot" == GroupKind.PIVOT and "item" == GroupKind.ITEM
 
 
 def test_a_kind_given_as_its_string_is_the_kind():

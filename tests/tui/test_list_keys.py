@@ -151,6 +151,37 @@ async def test_the_pivot(made):
         assert table.cursor == 1
 
 
+@pytest.fixture(scope="module")
+def two_runs(tmp_path_factory):
+    """Two runs of the same items (the second worse for one model): the trials and flips views have rows."""
+    folder = tmp_path_factory.mktemp("list-keys-items")
+    registry = write_registry(folder / "registry.json")
+    write_log(folder / "old.jsonl", 0, 1, items=40, trials=3)
+    write_log(folder / "new.jsonl", 0, 2, items=40, trials=3, worse=("llama-z", 0.5))
+    return folder / "new.jsonl", folder / "old.jsonl", registry
+
+
+async def test_the_trials_and_the_flips(two_runs):
+    from inspector.presentation.overview import triage_run
+    from inspector.suites.load import load_registry
+    from inspector.tui.app import make_triage_app
+    from inspector.tui.screens.trials import FlipsScreen, TrialsScreen
+    from inspector.tui.widgets.trials_table import FlipsTable, TrialsTable
+
+    new, old, registry = two_runs
+    run = triage_run([str(new)], load_registry(registry), str(registry), ("model",), against=[str(old)])
+    async with make_triage_app(run).run_test(size=SIZE) as pilot:
+        overview = await counted(pilot)
+        await pilot.press("t")
+        assert isinstance(pilot.app.screen, TrialsScreen)
+        await moves_and_clamps(pilot, pilot.app.screen.query_one(TrialsTable))
+        await pilot.press("escape")
+        assert pilot.app.screen is overview
+        await pilot.press("f")
+        assert isinstance(pilot.app.screen, FlipsScreen)
+        await moves_and_clamps(pilot, pilot.app.screen.query_one(FlipsTable))
+
+
 async def test_the_bad_lines_now_with_g_G_and_the_page_keys(made):
     async with app_for(*made).run_test(size=SIZE) as pilot:
         screen = await counted(pilot)

@@ -25,12 +25,13 @@ from ..widgets.registry_table import RegistryTable
 from ..widgets.group_table import GroupTable
 from ..widgets.request_strip import RequestStrip
 from ..widgets.source_text import SourceText
+from ..widgets.trials_table import TrialsTable
 from ..widgets.verdict import VerdictView
 
 __all__ = ["HelpScreen", "help_markdown", "mutations_markdown"]
 
 PANELS = (CaseList, RecordStrip, RequestStrip, ClaimsTable, RegistryTable, SourceText, ChecksPanel, RawAnswer,
-          VerdictView, GroupTable)
+          VerdictView, GroupTable, TrialsTable)
 
 INTRO = (
     "# inspector\n\n"

@@ -47,6 +47,7 @@ from .. import keys, safe
 from ..messages import CasesChosen, RecordAnnotated
 from ..tones import TEXT, Tone
 from ..widgets.record_strip import RecordStrip
+from ..widgets.verdict import VerdictView
 from .main import MainScreen
 
 __all__ = ["RecordsScreen"]
@@ -76,6 +77,13 @@ class RecordsScreen(MainScreen):
         self.filter_problem: str | None = None  # why the typed filter cannot be read
         self._filtering = 0  # the typed filter's generation: a worker's result for an older one is dropped
         self._open_found = False  # Enter was pressed while the filter read: open the first record found
+
+    def _hand_review(self, selection: Selection) -> None:
+        """The main view's, and for an item's trials, which trial the record is, against the first."""
+        super()._hand_review(selection)
+        session = self.session
+        self.query_one(VerdictView).trial = session.trial(selection.report.number) \
+            if isinstance(session, RecordSession) else None
 
     def compose_request_head(self) -> ComposeResult:
         yield RecordStrip(id="record")

@@ -430,6 +430,8 @@ class TriageScreen(FollowsTime, Screen[None]):
         if action == "escape":
             return (self.running or bool(self.filter_text)
                     or self.query_one("#triage-filter", Input).has_class("-active")) or None
+        if action == "flips":
+            return bool(self.run.against)  # two runs item by item: not offered without --against
         return True
 
     @on(Input.Changed, "#triage-filter")
@@ -479,6 +481,34 @@ class TriageScreen(FollowsTime, Screen[None]):
 
         await self.app.push_screen(PivotScreen(self.run, counted, pivot_default(self.run),
                                                lambda crossed, cell: self._open(pivot_group(crossed, cell)), self.counts))
+
+    # -- the trials and flips views --------------------------------------------------------
+
+    async def action_trials(self) -> None:
+        """The trials view on the counts shown; it follows those to come (``counts``), as the pivot view."""
+        counted = self.counted
+        if counted is None:
+            return
+        from .trials import TrialsScreen
+
+        await self.app.push_screen(TrialsScreen(self.run, counted, self._open, self.counts))
+
+    def action_flips(self) -> None:
+        """The flips view: the two runs item by item, once both are counted (``--against``)."""
+        counted = self.counted
+        if counted is None:
+            return
+        from ...presentation.trials_view import flips_counted
+
+        compared = flips_counted(counted, self.run.options)
+        if compared is None:
+            self.notify("not compared yet: the flips are there once both runs are counted" if counted.baseline is None
+                        else "no item is named in either run: records name theirs with an item member, or count "
+                        "with --item PATH", markup=False, timeout=4)
+            return
+        from .trials import FlipsScreen
+
+        self.app.push_screen(FlipsScreen(self.run, counted, compared, self._open))
 
     def _changed(self, counted: Snapshot, doing: str) -> bool:
         """Whether a log is not what was counted any more (then said on screen, with the key that counts again)."""

@@ -24,7 +24,7 @@ __all__ = ["KIND_WORDS", "GroupTable"]
 KIND_WORDS = {
     GroupKind.CHECK: "verdict", GroupKind.REASON: "sub-reason", GroupKind.CLAIM: "claim", GroupKind.SCOPE: "scope",
     GroupKind.BY: "metadata", GroupKind.BLAME: "blame", GroupKind.CATEGORY: "category", GroupKind.RUNG: "rungs",
-    GroupKind.FALSE_ACCEPT: "false accept", GroupKind.BAD: "bad lines", GroupKind.PIVOT: "pivot",
+    GroupKind.FALSE_ACCEPT: "false accept", GroupKind.BAD: "bad lines", GroupKind.PIVOT: "pivot", GroupKind.ITEM: "item",
 }
 
 

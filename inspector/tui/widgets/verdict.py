@@ -22,6 +22,7 @@ from textual.visual import Visual
 from ...presentation.records import CaseMetadataShown, case_metadata
 from ...presentation.review_view import CaseReview, Said
 from ...presentation.selection import Selection
+from ...presentation.record_session import Trial
 from ...reports.case import Baseline, Blame, CaseReport, Comparison, ConflictLine, Origin
 from ...reports.labels import LabelMatch
 from ...suites.load import HumanDecision
@@ -110,6 +111,7 @@ class VerdictView(ScrollView, can_focus=False):
         super().__init__(id=id)
         self._entry: object = None
         self.review: CaseReview | None = None  # the case's review, set by the screen before ``show``
+        self.trial: Trial | None = None  # a record among its item's trials, set by the screen before ``show``
         self._lines: list[Content] = []
         self._strips: list[Strip] = []
         self._width = -1
@@ -118,11 +120,11 @@ class VerdictView(ScrollView, can_focus=False):
         self._wrapped: LRUCache[tuple, list[Strip]] = LRUCache(256)
 
     def show(self, selection: Selection) -> None:
-        entry = (selection.report, self.review)
-        if isinstance(self._entry, tuple) and entry[0] is self._entry[0] and entry[1] == self._entry[1]:
+        entry = (selection.report, self.review, self.trial)
+        if isinstance(self._entry, tuple) and entry[0] is self._entry[0] and entry[1:] == self._entry[1:]:
             return
         self._entry = entry
-        self._lines = verdict_lines(selection, self.review)
+        self._lines = verdict_lines(selection, self.review, self.trial)
         self._width = -1
         self.scroll_to(0, 0, animate=False, immediate=True)
         self._wrap()
@@ -168,13 +170,15 @@ class VerdictView(ScrollView, can_focus=False):
         return Strip.blank(self.scrollable_content_region.width, self.rich_style)
 
 
-def render_verdict(selection: Selection, review: CaseReview | None = None) -> Content:
+def render_verdict(selection: Selection, review: CaseReview | None = None, trial: Trial | None = None) -> Content:
     """The verdict panel's text, as one Content."""
-    return Content("\n").join(verdict_lines(selection, review))
+    return Content("\n").join(verdict_lines(selection, review, trial))
 
 
-def verdict_lines(selection: Selection, review: CaseReview | None = None) -> list[Content]:
-    """The verdict panel, line by line (with the case's review, when it has one)."""
+def verdict_lines(selection: Selection, review: CaseReview | None = None,
+                  trial: Trial | None = None) -> list[Content]:
+    """The verdict panel, line by line (with the case's review, when it has one; a record among its item's
+    trials, against the first: ``trial``)."""
     report = selection.report
     verdict = report.verdict
     lines: list[Content] = []
@@ -192,6 +196,8 @@ def verdict_lines(selection: Selection, review: CaseReview | None = None) -> lis
         lines.append(Content.assemble((f" {verdict.label} ", "bold $text on $error 70%")))
     comparison = report.comparison
     match = report.label_match
+    if comparison is None and trial is not None:
+        lines.extend(_trial(trial))
     if comparison is not None:
         lines.extend(_comparison(comparison, report.expected))
     elif match is LabelMatch.UNLABELLED:
@@ -246,9 +252,9 @@ def verdict_lines(selection: Selection, review: CaseReview | None = None) -> lis
 SHOWN_CHANGES = 3
 
 
-def _comparison(comparison: Comparison, expected: str | None) -> list[Content]:
-    """An edited case against its frozen self: the verdict, the baselines, the changes."""
-    lines = [Content.assemble(("✎ ", strong(Tone.WARN)),
+def _compared(comparison: Comparison, mark: str, lead: str = "") -> list[Content]:
+    """One answer against another (``Comparison``): the verdict before and now, then the baselines."""
+    lines = [Content.assemble((mark, strong(Tone.WARN)), (lead, _MUTED),
                               (comparison.headline, strong(Tone.WARN if comparison.flipped else Tone.MUTED)))]
     parts: list[Content | tuple[str, str]] = []
     for flip in comparison.baselines:
@@ -256,6 +262,21 @@ def _comparison(comparison: Comparison, expected: str | None) -> list[Content]:
             parts.append((" · ", _MUTED))
         parts.append((flip.words, strong(flip.tone) if flip.flipped else _MUTED))
     lines.append(Content.assemble(*parts))
+    return lines
+
+
+def _trial(trial: Trial) -> list[Content]:
+    """A record among its item's trials, against the first trial (the first: the others are against it)."""
+    if trial.against is None:
+        said = "the first: the others are compared with it" if trial.trial == 1 else \
+            "not compared: a trial could not be read again"
+        return [Content.assemble(("⇄ ", strong(Tone.MUTED)), (f"{trial.lead} · {said}", _MUTED))]
+    return _compared(trial.against, "⇄ ", f"{trial.lead} · ")
+
+
+def _comparison(comparison: Comparison, expected: str | None) -> list[Content]:
+    """An edited case against its frozen self: the verdict, the baselines, the changes (the lab's keys)."""
+    lines = _compared(comparison, "✎ ")
     changes = comparison.changes
     shown = changes[-SHOWN_CHANGES:]
     words: list[Content | tuple[str, str]] = [(f"{len(changes)} change{'s' if len(changes) != 1 else ''}: ", _MUTED)]
