@@ -43,6 +43,7 @@ import math
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from .groups import OTHER, meta_name, meta_text
@@ -357,11 +358,14 @@ class ItemComparison:
 
     def population(self, name: str) -> Paired | None:
         """The paired items of the population a group is named for (``model=claude-y``: the summary's name of
-        a --by value), None when it paired none."""
-        for paired in self.populations[1:]:
-            if paired.group == name:
-                return paired if paired.paired else None
-        return None
+        a --by value), None when it paired none.  Asked once a group of the comparison (thousands with
+        ``--by id``): looked up by name, not searched."""
+        found = self._by_name.get(name)
+        return found if found is not None and found.paired else None
+
+    @cached_property
+    def _by_name(self) -> dict[str, Paired]:
+        return {paired.group: paired for paired in self.populations[1:]}
 
     def to_dict(self) -> dict[str, Any]:
         return {"outcome": "an item is accepted in a run when more than half its trials were",
