@@ -19,6 +19,7 @@ from inspector.lab.mutations import MUTATIONS_BY_NAME, answer_of
 from inspector.suites.load import load_registry
 from inspector.triage import run as engine_run
 from inspector.presentation.overview import triage_run
+from inspector.triage.groups import GroupKind
 from inspector.triage.synth import write_log, write_registry
 from inspector.triage.timeline import parse_time
 from inspector.tui.app import make_triage_app
@@ -98,21 +99,43 @@ def drawn_cells(table: GroupTable, key: str) -> list[str]:
 class TestOverviewLayout:
     """What the rows show at 120 and 80 columns, on the bundled sample log (issue 20)."""
 
-    async def test_at_120_columns_every_name_is_told_apart_a_long_one_cut_in_the_middle_and_whole_below(self):
+    async def test_at_120_columns_a_claim_is_its_check_field_and_document_the_histogram_giving_way(self):
+        # issue 34: "claim:STA…eout_ms/auth-prod-v1" told neither the check nor the field
         async with app_for(*SAMPLE, "model").run_test(size=SIZE) as pilot:
             screen = await counted(pilot)
             table = screen.query_one(GroupTable)
-            await time_of(pilot, screen, table.current.name)  # the histogram beside the groups
+            await pilot.pause()
+            assert screen.query_one("#time-panel").display is False  # its 42 columns gave way to the names
+            assert [column.key for column in table.columns] == ["kind", "group", "bar", "records", "rate", "rejected"]
             names = drawn_cells(table, "group")
             assert len(set(names)) == len(names) == len(table.groups)
             assert "STALE_REVISION" in names and "model=claude-y" in names  # short names whole
+            assert "reason:INVALID_JSON/MISSING_MEMBER" in names  # no name cut
+            claims = [(group, drawn) for group, drawn in zip(table.groups, names, strict=True)
+                      if group.kind is GroupKind.CLAIM]
+            assert claims and all(drawn.split() == group.name.removeprefix("claim:").split("/")
+                                  for group, drawn in claims)
             row = next(row for row, group in enumerate(table.groups)
                        if group.name == "claim:STALE_REVISION/pool_size/auth-staging-v1")
-            drawn = names[row]
-            assert "…" in drawn and drawn.startswith("claim:STAL") and drawn.endswith("/auth-staging-v1")
+            table.scroll_to_row(row)
+            await pilot.pause()
+            starts = {(row_text(table, at).index(f" {field} "), row_text(table, at).index(f" {doc}"))
+                      for at in (row, row + 1)
+                      for _, field, doc in [table.groups[at].name.split("/")]}
+            assert len(starts) == 1  # the fields and the documents start in one column
             select_group(screen, table.groups[row].name)
             await pilot.pause()
             assert screen.query_one("#groups-name").render().plain == "claim:STALE_REVISION/pool_size/auth-staging-v1"
+
+    async def test_with_short_names_the_histogram_stays_beside_the_groups(self, tmp_path):
+        log = tmp_path / "short.jsonl"
+        log.write_text("\n".join(record("accept.json", ts="2026-12-01T00:00:00Z")
+                                 for _ in range(5)) + "\n")
+        async with app_for(log, PAYMENTS_REGISTRY).run_test(size=SIZE) as pilot:
+            screen = await counted(pilot)
+            await time_of(pilot, screen, screen.query_one(GroupTable).current.name)
+            await pilot.pause()
+            assert screen.query_one("#time-panel").display is True
 
     @pytest.mark.parametrize("size", [(80, 24), (60, 24)])
     async def test_narrow_every_row_shows_its_count_the_histogram_and_the_bar_give_way(self, size):
@@ -122,11 +145,19 @@ class TestOverviewLayout:
             assert screen.query_one("#time-panel").display is False  # the records carry ts: shown when wide
             assert "records" in table.render_line(0).text.split()  # the header
             assert drawn_cells(table, "records") == [f"{group.records:,}" for group in table.groups]
-            if size[0] == 80:  # the histogram and the bar gave way: the names have room to be told apart
+            if size[0] == 80:  # the histogram, the bar, the rate and the rejected gave way to the claims' columns
                 names = drawn_cells(table, "group")
                 assert len(set(names)) == len(names)
-                assert "reason:INVALID_JSON/MISSING_MEMBER" in names  # cut at 120 beside the histogram
-                assert "rejected" in table.render_line(0).text.split()
+                assert "reason:INVALID_JSON/MISSING_MEMBER" in names
+                assert [column.key for column in table.columns] == ["kind", "group", "records"]
+                for group, drawn in zip(table.groups, names, strict=True):
+                    if group.kind is GroupKind.CLAIM:  # the check and the field whole; the document's head and tail
+                        check, field, doc = group.name.removeprefix("claim:").split("/")
+                        shown = drawn.split()
+                        assert shown[:2] == [check, field]
+                        head, cut, tail = shown[2].partition("…")
+                        assert shown[2] == doc or (cut and doc.startswith(head) and doc.endswith(tail)
+                                                   and len(head) >= 4 and len(tail) >= 8)
 
     async def test_o_sorts_by_rejections_the_passing_groups_last_and_the_title_says_so(self):
         async with app_for(*SAMPLE, "model").run_test(size=SIZE) as pilot:
@@ -649,6 +680,23 @@ def test_snapshot_of_the_overview(snap_compare, made, monkeypatch):
     monkeypatch.chdir(made[0])
     app = app_for("app.jsonl", "registry.json", "model")
     assert snap_compare(app, terminal_size=SIZE, run_before=settled)
+
+
+def test_snapshot_of_the_overview_at_80_columns(snap_compare, made, monkeypatch):
+    # issue 34: a claim's check, field and document in columns; the rate and the rejected gave way to them
+    monkeypatch.chdir(made[0])
+
+    async def settle(pilot):
+        screen = await counted(pilot)
+        screen.counted.seconds = 0.5
+        screen._show_head()
+        table = screen.query_one(GroupTable)
+        claims = [group.name for group in table.groups if group.kind is GroupKind.CLAIM]
+        select_group(screen, claims[10])  # ten claims above it in view
+        await pilot.pause()
+
+    app = app_for("app.jsonl", "registry.json", "model")
+    assert snap_compare(app, terminal_size=(80, 24), run_before=settle)
 
 
 def test_snapshot_of_a_groups_records(snap_compare, made, monkeypatch):
