@@ -494,6 +494,11 @@ KEYS: tuple[Key, ...] = (
     Key("line_close", keys="escape,l,q", action="dismiss", description="close",
         help="Back to the record.", group="triage", display="Esc l q", screen="line"),
     *_moves("bad", "bad line"),
+    Key("bad_line", keys="l,enter", action="log_line", description="whole line",
+        help="The bad line's whole text as its log holds it, read again, its reason whole above it: re-indented "
+        "when it is JSON text (r: exactly as written), control characters and bytes that are not UTF-8 shown as "
+        "escapes, the first 64 KiB of a longer one (the head says the line goes on); a log changed since it was "
+        "counted is said instead.", group="triage", display="l ⏎", screen="bad"),
     Key("bad_back", keys="escape", action="dismiss", description="back", help="Back to the triage overview.",
         group="triage", display="Esc", screen="bad"),
     Key("help_close", keys="escape,q,question_mark,f1", action="dismiss", description="close",

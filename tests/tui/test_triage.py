@@ -699,6 +699,22 @@ def test_snapshot_of_the_overview_at_80_columns(snap_compare, made, monkeypatch)
     assert snap_compare(app, terminal_size=(80, 24), run_before=settle)
 
 
+@pytest.mark.parametrize("size", [SIZE, (80, 24)], ids=["120x36", "80x24"])
+@pytest.mark.parametrize("opened", [False, True], ids=["list", "line"])
+def test_snapshot_of_the_bad_lines(snap_compare, made, monkeypatch, size, opened):
+    # issue 34: the selected line's whole reason under the list; l: its whole line, its reason above it
+    monkeypatch.chdir(made[0])
+
+    async def settle(pilot):
+        screen = await counted(pilot)
+        select_group(screen, "bad")
+        await pilot.press("enter", "j", "j", *(["l"] if opened else []))
+        await pilot.pause()
+
+    app = app_for("app.jsonl", "registry.json", "model")
+    assert snap_compare(app, terminal_size=size, run_before=settle)
+
+
 def test_snapshot_of_a_groups_records(snap_compare, made, monkeypatch):
     # The record's place and metadata above its request, in view without scrolling (issue 18).
     monkeypatch.chdir(made[0])
