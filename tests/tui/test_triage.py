@@ -81,8 +81,13 @@ def drawn_groups(screen: TriageScreen) -> list[tuple[str, str]]:
     """(name, count) of every row as the groups table draws its cells."""
     table = screen.query_one(GroupTable)
     columns = {column.key: column for column in table.columns}
-    return [(table.cell(row, columns["group"]), table.cell(row, columns["records"])[0])
-            for row in range(table.row_count)]
+    def name(row: int) -> str:
+        drawn = table.cell(row, columns["group"])
+        if isinstance(drawn, list):  # a claim's check, field and document, in their columns
+            return "claim:" + "/".join("".join(text for text, _ in drawn).split())
+        return drawn
+
+    return [(name(row), table.cell(row, columns["records"])[0]) for row in range(table.row_count)]
 
 
 def drawn_cells(table: GroupTable, key: str) -> list[str]:
@@ -318,7 +323,8 @@ class TestOverview:
         status, out, _ = run_main(capsys, "triage", str(folder / "app.jsonl"), "--registry", str(registry),
                                   "--format", "json", "--series")
         headless = {group["group"]: group for group in json.loads(out)["groups"]}
-        async with app_for(folder / "app.jsonl", registry).run_test(size=SIZE) as pilot:
+        # (wide enough for the claims' columns beside the histogram: at 120 it gives way to them)
+        async with app_for(folder / "app.jsonl", registry).run_test(size=(160, 36)) as pilot:
             screen = await counted(pilot)
             assert screen.query_one("#time-panel").has_class("-shown")
             table = screen.query_one(TimeTable)
@@ -1010,7 +1016,8 @@ def test_the_proposed_export_file_is_a_plain_name_in_the_current_directory():
 
 
 class TestPivotView:
-    async def test_p_crosses_two_dimensions_a_pair_opens_its_records_and_d_changes_them(self, made, capsys):
+    async def test_p_crosses_two_dimensions_as_a_grid_a_cell_opens_its_records_and_d_changes_them(self, made, capsys):
+        # issue 34: rows by columns (models down, checks across), the cursor a cell, Enter opens its records
         folder, registry, mix = made
         status, out, _ = run_main(capsys, "triage", str(folder / "app.jsonl"), "--registry", str(registry),
                                   "--format", "json", "--pivot", "model,check", "--series")
@@ -1024,11 +1031,19 @@ class TestPivotView:
             screen = pilot.app.screen
             assert isinstance(screen, PivotScreen) and screen.dimensions == ("model", "check")
             table = screen.query_one(PivotTable)
-            assert [(cell.a, cell.b, cell.records, cell.of) for cell in table.cells] == \
-                [(cell["a"], cell["b"], cell["records"], cell["of"]) for cell in headless]
-            await pilot.press("j")
+            grid = table.grid
+            assert set(grid.rows) == {cell["a"] for cell in headless}  # models down
+            assert set(grid.columns) == {cell["b"] for cell in headless}  # checks across
+            assert sorted((cell.a, cell.b, cell.records, cell.of) for cell in table.cells) == \
+                sorted((cell["a"], cell["b"], cell["records"], cell["of"]) for cell in headless)
+            header = table.render_line(0).text
+            assert header.split()[:3] == ["model", "records", "✗"] and grid.columns[0] in header
+            first = row_text(table, 0)
+            top = grid.cells[grid.rows[0], grid.columns[0]]
+            assert first.split()[0] == grid.rows[0] and f"{100 * top.share:.1f}% {top.records:,}" in first
+            await pilot.press("j", "l")  # a row down, a column across
             pair = table.current
-            assert pair == table.cells[1]
+            assert (pair.a, pair.b) == (grid.rows[1], grid.columns[1])
             time_table = screen.query_one(TimeTable)
             await until(pilot, lambda: time_table.shown is not None and time_table.shown.group == pair.name,
                         "the pair's histogram drawn (in a worker)", timeout=10)
@@ -1036,7 +1051,7 @@ class TestPivotView:
             expected = next(cell for cell in headless if (cell["a"], cell["b"]) == (pair.a, pair.b))["series"]
             assert [(bar.records, bar.rejected) for bar in shown.histogram.bars] == \
                 list(zip(expected["records"], expected["rejected"]))
-            assert screen.query_one("#pair-name").render().plain == f"{pair.a} × {pair.b}"
+            assert screen.query_one("#pair-name").render().plain.startswith(f"{pair.a} × {pair.b} · ")
             await pilot.press("enter")
             records = pilot.app.screen
             assert isinstance(records, RecordsScreen) and len(records.session) == pair.records
@@ -1044,8 +1059,12 @@ class TestPivotView:
             assert labels == {pair.b}
             await pilot.press("escape")
             assert pilot.app.screen is screen
-            await pilot.press("o")  # by rejected share: the rejected pairs first
-            assert table.cells[0].rejected_rate == max(cell.rejected_rate for cell in table.cells)
+            await pilot.press("h", "h")  # kept within the columns
+            assert table.column == 0
+            await pilot.press("o")  # the rows by rejected share: the most rejected first
+            grid = table.grid
+            shares = [grid.rejected[a] / grid.totals[a] for a in grid.rows]
+            assert shares == sorted(shares, reverse=True)
             await pilot.press("d")
             field = screen.query_one("#pivot-keys")
             field.value = "prompt_version,check"
@@ -1054,10 +1073,30 @@ class TestPivotView:
             assert any("was not counted" in str(note.message) for note in pilot.app._notifications)
             field.value = "scope,model"
             await pilot.press("enter")
-            assert screen.dimensions == ("scope", "model") and table.cells[0].a.startswith("scope:")
+            assert screen.dimensions == ("scope", "model") and table.grid.rows[0].startswith("scope:")
             assert sum(cell.records for cell in table.cells) == overview.counted.summary.records
             await pilot.press("escape")
             assert pilot.app.screen is overview
+
+    async def test_at_80_columns_the_grid_scrolls_sideways_keeping_the_row_names(self, made):
+        from inspector.tui.widgets.pivot_table import PivotTable
+
+        folder, registry, mix = made
+        async with app_for(folder / "app.jsonl", registry, "model").run_test(size=(80, 24)) as pilot:
+            await counted(pilot)
+            await pilot.press("p")
+            table = pilot.app.screen.query_one(PivotTable)
+            grid = table.grid
+            last = grid.columns[-1]
+            assert last not in table.render_line(0).text  # more checks than 80 columns hold
+            for _ in grid.columns:
+                await pilot.press("l")
+            await pilot.pause()
+            assert table.column == len(grid.columns) - 1
+            header, row = table.render_line(0).text, row_text(table, 0)
+            assert last in header and header.split()[:3] == ["model", "records", "✗"]  # names and counts kept
+            assert row.split()[0] == grid.rows[0]
+            assert grid.columns[0] not in header  # scrolled past
 
 
 class TestComparedOverview:
@@ -1098,18 +1137,20 @@ class TestComparedOverview:
             assert screen.sort == "name" and table.shifts is not None
 
 
-def test_snapshot_of_the_pivot_view(snap_compare, made, monkeypatch):
+@pytest.mark.parametrize("size", [SIZE, (80, 24)], ids=["120x36", "80x24"])
+def test_snapshot_of_the_pivot_view(snap_compare, made, monkeypatch, size):
+    # issue 34: models down, checks across; the cursor on a cell three columns across (scrolled at 80)
     monkeypatch.chdir(made[0])
 
     async def settle(pilot):
         await settled(pilot)
-        await pilot.press("p")
+        await pilot.press("p", "j", "l", "l", "l")
         table = pilot.app.screen.query_one(TimeTable)
         await until(pilot, lambda: table.shown is not None and table.shown.group is not None,
                     "the pair's histogram drawn (in a worker)", timeout=10)
 
     app = app_for("app.jsonl", "registry.json", "model")
-    assert snap_compare(app, terminal_size=SIZE, run_before=settle)
+    assert snap_compare(app, terminal_size=size, run_before=settle)
 
 
 def test_snapshot_of_a_comparison(snap_compare, made, monkeypatch):
