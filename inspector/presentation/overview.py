@@ -21,7 +21,7 @@ from ..contract.models import Registry
 from ..triage.drill import LineReader
 from ..triage.engines import Engine
 from ..triage.follow import FollowEvent, FollowProgress
-from ..triage.groups import BAD, KINDS, GroupKind
+from ..triage.groups import BAD, KINDS, ClaimDetail, GroupKind, claim_parts
 from ..triage.logs import LogError
 from ..triage.mapping import DEFAULT_FORMAT, LogFormat
 from ..triage.job import Following, TriageJob
@@ -34,6 +34,7 @@ from ..triage.tally import Options, Tally
 from ..triage.timeline import Histogram
 
 __all__ = [
+    "CLAIM_PART_CELLS",
     "COMPARED_SORTS",
     "SORTS",
     "SORT_WORDS",
@@ -41,7 +42,9 @@ __all__ = [
     "Snapshot",
     "TimeShown",
     "TriageRun",
+    "claim_columns",
     "count",
+    "fit_claim_columns",
     "has_buckets",
     "log_changes",
     "overview_groups",
@@ -73,6 +76,39 @@ def rejections(group: Group) -> int | None:
     if group.kind is GroupKind.CHECK and group.name == "ACCEPT":
         return 0
     return group.records if group.kind in _REJECTION_KINDS else None
+
+
+# The least a claim's field or document is cut to (in the middle) when its three columns do not fit.
+CLAIM_PART_CELLS = 8
+
+
+def claim_columns(group: Group) -> tuple[str, str, str] | None:
+    """A claim group's check, field and document, each as its name spells it (``claim:CHECK/FIELD/DOC``:
+    the overview shows them as three columns, so the check and the field are never lost to a cut of the
+    name); None for a group of another kind."""
+    detail = group.detail
+    if group.kind is not GroupKind.CLAIM or not isinstance(detail, ClaimDetail):
+        return None
+    return claim_parts(detail.check, detail.field, detail.doc)
+
+
+def fit_claim_columns(widest: tuple[int, int, int], width: int) -> tuple[int, int, int]:
+    """The cells of a claim's check, field and document columns within ``width`` (a cell between two):
+    each as wide as its widest (``widest``) when they fit; else the document gives way, then the field,
+    each down to ``CLAIM_PART_CELLS`` (a value longer is cut in the middle: its head and tail tell it
+    from its neighbours'), the check last (a check's name is at most 20 cells)."""
+    check, field, doc = widest
+    over = check + field + doc + 2 - width
+    for at in (2, 1, 0):
+        if over <= 0:
+            break
+        parts = [check, field, doc]
+        least = 1 if at == 0 else min(parts[at], CLAIM_PART_CELLS)
+        given = min(over, parts[at] - least)
+        parts[at] -= given
+        over -= given
+        check, field, doc = parts
+    return check, field, doc
 
 
 def overview_groups(summary: Summary, sort: str = "kind", text: str = "",

@@ -46,6 +46,7 @@ __all__ = [
     "LineStart",
     "LogLine",
     "RecordPlace",
+    "bad_line",
     "bad_line_starts",
     "case_metadata",
     "fit",
@@ -265,6 +266,7 @@ class LogLine:
     pretty: bool
     shown: int
     note: str | None = None
+    whole: bool = True  # False: the line goes on past ``size`` bytes (a bad line, read only so far)
 
     @property
     def cut(self) -> int:
@@ -377,6 +379,25 @@ class BadLineStarts:
         data, more = found[3], found[4]
         return LineStart(data.decode("utf-8", "surrogateescape"), more)
 
+
+
+def bad_line(starts: BadLineStarts, row: int, pretty: bool = True) -> LogLine:
+    """The ``row``-th bad line listed as the line view shows it: read again from its log, at most
+    ``LINE_BYTES`` of it (a bad line may be of any length: never read whole), re-indented when it is JSON
+    text and ``pretty``.  LogChanged when its log is not what was counted any more, LogError when it
+    cannot be read (or there is no index to find it by)."""
+    file, line, _ = starts.bad[row]
+    if starts.members is None:
+        raise LogError(file, "not read: no index of this triage")
+    found = starts.members.start(row, LINE_BYTES)
+    if found is None or found[:2] != (file, line):  # pragma: no cover - the index holds every bad line
+        raise LogError(file, f"line {line} is not found in the index")
+    _, _, offset, data, more = found
+    shown = log_line(file, line, offset, data, pretty)
+    if not more:
+        return shown
+    return LogLine(file, line, offset, shown.size, shown.text, shown.raw_bytes, shown.pretty, shown.shown,
+                   f"the first {shown.shown:,} bytes shown (the line goes on)", whole=False)
 
 
 def bad_line_starts(snapshot: Snapshot, run: TriageRun, reader: LineReader) -> BadLineStarts:

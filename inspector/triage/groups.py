@@ -81,6 +81,7 @@ __all__ = [
     "category_name",
     "cell_names",
     "claim_name",
+    "claim_parts",
     "dimension_namer",
     "membership",
     "meta_name",
@@ -250,7 +251,13 @@ def reason_name(status: str, reason: str) -> str:
 
 
 def claim_name(status: str, field: str, doc: str) -> str:
-    return f"claim:{status}/{_part(field)}/{_part(doc)}"
+    return "claim:" + "/".join(claim_parts(status, field, doc))
+
+
+def claim_parts(status: str, field: str, doc: str) -> tuple[str, str, str]:
+    """A claim group's check, field and document as its name spells them (``claim:`` and the three
+    joined by ``/``): what the overview shows in columns."""
+    return status, _part(field), _part(doc)
 
 
 def scope_name(scope: tuple[str, str, str]) -> str:

@@ -411,15 +411,22 @@ KEYS: tuple[Key, ...] = (
         group="triage", display="^r", screen="triage"),
     Key("triage_pivot", keys="p", action="pivot", description="pivot",
         help="The pivot view: two dimensions crossed (the scope, the check, a --by path; --pivot A,B chooses them, "
-        "else the first --by path and the check), each pair's records, share of its row and rejected, the time "
-        "histogram following the selected pair.", group="triage", display="p", screen="triage"),
-    *_moves("pivot", "pair"),
-    Key("pivot_open", keys="enter", action="open_pair", description="open pair",
-        help="Open the pair's records in the main view, as a group's (j/k through them, the lab, t/w annotations).",
+        "else the first --by path and the check) as a grid, the first's values down and the second's across, "
+        "each cell its share of the row and its records, the time histogram following the selected cell.",
+        group="triage", display="p", screen="triage"),
+    *_moves("pivot", "row"),
+    Key("pivot_left", keys="h,left", action="cursor_left", description="left",
+        help="Move to the previous column (the second dimension's previous value).", group="triage",
+        display="h ←", screen="pivot", on="table"),
+    Key("pivot_right", keys="l,right", action="cursor_right", description="right",
+        help="Move to the next column (the grid scrolls sideways, the row names kept).", group="triage",
+        display="l →", screen="pivot", on="table"),
+    Key("pivot_open", keys="enter", action="open_pair", description="open cell",
+        help="Open the cell's records in the main view, as a group's (j/k through them, the lab, t/w annotations).",
         group="triage", display="⏎ Enter", screen="pivot"),
-    Key("pivot_sort", keys="o", action="sort", description="sort",
-        help="Order the pairs by records, by their rejected share, by their share of the first value's records, or "
-        "by name.", group="triage", display="o", screen="pivot"),
+    Key("pivot_sort", keys="o", action="sort", description="sort rows",
+        help="Order the rows by records, by their rejected share, by their share in the cursor's column, or by "
+        "name.", group="triage", display="o", screen="pivot"),
     Key("pivot_dimensions", keys="d", action="dimensions", description="dimensions",
         help="Cross two other dimensions: type A,B (scope, check or a path the triage counted by) and Enter.",
         group="triage", display="d", screen="pivot"),
@@ -522,6 +529,11 @@ KEYS: tuple[Key, ...] = (
     Key("line_close", keys="escape,l,q", action="dismiss", description="close",
         help="Back to the record.", group="triage", display="Esc l q", screen="line"),
     *_moves("bad", "bad line"),
+    Key("bad_line", keys="l,enter", action="log_line", description="whole line",
+        help="The bad line's whole text as its log holds it, read again, its reason whole above it: re-indented "
+        "when it is JSON text (r: exactly as written), control characters and bytes that are not UTF-8 shown as "
+        "escapes, the first 64 KiB of a longer one (the head says the line goes on); a log changed since it was "
+        "counted is said instead.", group="triage", display="l ⏎", screen="bad"),
     Key("bad_back", keys="escape", action="dismiss", description="back", help="Back to the triage overview.",
         group="triage", display="Esc", screen="bad"),
     Key("help_close", keys="escape,q,question_mark,f1", action="dismiss", description="close",

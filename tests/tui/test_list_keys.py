@@ -143,12 +143,17 @@ async def test_the_pivot(made):
         await pilot.press("p")
         assert isinstance(pilot.app.screen, PivotScreen)
         table = pilot.app.screen.query_one(PivotTable)
-        await moves_and_clamps(pilot, table)
-        # typing the dimensions takes the keys; Esc gives them back to the pairs
+        await moves_and_clamps(pilot, table)  # a row (a model) at a time
+        # and a column (a check) at a time, kept within the columns
+        await pilot.press("l", "right")
+        assert table.column == 2
+        await pilot.press("h", "left", "left")
+        assert table.column == 0
+        # typing the dimensions takes the keys; Esc gives them back to the grid
         await pilot.press("d", "escape")
         assert table.has_focus
-        await pilot.press("j")
-        assert table.cursor == 1
+        await pilot.press("g", "j", "l")
+        assert (table.cursor, table.column) == (1, 1)
 
 
 @pytest.fixture(scope="module")

@@ -19,6 +19,7 @@ from inspector.lab.mutations import MUTATIONS_BY_NAME, answer_of
 from inspector.suites.load import load_registry
 from inspector.triage import run as engine_run
 from inspector.presentation.overview import triage_run
+from inspector.triage.groups import GroupKind
 from inspector.triage.synth import write_log, write_registry
 from inspector.triage.timeline import parse_time
 from inspector.tui.app import make_triage_app
@@ -80,8 +81,13 @@ def drawn_groups(screen: TriageScreen) -> list[tuple[str, str]]:
     """(name, count) of every row as the groups table draws its cells."""
     table = screen.query_one(GroupTable)
     columns = {column.key: column for column in table.columns}
-    return [(table.cell(row, columns["group"]), table.cell(row, columns["records"])[0])
-            for row in range(table.row_count)]
+    def name(row: int) -> str:
+        drawn = table.cell(row, columns["group"])
+        if isinstance(drawn, list):  # a claim's check, field and document, in their columns
+            return "claim:" + "/".join("".join(text for text, _ in drawn).split())
+        return drawn
+
+    return [(name(row), table.cell(row, columns["records"])[0]) for row in range(table.row_count)]
 
 
 def drawn_cells(table: GroupTable, key: str) -> list[str]:
@@ -98,21 +104,43 @@ def drawn_cells(table: GroupTable, key: str) -> list[str]:
 class TestOverviewLayout:
     """What the rows show at 120 and 80 columns, on the bundled sample log (issue 20)."""
 
-    async def test_at_120_columns_every_name_is_told_apart_a_long_one_cut_in_the_middle_and_whole_below(self):
+    async def test_at_120_columns_a_claim_is_its_check_field_and_document_the_histogram_giving_way(self):
+        # issue 34: "claim:STA…eout_ms/auth-prod-v1" told neither the check nor the field
         async with app_for(*SAMPLE, "model").run_test(size=SIZE) as pilot:
             screen = await counted(pilot)
             table = screen.query_one(GroupTable)
-            await time_of(pilot, screen, table.current.name)  # the histogram beside the groups
+            await pilot.pause()
+            assert screen.query_one("#time-panel").display is False  # its 42 columns gave way to the names
+            assert [column.key for column in table.columns] == ["kind", "group", "bar", "records", "rate", "rejected"]
             names = drawn_cells(table, "group")
             assert len(set(names)) == len(names) == len(table.groups)
             assert "STALE_REVISION" in names and "model=claude-y" in names  # short names whole
+            assert "reason:INVALID_JSON/MISSING_MEMBER" in names  # no name cut
+            claims = [(group, drawn) for group, drawn in zip(table.groups, names, strict=True)
+                      if group.kind is GroupKind.CLAIM]
+            assert claims and all(drawn.split() == group.name.removeprefix("claim:").split("/")
+                                  for group, drawn in claims)
             row = next(row for row, group in enumerate(table.groups)
                        if group.name == "claim:STALE_REVISION/pool_size/auth-staging-v1")
-            drawn = names[row]
-            assert "…" in drawn and drawn.startswith("claim:STAL") and drawn.endswith("/auth-staging-v1")
+            table.scroll_to_row(row)
+            await pilot.pause()
+            starts = {(row_text(table, at).index(f" {field} "), row_text(table, at).index(f" {doc}"))
+                      for at in (row, row + 1)
+                      for _, field, doc in [table.groups[at].name.split("/")]}
+            assert len(starts) == 1  # the fields and the documents start in one column
             select_group(screen, table.groups[row].name)
             await pilot.pause()
             assert screen.query_one("#groups-name").render().plain == "claim:STALE_REVISION/pool_size/auth-staging-v1"
+
+    async def test_with_short_names_the_histogram_stays_beside_the_groups(self, tmp_path):
+        log = tmp_path / "short.jsonl"
+        log.write_text("\n".join(record("accept.json", ts="2026-12-01T00:00:00Z")
+                                 for _ in range(5)) + "\n")
+        async with app_for(log, PAYMENTS_REGISTRY).run_test(size=SIZE) as pilot:
+            screen = await counted(pilot)
+            await time_of(pilot, screen, screen.query_one(GroupTable).current.name)
+            await pilot.pause()
+            assert screen.query_one("#time-panel").display is True
 
     @pytest.mark.parametrize("size", [(80, 24), (60, 24)])
     async def test_narrow_every_row_shows_its_count_the_histogram_and_the_bar_give_way(self, size):
@@ -122,11 +150,19 @@ class TestOverviewLayout:
             assert screen.query_one("#time-panel").display is False  # the records carry ts: shown when wide
             assert "records" in table.render_line(0).text.split()  # the header
             assert drawn_cells(table, "records") == [f"{group.records:,}" for group in table.groups]
-            if size[0] == 80:  # the histogram and the bar gave way: the names have room to be told apart
+            if size[0] == 80:  # the histogram, the bar, the rate and the rejected gave way to the claims' columns
                 names = drawn_cells(table, "group")
                 assert len(set(names)) == len(names)
-                assert "reason:INVALID_JSON/MISSING_MEMBER" in names  # cut at 120 beside the histogram
-                assert "rejected" in table.render_line(0).text.split()
+                assert "reason:INVALID_JSON/MISSING_MEMBER" in names
+                assert [column.key for column in table.columns] == ["kind", "group", "records"]
+                for group, drawn in zip(table.groups, names, strict=True):
+                    if group.kind is GroupKind.CLAIM:  # the check and the field whole; the document's head and tail
+                        check, field, doc = group.name.removeprefix("claim:").split("/")
+                        shown = drawn.split()
+                        assert shown[:2] == [check, field]
+                        head, cut, tail = shown[2].partition("…")
+                        assert shown[2] == doc or (cut and doc.startswith(head) and doc.endswith(tail)
+                                                   and len(head) >= 4 and len(tail) >= 8)
 
     async def test_o_sorts_by_rejections_the_passing_groups_last_and_the_title_says_so(self):
         async with app_for(*SAMPLE, "model").run_test(size=SIZE) as pilot:
@@ -287,7 +323,8 @@ class TestOverview:
         status, out, _ = run_main(capsys, "triage", str(folder / "app.jsonl"), "--registry", str(registry),
                                   "--format", "json", "--series")
         headless = {group["group"]: group for group in json.loads(out)["groups"]}
-        async with app_for(folder / "app.jsonl", registry).run_test(size=SIZE) as pilot:
+        # (wide enough for the claims' columns beside the histogram: at 120 it gives way to them)
+        async with app_for(folder / "app.jsonl", registry).run_test(size=(160, 36)) as pilot:
             screen = await counted(pilot)
             assert screen.query_one("#time-panel").has_class("-shown")
             table = screen.query_one(TimeTable)
@@ -651,6 +688,39 @@ def test_snapshot_of_the_overview(snap_compare, made, monkeypatch):
     assert snap_compare(app, terminal_size=SIZE, run_before=settled)
 
 
+def test_snapshot_of_the_overview_at_80_columns(snap_compare, made, monkeypatch):
+    # issue 34: a claim's check, field and document in columns; the rate and the rejected gave way to them
+    monkeypatch.chdir(made[0])
+
+    async def settle(pilot):
+        screen = await counted(pilot)
+        screen.counted.seconds = 0.5
+        screen._show_head()
+        table = screen.query_one(GroupTable)
+        claims = [group.name for group in table.groups if group.kind is GroupKind.CLAIM]
+        select_group(screen, claims[10])  # ten claims above it in view
+        await pilot.pause()
+
+    app = app_for("app.jsonl", "registry.json", "model")
+    assert snap_compare(app, terminal_size=(80, 24), run_before=settle)
+
+
+@pytest.mark.parametrize("size", [SIZE, (80, 24)], ids=["120x36", "80x24"])
+@pytest.mark.parametrize("opened", [False, True], ids=["list", "line"])
+def test_snapshot_of_the_bad_lines(snap_compare, made, monkeypatch, size, opened):
+    # issue 34: the selected line's whole reason under the list; l: its whole line, its reason above it
+    monkeypatch.chdir(made[0])
+
+    async def settle(pilot):
+        screen = await counted(pilot)
+        select_group(screen, "bad")
+        await pilot.press("enter", "j", "j", *(["l"] if opened else []))
+        await pilot.pause()
+
+    app = app_for("app.jsonl", "registry.json", "model")
+    assert snap_compare(app, terminal_size=size, run_before=settle)
+
+
 def test_snapshot_of_a_groups_records(snap_compare, made, monkeypatch):
     # The record's place and metadata above its request, in view without scrolling (issue 18).
     monkeypatch.chdir(made[0])
@@ -946,7 +1016,8 @@ def test_the_proposed_export_file_is_a_plain_name_in_the_current_directory():
 
 
 class TestPivotView:
-    async def test_p_crosses_two_dimensions_a_pair_opens_its_records_and_d_changes_them(self, made, capsys):
+    async def test_p_crosses_two_dimensions_as_a_grid_a_cell_opens_its_records_and_d_changes_them(self, made, capsys):
+        # issue 34: rows by columns (models down, checks across), the cursor a cell, Enter opens its records
         folder, registry, mix = made
         status, out, _ = run_main(capsys, "triage", str(folder / "app.jsonl"), "--registry", str(registry),
                                   "--format", "json", "--pivot", "model,check", "--series")
@@ -960,11 +1031,19 @@ class TestPivotView:
             screen = pilot.app.screen
             assert isinstance(screen, PivotScreen) and screen.dimensions == ("model", "check")
             table = screen.query_one(PivotTable)
-            assert [(cell.a, cell.b, cell.records, cell.of) for cell in table.cells] == \
-                [(cell["a"], cell["b"], cell["records"], cell["of"]) for cell in headless]
-            await pilot.press("j")
+            grid = table.grid
+            assert set(grid.rows) == {cell["a"] for cell in headless}  # models down
+            assert set(grid.columns) == {cell["b"] for cell in headless}  # checks across
+            assert sorted((cell.a, cell.b, cell.records, cell.of) for cell in table.cells) == \
+                sorted((cell["a"], cell["b"], cell["records"], cell["of"]) for cell in headless)
+            header = table.render_line(0).text
+            assert header.split()[:3] == ["model", "records", "✗"] and grid.columns[0] in header
+            first = row_text(table, 0)
+            top = grid.cells[grid.rows[0], grid.columns[0]]
+            assert first.split()[0] == grid.rows[0] and f"{100 * top.share:.1f}% {top.records:,}" in first
+            await pilot.press("j", "l")  # a row down, a column across
             pair = table.current
-            assert pair == table.cells[1]
+            assert (pair.a, pair.b) == (grid.rows[1], grid.columns[1])
             time_table = screen.query_one(TimeTable)
             await until(pilot, lambda: time_table.shown is not None and time_table.shown.group == pair.name,
                         "the pair's histogram drawn (in a worker)", timeout=10)
@@ -972,7 +1051,7 @@ class TestPivotView:
             expected = next(cell for cell in headless if (cell["a"], cell["b"]) == (pair.a, pair.b))["series"]
             assert [(bar.records, bar.rejected) for bar in shown.histogram.bars] == \
                 list(zip(expected["records"], expected["rejected"]))
-            assert screen.query_one("#pair-name").render().plain == f"{pair.a} × {pair.b}"
+            assert screen.query_one("#pair-name").render().plain.startswith(f"{pair.a} × {pair.b} · ")
             await pilot.press("enter")
             records = pilot.app.screen
             assert isinstance(records, RecordsScreen) and len(records.session) == pair.records
@@ -980,8 +1059,12 @@ class TestPivotView:
             assert labels == {pair.b}
             await pilot.press("escape")
             assert pilot.app.screen is screen
-            await pilot.press("o")  # by rejected share: the rejected pairs first
-            assert table.cells[0].rejected_rate == max(cell.rejected_rate for cell in table.cells)
+            await pilot.press("h", "h")  # kept within the columns
+            assert table.column == 0
+            await pilot.press("o")  # the rows by rejected share: the most rejected first
+            grid = table.grid
+            shares = [grid.rejected[a] / grid.totals[a] for a in grid.rows]
+            assert shares == sorted(shares, reverse=True)
             await pilot.press("d")
             field = screen.query_one("#pivot-keys")
             field.value = "prompt_version,check"
@@ -990,10 +1073,30 @@ class TestPivotView:
             assert any("was not counted" in str(note.message) for note in pilot.app._notifications)
             field.value = "scope,model"
             await pilot.press("enter")
-            assert screen.dimensions == ("scope", "model") and table.cells[0].a.startswith("scope:")
+            assert screen.dimensions == ("scope", "model") and table.grid.rows[0].startswith("scope:")
             assert sum(cell.records for cell in table.cells) == overview.counted.summary.records
             await pilot.press("escape")
             assert pilot.app.screen is overview
+
+    async def test_at_80_columns_the_grid_scrolls_sideways_keeping_the_row_names(self, made):
+        from inspector.tui.widgets.pivot_table import PivotTable
+
+        folder, registry, mix = made
+        async with app_for(folder / "app.jsonl", registry, "model").run_test(size=(80, 24)) as pilot:
+            await counted(pilot)
+            await pilot.press("p")
+            table = pilot.app.screen.query_one(PivotTable)
+            grid = table.grid
+            last = grid.columns[-1]
+            assert last not in table.render_line(0).text  # more checks than 80 columns hold
+            for _ in grid.columns:
+                await pilot.press("l")
+            await pilot.pause()
+            assert table.column == len(grid.columns) - 1
+            header, row = table.render_line(0).text, row_text(table, 0)
+            assert last in header and header.split()[:3] == ["model", "records", "✗"]  # names and counts kept
+            assert row.split()[0] == grid.rows[0]
+            assert grid.columns[0] not in header  # scrolled past
 
 
 class TestComparedOverview:
@@ -1034,18 +1137,20 @@ class TestComparedOverview:
             assert screen.sort == "name" and table.shifts is not None
 
 
-def test_snapshot_of_the_pivot_view(snap_compare, made, monkeypatch):
+@pytest.mark.parametrize("size", [SIZE, (80, 24)], ids=["120x36", "80x24"])
+def test_snapshot_of_the_pivot_view(snap_compare, made, monkeypatch, size):
+    # issue 34: models down, checks across; the cursor on a cell three columns across (scrolled at 80)
     monkeypatch.chdir(made[0])
 
     async def settle(pilot):
         await settled(pilot)
-        await pilot.press("p")
+        await pilot.press("p", "j", "l", "l", "l")
         table = pilot.app.screen.query_one(TimeTable)
         await until(pilot, lambda: table.shown is not None and table.shown.group is not None,
                     "the pair's histogram drawn (in a worker)", timeout=10)
 
     app = app_for("app.jsonl", "registry.json", "model")
-    assert snap_compare(app, terminal_size=SIZE, run_before=settle)
+    assert snap_compare(app, terminal_size=size, run_before=settle)
 
 
 def test_snapshot_of_a_comparison(snap_compare, made, monkeypatch):

@@ -133,3 +133,48 @@ async def test_a_records_place_metadata_and_whole_line_in_view_and_the_bad_lines
         await pilot.press("l")
         assert pilot.app.screen is records  # not shown: said
         assert any("the log changed since it was counted" in str(note.message) for note in pilot.app._notifications)
+
+
+async def test_a_bad_lines_whole_reason_and_whole_line_escaped_and_bounded(tmp_path):
+    """Issue 34: the bad lines' view cut reasons, and Enter and l did nothing.  The selected line's
+    whole reason is under the list; l (and Enter) show the whole line as l on a record does: escaped,
+    the first 64 KiB of a longer one (said), its reason whole above it."""
+    from inspector.presentation.records import LINE_BYTES
+    from inspector.tui.screens.bad_lines import BadLinesScreen
+    from inspector.tui.screens.log_line import LogLineScreen
+    from inspector.tui.widgets.bad_lines_table import BadLinesTable
+    from inspector.tui.widgets.text_view import SafeTextView
+
+    log = tmp_path / "app.jsonl"
+    long = b'{"raw": "' + b"x" * (2 * LINE_BYTES) + b'"}'  # a JSON object without a request
+    hostile = b"\x1b]0;owned\x07 \x1b[2J not json" + b" y" * 60
+    log.write_bytes(b"\n".join([line(), long, hostile]) + b"\n")
+    app = make_triage_app(triage_run([str(log)], load_registry(PAYMENTS_REGISTRY), str(PAYMENTS_REGISTRY)))
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await counted(pilot)
+        select_group(screen, "bad")
+        await pilot.press("enter")
+        bad = pilot.app.screen
+        assert isinstance(bad, BadLinesScreen)
+        table = bad.query_one(BadLinesTable)
+        reason = table.bad[0][2]
+        assert len(reason) > table._widths[2]  # cut in its column...
+        assert reason in bad.query_one("#bad-reason").render().plain  # ...whole under the list
+        await pilot.press("l")
+        shown = pilot.app.screen
+        assert isinstance(shown, LogLineScreen)
+        assert shown.line.shown == LINE_BYTES and not shown.line.whole  # bounded, and said
+        text, _ = screen_text_and_styles(pilot.app)
+        assert "the line goes on" in text and "more than 65,536 bytes" in text and reason in text
+        await pilot.press("escape")
+        assert pilot.app.screen is bad
+        await pilot.press("j")
+        assert table.bad[1][2] in bad.query_one("#bad-reason").render().plain
+        await pilot.press("enter")
+        shown = pilot.app.screen
+        assert isinstance(shown, LogLineScreen)
+        view = shown.query_one(SafeTextView)
+        rows = " ".join(view.render_line(y).text for y in range(view.virtual_size.height))
+        assert "\\u001b]0;owned\\u0007 \\u001b[2J not json" in rows  # escaped, never acted on
+        text, _ = screen_text_and_styles(pilot.app)
+        assert hidden_characters(text) == [] and f"{len(hostile):,} bytes" in text

@@ -7,20 +7,29 @@ overview lists them here, as the engine found them, in order: the first 1,000
 --summary --bad-lines FILE`` writes every one).  Each row's start is read from
 its log as the row is drawn (``presentation.records.BadLineStarts``, a few
 hundred bytes at most).  Reasons can quote the line and the start is the line:
-untrusted text, drawn through ``safe`` like every cell.
+untrusted text, drawn through ``safe`` like every cell.  The selected line's whole
+reason is under the table; ``l`` (or Enter) shows the whole line, as ``l`` on a
+record does (``LogLineScreen``: escaped, the first ``records.LINE_BYTES``).
 """
 
 from __future__ import annotations
 
+from functools import partial
+
+from textual import on
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.content import Content
 from textual.screen import Screen
-from textual.widgets import Footer
+from textual.widgets import Footer, Static
 
-from ...presentation.records import BadLineStarts
+from ...presentation.records import BadLineStarts, bad_line
+from ...triage.logs import LogError
+from ...triage.stamp import LogChanged
 from .. import keys, safe
+from ..tones import TEXT, Tone
 from ..widgets.bad_lines_table import BadLinesTable
+from ..widgets.table import CursorTable
 
 __all__ = ["BadLinesScreen"]
 
@@ -38,6 +47,7 @@ class BadLinesScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="bad-panel"):
             yield BadLinesTable(self.bad, self.starts, id="bad-lines")
+            yield Static("", id="bad-reason")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -47,3 +57,34 @@ class BadLinesScreen(Screen[None]):
             f"the first {count:,} listed (inspector triage --summary --bad-lines FILE writes every one) · "
         self.query_one("#bad-panel").border_title = Content.assemble(
             f"bad lines · {self.counted:,} (counted, never dropped) · {listed}", safe.content(files))
+        self._show_reason()
+
+    @on(CursorTable.CursorMoved)
+    def _show_reason(self) -> None:
+        """The selected line's whole reason (the table cuts it to its column): untrusted, it can quote the line."""
+        row = self.query_one(BadLinesTable).cursor
+        line = Content("") if row is None else Content.assemble(
+            ("reason: ", TEXT[Tone.MUTED]), safe.content(self.bad[row][2]), (" · l: the whole line", TEXT[Tone.MUTED]))
+        self.query_one("#bad-reason", Static).update(line)
+
+    def action_log_line(self) -> None:
+        """The selected bad line's whole text, reread from its log, its reason above it (a log changed since it
+        was counted, or a line that cannot be read: said instead)."""
+        row = self.query_one(BadLinesTable).cursor
+        if row is None or self.starts is None:
+            return
+        read = partial(bad_line, self.starts, row)
+        try:
+            line = read(True)
+        except LogChanged as exc:
+            self.notify(safe.display(f"{exc.path}: the log changed since it was counted ({exc.what}): this line is "
+                                     "not there any more; Esc, then ctrl+r in the overview counts again"),
+                        title="a log changed", severity="error", markup=False, timeout=8)
+            return
+        except LogError as exc:
+            self.notify(safe.file_error(exc, self.app.is_web), title="the line cannot be read again",
+                        severity="error", markup=False, timeout=8)
+            return
+        from .log_line import LogLineScreen
+
+        self.app.push_screen(LogLineScreen(read, line, self.bad[row][2]))

@@ -1,4 +1,5 @@
-"""A triage record's whole log line (``l`` on a group's records): ``LogLineScreen``.
+"""A triage record's whole log line (``l`` on a group's records, ``l`` or Enter on a bad line, its reason
+above it): ``LogLineScreen``.
 
 What it shows is ``presentation.records.LogLine``: the line as reread from its
 log (the bytes the record was counted from), re-indented or, with ``r``,
@@ -32,20 +33,26 @@ _MUTED = TEXT[Tone.MUTED]
 def line_title(line: LogLine) -> Content:
     """The dialog's title: where the line is (its log's name: the strip behind has the
     path) and how long; the head says how it is shown."""
+    size = f"{line.size:,} bytes" if line.whole else f"more than {line.size:,} bytes"
     return Content.assemble("log line · ", safe.content(f"{PurePath(line.file).name}:{line.line}", "bold"),
-                            (f" · offset {line.offset} · {line.size:,} bytes", _MUTED))
+                            (f" · offset {line.offset} · {size}", _MUTED))
 
 
 class LogLineScreen(ModalScreen[None]):
     BINDINGS = keys.bindings("line")
 
-    def __init__(self, read: Callable[[bool], LogLine], line: LogLine) -> None:
+    def __init__(self, read: Callable[[bool], LogLine], line: LogLine, reason: str | None = None) -> None:
+        """``reason``: why the line is not a record (a bad line's), shown whole above it."""
         super().__init__()
         self.read = read  # the line again, re-indented (True) or as written: reread, checked again
         self.line = line
+        self.reason = reason
 
     def compose(self) -> ComposeResult:
         with Vertical(id="line", classes="dialog"):
+            if self.reason is not None:  # untrusted: it can quote the line
+                yield Static(Content.assemble(("not a record: ", f"bold {TEXT[Tone.BAD]}"), safe.content(self.reason)),
+                             id="line-reason")
             yield Static("", id="line-head")
             yield SafeTextView(wrap=True, line_numbers=True, id="line-text")
         yield Footer()

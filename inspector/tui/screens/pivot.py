@@ -1,11 +1,13 @@
 """The pivot view of a triage (``PivotScreen``, ``p`` on the overview): two dimensions crossed.
 
-Each pair of values of two dimensions (the scope, the check, a --by path:
-``model,check`` is which check each model's answers fail at) with its records,
-their share of the first value's records, the rejected (``presentation.pivot_view``:
-the engine's ``triage.pivot``, a sum over the count's cells).  The time
+Two dimensions (the scope, the check, a --by path: ``model,check`` is which
+check each model's answers fail at) as a grid, the first's values down and the
+second's across, each cell the pair's share of its row and its records
+(``presentation.pivot_view.pivot_grid``: the engine's ``triage.pivot``, a sum over
+the count's cells).  The cursor is a cell (j/k a row, h/l a column); the time
 histogram beside it follows the selected pair, as the overview's follows its
-group; Enter opens the pair's records in the main view, as a group's.  ``d``
+group; Enter opens the pair's records in the main view, as a group's; ``o``
+orders the rows.  ``d``
 changes the dimensions; the pairs follow the overview's count while it runs (its
 ``counts`` signal, subscribed to while the pivot is open).
 """
@@ -27,9 +29,9 @@ from ...presentation.pivot_view import (
     PIVOT_SORTS,
     pivot_counted,
     pivot_dimensions,
+    pivot_grid,
     pivot_group,
     pivot_keys,
-    pivot_rows,
 )
 from ...triage.pivot import Pivot, PivotCell
 from ...triage.summary import Group
@@ -42,7 +44,8 @@ from .time_follow import FollowsTime
 __all__ = ["PivotScreen"]
 
 _MUTED = TEXT[Tone.MUTED]
-_SORT_WORDS = {"records": "by records", "rejected": "by rejected share", "share": "by share of A", "name": "by name"}
+_SORT_WORDS = {"records": "rows by records", "rejected": "rows by rejected share",
+               "share": "rows by the column's share", "name": "rows by name"}
 
 
 class PivotScreen(FollowsTime, Screen[None]):
@@ -92,23 +95,30 @@ class PivotScreen(FollowsTime, Screen[None]):
 
     def _cross(self) -> None:
         self.crossed = crossed = pivot_counted(self.snapshot, self.dimensions)
-        self.query_one(PivotTable).set_cells(pivot_rows(crossed, self.sort), self.dimensions)
+        table = self.query_one(PivotTable)
+        names = table.names
+        grid = pivot_grid(crossed, self.sort, names[1] if names is not None else None)
+        table.set_grid(grid)
         a, b = self.dimensions
         self.query_one("#pivot-panel").border_title = Content.assemble(
-            "pivot · ", safe.content(a, "bold"), " × ", safe.content(b, "bold"))
+            "pivot · ", safe.content(a, "bold"), (" down × ", _MUTED), safe.content(b, "bold"), (" across", _MUTED))
         records = self.snapshot.summary.records
         state = "" if self.snapshot.done else " · counting…"
         self.query_one("#pivot-head", Static).update(Content.assemble(
-            (f"{len(crossed.cells):,}", "bold"), (" pairs · ", _MUTED), (f"{records:,}", "bold"),
-            (f" records · {_SORT_WORDS[self.sort]} (o) · d: other dimensions{state}", _MUTED)), layout=False)
+            (f"{len(grid.rows):,}", "bold"), (" × ", _MUTED), (f"{len(grid.columns):,}", "bold"),
+            (" values · ", _MUTED), (f"{records:,}", "bold"),
+            (f" records · cell: share of its row, records · {_SORT_WORDS[self.sort]} (o) · d: other dimensions"
+             f"{state}", _MUTED)), layout=False)
         if self.snapshot_due(self.snapshot):
             self.follow_time()
 
     @on(PivotTable.Moved)
     def _moved(self, moved: PivotTable.Moved) -> None:
-        cell = moved.cell
-        line = Content.assemble(safe.content(cell.a, "bold"), (" × ", _MUTED), safe.content(cell.b, "bold")) \
-            if cell is not None else Content("")
+        names, cell = moved.names, moved.cell
+        line = Content("") if names is None else Content.assemble(
+            safe.content(names[0], "bold"), (" × ", _MUTED), safe.content(names[1], "bold"),
+            (f" · {cell.records:,} records, {100 * cell.share:.1f}% of the row's · ✗ {cell.rejected:,}"
+             if cell is not None else " · no record", _MUTED))
         self.query_one("#pair-name", Static).update(line, layout=False)
         self.time_moved()
 
@@ -137,8 +147,12 @@ class PivotScreen(FollowsTime, Screen[None]):
         self._cross()
 
     def action_open_pair(self) -> None:
-        cell = self.query_one(PivotTable).current
-        if cell is None or self.crossed is None:
+        table = self.query_one(PivotTable)
+        cell = table.current
+        if self.crossed is None or table.names is None:
+            return
+        if cell is None:
+            self.notify("no record has both values", markup=False, timeout=3)
             return
         self.open_pair(self.crossed, cell)
 

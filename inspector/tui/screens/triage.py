@@ -68,6 +68,8 @@ from .time_follow import FollowsTime
 __all__ = ["Counted", "TriageScreen"]
 
 _MUTED = TEXT[Tone.MUTED]
+# The cells the time histogram takes beside the groups (its width and margin: inspector.tcss).
+TIME_CELLS = 44
 # What happened to a followed log, as the head and the notices say it (``FollowEvent.kind``).
 _EVENT_WORDS = {"rotated": "rotated", "truncated": "truncated", "gone": "gone", "back": "found again",
                 "unreadable": "unreadable", "ended": "ended", "broken": "broke off"}
@@ -263,6 +265,19 @@ class TriageScreen(FollowsTime, Screen[None]):
         table.empty_message = "no group matches the filter" if self.filter_text else \
             "counting…" if self.running else "no records"
         self._show_titles()
+        self._fit_names()
+
+    def on_resize(self) -> None:
+        self._fit_names()
+
+    def _fit_names(self) -> None:
+        """The time histogram gives way when the groups' names (a claim's check, field and document) are not
+        whole beside it with every count (``GroupTable.fits_names``): names before the histogram."""
+        body = self.query("#triage-body")
+        if not body:
+            return
+        beside = body.first().size.width - TIME_CELLS - 1  # (a cell for the table's scrollbar)
+        self.set_class(not self.query_one(GroupTable).fits_names(beside), "-names-first")
 
     def _show_progress(self, snapshot: Snapshot) -> None:
         """The share of the logs' bytes read, as the summary's bars draw it (no layout: a fixed height);

@@ -9,14 +9,14 @@ from rich.cells import cell_len
 from textual.message import Message
 
 from ...presentation.bars import bar
-from ...presentation.overview import rejections
+from ...presentation.overview import claim_columns, fit_claim_columns, rejections
 from ...triage.compare import Shift
 from ...triage.groups import GroupKind
 from ...triage.summary import Group
 from .. import keys
 from ..tones import TABLE, TABLE_HIGHLIGHT, Tone
 from .growing_table import GrowingTable
-from .table import Cell, Column, CursorTable, SafeTable
+from .table import Cell, Column, CursorTable, Piece, SafeTable, middle_cut, untrusted
 
 __all__ = ["KIND_WORDS", "GroupTable"]
 
@@ -37,7 +37,10 @@ class GroupTable(CursorTable, GrowingTable):
         "for a scope or a `--by` value, its rejected records and their share of *its own* records (`✗ 78 52%`); "
         "`✗ all` for a group of rejections (a failing verdict, a sub-reason, a failing claim, a blame, a "
         "category, citation-only's false accepts); `·` for none (ACCEPT, a scope with none); blank for a rung "
-        "(records passing it, rejected later or not) and the bad lines (never verified). A long name is cut in "
+        "(records passing it, rejected later or not) and the bad lines (never verified). A failing claim's group "
+        "(`claim:CHECK/FIELD/DOC`) shows its check, field and document as three columns: when they do not fit, "
+        "the time histogram gives way first, then the rate, the annotated and the rejected, then the document "
+        "and the field are cut in the middle. Another long name is cut in "
         "the middle; the line under the table shows the selected group's whole name. Comparing (`--against`): "
         "each group's rate `before` (--against's logs) and `after` (the logs given), the rejected share of its "
         "own records for a scope or a `--by` value, its share of all records for the others, and the `change` "
@@ -85,7 +88,8 @@ class GroupTable(CursorTable, GrowingTable):
         self.by_kind = True
         self.annotated = False
         self.shifts: dict[str, Shift] | None = None
-        self._longest = 0  # the longest group name, in cells: what the name column needs
+        self._longest = 0  # the longest group name but the claims', in cells: what the name column needs
+        self._claims = (0, 0, 0)  # the widest check, field and document of the claim groups (claim_columns)
         self._widest = 0  # the widest rejected cell
         # Whether the cursor was moved (a key, a click): it then stays on its group as the counts reorder the
         # rows; until then it stays on the first row, in view (not on the group first shown there).
@@ -103,11 +107,15 @@ class GroupTable(CursorTable, GrowingTable):
                       None) if self.chosen else None
         self.cursor = cursor if cursor is not None else (0 if groups else None)
         annotated = any(group.annotated is not None for group in groups)
-        longest = max((cell_len(group.name) for group in groups), default=0)
+        longest = max((cell_len(group.name) for group in groups if group.kind is not GroupKind.CLAIM), default=0)
+        parts = [found for found in map(claim_columns, groups) if found is not None]
+        claims = (max((cell_len(check) for check, _, _ in parts), default=0),
+                  max((cell_len(field) for _, field, _ in parts), default=0),
+                  max((cell_len(doc) for _, _, doc in parts), default=0))
         widest = max((len(cell[0]) for cell in map(_rejected, groups) if cell is not None), default=0)
         if annotated != self.annotated or longest != self._longest or widest != self._widest or \
-                (shifts is None) != (self.shifts is None):
-            self.annotated, self._longest, self._widest = annotated, longest, widest
+                claims != self._claims or (shifts is None) != (self.shifts is None):
+            self.annotated, self._longest, self._widest, self._claims = annotated, longest, widest, claims
             self._layout_width = -1  # the columns are fitted again
         self.shifts = shifts
         self.set_row_count(len(groups))
@@ -131,28 +139,50 @@ class GroupTable(CursorTable, GrowingTable):
             self.columns = self._fitted(available)
         super()._ensure_layout()
 
-    def _fitted(self, available: int) -> tuple[Column, ...]:
-        """The columns for this width: the count always; the name as wide as the longest needs, up to
-        what is left after the counts (then cut in the middle); the bar gets the rest, or gives way."""
-        kind, group, bar_column, *counts = self.COLUMNS
+    @property
+    def names_need(self) -> int:
+        """The cells the name column needs: the longest name, a claim's three columns whole."""
+        check, field, doc = self._claims
+        return max(self._longest, check + field + doc + 2 if check else 0)
+
+    def fits_names(self, available: int) -> bool:
+        """Whether at ``available`` cells every name is whole beside every count (the screen's time histogram
+        gives way when not: ``TriageScreen``)."""
+        return self._room(self._counts(), available) >= self.names_need
+
+    def _counts(self) -> list[Column]:
+        """The count columns shown when there is room for them all."""
         counts = [_sized(column, max(column.width or 0, self._widest)) if column.key == "rejected" else column
-                  for column in counts]
+                  for column in self.COLUMNS[3:]]
         if self.shifts is not None:  # before, after and the change say what rate and rejected would
             counts = [counts[0], *self.COMPARED]
         if self.annotated:
             counts.append(self.ANNOTATED)
+        return counts
 
-        def left(counts: list[Column]) -> int:
-            return available - sum(column.width or 0 for column in (kind, *counts)) - self.gap * (len(counts) + 1)
+    def _room(self, counts: list[Column], available: int) -> int:
+        """The cells left to the name (and the bar) beside the kind and these counts."""
+        kind = self.COLUMNS[0]
+        return available - sum(column.width or 0 for column in (kind, *counts)) - self.gap * (len(counts) + 1)
 
+    def _fitted(self, available: int) -> tuple[Column, ...]:
+        """The columns for this width: the count always; the name as wide as the longest needs, up to
+        what is left after the counts (then cut in the middle); the bar gets the rest, or gives way.  The
+        other counts give way to a claim's three columns (``names_need``), never to another long name."""
+        kind, group, bar_column, *_ = self.COLUMNS
+        counts = self._counts()
+        check, field, doc = self._claims
+        least = max(group.min_width, check + field + doc + 2 if check else 0)
+        counts = [_sized(column, max(column.width or 0, self._widest)) if column.key == "rejected" else column
+                  for column in counts]
         # Narrower than the name's least: the share, then the annotated and rejected give way, never the count
         # (comparing: before, then after; never the change).
         for key in ("rate", "annotated", "rejected", "before", "after"):
-            if left(counts) >= group.min_width:
+            if self._room(counts, available) >= least:
                 break
             counts = [column for column in counts if column.key != key]
-        room = left(counts)
-        need = max(self._longest, group.min_width)
+        room = self._room(counts, available)
+        need = max(self.names_need, group.min_width)
         name = max(group.min_width, min(need, room))
         bar_width = room - name - self.gap
         if bar_width >= bar_column.min_width:
@@ -171,6 +201,9 @@ class GroupTable(CursorTable, GrowingTable):
                 return None
             return (KIND_WORDS[group.kind], TABLE[Tone.MUTED])
         if key == "group":
+            parts = claim_columns(group)
+            if parts is not None:
+                return self._claim_cell(parts)
             return group.name  # untrusted: fields, sources, scopes and metadata come from the log
         if key == "bar":
             total = self.lines if group.kind.lines else self.records
@@ -191,6 +224,18 @@ class GroupTable(CursorTable, GrowingTable):
             return (f"{group.annotated:,} · {wrong:,} false", TABLE[Tone.BAD]) if wrong else \
                 (f"{group.annotated:,}", None)
         return _rejected(group)
+
+    def _claim_cell(self, parts: tuple[str, str, str]) -> list[Piece]:
+        """A claim's check, field and document in their columns (``fit_claim_columns``), each padded to its
+        column's width; the field and the document (untrusted: from the log) cut in the middle when too long."""
+        widths = fit_claim_columns(self._claims, self._widths[1])
+        pieces: list[Piece] = []
+        for at, (text, width) in enumerate(zip(parts, widths, strict=True)):
+            shown = middle_cut(untrusted(text), width)
+            pieces += shown
+            if at < 2:
+                pieces.append((" " * (width - sum(cell_len(piece) for piece, _ in shown) + 1), None))
+        return pieces
 
     def on_safe_table_row_clicked(self, event: SafeTable.RowClicked) -> None:
         event.stop()
