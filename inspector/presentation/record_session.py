@@ -111,6 +111,10 @@ class RecordSession(Session):
     def __len__(self) -> int:
         return len(self.cases)
 
+    def suite_size(self, suite: Suite) -> int:
+        # A group grows while its log is followed: its size is its records' now.
+        return len(self) if suite is self.suites[0] else super().suite_size(suite)
+
     def frozen(self, number: int) -> CaseReport:
         report = self._reports[number]
         if report is None:

@@ -69,10 +69,9 @@ SUMMARY_LIMIT = 5000
 _Flags = tuple[dict[int, str], dict[int, str], frozenset[int]]
 
 
-class RecordsScreen(MainScreen):
+class RecordsScreen(MainScreen, inherit_bindings=False):
     # Its own keys first (the footer shows them first), then the main view's it leaves (review mode's are
     # not: a group's records are not reviewed), then the screen's own (Tab).
-    INHERIT_BINDINGS = False
     BINDINGS = [*keys.bindings_over("records", "main"), *Screen.BINDINGS]
     KEY_SCREENS = ("main", "records")
     NEEDS = {**MainScreen.NEEDS, **keys.needs_by_action("records")}
@@ -493,7 +492,7 @@ class RecordsScreen(MainScreen):
         if self.searched is None or self.searched.filter.text != text:
             return Content.styled("searching…", TEXT[Tone.MUTED])
         found = len(self.searched.numbers)
-        return Content.styled(f"search: {found:,} found (n N)" if found else "search: none found",
+        return Content.styled(f"search {found:,}" if found else "search: none",
                               TEXT[Tone.WARN] if found else TEXT[Tone.BAD])
 
     # -- following a log: the group grows as the overview counts it ---------------------------
