@@ -167,3 +167,41 @@ async def test_a_group_opened_while_following_grows_and_G_goes_to_the_newest(tmp
         await pilot.press("escape")  # stops following: the title says so no more
         await until(pilot, lambda: overview.counted.done, "stopped")
         assert "following" not in str(overview.query_one("#triage-panel").border_title)
+
+
+def _records_scene(folder: Path, size: tuple[int, int]):
+    """The app and what to do before a picture: a group's records with two records marked, one annotated
+    wrong and one right (signed and dated as given: the picture does not depend on when it is taken), and a
+    search highlighting its matches."""
+    from inspector.triage.annotations import annotate, new_annotation
+
+    (folder / "app.jsonl").write_bytes(SAMPLE.read_bytes())
+
+    async def settle(pilot):
+        records = await opened(pilot, "VALUE_MISMATCH")
+        members = records.session.cases.members
+        for number, decision in ((0, "false_rejection"), (2, "true_rejection")):
+            file, line, offset, text = members.line(number)
+            annotate(file, new_annotation(file, line, offset, text, members.entry(number)[3], decision,
+                                          "seen", reviewer="Ada", at="2026-12-02T06:30:00Z"))
+        records._show_annotated()
+        await pilot.press("space", "j", "j", "space", "g", "ctrl+f", *"raw:max_connections", "enter")
+        await until(pilot, lambda: records.searched is not None, "the search read the records")
+        await settled_footer(pilot, records)
+        await pilot.press("j")
+        records.query_one("#search").cursor_blink = False
+        await settled_footer(pilot, records)
+
+    return app_for("app.jsonl", REGISTRY, workers=1), settle
+
+
+def test_snapshot_of_a_groups_records_marked_annotated_and_searched(snap_compare, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    app, settle = _records_scene(tmp_path, SIZE)
+    assert snap_compare(app, terminal_size=SIZE, run_before=settle)
+
+
+def test_snapshot_of_a_groups_records_marked_annotated_and_searched_at_80x24(snap_compare, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    app, settle = _records_scene(tmp_path, (80, 24))
+    assert snap_compare(app, terminal_size=(80, 24), run_before=settle)

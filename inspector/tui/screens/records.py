@@ -277,7 +277,8 @@ class RecordsScreen(MainScreen, inherit_bindings=False):
         lab, each annotated record's decision, the records marked (read here, in the thread that draws)."""
         assert isinstance(self.session, RecordSession)
         labels = {number: self.session.report(number).actual for number in self.session.edits()}
-        decisions = {number: annotation.decision for number, annotation in self.store.of_records(self.session).items()}
+        decisions: dict[int, str] = {number: annotation.decision
+                                     for number, annotation in self.store.of_records(self.session).items()}
         return labels, decisions, frozenset(self.session.marks)
 
     @work(thread=True, exclusive=True, group="record-filter")

@@ -117,8 +117,10 @@ class CaseList(SafeTable):
         if key == "marked":
             number = self.browse.visible[row]
             wrong = self.annotated.get(number)
-            mark = ("●", TABLE[Tone.WARN]) if self.marks is not None and number in self.marks else (" ", None)
-            return [mark] if wrong is None else [mark, ("◆", TABLE[Tone.BAD]) if wrong else ("◇", TABLE[Tone.GOOD])]
+            marked: Piece = ("●", TABLE[Tone.WARN]) if self.marks is not None and number in self.marks else (" ", None)
+            if wrong is None:
+                return [marked]
+            return [marked, ("◆", TABLE[Tone.BAD]) if wrong else ("◇", TABLE[Tone.GOOD])]
         if key == "id":
             return report.id
         if key == "expected":
