@@ -517,6 +517,8 @@ class RecordsScreen(MainScreen, inherit_bindings=False):
             self.filter_typed(text)  # the new records filtered too
         else:
             self.browse = self.browse.grown(self.session)
+        if self.searched is not None:
+            self.search_typed(self.query_one("#search", Input).value)  # the new records searched too
         self._update_titles()
 
     def action_export(self) -> None:
