@@ -125,6 +125,20 @@ class AnnotationStore:
                            "rewritten): stale, not applied", annotation_state="stale")
         return place
 
+    def of_records(self, session: RecordSession) -> dict[int, Annotation]:
+        """The annotation of each annotated record of the group, by its number (the list's marker, the
+        filter's ``annotated`` terms): each annotation's line read again, a stale one left out, a file that
+        cannot be read too (the strip says why)."""
+        by_place: dict[tuple[str, int, int, str], Annotation] = {}
+        for log in dict.fromkeys(session.cases.members.index.files):
+            try:
+                log_notes = self.notes_of(log)
+            except AnnotationError:
+                continue
+            for annotation in log_notes:
+                by_place[(log, annotation.line, annotation.offset, annotation.sha256)] = annotation
+        return {number: by_place[place] for place, number in session.find_places(by_place).items()}
+
     def record(self, session: RecordSession, number: int) -> RecordAnnotation:
         """The ``number``-th record as the form asks about it.  AnnotationError, LogChanged
         or LogError (one line) when it cannot be annotated."""

@@ -23,7 +23,7 @@ __all__ = ["ALWAYS", "Fact", "KeyState", "Needs"]
 # The facts of KeyState a key can need (its members' names; a test holds the two together).
 Fact = Literal["claims", "several_claims", "steps", "failure", "loaded", "changeable", "accepted", "rejected",
                "can_undo", "can_redo", "edited", "filtered", "unfiltered", "reviewing", "decidable",
-               "claims_decidable"]
+               "claims_decidable", "searched", "marked", "annotated"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +60,11 @@ class KeyState:
     reviewing: bool = False  # review mode: a, r, s decide
     decidable: bool = False  # ... and the case shown can be decided (loaded, not edited in the lab)
     claims_decidable: bool = False  # ... and it has claims to label
+    # A triage group's records (set by its screen over these): a search is set (n, N step through its matches),
+    # some record is marked (its marks to jump between, to clear), the record shown is annotated (to clear).
+    searched: bool = False
+    marked: bool = False
+    annotated: bool = False
 
     @classmethod
     def of(cls, selection: Selection | None, history: History | None, *, filtered: bool,

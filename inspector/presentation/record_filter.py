@@ -9,6 +9,9 @@ A filter is terms separated by spaces, every one of which a record must hold:
   as compact JSON: ``attempt=3``, ``cached=true``), compared exactly;
 - ``KEY!=VALUE``: it is not (a record without the member is ``null``);
 - ``raw:TEXT``: the record's raw answer contains TEXT, ignoring case;
+- ``annotated``: the record is annotated (``t``/``w``); ``true_rejection``,
+  ``false_rejection``, ``true_acceptance``, ``false_acceptance``: annotated so;
+  ``marked``: the record is marked (``space``); each word whole, ignoring case;
 - any other text: the record's place (its case id, ``sample.jsonl:12``) or its
   verdict label contains it, ignoring case.
 
@@ -28,11 +31,12 @@ from __future__ import annotations
 
 import json
 import shlex
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Container, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from ..contract.text import visible
+from ..triage.annotations import DECISIONS
 from ..triage.drill import LineReader
 from ..triage.formats.reading import answer_text
 from ..triage.logs import LogError
@@ -40,11 +44,15 @@ from ..triage.mapping import parse_path
 from ..triage.records import RequestCache
 from .record_session import RecordSession
 
-__all__ = ["FilterError", "FilterResult", "RecordFilter", "Term", "filter_records", "parse_filter", "value_text"]
+__all__ = ["FLAGS", "FilterError", "FilterResult", "RecordFilter", "Term", "filter_records", "parse_filter", "value_text"]
 
 
 # A term looking in the raw answers: ``raw:TEXT``.
 RAW = "raw:"
+# Words that are terms of their own: the record's annotation (any, or one decision), its mark.
+ANNOTATED = "annotated"
+MARKED = "marked"
+FLAGS = (ANNOTATED, *DECISIONS, MARKED)
 
 
 class FilterError(ValueError):
@@ -62,6 +70,7 @@ class Term:
     path: tuple[str, ...] = ()
     negated: bool = False
     raw: bool = False
+    flag: str | None = None  # one of FLAGS: decided by the record's annotation or mark, not its text
 
     @property
     def is_metadata(self) -> bool:
@@ -90,10 +99,12 @@ class RecordFilter:
         return any(term.reads for term in self.terms)
 
     def holds(self, place: str, label: str, raw: str | bytes, meta: Mapping[str, Any]) -> bool:
-        """Whether a record read from its log holds every term."""
+        """Whether a record read from its log holds every term (but the flags: ``filter_records`` decides them)."""
         place, label = place.casefold(), label.casefold()
         answer: str | None = None
         for term in self.terms:
+            if term.flag is not None:
+                continue
             if term.is_metadata:
                 if (value_text(member_of(meta, term.key or "", term.path)) == term.value) == term.negated:
                     return False
@@ -121,6 +132,9 @@ def parse_filter(text: str) -> RecordFilter:
             if len(word) == len(RAW):
                 raise FilterError(f"{RAW} needs a text to look for in the raw answers ({RAW}read_timeout_ms)")
             terms.append(Term(word, word[len(RAW):].casefold(), raw=True))
+            continue
+        if word.casefold() in FLAGS:
+            terms.append(Term(word, word.casefold(), flag=word.casefold()))
             continue
         key, sign, value = _comparison(word)
         if not sign:
@@ -175,6 +189,13 @@ def value_text(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
 
 
+def _flagged(flag: str, number: int, decisions: Mapping[int, str], marked: Container[int]) -> bool:
+    if flag == MARKED:
+        return number in marked
+    decision = decisions.get(number)
+    return decision is not None and (flag == ANNOTATED or decision == flag)
+
+
 @dataclass(frozen=True, slots=True)
 class FilterResult:
     """The records a filter kept (``numbers``, ascending) among ``among`` records, how many of those
@@ -198,11 +219,14 @@ class FilterResult:
 
 def filter_records(session: RecordSession, record_filter: RecordFilter, among: Sequence[int] | None = None,
                    cancelled: Callable[[], bool] = lambda: False, reader: LineReader | None = None,
-                   labels: Mapping[int, str] | None = None) -> FilterResult | None:
+                   labels: Mapping[int, str] | None = None, decisions: Mapping[int, str] | None = None,
+                   marked: Container[int] = ()) -> FilterResult | None:
     """The records of ``session`` (``among`` them, else all) that hold ``record_filter``; None when
     ``cancelled`` said stop.  ``reader``: the lines are read through it (a new one unless given;
     closed when made here); ``labels``: the verdict label of each record edited in the lab (else
-    the index's).  Call ``session.cases.members.resolve_all()`` first in the thread that draws."""
+    the index's); ``decisions``: each annotated record's decision (``AnnotationStore.of_records``),
+    ``marked`` the records marked, for the flags.  Call ``session.cases.members.resolve_all()`` first
+    in the thread that draws."""
     members = session.cases.members
     members.resolve_all()
     numbers: Sequence[int] = range(len(session)) if among is None else among
@@ -210,8 +234,11 @@ def filter_records(session: RecordSession, record_filter: RecordFilter, among: S
         return FilterResult(record_filter, tuple(numbers), len(numbers))
     # The place and label terms first, each over the whole group in C (the index's labels and places).
     candidates: Sequence[int] = numbers
+    decided = decisions or {}
     for term in record_filter.terms:
-        if not term.reads:
+        if term.flag is not None:
+            candidates = [number for number in candidates if _flagged(term.flag, number, decided, marked)]
+        elif not term.reads:
             candidates = session.search(term.value, candidates)
             if cancelled():
                 return None

@@ -19,8 +19,11 @@ from typing import Any
 from ..contract.checks import CHECKS, label_of
 from ..reports.case import CaseReport, Comparison, versus
 from ..suites.load import Case, CaseError, Suite
+from ..triage.annotations import digest
 from ..triage.drill import LineReader
 from ..triage.groups import GroupKind, ItemDetail
+from ..triage.logs import LogError
+from ..triage.marked import MarkKey, MarksError, change_marks, read_marks
 from ..triage.members import GroupMembers, RecordCases, place_name, record_report, record_suite
 from ..triage.stamp import LogChanged, changed_logs, check_stamps
 from ..triage.summary import Group
@@ -119,11 +122,16 @@ class RecordSession(Session):
         cases = suite.cases
         assert isinstance(cases, RecordCases)
         self.cases: RecordCases = cases
-        self.marks: Marks = Marks()  # the records marked by hand (space), kept while the group's session is
+        self.marks: Marks = Marks()  # the records marked by hand (space): kept beside the log (restore_marks)
+        self._mark_keys: dict[int, tuple[str, MarkKey]] = {}  # each marked record's log and key in its marks file
         super().__init__([suite], rows=_Rows(suite, cases), ids=_Ids(cases), reports=_Reports())
 
     def __len__(self) -> int:
         return len(self.cases)
+
+    def suite_size(self, suite: Suite) -> int:
+        # A group grows while its log is followed: its size is its records' now.
+        return len(self) if suite is self.suites[0] else super().suite_size(suite)
 
     def frozen(self, number: int) -> CaseReport:
         report = self._reports[number]
@@ -235,6 +243,105 @@ class RecordSession(Session):
     def mismatched(self) -> list[int]:
         # Every record's expected label is its verdict when counted: only an edit can differ.
         return [n for n in self.edits() if self.report(n).differs]
+
+    def find_places(self, places: Iterable[tuple[str, int, int, str]]) -> dict[tuple[str, int, int, str], int]:
+        """The number of each record of the group at one of these places (file, line, offset, the sha256 of
+        its line's bytes: how annotations and marks key a record), found by offset in one pass over the
+        group's members, its line read again and its digest compared (a line rewritten since, or a log that
+        cannot be read, is not found)."""
+        wanted: dict[tuple[str, int, int], str] = {(file, line, offset): sha for file, line, offset, sha in places}
+        if not wanted:
+            return {}
+        members = self.cases.members
+        members.resolve_all()
+        index = members.index
+        offsets = {offset for _, _, offset in wanted}
+        file_names, file_of, line_of, offset_of = index.files, index.file, index.line, index.offset
+        found: dict[tuple[str, int, int, str], int] = {}
+        for number, position in enumerate(members.found):
+            offset = offset_of[position]
+            if offset not in offsets:
+                continue
+            place = (file_names[file_of[position]], line_of[position], offset)
+            sha = wanted.get(place)
+            if sha is None:
+                continue
+            try:
+                text = members.reader.line_at(place[0], offset)
+            except LogError:
+                continue
+            if digest(text) == sha:
+                found[(*place, sha)] = number
+        return found
+
+    # -- marks, kept beside the log (triage.marked) ------------------------------------------
+
+    def restore_marks(self) -> list[str]:
+        """Mark the group's records its logs' marks files name (a mark of a line rewritten since marks
+        nothing); why a file could not be read, one line each."""
+        problems: list[str] = []
+        places: list[tuple[str, int, int, str]] = []
+        for log in dict.fromkeys(self.cases.members.index.files):
+            try:
+                keys, _ = read_marks(log)
+            except MarksError as exc:
+                problems.append(str(exc))
+                continue
+            places.extend((log, *key) for key in keys)
+        for (log, line, offset, sha), number in self.find_places(places).items():
+            if number not in self.marks:
+                self.marks.toggle(number)
+            self._mark_keys[number] = (log, (line, offset, sha))
+        return problems
+
+    def toggle_mark(self, number: int) -> str | None:
+        """Mark the record, or unmark it, and keep that in its log's marks file; None, or why it could
+        not be kept there (one line: the mark is made here all the same, for this session)."""
+        marked = self.marks.toggle(number)
+        kept = self._mark_keys.pop(number, None)
+        try:
+            if kept is None:
+                found = self.cases.members.line(number)  # reread as its case is: LogChanged if not the one counted
+                if found is None:
+                    raise LogChanged("log", f"record {number + 1} is not found again")
+                file, line, offset, text = found
+                kept = (file, (line, offset, digest(text)))
+            change_marks(kept[0], add=[kept[1]] if marked else [], remove=[] if marked else [kept[1]])
+        except (MarksError, LogError) as exc:
+            return str(exc)
+        if marked:
+            self._mark_keys[number] = kept
+        return None
+
+    def clear_marks(self) -> tuple[int, str | None]:
+        """Unmark every record of the group, in the marks files too; how many were marked, and why a
+        file could not be written (None: each was)."""
+        by_log: dict[str, list[MarkKey]] = {}
+        for number in self.marks:
+            kept = self._mark_keys.get(number)
+            if kept is not None:
+                by_log.setdefault(kept[0], []).append(kept[1])
+        problem = None
+        for log, keys in by_log.items():
+            try:
+                change_marks(log, remove=keys)
+            except MarksError as exc:
+                problem = str(exc)
+        self._mark_keys.clear()
+        return self.marks.clear(), problem
+
+    def grow(self, snapshot: Snapshot) -> int:
+        """The group as ``snapshot`` counts it (a followed log counted further: the index's first
+        ``snapshot.indexed`` lines, the group as its summary names it, the logs' stamps moved on);
+        how many records it gained (none when the snapshot does not have the group)."""
+        members = self.cases.members
+        group = snapshot.summary.group(members.group.name)
+        if group is None:
+            return 0
+        before = len(self)
+        members.grow(group, snapshot.indexed)
+        members.rereader.stamps = snapshot.stamps
+        return len(self) - before
 
     def numbers_of(self, suite: Suite) -> list[int]:
         return list(range(len(self))) if suite is self.suites[0] else []

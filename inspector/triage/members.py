@@ -42,15 +42,15 @@ __all__ = ["GroupMembers", "Record", "RecordCases", "Rereader", "case_id", "plac
            "record_suite"]
 
 
-def _marks(group: Group, index: Index, length: int, by: Sequence[str]) -> bytes:
-    """A byte per line of the index's first ``length``: 1 where the line is in the group."""
+def _marks(group: Group, index: Index, length: int, by: Sequence[str], start: int = 0) -> bytes:
+    """A byte per line of the index's lines ``start`` to ``length``: 1 where the line is in the group."""
     if group.kind is GroupKind.BAD:
         table = bytes(1 if code == BAD_CODE else 0 for code in range(256))
-        return bytes(index.code[:length]).translate(table)
+        return bytes(index.code[start:length]).translate(table)
     column, holds = group.membership(by)
     values = index.keys[column][0]
     ids = frozenset(number for number, value in enumerate(values) if number and holds(value))
-    return bytes(map(ids.__contains__, index.column(column)[:length]))
+    return bytes(map(ids.__contains__, index.column(column)[start:length]))
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,6 +126,7 @@ class GroupMembers:
         self.index = index
         self.length = length
         self.count = group.records
+        self.by = tuple(by)
         self._marks = _marks(group, index, length, by)
         self._scan = 0
         self.found = array("q")  # index positions of the members found so far
@@ -134,6 +135,14 @@ class GroupMembers:
 
     def __len__(self) -> int:
         return self.count
+
+    def grow(self, group: Group, length: int) -> None:
+        """The group's lines among the index's first ``length`` now (a followed log counted further: the
+        index grew, ``group`` is the group as a later summary counts it); those found stay as they are."""
+        if length <= self.length:
+            return
+        self._marks += _marks(group, self.index, length, self.by, self.length)
+        self.group, self.length, self.count = group, length, group.records
 
     def position(self, number: int) -> int | None:
         """The index position of the group's ``number``-th line (None past what was counted)."""

@@ -20,7 +20,7 @@ ones that type nothing on the screen and hands them to its table, as Textual's c
 
 from __future__ import annotations
 
-from dataclasses import KW_ONLY, dataclass
+from dataclasses import KW_ONLY, dataclass, replace
 
 from textual.binding import Binding, BindingType
 
@@ -30,7 +30,8 @@ from ..presentation.key_state import Fact, Needs
 from ..presentation.predict import PREDICTIONS
 from ..presentation.review_view import LABEL_CHOICES
 
-__all__ = ["GROUPS", "KEYS", "SCREENS", "Key", "bindings", "keys_markdown", "keys_of", "needs_by_action"]
+__all__ = ["GROUPS", "KEYS", "SCREENS", "Key", "bindings", "bindings_over", "keys_markdown", "keys_of",
+           "needs_by_action"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,7 +84,7 @@ SCREENS: dict[str, str] = {
     "export": "The group export (^e)",
     "records": "A triage group's records (the main view, and these)",
     "line": "A record's log line (l)",
-    "annotate": "Annotating a record (N)",
+    "annotate": "Annotating a record (a)",
     "pivot": "The pivot of two dimensions (p)",
     "trials": "An item's trials (t)",
     "flips": "The flips of two runs, item by item (f)",
@@ -166,6 +167,9 @@ _CASE = Binding.Group("case", compact=True)
 _STEP = Binding.Group("step", compact=True)
 _CLAIM = Binding.Group("claim", compact=True)
 _ROW = Binding.Group("row", compact=True)
+_MATCH = Binding.Group("match", compact=True)
+_MARKED = Binding.Group("marked", compact=True)
+_JUDGED = Binding.Group("right/wrong", compact=True)
 _FOOTER_GROUPS = {
     "next_case": _CASE, "previous_case": _CASE,
     "next_step": _STEP, "previous_step": _STEP,
@@ -175,6 +179,9 @@ _FOOTER_GROUPS = {
     "triage_down": _ROW, "triage_up": _ROW, "bad_down": _ROW, "bad_up": _ROW, "pivot_down": _ROW, "pivot_up": _ROW,
     "trials_down": _ROW, "trials_up": _ROW, "flips_down": _ROW, "flips_up": _ROW,
     "line_down": _ROW, "line_up": _ROW,
+    "records_next_match": _MATCH, "records_previous_match": _MATCH,
+    "records_next_mark": _MARKED, "records_previous_mark": _MARKED,
+    "records_true": _JUDGED, "records_false": _JUDGED,
 }
 
 KEYS: tuple[Key, ...] = (
@@ -471,20 +478,51 @@ KEYS: tuple[Key, ...] = (
         help="While verifying or following (--follow): stop, keeping what was counted so far (its groups open). "
         "Else: clear the group filter.",
         group="triage", display="Esc", screen="triage"),
-    Key("records_back", keys="escape", action="back", description="overview",
-        help="Back to the triage overview (a case filter, when set, is cleared first).", group="triage", display="Esc",
-        screen="records"),
+    # A group's records: their own keys first in the footer (``bindings_over``), the main view's after.
     Key("records_filter", keys="slash", action="filter", description="filter",
         help="Filter the group's records: KEY=VALUE (a metadata member, as --by names it: model=gpt-x, "
-        "metadata.model=gpt-x; null for none), KEY!=VALUE, raw:TEXT (in the raw answer: each record read again) "
-        "and text found in the record's place or verdict; every term must hold, quote one with spaces; the title "
-        "says how many match.", group="triage",
+        "metadata.model=gpt-x; null for none), KEY!=VALUE, raw:TEXT (in the raw answer: each record read again), "
+        "annotated, true_rejection, false_rejection, true_acceptance, false_acceptance (the record's annotation), "
+        "marked, and text found in the record's place or verdict; every term must hold, quote one with spaces; the "
+        "title says how many match.", group="triage",
         display="/", screen="records"),
+    Key("records_search", keys="ctrl+f", action="search", description="search",
+        help="Search the records shown, without hiding any: the same terms as the filter (/); Enter goes to the "
+        "first match from the record shown, the matches are highlighted in the list (▸ before the place), n and N "
+        "step through them; Esc in the field clears the search.", group="triage", display="^f", screen="records"),
+    Key("records_next_match", keys="n", action="next_match", needs="searched", hidden=True, description="next",
+        help="With a search (^f): the next record it matches, after the one shown (from the first past the last).",
+        group="triage", display="n", screen="records"),
+    Key("records_previous_match", keys="N", action="previous_match", needs="searched", hidden=True,
+        description="previous", help="With a search (^f): the previous record it matches.", group="triage",
+        display="N", screen="records"),
     Key("records_mark", keys="space", action="mark", description="mark",
         help="Mark the record, or unmark it (● in the list); the title counts the marked records and ctrl+e "
-        "offers to export just those.", group="triage", display="space", screen="records"),
-    Key("records_clear_marks", keys="C", action="clear_marks", description="clear marks",
-        help="Unmark every record of the group.", group="triage", display="C", footer=False, screen="records"),
+        "offers to export just those. Marks are kept beside the log (LOG.marks.jsonl, as annotations are): "
+        "they are there when the log is triaged again.", group="triage", display="space", screen="records"),
+    Key("records_next_mark", keys="right_curly_bracket", action="next_mark", needs="marked", hidden=True,
+        description="next", help="The next marked record of the list, after the one shown (from the first past "
+        "the last).", group="triage", display="}", screen="records"),
+    Key("records_previous_mark", keys="left_curly_bracket", action="previous_mark", needs="marked", hidden=True,
+        description="previous", help="The previous marked record of the list.", group="triage", display="{",
+        screen="records"),
+    Key("records_clear_marks", keys="C", action="clear_marks", needs="marked", hidden=True,
+        description="clear marks", help="Unmark every record of the group.", group="triage", display="C",
+        screen="records"),
+    Key("records_true", keys="t", action="annotate(True)", description="right",
+        help="Annotate the record: the contract was right (a true rejection, or a true acceptance; ◇ in the list), "
+        "kept in the annotations file beside the log (LOG.annotations.jsonl), never in the log; its note, if any, "
+        "stays.", group="triage", display="t", screen="records"),
+    Key("records_false", keys="w", action="annotate(False)", description="wrong",
+        help="Annotate the record: the contract was wrong (a false rejection, or a false acceptance; ◆ in the "
+        "list); the overview counts them per group, and an export carries the decision into the case (human).",
+        group="triage", display="w", screen="records"),
+    Key("records_note", keys="a", action="annotate_form", description="annotate…",
+        help="The annotate form: the decision (of the two this record's verdict allows) and a note.",
+        group="triage", display="a", screen="records"),
+    Key("records_clear", keys="U", action="clear_annotation", needs="annotated", hidden=True,
+        description="unannotate", help="Remove the record's annotation from the annotations file.",
+        group="triage", display="U", screen="records"),
     Key("records_export", keys="ctrl+e", action="export", description="export",
         help="Write the group's records as a new suite file, as --export does: the marked ones, the first N or a "
         "random sample of N (a seed draws the same records as --sample N --seed S).", group="triage",
@@ -494,19 +532,11 @@ KEYS: tuple[Key, ...] = (
         "control characters and bytes that are not UTF-8 shown as escapes, the first 64 KiB of a longer one "
         "(the head says how much is cut); a log changed since it was counted is said instead.", group="triage",
         display="l", screen="records"),
-    Key("records_true", keys="t", action="annotate(True)", description="contract right",
-        help="Annotate the record: the contract was right (a true rejection, or a true acceptance), kept in the "
-        "annotations file beside the log (LOG.annotations.jsonl), never in the log; its note, if any, stays.",
-        group="triage", display="t", screen="records"),
-    Key("records_false", keys="w", action="annotate(False)", description="contract wrong",
-        help="Annotate the record: the contract was wrong (a false rejection, or a false acceptance); the "
-        "overview counts them per group, and an export carries the decision into the case (human).",
-        group="triage", display="w", screen="records"),
-    Key("records_note", keys="N", action="annotate_form", description="annotate…",
-        help="The annotate form: the decision (of the two this record's verdict allows) and a note.",
-        group="triage", display="N", screen="records"),
-    Key("records_clear", keys="U", action="clear_annotation", description="clear annotation",
-        help="Remove the record's annotation from the annotations file.", group="triage", display="U",
+    Key("records_back", keys="escape", action="back", description="overview",
+        help="Back to the triage overview (a search, then a case filter, when set, is cleared first).",
+        group="triage", display="Esc", screen="records"),
+    Key("records_next_step", keys="right", action="next_step", needs="steps", description="next step",
+        help="Step forward through the trace (n is the next match here).", group="trace", display="→",
         footer=False, screen="records"),
     Key("annotate_submit", keys="enter", action="submit", description="annotate",
         help="Annotate the record with this decision and note (Tab moves between them); a refusal is said here, "
@@ -578,6 +608,34 @@ def bindings(screen: str, on: str = "screen") -> list[BindingType]:
         for key in keys_of(screen)
         if on in key.on.split()
     ]
+
+
+def bindings_over(screen: str, under: str) -> list[BindingType]:
+    """The ``BINDINGS`` of a screen whose keys come before another's (a group's records over the main view):
+    its own first, so the footer shows them first, then the other's without the keys it takes (a key of
+    ``under`` bound to several keys keeps the others, with their display)."""
+    own = [key for key in keys_of(screen) if key.on == "screen"]
+    taken = {name for key in own for name in key.keys.split(",")}
+    kept: list[Key] = []
+    for key in keys_of(under):
+        if key.on != "screen":
+            continue
+        names = key.keys.split(",")
+        left = [name for name in names if name not in taken]
+        if not left:
+            continue
+        if len(left) < len(names):
+            shown = key.display.split()
+            display = " ".join(word for name, word in zip(names, shown, strict=False) if name in left) \
+                if len(shown) == len(names) else key.display
+            key = replace(key, keys=",".join(left), display=display or key.display)
+        kept.append(key)
+    return [_binding(key) for key in (*own, *kept)]
+
+
+def _binding(key: Key) -> Binding:
+    return Binding(key.keys, key.action, key.description, show=key.footer, key_display=key.display.split()[0],
+                   tooltip=key.help, id=key.id, group=_FOOTER_GROUPS.get(key.id), priority=key.priority)
 
 
 def _written(display: str) -> str:

@@ -44,7 +44,7 @@ class TestDeclarations:
 
     def test_the_keys_of_one_action_declare_the_same_needs(self):
         declared = defaultdict(set)
-        for screen in SCREENS:
+        for screen in (*SCREENS, "records"):  # a group's records: the main view's keys and its own
             for key in keys.keys_of(screen):
                 declared[key.action.partition("(")[0]].add(key.when)
         assert {action: needs for action, needs in declared.items() if len(needs) > 1} == {}
@@ -55,7 +55,14 @@ class TestDeclarations:
         assert ExerciseCommands.NEEDS == Needs("accepted")
 
     def test_only_the_main_views_keys_need_anything(self):
-        assert all(key.when == ALWAYS for key in keys.KEYS if key.screen not in SCREENS)
+        assert all(key.when == ALWAYS for key in keys.KEYS if key.screen not in (*SCREENS, "records"))
+
+    def test_a_groups_records_read_their_own_keys_declarations_over_the_main_views(self):
+        from inspector.tui.screens.records import RecordsScreen
+
+        assert RecordsScreen.NEEDS == {**MainScreen.NEEDS, **keys.needs_by_action("records")}
+        assert RecordsScreen.NEEDS["next_match"] == Needs("searched", hidden=True)
+        assert RecordsScreen.NEEDS["clear_annotation"] == Needs("annotated", hidden=True)
 
     def test_review_modes_keys_and_those_they_shadow_each_apply_in_one_mode(self, session):
         number = session.find_id("complete-answer")

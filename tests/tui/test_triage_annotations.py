@@ -47,7 +47,7 @@ async def test_annotating_a_record_shows_in_its_strip_and_the_overview(tmp_path)
         assert [(found.decision, found.reviewer) for found in read_annotations(str(log))] == [
             ("false_rejection", mine.reviewer)]
         assert any("replaced Bo's true_rejection" in str(note.message) for note in pilot.app._notifications)
-        await pilot.press("N")
+        await pilot.press("a")  # the form with a note (N is the previous search match here)
         await pilot.pause()
         form = pilot.app.screen
         assert isinstance(form, AnnotateScreen)

@@ -1,4 +1,4 @@
-"""The annotate form (``N`` on a triage group's record): a decision and a note.
+"""The annotate form (``a`` on a triage group's record): a decision and a note.
 
 The record's place and verdict in the head, the two decisions its verdict
 allows (typed by name, or ``true``/``false``), and a note; Enter keeps them in

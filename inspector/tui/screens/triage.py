@@ -114,7 +114,8 @@ class TriageScreen(FollowsTime, Screen[None]):
         self._counting = threading.Event()  # set when the last count started has returned
         self._recount_asked = False  # ctrl+r was pressed once with lab edits that counting again drops
         self._told = 0  # the number of the last event of the follow said in a notice
-        self.store = AnnotationStore()  # the reviewers' annotations beside the logs (t, w, N on a record)
+        self.store = AnnotationStore()  # the reviewers' annotations beside the logs (t, w, a on a record)
+        self._panel_title = Content("")  # the logs and the registry (on_mount), "following" added while it is
 
     # -- layout -------------------------------------------------------------------
 
@@ -142,9 +143,9 @@ class TriageScreen(FollowsTime, Screen[None]):
         against = (Content.assemble((" · against ", _MUTED), safe.content(", ".join(self.run.against)))
                    if self.run.against else "")
         self.query_one("#triage-head").set_class(bool(self.run.against), "-compared")
-        self.query_one("#triage-panel").border_title = Content.assemble(
-            "triage · ", safe.content(names), against, (" · registry ", _MUTED), safe.content(self.run.registry_path),
-            (" · following", strong(Tone.GOOD)) if self.run.follow else "")
+        self._panel_title = Content.assemble(
+            "triage · ", safe.content(names), against, (" · registry ", _MUTED), safe.content(self.run.registry_path))
+        self._show_panel_title()
         self._show_head()
         self._show_titles()
         self._count(self.generation, self.cancel, None, self._counting, self.reader)
@@ -230,7 +231,8 @@ class TriageScreen(FollowsTime, Screen[None]):
                             title="a log changed", severity="warning", markup=False, timeout=8)
         else:
             self._show_progress(snapshot)
-        self.counts.publish(snapshot)  # the pivot view, when open, follows the count
+        self.counts.publish(snapshot)  # the pivot view and a group's records, when open, follow the count
+        self._show_panel_title()
         self._show_groups()
         if self.snapshot_due(snapshot):  # (FollowsTime: at most every second while counting)
             self.follow_time()
@@ -331,6 +333,15 @@ class TriageScreen(FollowsTime, Screen[None]):
                       (" has more values than are kept: the rest are ", _MUTED),
                       safe.content(other_name(key), "bold")]
         self.query_one("#groups-title", Static).update(Content.assemble(*parts), layout=False)
+
+    def _show_panel_title(self) -> None:
+        """The panel's title: the logs and the registry, and following while the count follows them (and
+        not once Esc stopped it)."""
+        following = self.run.follow and (self.counted is None or not self.counted.done)
+        title = Content.assemble(self._panel_title, (" · following", strong(Tone.GOOD)) if following else "")
+        panel = self.query_one("#triage-panel")
+        if panel.border_title != title:
+            panel.border_title = title
 
     def _show_head(self) -> None:
         counted = self.counted
@@ -596,7 +607,8 @@ class TriageScreen(FollowsTime, Screen[None]):
         session, number = kept
         from .records import RecordsScreen
 
-        screen = RecordsScreen(session, group, number, self.store, counted=(counted, self.run))
+        screen = RecordsScreen(session, group, number, self.store, counted=(counted, self.run),
+                               counts=None if counted.done else self.counts)
 
         def closed(current: int | None) -> None:
             if counted.done:

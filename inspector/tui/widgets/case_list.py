@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Container
+from collections.abc import Container, Mapping
 
 from textual import events
 
@@ -28,7 +28,9 @@ class CaseList(SafeTable):
         "from the label, `!` a case that could not be loaded, `✎` a case edited in the lab (its verdict is the "
         "edited answer's; the suite file is never changed), `⊘` a known regression (a reviewer rejected its verdict "
         "and kept the label). In review mode the list is the review's cases, marked `•` left, `✓` accepted, "
-        "`✗` rejected, `»` skipped. On a triage group's records, `●` marks a record marked by hand (space). "
+        "`✗` rejected, `»` skipped. On a triage group's records, `●` marks a record marked by hand (space), `◆` one "
+        "annotated the contract wrong (w: a false rejection or acceptance) and `◇` right (t), and the records a "
+        "search (^f) matches are highlighted. "
         "Verdicts are computed when a row is first drawn."
     )
 
@@ -46,14 +48,16 @@ class CaseList(SafeTable):
         Column("both", "expected ≠ actual", min_width=10, weight=1),
     )
     WIDE = 58
-    # A triage group's records: a column for the records marked by hand (``show_marks``).
-    MARKED = Column("marked", "", width=1)
+    # A triage group's records: a column for the records marked by hand and annotated (``show_marks``).
+    MARKED = Column("marked", "", width=2)
 
     def __init__(self, session: Session, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.session = session
         self.review: ReviewSession | None = None  # review mode: each row's mark is its review state
         self.marks: Container[int] | None = None  # the records marked by hand (a triage group's)
+        self.annotated: Mapping[int, bool] = {}  # ... annotated: whether the contract was wrong (◆) or right (◇)
+        self.matches: Container[int] = ()  # ... a search matches: highlighted
         self._wide = True
         self.browse = Browse.of(session)
         self.empty_message = "no case matches"
@@ -72,9 +76,25 @@ class CaseList(SafeTable):
             self.set_columns(columns)
 
     def show_marks(self, marks: Container[int]) -> None:
-        """Show which cases are marked by hand (a column of its own), from now on."""
+        """Show which cases are marked by hand (a column of its own, with their annotations), from now on."""
         self.marks = marks
         self._set_columns()
+
+    def show_annotated(self, annotated: Mapping[int, bool]) -> None:
+        """Which records are annotated, the contract wrong (True) or right (False): their marker in the list."""
+        if annotated != self.annotated:
+            self.annotated = annotated
+            self.refresh_all()
+
+    def show_matches(self, matches: Container[int]) -> None:
+        """Highlight the records a search matches (none: empty)."""
+        self.matches = matches
+        self.refresh_all()
+
+    def row_style(self, row: int) -> str | None:
+        if row != self.cursor and self.matches and self.browse.visible[row] in self.matches:
+            return "safe-table--marked"
+        return super().row_style(row)
 
     def set_view(self, browse: Browse) -> None:
         """Show another set of cases; the current case's row stays in view if present."""
@@ -95,7 +115,12 @@ class CaseList(SafeTable):
         report = self.session.report(self.browse.visible[row])
         key = column.key
         if key == "marked":
-            return ("●", TABLE[Tone.WARN]) if self.marks is not None and report.number in self.marks else None
+            number = self.browse.visible[row]
+            wrong = self.annotated.get(number)
+            marked: Piece = ("●", TABLE[Tone.WARN]) if self.marks is not None and number in self.marks else (" ", None)
+            if wrong is None:
+                return [marked]
+            return [marked, ("◆", TABLE[Tone.BAD]) if wrong else ("◇", TABLE[Tone.GOOD])]
         if key == "id":
             return report.id
         if key == "expected":

@@ -31,7 +31,7 @@ class RecordStrip(Widget):
         "offset the line starts at (from 0), and its metadata in the line's order, nested "
         "objects opened (`metadata.model`), long values cut, the members that do not fit counted as *+N more*; "
         "`l` shows the whole line. A reviewer's annotation follows the place (✎: the decision, who, when, the "
-        "note): `t` and `w` mark the contract right or wrong, `N` opens the form with a note, `U` clears it."
+        "note): `t` and `w` mark the contract right or wrong, `a` opens the form with a note, `U` clears it."
     )
 
     DEFAULT_CSS = """
