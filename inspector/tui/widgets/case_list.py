@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Container
 
+from rich.cells import cell_len
 from textual import events
 
 from ...presentation.browse import Browse
@@ -13,7 +14,7 @@ from ...presentation.session import Session
 from ...reports.case import CaseReport
 from ..messages import CaseChosen
 from ..tones import TABLE, Tone
-from .table import Cell, Column, Piece, SafeTable, untrusted
+from .table import Cell, Column, Piece, SafeTable, fit_first, untrusted
 
 __all__ = ["CaseList"]
 
@@ -48,6 +49,13 @@ class CaseList(SafeTable):
     WIDE = 58
     # A triage group's records: a column for the records marked by hand (``show_marks``).
     MARKED = Column("marked", "", width=1)
+    # The id is as wide as the longest (of the first FIT_SAMPLE cases: a log's records
+    # are not all read for it) as far as the labels keep LABELS cells (18: "VALUE_MISMATCH
+    # ≠ A"), or only their minimum width when the id would have fewer than LABELS itself
+    # (80×24): the id tells the rows apart; the label's code reads from its head, and the
+    # verdict panel has it whole.
+    FIT_SAMPLE = 2000
+    LABELS = 18
 
     def __init__(self, session: Session, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -55,6 +63,9 @@ class CaseList(SafeTable):
         self.review: ReviewSession | None = None  # review mode: each row's mark is its review state
         self.marks: Container[int] | None = None  # the records marked by hand (a triage group's)
         self._wide = True
+        self._chosen: tuple[Column, ...] = self.COLUMNS  # the columns before the id's width is fitted
+        self._sampled = -1  # how many ids the id's width was measured on
+        self._id_width = 0
         self.browse = Browse.of(session)
         self.empty_message = "no case matches"
         self.set_columns(self.COLUMNS)
@@ -68,8 +79,25 @@ class CaseList(SafeTable):
         columns = self.COLUMNS if self._wide else self.COMPACT_COLUMNS
         if self.marks is not None:
             columns = (self.MARKED, *columns)
-        if columns != self.columns:
+        if columns != self._chosen:
+            self._chosen = columns
             self.set_columns(columns)
+
+    def _ensure_layout(self) -> None:
+        ids = self.session.ids
+        sampled = min(len(ids), self.FIT_SAMPLE)
+        if sampled != self._sampled:
+            self._sampled = sampled
+            self._id_width = max([0] + [sum(cell_len(text) for text, _ in self._pieces(ids[number]))
+                                        for number in range(sampled)])
+            self._layout_width = -1
+        available = self.scrollable_content_region.width or self.size.width
+        if available != self._layout_width or not self._widths:
+            columns = self._chosen
+            room = available - sum(c.width or 0 for c in columns) - self.gap * max(0, len(columns) - 1)
+            wanted = self._id_width if room < 2 * self.LABELS else min(self._id_width, room - self.LABELS)
+            self.columns = fit_first(columns, {"id": wanted}, available, self.gap)
+        super()._ensure_layout()
 
     def show_marks(self, marks: Container[int]) -> None:
         """Show which cases are marked by hand (a column of its own), from now on."""

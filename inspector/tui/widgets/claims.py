@@ -7,8 +7,6 @@ contract, so a SUPPORTED claim may still be rejected.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from rich.cells import cell_len
 from textual import events
 
@@ -17,7 +15,7 @@ from ...presentation.selection import Selection
 from ...reports.case import CLAIM_LABELS
 from ..messages import ClaimChosen
 from ..tones import TABLE, TABLE_HIGHLIGHT, Tone
-from .table import Cell, Column, SafeTable
+from .table import Cell, Column, SafeTable, fit_first
 
 __all__ = ["ClaimsTable"]
 
@@ -87,19 +85,13 @@ class ClaimsTable(SafeTable):
     def _fitted(self, available: int) -> tuple[Column, ...]:
         """The chosen columns with FIT's given the width of their longest cell (as drawn:
         escapes take their cells), as far as doc and quote keep their minimum widths."""
-        columns = self._chosen
-        rest = available - sum(c.width or 0 for c in columns) - self.gap * max(0, len(columns) - 1)
-        rest -= sum(c.min_width for c in columns if c.width is None and c.key not in self.FIT)
-        fit = [c for key in self.FIT for c in columns if c.key == key]
-        widths: dict[str, int] = {}
-        for index, column in enumerate(fit):
-            wanted = max([cell_len(column.title)] + [
-                sum(cell_len(text) for text, _ in self._pieces(self.cell(row, column)))
-                for row in range(len(self._claims))])
-            later = sum(c.min_width for c in fit[index + 1:])
-            widths[column.key] = max(column.min_width, min(wanted, rest - later))
-            rest -= widths[column.key]
-        return tuple(replace(c, width=widths[c.key]) if c.key in widths else c for c in columns)
+        wanted = {}
+        for column in self._chosen:
+            if column.key in self.FIT:
+                wanted[column.key] = max([cell_len(column.title)] + [
+                    sum(cell_len(text) for text, _ in self._pieces(self.cell(row, column)))
+                    for row in range(len(self._claims))])
+        return fit_first(self._chosen, {key: wanted[key] for key in self.FIT if key in wanted}, available, self.gap)
 
     def show_human(self, labels: dict[int, str] | None) -> None:
         """People's labels of the claims (claim -> label); None: no column for them."""
