@@ -87,3 +87,16 @@ async def test_ids_are_read_before_labels_are(article):
         cases = pilot.app.main.query_one(CaseList)
         assert row_text(cases, 1).split()[:2] == ["reordered-claims", "ACCEPT"]
         assert row_text(cases, 3).split()[:2] == ["real-quote-wrong-…", "VALUE_MISMATCH"]
+
+
+async def test_opening_a_suite_of_one_case_says_one_case(tmp_path):
+    data = json.loads(ARTICLE.read_text(encoding="utf-8"))
+    one = write_suite(tmp_path / "one.json", {**data, "cases": data["cases"][:1]})
+    async with inspecting([load_suite(ARTICLE)], notifications=True) as pilot:
+        pilot.app.main.add_suite(load_suite(one))
+        await pilot.pause()
+        said = [str(notification.message) for notification in pilot.app._notifications]
+        assert said == ["opened one: 1 case"]
+        pilot.app.main.add_suite(load_suite(one))
+        await pilot.pause()
+        assert str(list(pilot.app._notifications)[-1].message) == "one is already open (1 case)"
