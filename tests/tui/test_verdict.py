@@ -266,7 +266,25 @@ async def test_the_panel_says_where_an_exported_records_label_came_from(tmp_path
         assert "matches the frozen label" not in text and "no frozen label" not in text
         assert ("unlabelled: a person's annotation says false acceptance by Ada \\u001b[31m · "
                 "2026-12-02T06:30:00Z (which rejection is right is not said)") in text
+        assert row_text(app.main.query_one(CaseList), 1).startswith("? reordered-claims")  # marked in the list
         open_id(app, "real-quote-wrong-value")
         await pilot.pause()
         text = flowing(verdict_text(app))
         assert "≠ frozen label ACCEPT label from a person's annotation: false rejection by Ada" in text
+
+
+async def _the_unlabelled_record(pilot) -> None:  # noqa: ANN001 - the snapshot's pilot
+    from inspector.tui.scenes import keep_toasts
+
+    keep_toasts(pilot.app)
+    await pilot.pause()
+    open_id(pilot.app, "reordered-claims")
+    await pilot.pause()
+
+
+@pytest.mark.parametrize("size", [(120, 36), (80, 24)], ids=["120x36", "80x24"])
+def test_snapshot_an_exported_record_a_person_called_a_false_acceptance(snap_compare, tmp_path, size):
+    from inspector.tui.app import make_app
+
+    app = make_app([load_suite(_exported(tmp_path))])
+    assert snap_compare(app, terminal_size=size, run_before=_the_unlabelled_record)

@@ -28,7 +28,8 @@ class CaseList(SafeTable):
         "(`DUPLICATE_KEY` is `INVALID_JSON/DUPLICATE_KEY`). `≠` marks a verdict that differs "
         "from the label, `!` a case that could not be loaded, `✎` a case edited in the lab (its verdict is the "
         "edited answer's; the suite file is never changed), `⊘` a known regression (a reviewer rejected its verdict "
-        "and kept the label). In review mode the list is the review's cases, marked `•` left, `✓` accepted, "
+        "and kept the label), `?` an exported record without a label (a person called its acceptance false). "
+        "In review mode the list is the review's cases, marked `•` left, `✓` accepted, "
         "`✗` rejected, `»` skipped. On a triage group's records, `●` marks a record marked by hand (space). "
         "Verdicts are computed when a row is first drawn."
     )
@@ -146,6 +147,8 @@ class CaseList(SafeTable):
             return (KNOWN_REGRESSION_MARK[0], TABLE[KNOWN_REGRESSION_MARK[1]])
         if report.differs:
             return ("≠", TABLE[Tone.BAD])
+        if report.expected is None and report.case is not None and report.case.human is not None:
+            return ("?", TABLE[Tone.BAD])  # unlabelled: a person called the acceptance false
         return None
 
     @staticmethod
