@@ -3,6 +3,8 @@ the label lens's label of each claim (as a word, or a mark when narrow)."""
 
 from __future__ import annotations
 
+import pytest
+
 from inspector.presentation.review import ReviewSession
 from inspector.presentation.session import Session
 from inspector.reports.tones import Tone
@@ -109,12 +111,13 @@ async def test_a_long_value_is_whole_and_the_quote_gives_way(bundled):
         assert "read_timeout_ms" in text and "\\u001b[31m5000\\u001b[0m" in text
 
 
-async def test_in_review_mode_the_person_column_does_not_squeeze_the_field(tmp_path):
+@pytest.mark.parametrize(("size", "column"), [((120, 36), "human"), ((80, 24), "human_mark")])
+async def test_in_review_mode_the_person_column_does_not_squeeze_the_field(tmp_path, size, column):
     suite = load_suite(relabelled_article(tmp_path, labels={"complete-answer": "VALUE_MISMATCH"}))
     session = Session([suite])
     app = make_review_app(session, ReviewSession(session, "alice"))
-    async with app.run_test(size=(120, 36)) as pilot:
+    async with app.run_test(size=size) as pilot:
         await pilot.pause()
         claims = app.main.query_one(ClaimsTable)
-        assert claims.columns[-1].key == "human"
+        assert claims.columns[-1].key == column
         assert "read_timeout_ms" in row_text(claims, 0) and "retry_enabled" in row_text(claims, 1)

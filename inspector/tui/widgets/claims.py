@@ -36,8 +36,10 @@ class ClaimsTable(SafeTable):
         Column("index", "#", width=2, justify="right"),
         Column("field", "field", min_width=6, weight=4),
         Column("value", "value", min_width=5, weight=2),
-        Column("doc", "doc", min_width=5, weight=3),
-        Column("quote", "quote", min_width=8, weight=5),
+        # Narrow minimums: doc and quote give way to the field and the value (FIT); the registry has
+        # the document, the step's detail the quote.
+        Column("doc", "doc", min_width=4, weight=3),
+        Column("quote", "quote", min_width=5, weight=5),
         Column("label", "label", width=12),
     )
     # A table narrower than WIDE cells (80×24, or beside the registry on wide
