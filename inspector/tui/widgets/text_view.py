@@ -39,19 +39,28 @@ BREAK_AFTER = frozenset(" ,:[{")
 BREAK_BEFORE = frozenset("]}")
 
 
-def _breakable(shown: str, position: int) -> bool:
-    """Whether a row may end before ``shown[position]`` (between two tokens)."""
-    return shown[position - 1] in BREAK_AFTER or shown[position] in BREAK_BEFORE
+def _in_escape(line: _Line, position: int) -> tuple[int, int] | None:
+    """The escape (display range) that ``position`` is inside of, not at its start: None if none."""
+    at = bisect_right(line.escape_starts, position) - 1
+    if at >= 0:
+        a, b = line.escapes[at]
+        if a < position < b:
+            return a, b
+    return None
+
+
+def _breakable(line: _Line, position: int) -> bool:
+    """Whether a row may end before display offset ``position`` of the line: between two tokens,
+    never inside an escape (``\\u001b[31m`` holds a ``[``)."""
+    shown = line.shown
+    return (shown[position - 1] in BREAK_AFTER or shown[position] in BREAK_BEFORE) and (
+        not line.escapes or _in_escape(line, position) is None)
 
 
 def _outside_escape(line: _Line, start: int, position: int) -> int:
     """``position``, or the start of the escape it would split (if that is after ``start``)."""
-    at = bisect_right(line.escape_starts, position) - 1
-    if at >= 0:
-        a, b = line.escapes[at]
-        if start < a < position < b:
-            return a
-    return position
+    inside = _in_escape(line, position)
+    return inside[0] if inside is not None and inside[0] > start else position
 
 
 @dataclass(frozen=True, slots=True)
@@ -296,7 +305,7 @@ class SafeTextView(StyleCache, ScrollView, can_focus=False):
                 while end - start > room:
                     limit = start + room
                     cut = limit
-                    while cut > start and not _breakable(shown, cut):
+                    while cut > start and not _breakable(line, cut):
                         cut -= 1
                     if cut == start:  # one token longer than the row: cut it, not an escape
                         cut = _outside_escape(line, start, limit)
@@ -308,7 +317,7 @@ class SafeTextView(StyleCache, ScrollView, can_focus=False):
             last_break = 0  # the last break between tokens in the row so far (0: none)
             for position, ch in enumerate(shown):
                 size = get_character_cell_size(ch)
-                if start < position and _breakable(shown, position):
+                if start < position and _breakable(line, position):
                     last_break = position
                 if cells + size > room and start < position < end:
                     cut = last_break if last_break > start else _outside_escape(line, start, position)
