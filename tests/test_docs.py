@@ -134,7 +134,7 @@ class Launched:
 
 def opens_the_ui(argv: list[str]) -> bool:
     rest = [word for word in argv if word != "--debug"]
-    if not rest or rest[0] in ("open", "screenshots"):
+    if not rest or rest[0] in ("open", "screenshots") or rest[0].endswith(".json"):  # inspector SUITE: open
         return True
     if rest[0] == "review":
         return not {"--status", "--apply", "--discard", "--accept", "--reject", "--accept-all", "--reject-all"} & {

@@ -16,7 +16,7 @@ from .table import BAR_WIDTH, FACT_LABEL_WIDTH, TableColumn, fit_columns, fitted
 if TYPE_CHECKING:
     from ..reports.audit import Audit
     from ..reports.case import Rung
-    from ..suites.load import Review
+    from ..suites.load import HumanDecision, Review
     from .table import Cell
 
 __all__ = ["FIRST_FAILURE_COLUMNS", "LADDER_COLUMNS", "add_parser", "audit_columns", "print_audit", "run"]
@@ -26,7 +26,8 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     parser = commands.add_parser(
         "audit", help="run fixture suites and compare with their frozen labels",
         description="Run every case of the suites and compare each verdict with its frozen label.",
-        epilog="exit status: 0 all labels match, 1 a label differs (or --verify found a difference), "
+        epilog="exit status: 0 all labels match, 1 a label differs (or a case a person annotated as a false "
+               "acceptance has none, or --verify found a difference), "
                "2 unusable input, 3 internal error.",
     )
     parser.add_argument("suites", nargs="*", metavar="SUITE", help="suite files (default: the bundled suites)")
@@ -83,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
 
         if (problem := write_report(args.out, audit_page(suites, result, status, f"inspector {__version__}"))):
             return error(problem)
-        return EXIT_REJECT if result.mismatches else EXIT_ACCEPT
+        return EXIT_REJECT if result.mismatches or result.summary.unlabelled else EXIT_ACCEPT
     document = {**result.to_dict(__version__), "review": status}
     if args.out is not None:
         try:
@@ -96,7 +97,7 @@ def run(args: argparse.Namespace) -> int:
         print_audit(suites, result, status)
         if args.out is not None:
             print(f"wrote {args.out / 'results.json'} and {args.out / 'manifest.json'}")
-    return EXIT_REJECT if result.mismatches else EXIT_ACCEPT
+    return EXIT_REJECT if result.mismatches or result.summary.unlabelled else EXIT_ACCEPT
 
 
 def _rate(value: float | None) -> str:
@@ -264,10 +265,19 @@ def print_audit(suites: list[Suite], result: Audit, status: dict[str, Any] | Non
                            f"got {list(item.evidence.labels)} {item.evidence.policy}")  # type: ignore[union-attr]  # and its evidence assessed
             for line in hanging("  ", [visible(part) for part in got], console.width, "; ", "    ", ""):
                 console.print(line)
-    elif not summary.known_regressions:
+    elif not summary.known_regressions and not summary.unlabelled:
         console.print(Text("all verdicts match their frozen labels", "green"))
     else:
         console.print(Text("every other verdict matches its frozen label", "green"))
+    if summary.unlabelled:
+        console.print(Text(f"{len(summary.unlabelled)} case(s) without a label: a person annotated the acceptance "
+                           "as false, not which rejection is right:", "bold red"))
+        for item in summary.unlabelled:
+            decided: HumanDecision = item.case.human  # type: ignore[union-attr, assignment]  # unlabelled: an annotated case
+            for line in hanging("  ", [visible(f"{item.suite.name}/{item.id}: got {item.actual} "
+                                               f"({decided.decision} by {decided.reviewer} at {decided.at})")],
+                                console.width, "; ", "    ", ""):
+                console.print(line)
     if summary.known_regressions:
         console.print(Text(f"{len(summary.known_regressions)} known regression(s): rejected in review, the label "
                            "kept:", "yellow"))

@@ -8,7 +8,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from ..suites.load import Suite, bundled_suite_paths, load_answer, load_registry, load_request, load_suites
+from ..suites.load import LoadError, Suite, bundled_suite_paths, load_answer, load_registry, load_request, load_suites
 from .answer import answer_suite
 from .output import error, terminal_problem
 
@@ -50,12 +50,24 @@ def run(args: argparse.Namespace) -> int:
         suite_paths = [Path(p) for p in paths] or bundled_suite_paths()
         if not suite_paths:
             return error("no suite given and no bundled suites found")
-        suites = load_suites(suite_paths, strict=False)
+        try:
+            suites = load_suites(suite_paths, strict=False)
+        except LoadError as exc:
+            if not getattr(args, "suite_first", False):
+                raise
+            return error(f"{exc} (inspector FILE opens a suite, as inspector open FILE; {_what_else(exc.path)})")
     if getattr(args, "check_only", False):  # inspector serve: the inputs are usable, nothing opens here
         return 0
     from ..tui.launch import open_suites
 
     return open_suites(suites)
+
+
+def _what_else(path: str) -> str:
+    """What else a file given to ``inspector FILE`` may have been meant for."""
+    if path.endswith((".jsonl", ".gz", ".log")):
+        return "a log is triaged: inspector triage LOG --registry G"
+    return "the commands: inspector --help"
 
 
 def single_answer(claims: Path, request_path: str, registry_path: str) -> Suite:

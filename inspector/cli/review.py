@@ -200,7 +200,7 @@ def _counts(pending: Any) -> str:
 
 
 def _status(args: argparse.Namespace, suites: list[Suite]) -> int:
-    from ..reports.audit import audit, review_status
+    from ..reports.audit import audit, decided_cases, review_status
 
     result = audit(suites)
     status = review_status(suites, result)
@@ -209,16 +209,21 @@ def _status(args: argparse.Namespace, suites: list[Suite]) -> int:
         return EXIT_ACCEPT
     for line in status_lines(status):
         print(visible(line))
+    decided = decided_cases(suites)
     for report in result.summary.pending:
+        said = decided.get((str(report.suite.path), report.id))
         print(visible(f"  {report.suite.name}/{report.id}: {report.pending_reason} "
-                      f"(expected {report.expected}, got {report.actual})"))
+                      f"(expected {report.expected}, got {report.actual})"
+                      + (f"; decided: {said}, to apply" if said else "")))
     return EXIT_ACCEPT
 
 
 def status_lines(status: dict[str, Any]) -> list[str]:
     """The review's state in words (``review --status`` and ``audit``)."""
+    decided = status.get("decided_mismatches", 0)  # a manifest written before it was counted has none
     lines = [f"{status['to_review']} case(s) to review: {status['unreviewed_mismatches']} unreviewed mismatch(es), "
-             f"{status['known_regressions']} known regression(s)"]
+             + (f"{decided} decided (to apply), " if decided else "")
+             + f"{status['known_regressions']} known regression(s)"]
     for item in status["pending_files"]:
         if item.get("problem"):
             lines.append(f"pending file {item['path']}: unusable: {item['problem']}")

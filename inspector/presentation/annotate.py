@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ..contract.text import shorten
+from ..suites.load import Case, HumanDecision
 from ..triage.annotated import AnnotationCounts, apply_annotations, join_annotations
 from ..triage.annotations import (
     DECISIONS,
@@ -30,6 +31,7 @@ from ..triage.annotations import (
     decision_for,
     digest,
     new_annotation,
+    person_label,
     read_annotations,
 )
 from ..triage.drill import LineReader
@@ -39,8 +41,8 @@ from .overview import Snapshot, TriageRun
 from .record_session import RecordSession
 from .records import RecordPlace
 
-__all__ = ["DECISIONS", "NOTE_SHOWN", "AnnotationStore", "RecordAnnotation",
-           "annotation_words", "parse_decision"]
+__all__ = ["DECISIONS", "NOTE_SHOWN", "AnnotationStore", "LabelOrigin", "RecordAnnotation",
+           "annotation_words", "label_origin", "parse_decision"]
 
 # A note's characters the strip shows at most (the line says the rest is cut).
 NOTE_SHOWN = 160
@@ -57,6 +59,35 @@ class RecordAnnotation:
     verdict: str
     choices: tuple[str, str]
     current: Annotation | None
+
+
+@dataclass(frozen=True, slots=True)
+class LabelOrigin:
+    """Where an exported record's frozen label came from, as the verdict panel says it: ``words``
+    (written here), then the person's decision when the record is annotated (``human``: its
+    reviewer and time are untrusted); ``unlabelled``: the case has no label for it."""
+
+    words: str
+    human: HumanDecision | None = None
+    unlabelled: bool = False
+
+
+def label_origin(case: Case | None) -> LabelOrigin | None:
+    """Where ``case``'s label came from, for an exported triage record (None for any other case:
+    its label is the suite's).  The contract's own verdict, when exported, matches it by
+    construction; an annotated record's is the person's (``triage.annotations.person_label``): ACCEPT
+    for a false rejection, none for a false acceptance.  An export written before labels came from
+    annotations holds the contract's verdict beside a person's false decision: said so."""
+    if case is None or (case.metadata is None and case.human is None):
+        return None
+    human = case.human
+    if human is None:
+        return LabelOrigin("label frozen from the contract's verdict when exported")
+    if case.expected is None:
+        return LabelOrigin("unlabelled: a person's annotation says", human, unlabelled=True)
+    if case.expected == person_label(human.decision, case.expected):
+        return LabelOrigin("label from a person's annotation:", human)
+    return LabelOrigin("label frozen from the contract's verdict; annotated:", human)
 
 
 def parse_decision(text: str, verdict: str) -> str:

@@ -30,6 +30,8 @@ __all__ = ["DEFAULT_PATH", "Download", "SaveForm", "SaveOutcome", "download_name
 
 DEFAULT_PATH = "counterexamples.json"
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
+# A default id's suffix keeps at most this many characters (the parent's id comes whole before it).
+SUFFIX_CHARS = 32
 
 
 def resolve_path(text: str) -> Path:
@@ -131,17 +133,22 @@ class SaveForm:
         return self.report.actual
 
     def default_id(self, taken: frozenset[str] = frozenset()) -> str:
-        """The parent's id and the last change's name (a mutation's dotted name,
-        ``repair``, ``raw-edit``...), numbered if the file already holds it."""
+        """The parent's id and the last change's short name (a mutation's dotted name, ``repair``,
+        ``raw-edit``, ``edit-value`` for the claim form's: the members it wrote, never their values),
+        numbered if the file already holds it: ``complete-answer.edit-value-2``."""
         base = self.parent_case.id
         last = self.history.applied[-1] if self.history.applied else None
+        records = last.records if last is not None else ()
         if last is None:
             suffix = "copy"
-        elif last.records and isinstance(last.records[-1], str):
-            suffix = last.records[-1]  # a mutation: its dotted name
+        elif records and isinstance(records[-1], str):
+            suffix = records[-1]  # a mutation: its dotted name
+        elif records and all(isinstance(r, dict) and r.get("what") == "edit" for r in records):
+            members = dict.fromkeys(str(r.get("member")) for r in records if isinstance(r, dict))
+            suffix = "edit-" + "-".join(members)  # the claim form's: the members written
         else:
-            suffix = last.what.partition(":")[0]
-        suffix = _UNSAFE.sub("-", suffix.strip().lower()).strip("-") or "edit"
+            suffix = re.split(r":| at |\[", last.what)[0]  # "repair: 2 edits", "raw edit at 1:5: …"
+        suffix = _UNSAFE.sub("-", suffix.strip().lower()).strip("-")[:SUFFIX_CHARS].strip("-") or "edit"
         candidate = f"{base}.{suffix}"
         number = 2
         while candidate in taken:

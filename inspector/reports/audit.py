@@ -14,7 +14,7 @@ from ..suites.review import ReviewError, load_pending, pending_files
 from .case import CaseReport
 from .suite import SuiteReport
 
-__all__ = ["AUDIT_SCHEMA", "Audit", "audit", "review_status"]
+__all__ = ["AUDIT_SCHEMA", "Audit", "audit", "decided_cases", "review_status"]
 
 AUDIT_SCHEMA = "inspector.audit/1"
 
@@ -49,6 +49,27 @@ def audit(suites: Iterable[Suite]) -> Audit:
     return Audit(suites)
 
 
+def _key(report: CaseReport) -> tuple[str, str]:
+    return (str(report.suite.path), report.id)
+
+
+def decided_cases(suites: Iterable[Suite]) -> dict[tuple[str, str], str]:
+    """(suite path, case id) -> ``accept by alice`` for each case a pending file beside its suite holds a
+    decision on (a skip is none); a pending file that cannot be read decides nothing (``review_status``
+    says it is unusable)."""
+    decided: dict[tuple[str, str], str] = {}
+    for suite in suites:
+        for path in pending_files(suite.path):
+            try:
+                pending = load_pending(path, suite)
+            except ReviewError:
+                continue
+            for case_id, decision in pending.decisions.items():
+                if decision.decision != SKIP_DECISION:
+                    decided[(str(suite.path), case_id)] = f"{decision.decision} by {decision.reviewer}"
+    return decided
+
+
 def review_status(suites: Iterable[Suite], result: Audit) -> dict[str, Any]:
     """What a review has left: the cases to review, the decisions waiting in pending
     files beside the suites (not yet in them), the known regressions.  Read from the
@@ -57,6 +78,7 @@ def review_status(suites: Iterable[Suite], result: Audit) -> dict[str, Any]:
     manifest."""
     summary = result.summary
     files: list[dict[str, Any]] = []
+    decided = decided_cases(suites)
     for suite in suites:
         for path in pending_files(suite.path):
             entry: dict[str, Any] = {"suite": str(suite.path), "path": str(path)}
@@ -72,8 +94,11 @@ def review_status(suites: Iterable[Suite], result: Audit) -> dict[str, Any]:
     return {
         "verifier": VERIFIER,
         "to_review": len(summary.pending),
+        # A mismatch decided in a pending file (accepted or rejected, not yet applied) is decided, not unreviewed.
         "unreviewed_mismatches": sum(1 for report in summary.mismatched if report.case is not None
-                                     and report.case.review is None),
+                                     and report.case.review is None and _key(report) not in decided),
+        "decided_mismatches": sum(1 for report in summary.mismatched if report.case is not None
+                                  and report.case.review is None and _key(report) in decided),
         "known_regressions": len(summary.known_regressions),
         "pending_decisions": sum(entry.get("decisions", 0) + entry.get("labels", 0) for entry in files),
         "pending_files": files,

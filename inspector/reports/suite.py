@@ -99,6 +99,11 @@ class SuiteReport:
         self.mismatched: tuple[CaseReport, ...] = tuple(
             report for report in loaded if report.match is False and not report.known_regression)
         self.known_regressions: tuple[CaseReport, ...] = tuple(report for report in loaded if report.known_regression)
+        # An exported record a person annotated as a false acceptance: no label says which rejection
+        # is right, and the verdict cannot be said to match (``triage.annotations.person_label``).
+        self.unlabelled: tuple[CaseReport, ...] = tuple(
+            report for report in loaded if report.expected is None and report.case is not None
+            and report.case.human is not None)
         self.pending: tuple[CaseReport, ...] = tuple(report for report in loaded if report.pending_reason is not None)
         self.categories: Counter[str] = Counter(
             category.id for report in loaded if (category := report.category) is not None)
@@ -156,6 +161,8 @@ class SuiteReport:
             "label_mismatches": len(self.mismatched),
             "mismatched_cases": [_name(r) for r in self.mismatched],
             "known_regressions": [_name(r) for r in self.known_regressions],
+            # Only when a case is unlabelled (a person's false acceptance): the JSON of other suites is as it was.
+            **({"unlabelled_cases": [_name(r) for r in self.unlabelled]} if self.unlabelled else {}),
             "pending_review": [{"case": _name(r), "why": r.pending_reason} for r in self.pending],
             "ladder": [{"check": row.check.id, "code": row.check.code, "passed": row.passed}
                        for row in self.checks],

@@ -218,7 +218,7 @@ def _check_metadata(metadata: CaseMetadata) -> tuple[str, str] | None:
 class _CaseFile(msgspec.Struct, forbid_unknown_fields=True):
     id: str
     request: Request
-    expected: str
+    expected: str | None  # null: unlabelled, only in a case a person annotated (human)
     raw: str | None = None
     raw_base64: str | None = None
     note: str | None = None
@@ -248,7 +248,7 @@ class Case:
     id: str
     raw: str | bytes
     request: Request
-    expected: str | None  # None for a single answer opened without a frozen label
+    expected: str | None  # None for a single answer opened without a frozen label, or unlabelled (human)
     note: str | None = None
     expected_labels: tuple[str, ...] | None = None
     expected_policy: str | None = None
@@ -667,10 +667,17 @@ def _case(suite: str, index: int, item: Any, ids: dict[str, int]) -> Case:
             raw = base64.b64decode(case.raw_base64 or "", validate=True)
         except (binascii.Error, ValueError):
             raise _CaseProblem(case.id, f"{here}.raw_base64", "not valid base64") from None
-    try:
-        parse_label(case.expected)
-    except ValueError as exc:
-        raise _CaseProblem(case.id, f"{here}.expected", str(exc)) from None
+    if case.expected is None:
+        # An exported record a person called a false acceptance: it should have been rejected,
+        # with which code the person did not say (``triage.annotations.person_label``).
+        if case.human is None or case.human.decision != "false_acceptance":
+            raise _CaseProblem(case.id, f"{here}.expected", "null (unlabelled) only in a case a person "
+                                                            "annotated as a false acceptance (human)")
+    else:
+        try:
+            parse_label(case.expected)
+        except ValueError as exc:
+            raise _CaseProblem(case.id, f"{here}.expected", str(exc)) from None
     problem = _check_request(case.request)
     if problem is not None:
         raise _CaseProblem(case.id, f"{here}.request.{problem[0]}", problem[1])

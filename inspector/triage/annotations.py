@@ -74,6 +74,7 @@ __all__ = [
     "decision_for",
     "digest",
     "new_annotation",
+    "person_label",
     "read_annotations",
 ]
 
@@ -140,6 +141,14 @@ class Annotation(Signed, frozen=True, forbid_unknown_fields=True, omit_defaults=
         """The contract was wrong: a false rejection or a false acceptance."""
         return self.decision.startswith("false_")
 
+    @property
+    def label(self) -> str | None:
+        """The verdict the person holds right, as a suite's label: the record's verdict
+        when annotated for a true rejection or acceptance, ``ACCEPT`` for a false
+        rejection; None (unlabelled) for a false acceptance: the person said it should
+        have been rejected, not with which code."""
+        return person_label(self.decision, self.verdict)
+
 
 class _Header(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     schema: str
@@ -155,6 +164,15 @@ def allowed_decisions(verdict: str) -> tuple[str, str]:
     """The decisions a record with this verdict label may get: an accepted one's
     acceptance pair, a rejected one's rejection pair."""
     return ACCEPTANCE_DECISIONS if verdict == "ACCEPT" else REJECTION_DECISIONS
+
+
+def person_label(decision: str, verdict: str) -> str | None:
+    """``Annotation.label`` of a ``decision`` on a record whose verdict label was ``verdict``."""
+    if decision == "false_rejection":
+        return "ACCEPT"
+    if decision == "false_acceptance":
+        return None
+    return verdict
 
 
 def decision_for(verdict: str, contract_right: bool) -> str:

@@ -1,12 +1,14 @@
 """A group's records as a new suite file: ``--export GROUP --out SUITE``.
 
 The suite holds the registry the log was triaged against, and per record a case:
-its request, its raw answer exactly, its current verdict as the expected label,
+its request, its raw answer exactly, its current verdict as the expected label
+(a record a person annotated: the person's, ``Annotation.label``: ``ACCEPT`` for a false
+rejection, null, unlabelled, for a false acceptance),
 its place and metadata in the note (free text, whole) and as the structured
 ``metadata`` member (``suites.load.CaseMetadata``: bounded, each value a
 string, a number, a boolean or null), so that ``inspector open``, ``audit``
 and the lab read it like any suite (and ``audit`` finds every label matching
-until the contract changes).  The records are the group's first ones, or a
+until the contract changes, but the annotated records the contract got wrong).  The records are the group's first ones, or a
 random sample of them (``triage.sample``: ``SampleTaken`` says which, in the
 suite's description).  The file is new: written whole or not at all, never
 over an existing file (``io.writing``).
@@ -29,7 +31,7 @@ from ..io.reading import MAX_SUITE_BYTES
 from ..io.writing import WriteError, check_new_file, refuse_protected, write_files
 from ..suites.document import source_document  # one writing of a source into a suite file
 from ..suites.load import METADATA_KEY_CHARS, METADATA_MEMBERS, METADATA_VALUE_CHARS
-from .annotations import Annotations, digest
+from .annotations import Annotation, Annotations, digest
 from .mapping import DEFAULT_FORMAT, LogFormat
 from .formats.reading import NoAnswer
 from .parsing import decode_record
@@ -188,12 +190,18 @@ class SampleTaken:
         return f"a random sample of {self.size:,} of the group's {self.of:,} records, seed {self.seed}"
 
 
+def _annotation(annotations: Mapping[str, Annotations] | None, file: str, line: int, offset: int,
+                text: bytes) -> Annotation | None:
+    """The record's annotation (None: none, or only a stale one)."""
+    log_notes = annotations.get(file) if annotations else None
+    return log_notes.find(line, offset, digest(text)) if log_notes is not None else None
+
+
 def human_member(annotations: Mapping[str, Annotations] | None, file: str, line: int, offset: int,
                  text: bytes) -> dict[str, Any]:
     """``{"human": {...}}``: the reviewer's decision on the record (``triage.annotations``), as its
     case carries it (``suites.load.HumanDecision``); ``{}`` when it has none (or only a stale one)."""
-    log_notes = annotations.get(file) if annotations else None
-    found = log_notes.find(line, offset, digest(text)) if log_notes is not None else None
+    found = _annotation(annotations, file, line, offset, text)
     if found is None:
         return {}
     human = {"decision": found.decision, "note": found.note, "reviewer": found.reviewer, "at": found.at,
@@ -224,7 +232,12 @@ def suite_document(group: str, registry: Registry, collected: Iterable[tuple[str
         case_id = _case_id(record.id, file, line, taken)
         taken.add(case_id)
         request = {key: value for key, value in msgspec.to_builtins(record.request).items() if value is not None}
-        cases.append({"id": case_id, **_raw_member(record.raw), "request": request, "expected": label,
+        # An annotated record's label is the person's (a false rejection's ACCEPT; null for a false
+        # acceptance, whose right rejection the person did not say): the contract's own verdict would
+        # match itself by construction.
+        found = _annotation(annotations, file, line, offset, text)
+        expected = label if found is None else found.label
+        cases.append({"id": case_id, **_raw_member(record.raw), "request": request, "expected": expected,
                       "note": record_note(file, line, offset, dict(record.meta)),
                       **metadata_member(file, line, offset, record.meta),
                       **human_member(annotations, file, line, offset, text)})
@@ -234,7 +247,8 @@ def suite_document(group: str, registry: Registry, collected: Iterable[tuple[str
     return {
         "kind": EXPORT_KIND,
         "description": encodable_text(f"Records of the group {group}{how} exported by inspector triage from "
-                                       f"{', '.join(logs)}; expected labels are their verdicts when exported."),
+                                       f"{', '.join(logs)}; expected labels are their verdicts when exported, or a "
+                                       f"reviewer's where one annotated the record (human)."),
         "sources": [source_document(source) for source in registry.sources],
         "cases": cases,
     }

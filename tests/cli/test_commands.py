@@ -32,6 +32,7 @@ from support import (
     decoded,
     one_line_error,
     run_cli,
+    run_main,
 )
 
 CHECK = ["check", "--request", str(PAYMENTS_REQUEST), "--registry", str(PAYMENTS_REGISTRY)]
@@ -397,3 +398,42 @@ class TestFixturesUntouched:
         capsys.readouterr()
         after = {path: path.read_bytes() for path in sorted(FIXTURES.rglob("*")) if path.is_file()}
         assert after == fixture_bytes
+
+
+# -- inspector SUITE: a suite as the first argument opens it, as `less FILE` shows a file ----------
+
+@pytest.fixture
+def opened(monkeypatch):  # noqa: ANN201 - the suites open_suites was given, a list filled by the run
+    """``inspector open`` as if on a terminal, the UI replaced by a list of what it was given."""
+    from inspector.cli import open as open_command
+    from inspector.tui import launch
+
+    given: list = []
+    monkeypatch.setattr(open_command, "terminal_problem", lambda message: None)
+    monkeypatch.setattr(launch, "open_suites", lambda suites: given.append(suites) or 0)
+    return given
+
+
+def test_a_suite_as_the_first_argument_opens_it(capsys, opened):
+    status, _, err = run_main(capsys, "fixtures/article.json")
+    assert status == 0, err
+    assert [[suite.name for suite in suites] for suites in opened] == [["article"]]
+    assert run_main(capsys, "--debug", "fixtures/article.json", "fixtures/access.json")[0] == 0
+    assert [suite.name for suite in opened[-1]] == ["article", "access"]
+
+
+@pytest.mark.parametrize(("word", "said"), [
+    ("README.md", "README.md: 1:1: invalid JSON"),
+    ("no-such.json", "no-such.json: no such file"),
+    ("fixtures/logs/sample.jsonl", "a log is triaged: inspector triage LOG --registry G"),
+])
+def test_a_first_argument_that_is_not_a_suite_is_one_line(capsys, opened, word, said):
+    status, out, err = run_main(capsys, word)
+    assert status == 2 and not opened and out == ""
+    line = one_line_error(err)
+    assert said in line and "inspector FILE opens a suite, as inspector open FILE" in line
+
+
+def test_a_word_that_is_no_file_is_still_an_unknown_command(capsys, opened):
+    status, _, err = run_main(capsys, "chek")
+    assert status == 2 and not opened and "invalid choice: 'chek'" in err

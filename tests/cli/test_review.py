@@ -45,6 +45,17 @@ class TestStatus:
         _, out, _ = inspector(capsys, "review", "--status", suite_path)
         assert (f"pending file {pending} (alice): 2 decision(s) and 1 claim label(s) to apply "
                 f"(inspector review --apply {suite_path})") in out
+        # The two decided (not yet applied) are decided, not unreviewed; each says how.
+        assert out.splitlines()[0] == ("4 case(s) to review: 2 unreviewed mismatch(es), 2 decided (to apply), "
+                                       "0 known regression(s)")
+        assert sum("; decided: accept by alice, to apply" in line for line in out.splitlines()) == 1
+        assert sum("; decided: reject by alice, to apply" in line for line in out.splitlines()) == 1
+
+    def test_a_skipped_case_is_still_unreviewed(self, suite_path, capsys):
+        review = review_of(suite_path)
+        review.decide(review.queue[0], "skip")
+        document = json.loads(inspector(capsys, "review", "--status", "--format", "json", suite_path)[1])
+        assert (document["unreviewed_mismatches"], document["decided_mismatches"]) == (4, 0)
 
     def test_json(self, suite_path, capsys):
         pending = decide(suite_path)
@@ -151,7 +162,7 @@ class TestAudit:
         document = json.loads(out)
         assert document["verifier"] == VERIFIER
         assert document["review"]["pending_files"][0]["path"] == str(pending)
-        assert document["review"]["unreviewed_mismatches"] == 4
+        assert (document["review"]["unreviewed_mismatches"], document["review"]["decided_mismatches"]) == (2, 2)
         manifest = json.loads((tmp_path / "run" / "manifest.json").read_text("utf-8"))
         assert manifest["review"] == document["review"]
         results = json.loads((tmp_path / "run" / "results.json").read_text("utf-8"))
@@ -162,7 +173,8 @@ class TestAudit:
     def test_text_says_what_is_pending(self, suite_path, capsys):
         pending = decide(suite_path)
         _, out, _ = inspector(capsys, "audit", suite_path)
-        assert "review   4 case(s) to review: 4 unreviewed mismatch(es), 0 known regression(s)" in out
+        assert ("review 4 case(s) to review: 2 unreviewed mismatch(es), 2 decided (to apply), 0 known "
+                "regression(s)") in " ".join(out.split())  # wrapped to the terminal's width
         assert f"pending file {pending} (alice): 2 decision(s)" in out
 
     def test_a_corrupt_pending_file_is_reported_not_fatal(self, suite_path, capsys):

@@ -114,3 +114,70 @@ def test_a_suite_with_a_bad_human_decision_is_a_case_error(tmp_path, capsys):
     out.write_text(json.dumps(document))
     suite = load_suite(out, strict=False)
     assert not suite.cases and "maybe" in suite.broken[0].problem
+
+
+# -- an annotated record's label is the person's, not the contract's own verdict --------------
+
+@pytest.fixture(scope="module")
+def wrongly_accepted(tmp_path_factory):
+    """A copy of the sample log with its first accepted record annotated a false acceptance and
+    its first VALUE_MISMATCH a false rejection, by Ada."""
+    folder = tmp_path_factory.mktemp("wrong")
+    log = folder / "app.jsonl"
+    log.write_bytes(SAMPLE.read_bytes())
+    registry = load_registry(REGISTRY)
+    offset, done = 0, set()
+    for number, text in enumerate(log.read_bytes().split(b"\n"), 1):
+        record = decode_record(text, str(log), number, offset)
+        if hasattr(record, "raw"):
+            label = verify(record.raw, record.request, registry).label
+            decision = {"ACCEPT": "false_acceptance", "VALUE_MISMATCH": "false_rejection"}.get(label)
+            if decision is not None and label not in done:
+                annotate(str(log), new_annotation(str(log), number, offset, text, label, decision, None, "Ada"))
+                done.add(label)
+        offset += len(text) + 1
+    return log
+
+
+def test_a_false_rejection_exports_accept_and_audit_reports_the_mismatch(wrongly_accepted, annotated, tmp_path,
+                                                                        capsys):
+    _, log = annotated
+    out = tmp_path / "mismatch.json"
+    assert run_main(capsys, "triage", log, "--registry", REGISTRY, "--export", "VALUE_MISMATCH", "--out", out)[0] == 0
+    cases = json.loads(out.read_text())["cases"]
+    labels = [(case.get("human", {}).get("decision"), case["expected"]) for case in cases]
+    assert labels.count(("false_rejection", "ACCEPT")) == 2  # the person's label
+    assert labels.count(("true_rejection", "VALUE_MISMATCH")) == 1  # the person's too: the verdict, confirmed
+    assert all(expected == "VALUE_MISMATCH" for decision, expected in labels if decision is None)
+    status, text, _ = run_main(capsys, "audit", out)
+    assert status == 1
+    assert "2 case(s) differ from their frozen label" in text and "expected ACCEPT, got VALUE_MISMATCH" in text
+
+
+def test_a_false_acceptance_exports_unlabelled_and_audit_says_so(wrongly_accepted, tmp_path, capsys):
+    out = tmp_path / "accepted.json"
+    assert run_main(capsys, "triage", wrongly_accepted, "--registry", REGISTRY, "--export", "ACCEPT",
+                    "--out", out)[0] == 0
+    cases = json.loads(out.read_text())["cases"]
+    unlabelled = [case for case in cases if case["expected"] is None]
+    assert [case["human"]["decision"] for case in unlabelled] == ["false_acceptance"]
+    assert all(case["expected"] == "ACCEPT" for case in cases if "human" not in case)
+    assert load_suite(out).cases[cases.index(unlabelled[0])].expected is None
+    status, text, _ = run_main(capsys, "audit", out)
+    assert status == 1
+    assert "1 case(s) without a label: a person annotated the acceptance as false" in text
+    assert f"/{unlabelled[0]['id']}: got ACCEPT (false_acceptance by Ada at" in " ".join(text.split())
+    assert "all verdicts match" not in text
+    document = json.loads(run_main(capsys, "audit", out, "--format", "json")[1])
+    assert len(document["summary"]["unlabelled_cases"]) == 1
+
+
+def test_an_unlabelled_case_needs_a_persons_false_acceptance(tmp_path, capsys):
+    out = tmp_path / "one.json"
+    assert run_main(capsys, "triage", SAMPLE, "--registry", REGISTRY, "--export", "ACCEPT", "--out", out,
+                    "--limit", "1")[0] == 0
+    document = json.loads(out.read_text())
+    document["cases"][0]["expected"] = None
+    out.write_text(json.dumps(document))
+    suite = load_suite(out, strict=False)
+    assert not suite.cases and "null (unlabelled) only in a case a person annotated" in suite.broken[0].problem

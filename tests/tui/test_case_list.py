@@ -73,3 +73,30 @@ async def test_a_wide_list_has_a_column_each_for_the_label_and_the_verdict(tmp_p
         assert [column.key for column in listed.columns] == ["mark", "id", "expected", "actual"]
         assert row_text(listed, 0).split() == ["complete-answer", "ACCEPT", "ACCEPT"]
         assert row_text(listed, 1).split() == ["≠", "reordered-claims", "VALUE_MISMATCH", "ACCEPT"]
+
+
+async def test_ids_are_read_before_labels_are(article):
+    """At 80×24 the id has the room the labels can spare (it tells the rows apart; the
+    verdict panel has the label whole); at 120×36 the labels keep room for "expected ≠"."""
+    async with inspecting(article, size=(80, 24)) as pilot:
+        cases = pilot.app.main.query_one(CaseList)
+        assert row_text(cases, 1).split()[0] == "reordered-claims"
+        assert row_text(cases, 5).split()[0] == "dev-environment…"
+        assert "VALUE_MIS" in row_text(cases, 3)  # the label still tells its code
+    async with inspecting(article, size=(120, 36)) as pilot:
+        cases = pilot.app.main.query_one(CaseList)
+        assert row_text(cases, 1).split()[:2] == ["reordered-claims", "ACCEPT"]
+        assert row_text(cases, 3).split()[:2] == ["real-quote-wrong-…", "VALUE_MISMATCH"]
+
+
+async def test_opening_a_suite_of_one_case_says_one_case(tmp_path):
+    data = json.loads(ARTICLE.read_text(encoding="utf-8"))
+    one = write_suite(tmp_path / "one.json", {**data, "cases": data["cases"][:1]})
+    async with inspecting([load_suite(ARTICLE)], notifications=True) as pilot:
+        pilot.app.main.add_suite(load_suite(one))
+        await pilot.pause()
+        said = [str(notification.message) for notification in pilot.app._notifications]
+        assert said == ["opened one: 1 case"]
+        pilot.app.main.add_suite(load_suite(one))
+        await pilot.pause()
+        assert str(list(pilot.app._notifications)[-1].message) == "one is already open (1 case)"

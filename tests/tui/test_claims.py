@@ -3,10 +3,17 @@ the label lens's label of each claim (as a word, or a mark when narrow)."""
 
 from __future__ import annotations
 
+import pytest
+
+from inspector.presentation.review import ReviewSession
+from inspector.presentation.session import Session
 from inspector.reports.tones import Tone
+from inspector.suites.load import load_suite
+from inspector.tui.app import make_review_app
 from inspector.tui.messages import CheckChosen
 from inspector.tui.tones import TABLE_HIGHLIGHT
 from inspector.tui.widgets.claims import ClaimsTable
+from support.review import relabelled_article
 from support.tui import cells_styled, inspecting, on_shared_app, open_id, reopened, row_text, step_id
 
 
@@ -84,3 +91,33 @@ async def test_a_narrow_table_shows_the_label_as_a_mark(bundled):
         assert label_cell(claims, 0) == ("✗", "safe-table--bad")
         assert label_cell(claims, 1) == ("✓", "safe-table--good")
         assert row_text(claims, 0).rstrip().endswith("✗")
+
+
+# -- what is cut: doc and quote give way before the field and the compared value -------
+
+async def test_at_80x24_the_field_and_the_value_are_whole(bundled):
+    async with inspecting(bundled, "prod-v1-claims", "article", size=(80, 24)) as pilot:
+        claims = pilot.app.main.query_one(ClaimsTable)
+        first = row_text(claims, 0)
+        assert "read_timeout_ms 2000" in " ".join(first.split())
+        assert "retry_enabled true" in " ".join(row_text(claims, 1).split())
+        assert "…" in first  # the doc or the quote was cut instead
+
+
+async def test_a_long_value_is_whole_and_the_quote_gives_way(bundled):
+    async with inspecting(bundled, "ansi-color-value-mismatch", "hostile", size=(120, 36)) as pilot:
+        claims = pilot.app.main.query_one(ClaimsTable)
+        text = row_text(claims, 0)
+        assert "read_timeout_ms" in text and "\\u001b[31m5000\\u001b[0m" in text
+
+
+@pytest.mark.parametrize(("size", "column"), [((120, 36), "human"), ((80, 24), "human_mark")])
+async def test_in_review_mode_the_person_column_does_not_squeeze_the_field(tmp_path, size, column):
+    suite = load_suite(relabelled_article(tmp_path, labels={"complete-answer": "VALUE_MISMATCH"}))
+    session = Session([suite])
+    app = make_review_app(session, ReviewSession(session, "alice"))
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        claims = app.main.query_one(ClaimsTable)
+        assert claims.columns[-1].key == column
+        assert "read_timeout_ms" in row_text(claims, 0) and "retry_enabled" in row_text(claims, 1)

@@ -510,6 +510,23 @@ class TestSave:
         assert form.default_id(frozenset({"complete-answer.copy", "complete-answer.copy-2"})) == \
             "complete-answer.copy-3"
 
+    def test_default_ids_are_short_and_name_the_change_not_its_values(self):
+        from inspector.lab.edit import claim_edit
+        from inspector.lab.history import History, text_change
+        from inspector.lab.mutations import answer_of
+        from inspector.reports.case import CaseReport
+
+        case = case_of(ARTICLE_SUITE, "complete-answer")
+        report = CaseReport.of(0, ARTICLE_SUITE, case)
+        answer = answer_of(case.raw, case.request, ARTICLE_SUITE.registry)
+        edited = History(case.raw).apply(claim_edit(answer, 0, {"value": "5s"}))
+        assert SaveForm(report, edited).default_id() == "complete-answer.edit-value"
+        both = History(case.raw).apply(claim_edit(answer, 1, {"value": "true", "quote": "retry_enabled=true"}))
+        assert SaveForm(report, both).default_id(frozenset({"complete-answer.edit-value-quote"})) == \
+            "complete-answer.edit-value-quote-2"
+        typed = History(case.raw).apply(text_change(case.raw, case.raw.replace("5000", "5001")))
+        assert SaveForm(report, typed).default_id() == "complete-answer.raw-edit"
+
 
 class TestViews:
     """The presentation values behind the two modals, over every bundled case."""

@@ -44,3 +44,34 @@ async def test_pretty_of_trailing_data_keeps_the_error_position(article):
         assert pilot.app.main.pretty
         assert marked(view, FAILED) == ["{"]
         assert view.marks[0].start > view.text.index("}")  # still the second object's brace
+
+
+async def test_at_80x24_the_answer_has_room_and_wraps_between_tokens(article):
+    async with inspecting(article, "real-quote-wrong-value", size=(80, 24)) as pilot:
+        view = text_view(pilot.app, "#answer-view")
+        rows = [view.render_line(y).text.rstrip() for y in range(view.size.height)]
+        assert view.size.width >= 22 and not view.line_numbers  # no gutter: its cells are the text's
+        assert rows[:4] == ['{"claims":[{"field":', '"read_timeout_ms",', '"value":"2000","doc":', '"prod-v2","quote":']
+        # Every row ends between two tokens: no key, value or string is split.
+        joined = "".join(rows)
+        assert view.text.startswith(joined[:60]) and all(row[-1] in ",:[{" for row in rows[:4])
+
+
+async def test_a_token_longer_than_the_row_is_cut_but_not_an_escape(tmp_path):
+    from inspector.tui.widgets.text_view import SafeTextView
+    from textual.app import App
+
+    class One(App[None]):
+        def compose(self):  # noqa: ANN202 - Textual's
+            yield SafeTextView(line_numbers=False)
+
+    app = One()
+    async with app.run_test(size=(12, 12)) as pilot:
+        view = app.query_one(SafeTextView)
+        view.set_text('["abcdefghijklmnopqrstuvwxyz","\x1b\x1b\x1b"]')
+        await pilot.pause()
+        rows = [view.render_line(y).text.rstrip() for y in range(view.size.height)]
+        width = view.scrollable_content_region.width
+        assert rows[0] == '[' and rows[1] == '"abcdefghijklmnopqrstuvwxyz",'[:width]
+        assert all(row.count("\\") == row.count("\\u001b") for row in rows)  # no escape split
+        assert "".join(rows) == '["abcdefghijklmnopqrstuvwxyz","\\u001b\\u001b\\u001b"]'

@@ -94,3 +94,35 @@ async def test_annotating_a_record_shows_in_its_strip_and_the_overview(tmp_path)
         await pilot.pause()
         assert (group.annotated, group.false_rejections) == (1, 0)
         assert annotations_path(str(log)).exists()
+
+
+def typed_at_once(app, keys: str | list[str]) -> None:  # noqa: ANN001 - a running app
+    """Keys as a fast typist (or a paste) sends them: every event queued before any is handled."""
+    from textual import events
+
+    for key in keys:
+        char = key if len(key) == 1 else None
+        name = {" ": "space"}.get(key, key)
+        app._driver.send_message(events.Key(name, char))
+
+
+async def test_typed_fast_tab_moves_to_the_note_before_the_next_key(tmp_path):
+    log = tmp_path / "app.jsonl"
+    log.write_bytes((Path(bundled_root()) / "logs" / "sample.jsonl").read_bytes())
+    async with app_for(log, REGISTRY, workers=1).run_test(size=SIZE) as pilot:
+        overview = await counted(pilot)
+        select_group(overview, "VALUE_MISMATCH")
+        await pilot.press("enter")
+        await pilot.pause()
+        await pilot.press("a")
+        await pilot.pause()
+        form = pilot.app.screen
+        assert isinstance(form, AnnotateScreen) and form.value("decision") == ""
+        typed_at_once(pilot.app, [*"false", "tab", *"off by one"])
+        await pilot.pause()
+        await pilot.pause()
+        assert (form.value("decision"), form.value("note")) == ("false", "off by one")
+        typed_at_once(pilot.app, ["shift+tab", *"!"])
+        await pilot.pause()
+        await pilot.pause()
+        assert (form.value("decision"), form.value("note")) == ("false!", "off by one")

@@ -234,3 +234,57 @@ class TestView:
             assert app.main.check_action("scroll_verdict_down", ()) is False
             await pilot.press("ctrl+d")
             assert view.scroll_offset.y == 0
+
+
+# -- where an exported record's label came from ------------------------------------------------
+
+def _exported(folder: Path) -> Path:
+    """The article's first three cases as exported triage records: the contract's verdict as the
+    label, a person's false rejection (its label ACCEPT), a person's false acceptance (no label)."""
+    from support.tui import write_suite
+
+    document = json.loads(ARTICLE.read_text(encoding="utf-8"))
+    cases = document["cases"][:4]
+    human = {"reviewer": "Ada \x1b[31m", "at": "2026-12-02T06:30:00Z", "verifier": "contract-x"}
+    for number, case in enumerate(cases):
+        case["metadata"] = {"file": "app.jsonl", "line": number + 1, "offset": 0}
+    cases[1]["human"] = {"decision": "false_acceptance", **human}
+    cases[1]["expected"] = None
+    cases[3] = document["cases"][3] | {"human": {"decision": "false_rejection", **human}, "expected": "ACCEPT"}
+    return write_suite(folder / "exported.json", {**document, "cases": cases})
+
+
+async def test_the_panel_says_where_an_exported_records_label_came_from(tmp_path):
+    suite = load_suite(_exported(tmp_path))
+    async with inspecting([suite], "complete-answer") as pilot:
+        app = pilot.app
+        text = flowing(verdict_text(app))
+        assert "✓ matches the frozen label label frozen from the contract's verdict when exported" in text
+        open_id(app, "reordered-claims")
+        await pilot.pause()
+        text = flowing(verdict_text(app))
+        assert "matches the frozen label" not in text and "no frozen label" not in text
+        assert ("unlabelled: a person's annotation says false acceptance by Ada \\u001b[31m · "
+                "2026-12-02T06:30:00Z (which rejection is right is not said)") in text
+        assert row_text(app.main.query_one(CaseList), 1).startswith("? reordered-claims")  # marked in the list
+        open_id(app, "real-quote-wrong-value")
+        await pilot.pause()
+        text = flowing(verdict_text(app))
+        assert "≠ frozen label ACCEPT label from a person's annotation: false rejection by Ada" in text
+
+
+async def _the_unlabelled_record(pilot) -> None:  # noqa: ANN001 - the snapshot's pilot
+    from inspector.tui.scenes import keep_toasts
+
+    keep_toasts(pilot.app)
+    await pilot.pause()
+    open_id(pilot.app, "reordered-claims")
+    await pilot.pause()
+
+
+@pytest.mark.parametrize("size", [(120, 36), (80, 24)], ids=["120x36", "80x24"])
+def test_snapshot_an_exported_record_a_person_called_a_false_acceptance(snap_compare, tmp_path, size):
+    from inspector.tui.app import make_app
+
+    app = make_app([load_suite(_exported(tmp_path))])
+    assert snap_compare(app, terminal_size=size, run_before=_the_unlabelled_record)

@@ -20,12 +20,13 @@ from ...lab.history import Change
 from ...presentation.editors import MEMBERS, ClaimForm
 from .. import keys, safe
 from ..widgets.safe_input import SafeInput
+from .form import FIELD_KEYS
 
 __all__ = ["EditClaimScreen"]
 
 
 class EditClaimScreen(ModalScreen[Change | None]):
-    BINDINGS = keys.bindings("edit_claim")
+    BINDINGS = [*FIELD_KEYS, *keys.bindings("edit_claim")]  # Tab before the field's keys (form.FIELD_KEYS)
 
     def __init__(self, form: ClaimForm) -> None:
         super().__init__()

@@ -17,6 +17,7 @@ from typing import Any, ClassVar, TypeVar
 
 from textual import on, work
 from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.screen import ModalScreen
@@ -25,11 +26,20 @@ from textual.widgets import Footer, Input, Label, Static
 from .. import safe
 from ..tones import TEXT, Tone, strong
 
-__all__ = ["Field", "FormScreen"]
+__all__ = ["FIELD_KEYS", "Field", "FormScreen"]
 
 ResultType = TypeVar("ResultType")
 Done = TypeVar("Done")
 _MUTED = TEXT[Tone.MUTED]
+
+
+# Tab and shift+tab, Textual's own keys, bound before the focused field's (priority) in a form.  Unbound, a
+# key reaches the app, which hands it to the focused field; Tab moves the focus only once that field has
+# handled it and let it bubble up, and the keys typed meanwhile (fast, or pasted) were already handed to
+# the field Tab left: they went into the previous field.  Bound with priority, the app moves the focus
+# as it reads Tab, before it hands on the next key.
+FIELD_KEYS: list[BindingType] = [Binding("tab", "app.focus_next", show=False, priority=True),
+              Binding("shift+tab", "app.focus_previous", show=False, priority=True)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +54,8 @@ class Field:
 
 class FormScreen(ModalScreen[ResultType]):
     """The parts a form shares; a form says its id, head and fields, and what submitting does."""
+
+    BINDINGS = FIELD_KEYS
 
     FORM: ClassVar[str]  # the form's id ("save"), its fields' prefix
     # Raised by a form's work: a refusal, said in the status line.

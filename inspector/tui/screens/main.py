@@ -684,11 +684,12 @@ class MainScreen(Screen[None]):
             chosen = [n for n in numbers if self.session.ids[n] == case_id]
             self.open_case(chosen[-1] if chosen else added[0] if how == "grown" else numbers[0])
         name = safe.display(suite.name)
+        cases = f"{len(numbers)} case{'s' if len(numbers) != 1 else ''}"
         self.notify({
-            "opened": f"opened {name}: {len(numbers)} cases",
-            "already open": f"{name} is already open ({len(numbers)} cases)",
+            "opened": f"opened {name}: {cases}",
+            "already open": f"{name} is already open ({cases})",
             "grown": f"{name}: {len(added)} new case{'s' if len(added) != 1 else ''} added at the end "
                      f"(the file holds {len(numbers)})",
             "opened again": f"{name} changed since it was opened: opened again below "
-                            f"({len(numbers)} cases; the earlier copy stays as it was read)",
+                            f"({cases}; the earlier copy stays as it was read)",
         }[how], markup=False, timeout=4)

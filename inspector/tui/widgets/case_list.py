@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Container, Mapping
 
+from rich.cells import cell_len
 from textual import events
 
 from ...presentation.browse import Browse
@@ -13,7 +14,7 @@ from ...presentation.session import Session
 from ...reports.case import CaseReport
 from ..messages import CaseChosen
 from ..tones import TABLE, Tone
-from .table import Cell, Column, Piece, SafeTable, untrusted
+from .table import Cell, Column, Piece, SafeTable, fit_first, untrusted
 
 __all__ = ["CaseList"]
 
@@ -27,7 +28,8 @@ class CaseList(SafeTable):
         "(`DUPLICATE_KEY` is `INVALID_JSON/DUPLICATE_KEY`). `≠` marks a verdict that differs "
         "from the label, `!` a case that could not be loaded, `✎` a case edited in the lab (its verdict is the "
         "edited answer's; the suite file is never changed), `⊘` a known regression (a reviewer rejected its verdict "
-        "and kept the label). In review mode the list is the review's cases, marked `•` left, `✓` accepted, "
+        "and kept the label), `?` an exported record without a label (a person called its acceptance false). "
+        "In review mode the list is the review's cases, marked `•` left, `✓` accepted, "
         "`✗` rejected, `»` skipped. On a triage group's records, `●` marks a record marked by hand (space), `◆` one "
         "annotated the contract wrong (w: a false rejection or acceptance) and `◇` right (t), and the records a "
         "search (^f) matches are highlighted. "
@@ -50,6 +52,13 @@ class CaseList(SafeTable):
     WIDE = 58
     # A triage group's records: a column for the records marked by hand and annotated (``show_marks``).
     MARKED = Column("marked", "", width=2)
+    # The id is as wide as the longest (of the first FIT_SAMPLE cases: a log's records
+    # are not all read for it) as far as the labels keep LABELS cells (18: "VALUE_MISMATCH
+    # ≠ A"), or only their minimum width when the id would have fewer than LABELS itself
+    # (80×24): the id tells the rows apart; the label's code reads from its head, and the
+    # verdict panel has it whole.
+    FIT_SAMPLE = 2000
+    LABELS = 18
 
     def __init__(self, session: Session, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -59,6 +68,9 @@ class CaseList(SafeTable):
         self.annotated: Mapping[int, bool] = {}  # ... annotated: whether the contract was wrong (◆) or right (◇)
         self.matches: Container[int] = ()  # ... a search matches: highlighted
         self._wide = True
+        self._chosen: tuple[Column, ...] = self.COLUMNS  # the columns before the id's width is fitted
+        self._sampled = -1  # how many ids the id's width was measured on
+        self._id_width = 0
         self.browse = Browse.of(session)
         self.empty_message = "no case matches"
         self.set_columns(self.COLUMNS)
@@ -72,8 +84,25 @@ class CaseList(SafeTable):
         columns = self.COLUMNS if self._wide else self.COMPACT_COLUMNS
         if self.marks is not None:
             columns = (self.MARKED, *columns)
-        if columns != self.columns:
+        if columns != self._chosen:
+            self._chosen = columns
             self.set_columns(columns)
+
+    def _ensure_layout(self) -> None:
+        ids = self.session.ids
+        sampled = min(len(ids), self.FIT_SAMPLE)
+        if sampled != self._sampled:
+            self._sampled = sampled
+            self._id_width = max([0] + [sum(cell_len(text) for text, _ in self._pieces(ids[number]))
+                                        for number in range(sampled)])
+            self._layout_width = -1
+        available = self.scrollable_content_region.width or self.size.width
+        if available != self._layout_width or not self._widths:
+            columns = self._chosen
+            room = available - sum(c.width or 0 for c in columns) - self.gap * max(0, len(columns) - 1)
+            wanted = self._id_width if room < 2 * self.LABELS else min(self._id_width, room - self.LABELS)
+            self.columns = fit_first(columns, {"id": wanted}, available, self.gap)
+        super()._ensure_layout()
 
     def show_marks(self, marks: Container[int]) -> None:
         """Show which cases are marked by hand (a column of its own, with their annotations), from now on."""
@@ -143,6 +172,8 @@ class CaseList(SafeTable):
             return (KNOWN_REGRESSION_MARK[0], TABLE[KNOWN_REGRESSION_MARK[1]])
         if report.differs:
             return ("≠", TABLE[Tone.BAD])
+        if report.expected is None and report.case is not None and report.case.human is not None:
+            return ("?", TABLE[Tone.BAD])  # unlabelled: a person called the acceptance false
         return None
 
     @staticmethod

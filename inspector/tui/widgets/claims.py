@@ -7,6 +7,7 @@ contract, so a SUPPORTED claim may still be rejected.
 
 from __future__ import annotations
 
+from rich.cells import cell_len
 from textual import events
 
 from ...presentation.review_view import human_label_cell
@@ -14,7 +15,7 @@ from ...presentation.selection import Selection
 from ...reports.case import CLAIM_LABELS
 from ..messages import ClaimChosen
 from ..tones import TABLE, TABLE_HIGHLIGHT, Tone
-from .table import Cell, Column, SafeTable
+from .table import Cell, Column, SafeTable, fit_first
 
 __all__ = ["ClaimsTable"]
 
@@ -35,8 +36,10 @@ class ClaimsTable(SafeTable):
         Column("index", "#", width=2, justify="right"),
         Column("field", "field", min_width=6, weight=4),
         Column("value", "value", min_width=5, weight=2),
-        Column("doc", "doc", min_width=5, weight=3),
-        Column("quote", "quote", min_width=8, weight=5),
+        # Narrow minimums: doc and quote give way to the field and the value (FIT); the registry has
+        # the document, the step's detail the quote.
+        Column("doc", "doc", min_width=4, weight=3),
+        Column("quote", "quote", min_width=5, weight=5),
         Column("label", "label", width=12),
     )
     # A table narrower than WIDE cells (80×24, or beside the registry on wide
@@ -46,6 +49,10 @@ class ClaimsTable(SafeTable):
     HUMAN_COLUMNS = (*COLUMNS, Column("human", "person", width=14))
     COMPACT_HUMAN_COLUMNS = (*COMPACT_COLUMNS, Column("human_mark", "ppl", width=4))
     WIDE = 60
+    # Sized to their content before doc and quote share the rest (in this order when even
+    # they do not fit): the compared value and the field are what a reader looks for;
+    # doc and quote give way first, down to their minimum width.
+    FIT = ("value", "field")
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -55,6 +62,7 @@ class ClaimsTable(SafeTable):
         self._member: tuple[int | None, str | None, Tone | None] = (None, None, None)
         self._human: dict[int, str] | None = None
         self._wide = True
+        self._chosen: tuple[Column, ...] = self.COLUMNS  # the columns before FIT's are sized
         self.set_columns(self.COLUMNS)
 
     def on_resize(self, event: events.Resize) -> None:
@@ -66,8 +74,26 @@ class ClaimsTable(SafeTable):
             columns = self.COLUMNS if self._wide else self.COMPACT_COLUMNS
         else:
             columns = self.HUMAN_COLUMNS if self._wide else self.COMPACT_HUMAN_COLUMNS
-        if columns is not self.columns:
+        if columns is not self._chosen:
+            self._chosen = columns
             self.set_columns(columns)
+
+    def _ensure_layout(self) -> None:
+        available = self.scrollable_content_region.width or self.size.width
+        if available != self._layout_width or not self._widths:
+            self.columns = self._fitted(available)
+        super()._ensure_layout()
+
+    def _fitted(self, available: int) -> tuple[Column, ...]:
+        """The chosen columns with FIT's given the width of their longest cell (as drawn:
+        escapes take their cells), as far as doc and quote keep their minimum widths."""
+        wanted = {}
+        for column in self._chosen:
+            if column.key in self.FIT:
+                wanted[column.key] = max([cell_len(column.title)] + [
+                    sum(cell_len(text) for text, _ in self._pieces(self.cell(row, column)))
+                    for row in range(len(self._claims))])
+        return fit_first(self._chosen, {key: wanted[key] for key in self.FIT if key in wanted}, available, self.gap)
 
     def show_human(self, labels: dict[int, str] | None) -> None:
         """People's labels of the claims (claim -> label); None: no column for them."""
@@ -88,6 +114,7 @@ class ClaimsTable(SafeTable):
             self._member = member
             self.empty_message = selection.report.claims_missing
             self.cursor = selection.claim if claims else None
+            self._layout_width = -1  # FIT's widths are the new claims'
             self.set_row_count(len(claims))
             self.scroll_to(0, 0, animate=False, immediate=True)
             return

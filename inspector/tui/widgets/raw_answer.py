@@ -7,6 +7,7 @@ that are not UTF-8 are shown as ``\\xNN``.
 
 from __future__ import annotations
 
+from textual import events
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.reactive import var
@@ -19,6 +20,9 @@ from .text_view import Mark, SafeTextView
 __all__ = ["RawAnswer"]
 
 PRETTY_LIMIT = 65_536
+# Narrower than this (the answer panel at 80×24), the answer has no line numbers: its
+# cells go to the text.
+NUMBERED = 32
 
 
 def _as_text(raw: str | bytes) -> tuple[str, bool]:
@@ -60,6 +64,9 @@ class RawAnswer(Vertical):
     @property
     def view(self) -> SafeTextView:
         return self.query_one(SafeTextView)
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.view.show_line_numbers(event.size.width >= NUMBERED)
 
     def watch_pretty(self) -> None:
         self._entry = None

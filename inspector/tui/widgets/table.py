@@ -14,7 +14,7 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Sequence
 from typing import ClassVar
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import accumulate
 
 from rich.cells import cell_len, set_cell_size
@@ -32,8 +32,8 @@ from textual.widget import Widget
 
 from .. import safe
 
-__all__ = ["Cell", "Column", "CursorTable", "Piece", "SafeTable", "StyleCache", "component_style", "middle_cut", "text_segments",
-           "untrusted"]
+__all__ = ["Cell", "Column", "CursorTable", "Piece", "SafeTable", "StyleCache", "component_style", "fit_first", "middle_cut",
+           "text_segments", "untrusted"]
 
 Piece = tuple[str, str | None]  # text the view wrote, and a component class (None: plain)
 Cell = str | Piece | list[Piece] | None  # a str is untrusted text
@@ -588,3 +588,19 @@ class CursorTable(SafeTable, can_focus=True, inherit_bindings=False):
 
     def action_page_up(self) -> None:
         self._key_moved((self.cursor or 0) - self._page(), -1)
+
+
+def fit_first(columns: Sequence[Column], wanted: dict[str, int], available: int, gap: int = 1) -> tuple[Column, ...]:
+    """The columns with those of ``wanted`` (key -> the cells of its longest cell, in
+    priority order) given that width, as far as the other flexible columns keep their
+    minimum widths; the others share what is left by weight.  A column that tells rows
+    apart, or holds the value a reader looks for, is then cut only when nothing else can be."""
+    rest = available - sum(c.width or 0 for c in columns) - gap * max(0, len(columns) - 1)
+    rest -= sum(c.min_width for c in columns if c.width is None and c.key not in wanted)
+    fit = [c for key in wanted for c in columns if c.key == key and c.width is None]
+    widths: dict[str, int] = {}
+    for index, column in enumerate(fit):
+        later = sum(c.min_width for c in fit[index + 1:])
+        widths[column.key] = max(column.min_width, min(wanted[column.key], rest - later))
+        rest -= widths[column.key]
+    return tuple(replace(c, width=widths[c.key]) if c.key in widths else c for c in columns)

@@ -1,8 +1,10 @@
 """Untrusted multi-line text with marked ranges, drawn a row at a time.
 
 Used for the raw answer and for a source's text.  Characters are shown through
-``safe`` (escapes styled), long lines wrap at any character (JSON has no words
-worth keeping whole), and marks are character ranges of the original text, so
+``safe`` (escapes styled), long lines wrap between tokens (after a space or
+one of ``,:[{``, before ``]}``: ``"field":`` stays whole, as does a word of a
+source's prose; an escape is never split) and anywhere only in a token longer
+than the row, and marks are character ranges of the original text, so
 a span from the contract (a decode error, a quote, a claim) lands exactly on
 what it points at even when an escape widened the line before it.
 """
@@ -30,6 +32,35 @@ __all__ = ["Mark", "SafeTextView", "set_scroll_extent", "style_runs"]
 # Longer text is cut for display (the contract refuses anything over 8192 units
 # anyway; a 256 MiB answer must not freeze the screen).
 DISPLAY_LIMIT = 200_000
+
+
+# Where a wrapped row may end: after these characters, or before those.
+BREAK_AFTER = frozenset(" ,:[{")
+BREAK_BEFORE = frozenset("]}")
+
+
+def _in_escape(line: _Line, position: int) -> tuple[int, int] | None:
+    """The escape (display range) that ``position`` is inside of, not at its start: None if none."""
+    at = bisect_right(line.escape_starts, position) - 1
+    if at >= 0:
+        a, b = line.escapes[at]
+        if a < position < b:
+            return a, b
+    return None
+
+
+def _breakable(line: _Line, position: int) -> bool:
+    """Whether a row may end before display offset ``position`` of the line: between two tokens,
+    never inside an escape (``\\u001b[31m`` holds a ``[``)."""
+    shown = line.shown
+    return (shown[position - 1] in BREAK_AFTER or shown[position] in BREAK_BEFORE) and (
+        not line.escapes or _in_escape(line, position) is None)
+
+
+def _outside_escape(line: _Line, start: int, position: int) -> int:
+    """``position``, or the start of the escape it would split (if that is after ``start``)."""
+    inside = _in_escape(line, position)
+    return inside[0] if inside is not None and inside[0] > start else position
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,6 +231,13 @@ class SafeTextView(StyleCache, ScrollView, can_focus=False):
         self.scroll_to(0, 0, animate=False, immediate=True)
         self.refresh()
 
+    def show_line_numbers(self, shown: bool) -> None:
+        """Line numbers in a gutter, or none (a narrow view gives their cells to the text)."""
+        if shown != self.line_numbers:
+            self.line_numbers = shown
+            self._rows_width = -1
+            self.refresh()
+
     def set_marks(self, marks: Sequence[Mark], focus: int | None = None) -> None:
         """Mark ranges and bring ``focus`` (a text offset) into view."""
         marks = tuple(marks)
@@ -252,7 +290,8 @@ class SafeTextView(StyleCache, ScrollView, can_focus=False):
         rows: list[tuple[int, int, int]] = []
         widest = 0
         for number, line in enumerate(self._lines):
-            shown = self._shown(line).shown
+            line = self._shown(line)
+            shown = line.shown
             if not self.wrap:
                 rows.append((number, 0, len(shown)))
                 cells = len(shown) if shown.isascii() else sum(get_character_cell_size(ch) for ch in shown)
@@ -260,19 +299,31 @@ class SafeTextView(StyleCache, ScrollView, can_focus=False):
                 continue
             end = len(shown) - 1  # the line end's cell: it never takes a row of its own
             if shown.isascii():
-                # One cell per character (escapes are ASCII too): rows of ``room``.
+                # One cell per character (escapes are ASCII too): rows of at most ``room``,
+                # each ending at the last break between tokens that fits.
                 start = 0
-                for position in range(room, end, room):
-                    rows.append((number, start, position))
-                    start = position
+                while end - start > room:
+                    limit = start + room
+                    cut = limit
+                    while cut > start and not _breakable(line, cut):
+                        cut -= 1
+                    if cut == start:  # one token longer than the row: cut it, not an escape
+                        cut = _outside_escape(line, start, limit)
+                    rows.append((number, start, cut))
+                    start = cut
                 rows.append((number, start, len(shown)))
                 continue
             start = cells = 0
+            last_break = 0  # the last break between tokens in the row so far (0: none)
             for position, ch in enumerate(shown):
                 size = get_character_cell_size(ch)
+                if start < position and _breakable(line, position):
+                    last_break = position
                 if cells + size > room and start < position < end:
-                    rows.append((number, start, position))
-                    start, cells = position, 0
+                    cut = last_break if last_break > start else _outside_escape(line, start, position)
+                    rows.append((number, start, cut))
+                    start, last_break = cut, 0
+                    cells = sum(get_character_cell_size(c) for c in shown[cut:position])
                 cells += size
             rows.append((number, start, len(shown)))
         if self._note:

@@ -19,6 +19,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.visual import Visual
 
+from ...presentation.annotate import LabelOrigin, label_origin
 from ...presentation.records import CaseMetadataShown, case_metadata
 from ...presentation.review_view import CaseReview, Said
 from ...presentation.selection import Selection
@@ -196,16 +197,20 @@ def verdict_lines(selection: Selection, review: CaseReview | None = None,
         lines.append(Content.assemble((f" {verdict.label} ", "bold $text on $error 70%")))
     comparison = report.comparison
     match = report.label_match
+    label_from = label_origin(report.case)  # an exported record's: the contract's verdict, or a person's label
     if comparison is None and trial is not None:
         lines.extend(_trial(trial))
     if comparison is not None:
         lines.extend(_comparison(comparison, report.expected))
     elif match is LabelMatch.UNLABELLED:
-        lines.append(Content.styled("no frozen label (a single answer)", _MUTED))
+        if label_from is None or not label_from.unlabelled:
+            lines.append(Content.styled("no frozen label (a single answer)", _MUTED))
     elif match is LabelMatch.MATCHES:
         lines.append(Content.styled("✓ matches the frozen label", strong(Tone.GOOD)))
     else:
         lines.append(Content.assemble(("≠ frozen label ", strong(Tone.BAD)), safe.content(report.expected or "", "bold")))
+    if comparison is None and label_from is not None:
+        lines.append(_label_origin(label_from))
     if report.lens_match is False:
         lines.append(Content.styled("≠ the frozen per-claim labels or policy", strong(Tone.BAD)))
     if review is not None:
@@ -299,6 +304,20 @@ def _metadata(shown: CaseMetadataShown) -> Content:
     if shown.more:
         parts.append((f" · +{shown.more} more", _MUTED))
     return Content.assemble(*parts)
+
+
+def _label_origin(origin: LabelOrigin) -> Content:
+    """Where an exported record's label came from: ``label frozen from the contract's verdict when
+    exported``, ``label from a person's annotation: false rejection by Ada · 2026-…`` (untrusted words
+    escaped); unlabelled, in the tone of a difference."""
+    human = origin.human
+    said: list[Content | tuple[str, str]] = [(origin.words, strong(Tone.BAD) if origin.unlabelled else _MUTED)]
+    if human is not None:
+        said += [(" ", _MUTED), (human.decision.replace("_", " "), "bold"), (" by ", _MUTED),
+                 safe.content(human.reviewer, "bold"), (" · ", _MUTED), safe.content(human.at, _MUTED)]
+    if origin.unlabelled:
+        said.append((" (which rejection is right is not said)", _MUTED))
+    return Content.assemble(*said)
 
 
 def _human(human: HumanDecision) -> Content:
