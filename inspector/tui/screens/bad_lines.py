@@ -16,11 +16,11 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.content import Content
 from textual.screen import Screen
-from textual.widgets import Footer
 
 from ...presentation.records import BadLineStarts
 from .. import keys, safe
 from ..widgets.bad_lines_table import BadLinesTable
+from ..widgets.footer import KeysFooter
 
 __all__ = ["BadLinesScreen"]
 
@@ -38,7 +38,7 @@ class BadLinesScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="bad-panel"):
             yield BadLinesTable(self.bad, self.starts, id="bad-lines")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         count = len(self.bad)

@@ -34,10 +34,11 @@ from textual.css.query import NoMatches
 from textual.reactive import var
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Footer, Input
+from textual.widgets import Input
 
 from ...presentation.browse import Browse
 from ...presentation.key_state import KeyState, Needs
+from ...presentation.leaving import Held
 from ...presentation.predict import PredictScore
 from ...presentation.review import ReviewSession
 from ...presentation.review_view import (
@@ -53,6 +54,7 @@ from ...reports.case import CaseReport
 from ...suites.load import LoadError, Suite, load_suite
 from ...suites.review import PendingDecision, ReviewError
 from ...suites.reviewer import reviewer_name
+from ..widgets.footer import KeysFooter
 from .. import keys, safe
 from ..commands import (
     SERVED_OPEN_OFF,
@@ -144,7 +146,7 @@ class MainScreen(Screen[None]):
                         yield RawAnswer(id="answer").data_bind(MainScreen.pretty)
                     with Vertical(id="verdict-panel", classes="panel"):
                         yield VerdictView(id="verdict")
-        yield Footer()
+        yield KeysFooter()
 
     def compose_request_head(self) -> ComposeResult:
         """What the request panel shows above the request (a triage record's place and metadata)."""
@@ -181,6 +183,15 @@ class MainScreen(Screen[None]):
     @property
     def case_list(self) -> CaseList:
         return self.query_one(CaseList)
+
+    @property
+    def help_at(self) -> str:
+        """The help opens at review mode's keys in review mode, else at the main view's (``?``)."""
+        return "review" if self.review is not None else "main"
+
+    def held(self, quitting: bool) -> Held:
+        """What leaving the view loses (the app asks first, ``q``): its lab edits not saved, the review's walk."""
+        return Held((self.session,), self.review)
 
     # -- the state ------------------------------------------------------------------
 
