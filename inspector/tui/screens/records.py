@@ -158,7 +158,7 @@ class RecordsScreen(MainScreen):
             words = "annotation cleared" if done else "the record had no annotation"
         else:
             words = f"annotated {done.decision}"
-        self.notify(words, markup=False, timeout=2)
+        self.tell(words)  # the strip above shows the annotation; a notice would cover the verdict
         if not isinstance(done, bool) and self.store.news is not None:
             self.notify(safe.display(self.store.news), title="annotated meanwhile elsewhere", severity="warning",
                         markup=False, timeout=8)
