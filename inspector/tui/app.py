@@ -68,7 +68,7 @@ class InspectorApp(App[int]):
         held = getattr(screen, "held", None)
         return held(quitting) if callable(held) else Held()
 
-    def action_back(self) -> None:
+    async def action_back(self) -> None:  # Textual's own pops the screen: this one asks, and lets it leave
         """Back a screen (``q``): the screen's own ``leave``, else its dismissal; asked first when
         leaving it loses what only it holds."""
         screen = self.screen
