@@ -57,7 +57,7 @@ class InspectorApp(App[int]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # q's two keys: back on a screen over the first, quit on the first (the footer names the one that applies).
-        if action == "back":
+        if action == "back_screen":
             return len(self.screen_stack) > 1
         if action == "leave":
             return len(self.screen_stack) <= 1
@@ -68,7 +68,7 @@ class InspectorApp(App[int]):
         held = getattr(screen, "held", None)
         return held(quitting) if callable(held) else Held()
 
-    async def action_back(self) -> None:  # Textual's own pops the screen: this one asks, and lets it leave
+    def action_back_screen(self) -> None:
         """Back a screen (``q``): the screen's own ``leave``, else its dismissal; asked first when
         leaving it loses what only it holds."""
         screen = self.screen

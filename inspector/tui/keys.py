@@ -509,7 +509,7 @@ KEYS: tuple[Key, ...] = (
     # q, one rule on every screen (as VisiData's): back a screen, quitting from the first one; where work would
     # be lost (lab edits not saved, marked records, an unfinished review) it asks first (screens.confirm).
     # Two keys of one q: the app's check_action offers the one that applies, the footer naming it.
-    Key("back", keys="q", action="back", description="back",
+    Key("back", keys="q", action="back_screen", description="back",
         help="Back a screen, as Esc (a screen with a typed filter keeps q for typing); on the first screen q quits. "
         "Where leaving would lose work (lab edits not saved, marked records) it asks first.", group="app",
         display="q", screen="app"),

@@ -17,7 +17,7 @@ from textual.widgets._footer import FooterKey
 __all__ = ["KeysFooter", "PINNED"]
 
 # The actions of the app's keys that stay in view (keys.py: help, back, and quit on the first screen).
-PINNED = frozenset({"help", "back", "leave"})
+PINNED = frozenset({"help", "back_screen", "leave"})
 
 
 class KeysFooter(Footer):
