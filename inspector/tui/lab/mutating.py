@@ -65,7 +65,7 @@ class Mutating(Changes):
 
     def _apply_mutant(self, step: Next) -> None:
         self.apply_change(step.mutant.change(), replaces=step.replaces)
-        if step.count > 1:
+        if step.count > 1 and not self.predicting.on:  # predicting, the line says the prediction's outcome
             self.view.tell(f"{step.mutant.name} ({step.place})")
 
     def predict(self) -> None:
