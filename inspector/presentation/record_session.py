@@ -313,6 +313,11 @@ class RecordSession(Session):
             self._mark_keys[number] = kept
         return None
 
+    def unkept_marks(self) -> int:
+        """How many of the group's marks its marks files do not hold (their write was refused): the
+        marks that quitting loses."""
+        return sum(1 for number in self.marks if number not in self._mark_keys)
+
     def clear_marks(self) -> tuple[int, str | None]:
         """Unmark every record of the group, in the marks files too; how many were marked, and why a
         file could not be written (None: each was)."""

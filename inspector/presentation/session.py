@@ -51,6 +51,7 @@ class Session:
         self._sizes: dict[int, int] = {}
         self._histories: dict[int, History] = {}
         self._edited: dict[int, CaseReport] = {}  # the report of each edited case's current answer
+        self._saved: dict[int, History] = {}  # each saved case's history as it was saved
         self._fixed = rows is not None
         if self._fixed:
             self.suites = list(suites)
@@ -176,6 +177,16 @@ class Session:
     def edits(self) -> list[int]:
         """The cases with a change applied, by number."""
         return sorted(self._edited)
+
+    def saved(self, number: int) -> None:
+        """The case's answer as shown was saved (the lab's save form): its edits so far are kept in a file."""
+        history = self._histories.get(number)
+        if history is not None:
+            self._saved[number] = history
+
+    def unsaved_edits(self) -> list[int]:
+        """The cases with a change applied that were not saved as they are now (quitting would lose them)."""
+        return [number for number in sorted(self._edited) if self._saved.get(number) != self._histories[number]]
 
     def change(self, number: int, change: Change) -> CaseReport:
         """Apply a change to the case's answer; returns the report shown now."""

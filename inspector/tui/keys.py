@@ -90,6 +90,7 @@ SCREENS: dict[str, str] = {
     "flips": "The flips of two runs, item by item (f)",
     "bad": "A triage's bad lines",
     "help": "This help",
+    "confirm": "Asking before work is lost (q, ^q)",
     "app": "Everywhere",
 }
 GROUPS: dict[str, str] = {
@@ -357,8 +358,8 @@ KEYS: tuple[Key, ...] = (
     Key("summary_scope", keys="a", action="toggle_scope", description="all suites / this suite",
         help="Summarise every loaded suite, or only the current case's suite.", group="summary", display="a",
         screen="summary"),
-    Key("summary_back", keys="escape,S,q", action="dismiss", description="back",
-        help="Back to the main view.", group="summary", display="Esc S q", screen="summary"),
+    Key("summary_back", keys="escape,S", action="dismiss", description="back",
+        help="Back to the main view (q too, as on every screen).", group="summary", display="Esc S", screen="summary"),
     Key("edit_apply", keys="enter", action="apply", description="apply",
         help="Write the members you changed into the answer (only those tokens) and verify it again; Tab and "
         "⇧Tab move between the four fields.",
@@ -392,9 +393,10 @@ KEYS: tuple[Key, ...] = (
         screen="mutation_report"),
     Key("report_detail_up", keys="ctrl+u", action="scroll_detail(-1)", description="scroll detail up",
         help="Scroll the row's detail back up.", group="report", display="^u", footer=False, screen="mutation_report"),
-    Key("report_back", keys="escape,M,q", action="back", description="back",
+    Key("report_back", keys="escape,M", action="back", description="back",
         help="Back: from a list of mutants to the report, from the report to the main view (a computation "
-        "still running is stopped).", group="report", display="Esc M q", screen="mutation_report"),
+        "still running is stopped); q too, as on every screen.", group="report", display="Esc M",
+        screen="mutation_report"),
     *_moves("triage", "group"),
     Key("triage_open", keys="enter", action="open_group", description="open",
         help="Open the group's records in the main view (registry, checks, lab), j/k paging through them; the bad "
@@ -574,8 +576,21 @@ KEYS: tuple[Key, ...] = (
         help="The command palette: jump to a case by id, filter by verdict or check, open a file.", group="app",
         display="^p",
         footer=False, screen="app"),  # the footer docks the palette key on its right already
-    Key("quit", keys="q", action="quit", description="quit", help="Leave the inspector.", group="app", display="q",
-        screen="app"),
+    # q, one rule on every screen (as VisiData's): back a screen, quitting from the first one; where work would
+    # be lost (lab edits not saved, marks their file refused, an unfinished review) it asks first (screens.confirm).
+    # Two keys of one q: the app's check_action offers the one that applies, the footer naming it.
+    Key("back", keys="q", action="back_screen", description="back",
+        help="Back a screen, as Esc (a screen with a typed filter keeps q for typing); on the first screen q quits. "
+        "Where leaving would lose work (lab edits not saved, marks their file refused) it asks first.", group="app",
+        display="q", screen="app"),
+    Key("quit", keys="q", action="leave", description="quit",
+        help="On the first screen: leave the inspector (^q too, from any screen); with work that quitting loses "
+        "(lab edits not saved, marks their file refused, an unfinished review) it asks first, saying what.", group="app",
+        display="q", screen="app"),
+    Key("confirm_yes", keys="y,enter", action="answer(True)", description="yes",
+        help="Yes: leave, losing what the question names.", group="app", display="y ⏎", screen="confirm"),
+    Key("confirm_no", keys="n,escape", action="answer(False)", description="no",
+        help="No: stay, nothing lost.", group="app", display="n Esc", screen="confirm"),
 )
 
 

@@ -7,7 +7,7 @@ import re
 
 import pytest
 from inspector.tui import keys
-from inspector.tui.screens.help import PANELS, HelpScreen, help_markdown
+from inspector.tui.screens.help import PANELS, HelpScreen, help_markdown, section_title
 from inspector.tui.widgets.help_text import HelpText
 from support.tui import flowing, inspecting
 
@@ -16,8 +16,8 @@ def sections() -> dict[str, str]:
     """The help's text per screen, by the screen's title."""
     text = help_markdown()
     found = {}
-    for title in keys.SCREENS.values():
-        start = text.index(f"## Keys: {title.lower()}\n")
+    for screen, title in keys.SCREENS.items():
+        start = text.index(f"## {section_title(screen)}\n")
         rest = text[start + 1:]
         end = re.search(r"^## ", rest, re.MULTILINE)
         found[title] = rest[:end.start()] if end else rest
@@ -31,8 +31,16 @@ def line(key: keys.Key) -> str:
 def test_every_screen_has_its_keys_section():
     text = help_markdown()
     titles = re.findall(r"^## Keys: (.+)$", text, re.MULTILINE)
-    assert titles == [title.lower() for title in keys.SCREENS.values()]
+    assert titles == [section_title(screen).removeprefix("Keys: ") for screen in keys.SCREENS]
     assert {key.screen for key in keys.KEYS} == set(keys.SCREENS)
+
+
+def test_the_section_titles_keep_the_keys_case():
+    # the help lowercased its titles, naming l and n where the keys are L and N
+    titles = re.findall(r"^## Keys: (.+)$", help_markdown(), re.MULTILINE)
+    assert "a decision with a note (N in review mode)" in titles
+    assert "a claim's human label (L in review mode)" in titles
+    assert "annotating a record (a)" in titles and "the group export (^e)" in titles
 
 
 @pytest.mark.parametrize("key", keys.KEYS, ids=[key.id for key in keys.KEYS])
@@ -81,8 +89,8 @@ async def test_help_opens_and_closes(article, key):
         await pilot.pause()
         text = app.screen.query_one(HelpText)
         shown = flowing("\n".join(strip.text for strip in text.render_lines(text.size.region)))
-        for title in keys.SCREENS.values():
-            assert f"Keys: {title.lower()}" in shown
+        for screen in keys.SCREENS:
+            assert section_title(screen) in shown
         for every in keys.KEYS:
             assert flowing(every.help) in shown
         assert app.main.check_action("next_case", ()) is False  # the main keys rest under the help

@@ -224,12 +224,12 @@ class TestPredict:
             assert main.selection.report.actual == "QUOTE_NOT_SUPPORTING"
             assert main.lab.predicting.score == "1/1 right"
             assert "predict 1/1 right" in panel_title(pilot.app, "#verdict-panel")
-            subtitle = main.query_one("#verdict-panel").border_subtitle
-            assert "you said QUOTE_NOT_SUPPORTING, it is QUOTE_NOT_SUPPORTING: right" in str(subtitle)
+            said = rendered(main.query_one("#verdict-said"))  # the verdict panel's own line, not a notice over it
+            assert "you said QUOTE_NOT_SUPPORTING, it is QUOTE_NOT_SUPPORTING: right" in said
             await pilot.press("R", "v", "a")  # a near-miss value, predicted ACCEPT
             await pilot.pause()
             assert main.selection.report.status == "VALUE_MISMATCH" and main.lab.predicting.score == "1/2 right"
-            assert "you said ACCEPT, it is VALUE_MISMATCH: wrong" in str(main.query_one("#verdict-panel").border_subtitle)
+            assert "you said ACCEPT, it is VALUE_MISMATCH: wrong" in rendered(main.query_one("#verdict-said"))
             # Esc at the question: nothing is applied, nothing is scored
             await pilot.press("R", "m", *"claim.drop", "enter")
             await pilot.pause()

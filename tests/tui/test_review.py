@@ -97,7 +97,7 @@ async def test_the_walk_a_r_s_writes_each_decision_and_moves_to_the_next_case_le
         # Nobody left undecided: the walk stays, and says how it went and how to apply it (a skip stays left).
         assert current_id(app) == "real-quote-wrong-value"
         assert "review · 1 left of 3 · alice" in rendered(main.query_one("#review-strip"))
-        end = messages(app)[-1]
+        end = flowing(rendered(main.query_one("#review-strip")))  # its own line, not a notice over the view
         assert "review done: 1 accepted, 1 rejected, 1 skipped" in end
         assert f"inspector review --apply {tmp_path / 'article.json'}" in end
         assert "decided skipped · alice · " + STAMP in flowing(verdict_text(app))

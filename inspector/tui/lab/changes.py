@@ -14,7 +14,6 @@ from ...lab.history import Change
 from ...presentation.predict import PredictScore
 from ...presentation.session import Session
 from ...reports.case import CaseReport
-from .. import safe
 from ..screens.exercise import ExerciseScreen
 from .view import LabView
 
@@ -63,10 +62,7 @@ class Changes:
             said, self._said = self._said, None
             self.predicting = self.predicting.scored(said, report.status, change.what)
             self.view.show_score(self.predicting)
-            last = self.predicting.last
-            if last is not None:
-                self.view.notify(last.words, severity="information" if last.right else "warning", markup=False,
-                                 timeout=4)
+            # the prediction's outcome: the verdict panel's own line (show_score), no notice over the verdict
 
     def _show(self, report: CaseReport) -> None:
         """Show the changed answer, on the view and to the exercise when it is open."""
@@ -101,15 +97,14 @@ class Changes:
         undone, redone = history.undone, history.redone
         if step == "undo" and undone is not None:
             self._show(self.session.undo(number))
-            self.view.notify(f"undone: {safe.display(undone.what)}", markup=False, timeout=2)
+            self.view.tell(f"undone: {undone.what}")
         elif step == "redo" and redone is not None:
             self._show(self.session.redo(number))
-            self.view.notify(f"redone: {safe.display(redone.what)}", markup=False, timeout=2)
+            self.view.tell(f"redone: {redone.what}")
         elif step == "reset" and history.edited:
             self._show(self.session.reset(number))
-            self.view.notify(f"back to the frozen case ({history.position} change"
-                             f"{'s' if history.position != 1 else ''} undone; ^r redoes them)", markup=False,
-                             timeout=3)
+            self.view.tell(f"back to the frozen case ({history.position} change"
+                           f"{'s' if history.position != 1 else ''} undone; ^r redoes them)")
         else:
             return False
         return True

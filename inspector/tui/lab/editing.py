@@ -6,6 +6,8 @@ the file saved); the lab applies the change, or opens the saved suite when asked
 
 from __future__ import annotations
 
+from functools import partial
+
 from ...lab.history import Change
 from ...presentation.editors import claim_form, editable_text
 from ...presentation.repair_view import RepairView
@@ -72,11 +74,12 @@ class Editing(Changes):
         if number is None or history is None:
             return
         form = SaveForm(self.session.report(number), history)
-        self.view.app.push_screen(SaveScreen(form, self._save_path), self._save_closed)
+        self.view.app.push_screen(SaveScreen(form, self._save_path), partial(self._save_closed, number))
 
-    def _save_closed(self, saved: Saved | None) -> None:
+    def _save_closed(self, number: int, saved: Saved | None) -> None:
         if saved is None:
             return
+        self.session.saved(number)  # its edits are in a file now: quitting does not lose them
         self._save_path = str(saved.path)
         if saved.open:
             self.view.add_suite(saved.suite, saved.case_id)

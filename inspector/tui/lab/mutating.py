@@ -12,7 +12,6 @@ from functools import partial
 
 from ...presentation.exercise import Exercise
 from ...presentation.mutation_menu import LabCase, Next
-from .. import safe
 from ..screens.exercise import ExerciseScreen
 from ..screens.mutations import MutationMenu
 from ..screens.predict import PredictScreen
@@ -59,21 +58,21 @@ class Mutating(Changes):
 
     def _predicted(self, step: Next, said: str | None) -> None:
         if said is None:
-            self.view.notify("no prediction: nothing applied", markup=False, timeout=2)
+            self.view.tell("no prediction: nothing applied")
             return
         self._said = said
         self._apply_mutant(step)
 
     def _apply_mutant(self, step: Next) -> None:
         self.apply_change(step.mutant.change(), replaces=step.replaces)
-        if step.count > 1:
-            self.view.notify(f"{safe.display(step.mutant.name)} ({step.place})", markup=False, timeout=2)
+        if step.count > 1 and not self.predicting.on:  # predicting, the line says the prediction's outcome
+            self.view.tell(f"{step.mutant.name} ({step.place})")
 
     def predict(self) -> None:
         self.predicting = self.predicting.toggled()
         self.view.show_score(self.predicting)
         state = "on: each mutation asks for the verdict you expect" if self.predicting.on else "off"
-        self.view.notify(f"predict mode {state} ({self.predicting.score})", markup=False, timeout=3)
+        self.view.tell(f"predict mode {state} ({self.predicting.score})")
 
     def exercise(self) -> None:
         """The article's exercise on the current accepted case (from the palette)."""

@@ -42,6 +42,8 @@ class LabView(Protocol):
 
     def show_score(self, score: PredictScore) -> None: ...
 
+    def tell(self, words: str) -> None: ...  # a word on the verdict panel's own line (a mutation's variant...)
+
     def add_suite(self, suite: Suite, case_id: str | None = None) -> None: ...
 
     def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",

@@ -21,7 +21,7 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.content import Content
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from ...presentation.records import BadLineStarts, bad_line
 from ...triage.logs import LogError
@@ -29,6 +29,7 @@ from ...triage.stamp import LogChanged
 from .. import keys, safe
 from ..tones import TEXT, Tone
 from ..widgets.bad_lines_table import BadLinesTable
+from ..widgets.footer import KeysFooter
 from ..widgets.table import CursorTable
 
 __all__ = ["BadLinesScreen"]
@@ -48,7 +49,7 @@ class BadLinesScreen(Screen[None]):
         with Vertical(id="bad-panel"):
             yield BadLinesTable(self.bad, self.starts, id="bad-lines")
             yield Static("", id="bad-reason")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         count = len(self.bad)

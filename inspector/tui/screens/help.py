@@ -1,5 +1,8 @@
 """The help screen, built from the live key declarations and each panel's HELP.
 
+It opens at the keys of the screen it was asked from (``help_section``: the
+screen's ``help_at``, else the part of ``keys.SCREENS`` its own keys are
+declared for), the rest above and below it.
 ``help_markdown`` is the help's text, built once; ``widgets.help_text`` shows it
 as one ``Content`` laid out once per width (a Textual ``Markdown`` widget makes a
 widget per block, and with some two hundred blocks it took seconds to open).
@@ -11,13 +14,14 @@ from functools import lru_cache
 
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
+from textual.content import Content
 from textual.screen import ModalScreen
 
 from ...presentation.mutation_menu import catalogue
 from .. import keys
 from ..widgets.case_list import CaseList
 from ..widgets.claims import ClaimsTable
-from ..widgets.help_text import HelpText
+from ..widgets.help_text import HelpText, help_content
 from ..widgets.checks_panel import ChecksPanel
 from ..widgets.raw_answer import RawAnswer
 from ..widgets.record_strip import RecordStrip
@@ -28,7 +32,7 @@ from ..widgets.source_text import SourceText
 from ..widgets.trials_table import TrialsTable
 from ..widgets.verdict import VerdictView
 
-__all__ = ["HelpScreen", "help_markdown", "mutations_markdown"]
+__all__ = ["HelpScreen", "help_markdown", "help_section", "mutations_markdown", "section_title"]
 
 PANELS = (CaseList, RecordStrip, RequestStrip, ClaimsTable, RegistryTable, SourceText, ChecksPanel, RawAnswer,
           VerdictView, GroupTable, TrialsTable)
@@ -59,12 +63,35 @@ def mutations_markdown() -> str:
     return "".join(parts)
 
 
+def section_title(screen: str) -> str:
+    """The help's title of a screen's keys: ``Keys: the main view``, only the first letter lowered, so that
+    the keys it names keep their case (``N in review mode``, ``L``)."""
+    title = keys.SCREENS[screen]
+    return f"Keys: {title[:1].lower()}{title[1:]}"
+
+
+def help_section(screen: object) -> str:
+    """Which screen's keys the help opens at, for ``screen``: its ``help_at`` (the main view says review mode
+    when in it), else the screen its own keys are declared for (found from its class's ``BINDINGS``, so that a
+    screen added later is found without code of its own), else ``app``."""
+    chosen = getattr(screen, "help_at", None)
+    if isinstance(chosen, str) and chosen in keys.SCREENS:
+        return chosen
+    declared = {key.id: key.screen for key in keys.KEYS}
+    for cls in type(screen).__mro__:
+        for binding in cls.__dict__.get("BINDINGS", ()):
+            found = declared.get(getattr(binding, "id", None) or "")
+            if found is not None and found != "app":
+                return found
+    return "app"
+
+
 @lru_cache(maxsize=1)
 def help_markdown() -> str:
     parts = [INTRO]
-    for screen, screen_title in keys.SCREENS.items():
+    for screen in keys.SCREENS:
         declared = keys.keys_of(screen)
-        parts.append(f"## Keys: {screen_title.lower()}\n\n")
+        parts.append(f"## {section_title(screen)}\n\n")
         for group, title in keys.GROUPS.items():
             rows = [key for key in declared if key.group == group]
             if not rows:
@@ -85,11 +112,24 @@ def help_markdown() -> str:
 class HelpScreen(ModalScreen[None]):
     BINDINGS = keys.bindings("help")
 
+    def __init__(self, section: str = "main") -> None:
+        super().__init__()
+        self.section = section  # the screen whose keys the help opens at (keys.SCREENS)
+
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help"):
             yield HelpText(help_markdown())
 
     def on_mount(self) -> None:
         help_view = self.query_one("#help")
-        help_view.border_title = "help"
+        help_view.border_title = Content.assemble("help · ", (keys.SCREENS[self.section], "$text-muted"))
         help_view.focus()  # so the arrow and page keys scroll it
+        self.call_after_refresh(self._open_at_section)
+
+    def _open_at_section(self) -> None:
+        """Scroll the section's title to the top (once laid out: its line depends on the width)."""
+        text = self.query_one(HelpText)
+        lines = help_content(text.text, text.size.width).split("\n", allow_blank=True)
+        title = section_title(self.section)
+        line = next((number for number, content in enumerate(lines) if content.plain == title), 0)
+        self.query_one("#help", VerticalScroll).scroll_to(y=line, animate=False, immediate=True)

@@ -34,10 +34,11 @@ from textual.css.query import NoMatches
 from textual.reactive import var
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Footer, Input
+from textual.widgets import Input, Static
 
 from ...presentation.browse import Browse
 from ...presentation.key_state import KeyState, Needs
+from ...presentation.leaving import Held
 from ...presentation.predict import PredictScore
 from ...presentation.review import ReviewSession
 from ...presentation.review_view import (
@@ -53,6 +54,7 @@ from ...reports.case import CaseReport
 from ...suites.load import LoadError, Suite, load_suite
 from ...suites.review import PendingDecision, ReviewError
 from ...suites.reviewer import reviewer_name
+from ..widgets.footer import KeysFooter
 from .. import keys, safe
 from ..commands import (
     SERVED_OPEN_OFF,
@@ -143,8 +145,9 @@ class MainScreen(Screen[None]):
                     with Vertical(id="answer-panel", classes="panel"):
                         yield RawAnswer(id="answer").data_bind(MainScreen.pretty)
                     with Vertical(id="verdict-panel", classes="panel"):
+                        yield Static("", id="verdict-said", markup=False)
                         yield VerdictView(id="verdict")
-        yield Footer()
+        yield KeysFooter()
 
     def compose_request_head(self) -> ComposeResult:
         """What the request panel shows above the request (a triage record's place and metadata)."""
@@ -182,10 +185,21 @@ class MainScreen(Screen[None]):
     def case_list(self) -> CaseList:
         return self.query_one(CaseList)
 
+    @property
+    def help_at(self) -> str:
+        """The help opens at review mode's keys in review mode, else at the main view's (``?``)."""
+        return "review" if self.review is not None else "main"
+
+    def held(self, quitting: bool) -> Held:
+        """What leaving the view loses (the app asks first, ``q``): its lab edits not saved, the review's walk."""
+        return Held((self.session,), self.review)
+
     # -- the state ------------------------------------------------------------------
 
     def open_case(self, number: int) -> None:
         """Show a case, its first failure selected."""
+        if number != self.browse.current:
+            self.tell("")  # the verdict panel's word was about the case before
         self.browse = self.browse.at(number)
         self.selection = select(self.session.report(number), self.explore)
 
@@ -303,8 +317,7 @@ class MainScreen(Screen[None]):
             self.open_case(first)
         elif self.selection is not None:
             self._show(self.selection)
-        if first is None or review.next_left(None) is None:
-            self.notify(end_words(review), markup=False, timeout=8)
+        # A walk with nothing left: the strip says how it went (review_strip), in place of a notice over the view.
 
     def _hand_review(self, selection: Selection) -> None:
         """Give the verdict and claims panels the case's review (before they draw it)."""
@@ -388,7 +401,7 @@ class MainScreen(Screen[None]):
             return
         if self.selection is not None:
             self._show(self.selection)
-        self.notify(end_words(review), markup=False, timeout=10)
+        # the walk is done: the strip says how it went and how to apply it (a notice covered the summary's matrix)
 
     def action_label_claim(self) -> None:
         from .label import LabelScreen
@@ -417,7 +430,7 @@ class MainScreen(Screen[None]):
         self.query_one(ReviewStrip).show_review(self.review)
         if self.selection is not None:
             self._show(self.selection)
-        self.notify(f"claims[{claim}]: {choice.label or 'label cleared'}", markup=False, timeout=3)
+        self.tell(f"claims[{claim}]: {choice.label or 'label cleared'}")
 
     def _tell_news(self, review: ReviewSession) -> None:
         """Say whose decision the last save replaced, when another session took one meanwhile."""
@@ -558,21 +571,29 @@ class MainScreen(Screen[None]):
         selection = select(report, self.explore)
         if selection.first_failure is None and claim is not None and selection.claim is not None:
             selection = selection.with_claim(claim)
+        self.tell("")  # a word about the change before this one is not about this one
         self.selection = selection
         self.case_list.refresh_rows([self.browse.row_of(report.number)])
 
+    def tell(self, words: str | Content) -> None:
+        """A word about what a key just did to the case (a mutation's variant, undone, redone, a prediction's
+        outcome), on the verdict panel's own first line, over the verdict: a notice would cover the verdict it
+        is about for seconds (at 80 columns, all of it).  Empty: the line goes."""
+        if self._views is None:
+            return
+        said = self.query_one("#verdict-said", Static)
+        said.update(safe.content(words, "$text-muted") if isinstance(words, str) else words)
+        said.set_class(bool(words), "-on")
+
     def show_score(self, score: PredictScore) -> None:
-        """The lab's predict score in the verdict panel's title, the last prediction under it."""
+        """The lab's predict score in the verdict panel's title, the last prediction on its first line."""
         self._update_titles()
         if self._views is None:
             return
         last = score.last
-        panel = self.query_one("#verdict-panel")
         if score.on and last is not None:
             tone = "$text-success" if last.right else "$text-error"
-            panel.border_subtitle = Content.styled(last.words, f"bold {tone}")
-        else:
-            panel.border_subtitle = ""
+            self.tell(Content.styled(last.words, f"bold {tone}"))
 
     # -- actions: the trace ------------------------------------------------------------
 

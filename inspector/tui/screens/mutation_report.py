@@ -36,7 +36,7 @@ from textual.containers import Vertical
 from textual.content import Content
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 from textual.worker import get_current_worker
 
 from ...presentation.mutation_report import (
@@ -51,6 +51,7 @@ from ...presentation.mutation_report import (
 from ...lab.mutation_testing import MutantResult
 from ...presentation.session import Session
 from ...suites.load import Suite
+from ..widgets.footer import KeysFooter
 from .. import keys, safe
 from ..messages import MutantChosen
 from ..tones import TEXT, Tone, strong
@@ -170,7 +171,7 @@ class MutationReportScreen(Screen[MutantChosen | None]):
             with Vertical(id="report-detail"):
                 yield Static("", id="report-words", markup=False)
                 yield SafeTextView(id="report-raw", line_numbers=True)
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self.query_one("#report-raw").display = False
@@ -391,3 +392,7 @@ class MutationReportScreen(Screen[MutantChosen | None]):
             self._show_report(self.listed_at)
             return
         self.dismiss(None)
+
+    def leave(self) -> None:
+        """``q``, as Esc: from a list of mutants to the report, from the report to the main view."""
+        self.action_back()

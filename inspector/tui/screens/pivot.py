@@ -22,7 +22,7 @@ from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.screen import Screen
 from textual.signal import Signal
-from textual.widgets import Footer, Input, Static
+from textual.widgets import Input, Static
 
 from ...presentation.overview import Snapshot, TimeShown, TriageRun
 from ...presentation.pivot_view import (
@@ -35,6 +35,7 @@ from ...presentation.pivot_view import (
 )
 from ...triage.pivot import Pivot, PivotCell
 from ...triage.summary import Group
+from ..widgets.footer import KeysFooter
 from .. import keys, safe
 from ..tones import TEXT, Tone
 from ..widgets.pivot_table import PivotTable
@@ -79,7 +80,7 @@ class PivotScreen(FollowsTime, Screen[None]):
                 with Vertical(id="pivot-time-panel"):
                     yield Static("", id="pivot-time-title", markup=False)
                     yield TimeTable(id="pivot-time")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         if self.counts is not None:

@@ -23,14 +23,16 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.content import Content
 from textual.screen import Screen
-from textual.widgets import Footer, TextArea
+from textual.widgets import TextArea
 from textual.widgets.text_area import Location
 
 from ...contract.text import line_col, shorten
 from ...lab.history import Change
 from ...presentation.editors import raw_edit
+from ...presentation.leaving import Held
 from ...presentation.raw_form import EditableForm, read_form, to_form
 from ...reports.case import CaseReport
+from ..widgets.footer import KeysFooter
 from .. import keys, safe
 from ..tones import TEXT, Tone, strong
 from ..widgets.editor_status import EditorStatus
@@ -74,7 +76,7 @@ class RawEditorScreen(Screen[Change | None]):
             # Matching brackets walks the text from the cursor, on every move: not in a long answer.
             editor.match_cursor_bracket = len(self.form.text) <= VERIFY_AT_ONCE
             yield editor
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         unwrapped = "" if self.editor.soft_wrap else f" · lines over {WRAP_AT_MOST:,} characters are not wrapped"
@@ -145,6 +147,10 @@ class RawEditorScreen(Screen[Change | None]):
         if change is None:
             self.notify("nothing changed: the answer stays as it was", markup=False, timeout=2)
         self.dismiss(change)
+
+    def held(self, quitting: bool) -> Held:
+        """The text typed and not applied (Esc asks on its own; q types, so this is quitting's, ^q)."""
+        return Held(others=("the raw editor's edits, not applied",)) if self.edited else Held()
 
     def action_cancel(self) -> None:
         if self.edited and not self._warned:

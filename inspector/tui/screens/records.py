@@ -41,6 +41,7 @@ from textual.worker import get_current_worker
 from ...presentation.annotate import AnnotationStore
 from ...presentation.key_state import KeyState
 from ...presentation.group_export import Shown
+from ...presentation.leaving import Held
 from ...presentation.overview import Snapshot, TriageRun
 from ...presentation.record_filter import FilterError, FilterResult, RecordFilter, filter_records, parse_filter
 from ...presentation.record_session import RecordSession
@@ -196,7 +197,7 @@ class RecordsScreen(MainScreen, inherit_bindings=False):
             words = "annotation cleared" if done else "the record had no annotation"
         else:
             words = f"annotated {done.decision}"
-        self.notify(words, markup=False, timeout=2)
+        self.tell(words)  # the strip above shows the annotation; a notice would cover the verdict
         if not isinstance(done, bool) and self.store.news is not None:
             self.notify(safe.display(self.store.news), title="annotated meanwhile elsewhere", severity="warning",
                         markup=False, timeout=8)
@@ -255,7 +256,21 @@ class RecordsScreen(MainScreen, inherit_bindings=False):
         if self.browse.filtered or self.query_one("#filter").has_class("-active"):
             self.action_clear_filter()
             return
+        self.leave()
+
+    def leave(self) -> None:
+        """Back to the overview (``q``, and Esc once no filter is set), with the record it was on."""
         self.dismiss(self.browse.current)  # type: ignore[arg-type]  # the record it was on (MainScreen is a Screen[None])
+
+    @property
+    def help_at(self) -> str:
+        return "records"  # the help opens at a group's keys
+
+    def held(self, quitting: bool) -> Held:
+        """The group's lab edits not saved and its marks: lost by quitting, and by going back while the overview
+        is still counting (it keeps an opened group's records only once its count is done)."""
+        kept = self.counted is not None and self.counted[0].done
+        return Held((self.session,)) if quitting or not kept else Held()
 
     # -- the filter: metadata and the answer's text, read from the log in a worker ---------------
 

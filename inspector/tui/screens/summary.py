@@ -19,7 +19,7 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.content import Content
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from ...presentation.review import ReviewSession
 from ...presentation.review_view import NO_LABELS, AgreementSection, agreement_sections
@@ -27,6 +27,7 @@ from ...presentation.selection import STAGE_NAMES
 from ...presentation.session import Session
 from ...reports.suite import SuiteReport
 from ...suites.load import Suite
+from ..widgets.footer import KeysFooter
 from .. import keys, safe
 from ..messages import CasesChosen
 from ..tones import TEXT, Tone, strong
@@ -55,7 +56,7 @@ class SummaryScreen(Screen[CasesChosen | None]):
             yield SummaryTable(id="summary-table")
             yield Static("", id="agreement-head", markup=False)
             yield AgreementTable(id="agreement")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self._refresh_title()

@@ -34,12 +34,13 @@ from textual.content import Content
 from textual.message import Message
 from textual.screen import Screen
 from textual.signal import Signal
-from textual.widgets import Footer, Input, Static
+from textual.widgets import Input, Static
 
 from ...contract.text import visible
 from ...presentation.annotate import AnnotationStore
 from ...triage.annotations import AnnotationError
 from ...presentation.bars import bar
+from ...presentation.leaving import Held
 from ...presentation.overview import (
     COMPARED_SORTS,
     SORTS,
@@ -59,6 +60,7 @@ from ...triage.groups import GroupKind, other_name
 from ...triage.stamp import LogChanged
 from ...triage.summary import Group
 from ...triage.timeline import iso
+from ..widgets.footer import KeysFooter
 from .. import keys, safe
 from ..tones import TEXT, Tone, strong
 from ..widgets.group_table import GroupTable
@@ -132,7 +134,7 @@ class TriageScreen(FollowsTime, Screen[None]):
                 with Vertical(id="time-panel"):
                     yield Static("", id="time-title", classes="triage-title", markup=False)
                     yield TimeTable(id="time")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         if not self.query("#triage-panel"):
@@ -149,6 +151,10 @@ class TriageScreen(FollowsTime, Screen[None]):
         self._show_head()
         self._show_titles()
         self._count(self.generation, self.cancel, None, self._counting, self.reader)
+
+    def held(self, quitting: bool) -> Held:
+        """The opened groups kept with their lab edits and marks: quitting loses those not saved."""
+        return Held(tuple(session for session, _ in self._sessions.values()))
 
     def on_unmount(self) -> None:
         self.cancel.set()  # the worker stops at the engine's next task

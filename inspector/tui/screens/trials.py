@@ -24,7 +24,7 @@ from textual.containers import Vertical
 from textual.content import Content
 from textual.screen import Screen
 from textual.signal import Signal
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from ...contract.text import visible
 from ...presentation.overview import Snapshot, TriageRun
@@ -41,6 +41,7 @@ from ...triage.summary import Group
 from .. import keys, safe
 from ..tones import TEXT, Tone, strong
 from ..widgets.trials_table import FlipsTable, TrialsTable
+from ..widgets.footer import KeysFooter
 
 __all__ = ["FlipsScreen", "TrialsScreen"]
 
@@ -89,7 +90,7 @@ class TrialsScreen(Screen[None]):
             yield Static("", id="trials-head", markup=False)
             yield TrialsTable(id="items")
             yield Static("", id="item-name", markup=False)
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         if self.counts is not None and self.only is None:
@@ -161,7 +162,7 @@ class FlipsScreen(Screen[None]):
         with Vertical(id="flips-panel"):
             yield Static("", id="flips-head", markup=False)
             yield FlipsTable(id="flips")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         overall = self.compared.overall

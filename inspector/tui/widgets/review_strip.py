@@ -1,5 +1,7 @@
 """Review mode's strip above the main view: how many cases are left, who
-reviews, and where the decisions are kept (``presentation.review_view``)."""
+reviews, and where the decisions are kept (``presentation.review_view``); once
+the walk is done, how it went and how to apply it, on a line of its own (a
+notice said it, over the view and the summary's agreement matrix)."""
 
 from __future__ import annotations
 
@@ -7,7 +9,7 @@ from textual.content import Content
 from textual.widgets import Static
 
 from ...presentation.review import ReviewSession
-from ...presentation.review_view import strip_words
+from ...presentation.review_view import end_words, strip_words
 from .. import safe
 from ..tones import TEXT, Tone
 
@@ -27,7 +29,7 @@ class ReviewStrip(Static):
     )
 
     DEFAULT_CSS = """
-    ReviewStrip { height: 1; padding: 0 1; background: $warning-muted; display: none; }
+    ReviewStrip { height: auto; max-height: 3; padding: 0 1; background: $warning-muted; display: none; }
     ReviewStrip.-on { display: block; }
     """
 
@@ -37,4 +39,7 @@ class ReviewStrip(Static):
             self.update("")
             return
         header, where = strip_words(review)
-        self.update(Content.assemble(safe.content(header, "bold"), ("   ", ""), safe.content(where, _MUTED)))
+        line = Content.assemble(safe.content(header, "bold"), ("   ", ""), safe.content(where, _MUTED))
+        if review.next_left(None) is None:  # the walk is done: how it went and how to apply it, under it
+            line = Content("\n").join([line, safe.content(end_words(review))])
+        self.update(line)
