@@ -24,12 +24,11 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from ...presentation.records import BadLineStarts, bad_line
-from ...triage.logs import LogError
-from ...triage.stamp import LogChanged
 from .. import keys, safe
 from ..tones import TEXT, Tone
 from ..widgets.bad_lines_table import BadLinesTable
 from ..widgets.footer import KeysFooter
+from .log_line import show_log_line
 from ..widgets.table import CursorTable
 
 __all__ = ["BadLinesScreen"]
@@ -74,18 +73,4 @@ class BadLinesScreen(Screen[None]):
         row = self.query_one(BadLinesTable).cursor
         if row is None or self.starts is None:
             return
-        read = partial(bad_line, self.starts, row)
-        try:
-            line = read(True)
-        except LogChanged as exc:
-            self.notify(safe.display(f"{exc.path}: the log changed since it was counted ({exc.what}): this line is "
-                                     "not there any more; Esc, then ctrl+r in the overview counts again"),
-                        title="a log changed", severity="error", markup=False, timeout=8)
-            return
-        except LogError as exc:
-            self.notify(safe.file_error(exc, self.app.is_web), title="the line cannot be read again",
-                        severity="error", markup=False, timeout=8)
-            return
-        from .log_line import LogLineScreen
-
-        self.app.push_screen(LogLineScreen(read, line, self.bad[row][2]))
+        show_log_line(self, partial(bad_line, self.starts, row), "this line", self.bad[row][2])

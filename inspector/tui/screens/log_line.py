@@ -11,21 +11,23 @@ characters as ``\\uXXXX``, bytes that are not UTF-8 as ``\\xNN``.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 from pathlib import PurePath
 
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.content import Content
-from textual.screen import ModalScreen
+from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Static
 
 from ...presentation.records import LogLine
 from ...triage.logs import LogError
+from ...triage.stamp import LogChanged
 from .. import keys, safe
 from ..tones import TEXT, Tone
 from ..widgets.text_view import SafeTextView
 
-__all__ = ["LogLineScreen", "line_title"]
+__all__ = ["LogLineScreen", "line_title", "show_log_line"]
 
 _MUTED = TEXT[Tone.MUTED]
 
@@ -36,6 +38,25 @@ def line_title(line: LogLine) -> Content:
     size = f"{line.size:,} bytes" if line.whole else f"more than {line.size:,} bytes"
     return Content.assemble("log line · ", safe.content(f"{PurePath(line.file).name}:{line.line}", "bold"),
                             (f" · offset {line.offset} · {size}", _MUTED))
+
+
+def show_log_line(screen: Screen[Any], read: Callable[[bool], LogLine], what: str,
+                  reason: str | None = None) -> None:
+    """Open ``LogLineScreen`` over ``screen`` on the line ``read`` rereads (re-indented first), or say on
+    ``screen`` why it cannot be: a log changed since it was counted (``what``: "this line", "this
+    record's line", is not there any more), or a line that cannot be read."""
+    try:
+        line = read(True)
+    except LogChanged as exc:
+        screen.notify(safe.display(f"{exc.path}: the log changed since it was counted ({exc.what}): {what} is "
+                                   "not there any more; Esc, then ctrl+r in the overview counts again"),
+                      title="a log changed", severity="error", markup=False, timeout=8)
+        return
+    except LogError as exc:
+        screen.notify(safe.file_error(exc, screen.app.is_web), title="the line cannot be read again",
+                      severity="error", markup=False, timeout=8)
+        return
+    screen.app.push_screen(LogLineScreen(read, line, reason))
 
 
 class LogLineScreen(ModalScreen[None]):

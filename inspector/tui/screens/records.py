@@ -48,7 +48,6 @@ from ...presentation.record_session import RecordSession
 from ...presentation.records import record_line, record_place_of
 from ...triage.annotations import Annotation, AnnotationError
 from ...triage.logs import LogError
-from ...triage.stamp import LogChanged
 from ...presentation.selection import Selection
 from ...presentation.session import Session
 from ...suites.load import Suite
@@ -58,6 +57,7 @@ from ..messages import CasesChosen, RecordAnnotated
 from ..tones import TEXT, Tone
 from ..widgets.record_strip import RecordStrip
 from ..widgets.verdict import VerdictView
+from .log_line import show_log_line
 from .main import MainScreen
 
 __all__ = ["RecordsScreen"]
@@ -232,21 +232,7 @@ class RecordsScreen(MainScreen, inherit_bindings=False):
         number = self.browse.current
         if number is None or not isinstance(self.session, RecordSession):
             return
-        read = partial(record_line, self.session, number)
-        try:
-            line = read(True)
-        except LogChanged as exc:
-            self.notify(safe.display(f"{exc.path}: the log changed since it was counted ({exc.what}): this record's "
-                                     "line is not there any more; Esc, then ctrl+r in the overview counts again"),
-                        title="a log changed", severity="error", markup=False, timeout=8)
-            return
-        except LogError as exc:
-            self.notify(safe.file_error(exc, self.app.is_web), title="the line cannot be read again", severity="error",
-                        markup=False, timeout=8)
-            return
-        from .log_line import LogLineScreen
-
-        self.app.push_screen(LogLineScreen(read, line))
+        show_log_line(self, partial(record_line, self.session, number), "this record's line")
 
     def action_back(self) -> None:
         if self.searched is not None or self.search_problem is not None or \

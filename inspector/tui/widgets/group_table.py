@@ -126,10 +126,10 @@ class GroupTable(CursorTable, GrowingTable):
 
     def move_cursor(self, row: int | None, *, scroll: bool = True) -> None:
         self.chosen = True
-        moved = row != self.cursor
         super().move_cursor(row, scroll=scroll)
-        if moved:
-            self.post_message(self.Moved(self.current))
+
+    def cursor_changed(self) -> None:
+        self.post_message(self.Moved(self.current))
 
     # -- fitting the columns to the width -------------------------------------------------
 

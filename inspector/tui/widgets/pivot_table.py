@@ -96,11 +96,8 @@ class PivotTable(CursorTable):
         """The pair under the cursor (None where no record has both values)."""
         return self.grid.at(self.cursor, self.column) if self.cursor is not None else None
 
-    def move_cursor(self, row: int | None, *, scroll: bool = True) -> None:
-        moved = row != self.cursor
-        super().move_cursor(row, scroll=scroll)
-        if moved:
-            self.post_message(self.Moved(self.names, self.current))
+    def cursor_changed(self) -> None:
+        self.post_message(self.Moved(self.names, self.current))
 
     def move_column(self, column: int) -> None:
         """Put the cursor on another column (kept within the columns), in view."""
@@ -110,7 +107,7 @@ class PivotTable(CursorTable):
         self.column = column
         self.refresh_rows((self.cursor,))
         self.scroll_to_column(f"b{column}")
-        self.post_message(self.Moved(self.names, self.current))
+        self.cursor_changed()
 
     def scroll_to_column(self, key: str) -> None:
         """Bring a column of the second dimension into view, the grid scrolled by whole columns (a column cut

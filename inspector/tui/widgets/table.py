@@ -541,6 +541,16 @@ class CursorTable(SafeTable, can_focus=True, inherit_bindings=False):
         def control(self) -> CursorTable:
             return self.table
 
+    def move_cursor(self, row: int | None, *, scroll: bool = True) -> None:
+        moved = row != self.cursor
+        super().move_cursor(row, scroll=scroll)
+        if moved:
+            self.cursor_changed()
+
+    def cursor_changed(self) -> None:
+        """The cursor is on another row, whatever moved it (a key, a click, the rows set again): a table
+        whose screen shows the current row's detail posts its own message here."""
+
     def stops(self) -> Sequence[int]:
         """The rows the cursor can rest on, in order: every row (the agreement's matrices leave out
         their rows of column titles)."""

@@ -72,11 +72,8 @@ class TrialsTable(CursorTable):
         if current is None or self.current is None or current.key != self.current.key:
             self.post_message(self.Moved(self.current))
 
-    def move_cursor(self, row: int | None, *, scroll: bool = True) -> None:
-        moved = row != self.cursor
-        super().move_cursor(row, scroll=scroll)
-        if moved:
-            self.post_message(self.Moved(self.current))
+    def cursor_changed(self) -> None:
+        self.post_message(self.Moved(self.current))
 
     @property
     def current(self) -> ItemRow | None:
