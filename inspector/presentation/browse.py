@@ -36,8 +36,8 @@ class Browse:
 
     @property
     def title(self) -> str:
-        count = f"cases {len(self.visible)}/{self.total}" if len(self.visible) != self.total \
-            else f"cases {self.total}"
+        count = f"cases {len(self.visible):,}/{self.total:,}" if len(self.visible) != self.total \
+            else f"cases {self.total:,}"
         if self.label:
             return f"{count} · {self.label}"
         return f"{count} · filtered" if self.text else count

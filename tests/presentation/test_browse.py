@@ -37,6 +37,7 @@ class TestEverything:
         assert browse.current is None and not browse.filtered
         assert (browse.first, browse.last) == (0, 21)
         assert browse.title == "cases 22"
+        assert Browse(9547, tuple(range(2147))).title == "cases 2,147/9,547"  # a log's group: read at a glance
 
     def test_with_nothing_open_next_is_the_first_and_previous_the_last(self, session):
         browse = Browse.of(session)
