@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..contract.text import visible
 from ..presentation.bars import bar
+from ..triage.compare import p_words
 from .output import report_console
 from .table import BAR_WIDTH, FACT_LABEL_WIDTH, TableColumn, fitted, hanging
 
@@ -307,7 +308,7 @@ def _print_items(console: Any, found: ItemComparison, width: int) -> None:
                      "accepted before → after": Text(f"{before:,} → {after:,}"),
                      "lost": Text(_count(paired.regressed), "red" if paired.regressed else ""),
                      "gained": Text(_count(paired.fixed), "green" if paired.fixed else ""),
-                     "p (McNemar)": Text(_p(paired.p), "bold" if paired.p < 0.01 else "dim"),
+                     "p (McNemar)": Text(p_words(paired.p), "bold" if paired.p < 0.01 else "dim"),
                      "one run only": Text(f"{paired.only_before:,} before, {paired.only_after:,} after")})
     _more(rows, len(found.populations) - SHOWN_ROWS - 1, PAIRED_COLUMNS)
     console.print(fitted("items paired across the runs: lost (accepted before, not after) against gained, "
@@ -424,15 +425,13 @@ def _change_table(title: str, shifts: Comparison, width: int) -> Any:
             style = ("bold red" if worse else "bold green") if shift.significant else "red" if worse else ""
         rows.append({"group": Text(shift.name), "change": Text(said, style),
                      **dict(zip(("before", "after"), map(Text, shift.rates_words()), strict=True)),
-                     "p": Text("-" if p is None else _p(p) + ("" if shift.tested else " (few)"),
+                     "p": Text("-" if p is None else p_words(p) + ("" if shift.tested else " (few)"),
                                "bold" if shift.significant else "dim"),
                      "z": Text("-" if z is None else f"{z:+.2f}"),
                      "counts before → after": Text(f"{shift.before.count:,}/{shift.before.of:,} → "
                                                    f"{shift.after.count:,}/{shift.after.of:,}"),
-                     "items lost, gained": Text("" if paired is None else
-                                                f"-{paired.regressed:,} +{paired.fixed:,} of {paired.paired:,}, "
-                                                f"p {_p(paired.p)}",
-                                          "" if paired is None or paired.p >= 0.01 else "bold")})
+                     "items lost, gained": Text("" if paired is None else paired.beside_words(),
+                                                "" if paired is None or paired.p >= 0.01 else "bold")})
     _more(rows, len(shifts) - SHOWN_ROWS, columns)
     return fitted(title, columns, rows, width)
 
@@ -440,10 +439,6 @@ def _change_table(title: str, shifts: Comparison, width: int) -> Any:
 def _size(side: Any, population: bool) -> str:
     """How big a new or vanished group is on the side it is on."""
     return f"{side.of:,} records" if population else f"{side.count:,}"
-
-
-def _p(p: float) -> str:
-    return f"{p:.4f}" if p >= 0.0001 else "<0.0001"
 
 
 def _time_table(summary: Summary, width: int) -> Any:

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..presentation.triage_examples import GroupExamples
-from ..triage.compare import Comparison, Shift
+from ..triage.compare import Comparison, Shift, p_words
 from ..triage.groups import GroupKind
 from ..triage.items import ItemComparison, Stability, item_text
 from ..triage.settings import SettingsComparison
@@ -139,7 +139,7 @@ def _group_histograms(summary: Summary, groups: Sequence[Group]) -> str:
 
 
 def _p_words(p: float | None) -> str:
-    return "-" if p is None else (f"{p:.4f}" if p >= 0.0001 else "&lt;0.0001")
+    return "-" if p is None else text(p_words(p))
 
 
 def _values(counts: dict[str | None, int]) -> str:
@@ -236,8 +236,8 @@ def _comparison(summary: Summary, baseline: Summary, against: Sequence[str], shi
         if shifts.items is not None:  # a --by value's paired items beside its rate change
             paired = shifts.paired(shift)
             row.append("" if paired is None else
-                       f'<span class="{"bad" if paired.regressed > paired.fixed else "good"}">-{paired.regressed:,}'
-                       f"</span> +{paired.fixed:,} of {paired.paired:,}, p {_p_words(paired.p)}")
+                       f'<span class="{"bad" if paired.regressed > paired.fixed else "good"}">'
+                       f"{text(paired.beside_words())}</span>")
         rows.append((*row, f"{shift.before.count:,}/{shift.before.of:,} → {shift.after.count:,}/{shift.after.of:,}"))
     columns = ("group", "change", "before", "after", "p",
                *(("items lost, gained",) if shifts.items is not None else ()), "counts before → after")

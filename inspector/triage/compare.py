@@ -53,12 +53,15 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 from collections.abc import Iterator, Sequence
-from typing import Any, overload
+from typing import TYPE_CHECKING, Any, overload
 
 from .groups import KINDS, GroupKind
 
+if TYPE_CHECKING:
+    from .items import ItemComparison, Paired
+
 __all__ = ["FDR", "MIN_EXPECTED", "Comparison", "Shift", "Side", "benjamini_hochberg", "compare", "enough_records",
-           "shown_rates", "two_proportion_z"]
+           "p_words", "shown_rates", "two_proportion_z"]
 
 # The false discovery rate controlled over the groups tested in one comparison (Benjamini-Hochberg): a change
 # whose q is below it is more than noise.
@@ -241,13 +244,18 @@ def _side(group: Any, totals: tuple[int, int]) -> Side:
     return Side(group.records, lines if group.kind.lines else records)
 
 
+def p_words(p: float) -> str:
+    """A p-value as the reports and the views print it: four decimals, ``<0.0001`` below."""
+    return f"{p:.4f}" if p >= 0.0001 else "<0.0001"
+
+
 class Comparison(Sequence[Shift]):
     """The shifts of every group of two summaries, heaviest first (``Shift.weight``), and the family the
     false discovery rate is controlled over: the ``tested`` groups.  ``items``: the two runs item by item
     (``triage.items.ItemComparison``), when items are named; ``settings``: the two runs' generation settings
     (``triage.settings.SettingsComparison``), when counted."""
 
-    def __init__(self, shifts: Sequence[Shift], items: Any = None) -> None:
+    def __init__(self, shifts: Sequence[Shift], items: ItemComparison | None = None) -> None:
         self.shifts = list(shifts)
         self.tested = sum(1 for shift in self.shifts if shift.tested)
         self.items = items
@@ -270,7 +278,7 @@ class Comparison(Sequence[Shift]):
     def significant(self) -> list[Shift]:
         return [shift for shift in self.shifts if shift.significant]
 
-    def paired(self, shift: Shift) -> Any:
+    def paired(self, shift: Shift) -> Paired | None:
         """A population's paired items beside its rate change (``triage.items.Paired``): the --by value's
         items in both runs, their accepted outcomes lost and gained and McNemar's p, the paired result a
         rate change of the same records cannot give; None for any other group, or when no item paired."""

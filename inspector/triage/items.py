@@ -46,6 +46,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
+from .compare import p_words
 from .groups import OTHER, meta_name, meta_text
 from .tally import ITEM_BITS, ITEM_NONE, TRIAGE_STATUSES, Options, Tally
 
@@ -327,6 +328,16 @@ class Paired:
         the items paired, lost (accepted before, not after), gained, McNemar's p."""
         return {"paired": self.paired, "accepted_before_only": self.regressed, "accepted_after_only": self.fixed,
                 "p": round(self.p, 6)}
+
+    @property
+    def p_words(self) -> str:
+        """McNemar's p as the reports and the views print it (``compare.p_words``)."""
+        return p_words(self.p)
+
+    def beside_words(self) -> str:
+        """The same in words, as the text report, the HTML page and the overview put it beside the rate
+        change: ``-66 +17 of 200, p <0.0001``."""
+        return f"-{self.regressed:,} +{self.fixed:,} of {self.paired:,}, p {self.p_words}"
 
     def to_dict(self) -> dict[str, Any]:
         paired = self.paired

@@ -24,7 +24,8 @@ from inspector.tui.screens.trials import FlipsScreen, TrialsScreen
 from inspector.tui.widgets.trials_table import FlipsTable, TrialsTable
 from inspector.tui.widgets.verdict import VerdictView
 from support import run_main
-from support.tui import SIZE, app_for, counted, flowing, hidden_characters, row_text
+from inspector.tui.widgets.group_table import GroupTable
+from support.tui import SIZE, app_for, cells_styled, counted, flowing, hidden_characters, row_text, select_group
 
 ITEMS, TRIALS = 30, 4
 
@@ -168,6 +169,40 @@ class TestFlipsView:
             assert {row.before for row in rows} == {first["before"]}
             await pilot.press("escape")
             assert pilot.app.screen is screen
+
+    @pytest.mark.parametrize("size", [(160, 40), (80, 24)], ids=["160x40", "80x24"])
+    async def test_a_by_value_s_row_says_its_paired_items_as_the_json_does(self, runs, capsys, size):
+        # The flips view has the overall pairing; the overview's row of each --by value, its own: the items
+        # lost and gained beside the rate change, and McNemar's p (the column gives way at 80 columns; the
+        # line under the table says it for the selected group whatever the width).
+        new, old, registry = runs
+        _, out, _ = run_main(capsys, "triage", new, "--registry", registry, "--by", "model", "--against", old,
+                             "--format", "json")
+        said = {group["group"]: group["paired_items"] for group in json.loads(out)["comparison"]["groups"]
+                if "paired_items" in group}
+        worse = said["model=llama-z"]
+        assert worse["accepted_before_only"] > worse["accepted_after_only"]  # the run made llama-z worse
+        words = (f"-{worse['accepted_before_only']} +{worse['accepted_after_only']} of {worse['paired']}, "
+                 f"p {worse['p']:.4f}" if worse["p"] >= 0.0001 else "p <0.0001")
+        run = triage_run([str(new)], load_registry(registry), str(registry), ("model",), against=[str(old)])
+        async with make_triage_app(run).run_test(size=size) as pilot:
+            overview = await counted(pilot)
+            select_group(overview, "model=llama-z")
+            await pilot.pause()
+            table = overview.query_one(GroupTable)
+            row = next(row for row, group in enumerate(table.groups) if group.name == "model=llama-z")
+            table.scroll_to_row(row)
+            await pilot.pause()
+            assert ("paired" in [column.key for column in table.columns]) is (size[0] > 120)
+            if size[0] > 120:
+                assert row_text(table, row).rstrip().endswith(words)
+                failed = {(table.groups[at].name, key) for at, key in cells_styled(table, "safe-table--failed")}
+                assert (("model=llama-z", "paired") in failed) is (worse["p"] < 0.01)  # a loss past noise: red
+            line = overview.query_one("#groups-name").render().plain
+            assert line.startswith("model=llama-z · items in both runs: " + words)
+            select_group(overview, "VALUE_MISMATCH")  # a check's group: no items of its own
+            await pilot.pause()
+            assert "items in both runs" not in overview.query_one("#groups-name").render().plain
 
     async def test_without_against_f_is_not_offered(self, runs):
         new, _, registry = runs

@@ -269,7 +269,7 @@ class TriageScreen(FollowsTime, Screen[None]):
         groups = overview_groups(summary, self.sort, self.filter_text, shifts)
         table = self.query_one(GroupTable)
         table.set_groups(groups, summary.records, summary.tally.lines if self.counted.done else self.counted.lines,
-                         self.sort == "kind", shifts)
+                         self.sort == "kind", shifts, self.counted.comparison)
         table.empty_message = "no group matches the filter" if self.filter_text else \
             "counting…" if self.running else "no records"
         self._show_titles()
@@ -315,6 +315,10 @@ class TriageScreen(FollowsTime, Screen[None]):
         records over time."""
         group = moved.group
         line = safe.content(group.name, "bold") if group is not None else Content("")
+        paired = self.query_one(GroupTable).paired(group) if group is not None else None
+        if paired is not None:  # said here too: the column gives way first
+            line = Content.assemble(line, (" · items in both runs: ", _MUTED), paired.beside_words(),
+                                    (" (lost, gained; McNemar)", _MUTED))
         self.query_one("#groups-name", Static).update(line, layout=False)
         self.time_moved()
 

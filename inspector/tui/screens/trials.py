@@ -177,7 +177,7 @@ class FlipsScreen(Screen[None]):
                 (f"{overall.fixed:,}", strong(Tone.GOOD) if overall.fixed else "bold"), (" · neither ", _MUTED),
                 (f"{overall.neither:,}", "bold")),
             Content.assemble(
-                ("McNemar exact p ", _MUTED), (f"{overall.p:.4f}", strong(Tone.WARN) if overall.p < 0.05 else "bold"),
+                ("McNemar exact p ", _MUTED), (overall.p_words, strong(Tone.WARN) if overall.p < 0.05 else "bold"),
                 (f" · only before {overall.only_before:,} · only after {overall.only_after:,}", _MUTED),
                 (" · an item's verdict: ACCEPT when more than half its trials were", _MUTED))]), layout=False)
 

@@ -10,7 +10,8 @@ from textual.message import Message
 
 from ...presentation.bars import bar
 from ...presentation.overview import claim_columns, fit_claim_columns, rejections
-from ...triage.compare import Shift
+from ...triage.compare import Comparison, Shift
+from ...triage.items import Paired
 from ...triage.groups import GroupKind
 from ...triage.summary import Group
 from .. import keys
@@ -46,7 +47,10 @@ class GroupTable(CursorTable, GrowingTable):
         "own records for a scope or a `--by` value, its share of all records for the others, and the `change` "
         "in points, highlighted when more than noise (a two-proportion z-test whose q, Benjamini-Hochberg over the "
         "groups tested, is below 0.01), dim when too few "
-        "records to tell; `new` and `vanished` groups."
+        "records to tell; `new` and `vanished` groups. When both runs name their items (`--item`, Inspect's "
+        "samples), a `--by` value's `items lost, gained` beside its change: its items in both runs accepted "
+        "before only and after only, of those paired, and McNemar's exact p (highlighted below 0.01); the first "
+        "column to give way."
     )
 
     DEFAULT_CSS = """
@@ -72,6 +76,8 @@ class GroupTable(CursorTable, GrowingTable):
         Column("after", "after", width=7, justify="right"),
         Column("change", "change", width=10, justify="right"),
     )
+    # ... with items named on both sides: a --by value's paired items beside its rate change (the first to give way).
+    PAIRED = Column("paired", "items lost, gained", width=25, justify="right")
 
     class Moved(Message):
         """The cursor is on another group (or on none)."""
@@ -88,6 +94,7 @@ class GroupTable(CursorTable, GrowingTable):
         self.by_kind = True
         self.annotated = False
         self.shifts: dict[str, Shift] | None = None
+        self.comparison: Comparison | None = None  # the shifts' comparison, for the paired items beside them
         self._longest = 0  # the longest group name but the claims', in cells: what the name column needs
         self._claims = (0, 0, 0)  # the widest check, field and document of the claim groups (claim_columns)
         self._widest = 0  # the widest rejected cell
@@ -98,7 +105,7 @@ class GroupTable(CursorTable, GrowingTable):
         self.empty_message = "counting…"
 
     def set_groups(self, groups: list[Group], records: int, lines: int, by_kind: bool,
-                   shifts: dict[str, Shift] | None = None) -> None:
+                   shifts: dict[str, Shift] | None = None, comparison: Comparison | None = None) -> None:
         """Show these groups: the cursor on the group it was moved to while that is still there (scrolled into
         view), else on the first row."""
         current, row = self.current, self.cursor
@@ -114,10 +121,11 @@ class GroupTable(CursorTable, GrowingTable):
                   max((cell_len(doc) for _, _, doc in parts), default=0))
         widest = max((len(cell[0]) for cell in map(_rejected, groups) if cell is not None), default=0)
         if annotated != self.annotated or longest != self._longest or widest != self._widest or \
-                claims != self._claims or (shifts is None) != (self.shifts is None):
+                claims != self._claims or (shifts is None) != (self.shifts is None) or \
+                self._pairs(comparison) != self._pairs(self.comparison):
             self.annotated, self._longest, self._widest, self._claims = annotated, longest, widest, claims
             self._layout_width = -1  # the columns are fitted again
-        self.shifts = shifts
+        self.shifts, self.comparison = shifts, comparison
         self.set_row_count(len(groups))
         if self.cursor is not None and self.cursor != row:  # its group moved: in view (a scroll by hand stays)
             self.scroll_to_row(self.cursor)
@@ -156,6 +164,8 @@ class GroupTable(CursorTable, GrowingTable):
                   for column in self.COLUMNS[3:]]
         if self.shifts is not None:  # before, after and the change say what rate and rejected would
             counts = [counts[0], *self.COMPARED]
+            if self._pairs(self.comparison):
+                counts.append(self.PAIRED)
         if self.annotated:
             counts.append(self.ANNOTATED)
         return counts
@@ -175,9 +185,9 @@ class GroupTable(CursorTable, GrowingTable):
         least = max(group.min_width, check + field + doc + 2 if check else 0)
         counts = [_sized(column, max(column.width or 0, self._widest)) if column.key == "rejected" else column
                   for column in counts]
-        # Narrower than the name's least: the share, then the annotated and rejected give way, never the count
-        # (comparing: before, then after; never the change).
-        for key in ("rate", "annotated", "rejected", "before", "after"):
+        # Narrower than the name's least: the paired items, the share, then the annotated and rejected give way,
+        # never the count (comparing: before, then after; never the change).
+        for key in ("paired", "rate", "annotated", "rejected", "before", "after"):
             if self._room(counts, available) >= least:
                 break
             counts = [column for column in counts if column.key != key]
@@ -217,6 +227,8 @@ class GroupTable(CursorTable, GrowingTable):
             return (f"{100 * group.rate:.1f}%", TABLE[Tone.MUTED])
         if key in ("before", "after", "change"):
             return _compared(self.shifts.get(group.name) if self.shifts else None, key)
+        if key == "paired":
+            return self._paired(group)
         if key == "annotated":
             if not group.annotated:
                 return ("·", TABLE[Tone.PENDING]) if group.annotated is not None else None
@@ -224,6 +236,25 @@ class GroupTable(CursorTable, GrowingTable):
             return (f"{group.annotated:,} · {wrong:,} false", TABLE[Tone.BAD]) if wrong else \
                 (f"{group.annotated:,}", None)
         return _rejected(group)
+
+    @staticmethod
+    def _pairs(comparison: Comparison | None) -> bool:
+        """Whether the comparison paired items (the column of the paired items is shown)."""
+        return comparison is not None and comparison.items is not None
+
+    def paired(self, group: Group) -> Paired | None:
+        """A --by value's items in both runs (``Comparison.paired``); None for another group, or not comparing."""
+        shift = self.shifts.get(group.name) if self.shifts else None
+        return self.comparison.paired(shift) if self.comparison is not None and shift is not None else None
+
+    def _paired(self, group: Group) -> tuple[str, str | None] | None:
+        """A --by value's items in both runs: lost and gained, McNemar's p; strong when p < 0.01."""
+        paired = self.paired(group)
+        if paired is None:
+            return None
+        if paired.p >= 0.01 or paired.regressed == paired.fixed:
+            return (paired.beside_words(), TABLE[Tone.MUTED])
+        return (paired.beside_words(), TABLE_HIGHLIGHT[Tone.BAD if paired.regressed > paired.fixed else Tone.GOOD])
 
     def _claim_cell(self, parts: tuple[str, str, str]) -> list[Piece]:
         """A claim's check, field and document in their columns (``fit_claim_columns``), each padded to its
