@@ -26,7 +26,6 @@ from ..triage.items import (
     accepted_of,
     item_text,
     pair_items,
-    per_item,
     reported,
     statuses_seen,
     unpack,
@@ -59,7 +58,7 @@ TRIAL_SORT_WORDS = {"unstable": "most unstable first", "trials": "most trials fi
 class ItemRow:
     """One item within its population: its key (as ``Tally.items`` keys it), the item as shown (untrusted),
     its population (its --by values' group names), its trials by status (as ``TRIAGE_STATUSES``), and with
-    ``--against`` its verdict before (``triage.items.verdict_of``), when the item was in the run before."""
+    ``--against`` its verdict before in the same population (``triage.items.verdict_of``), when it was there."""
 
     key: Any
     item: bytes
@@ -118,13 +117,13 @@ def _population(by: Sequence[str], joined: bytes | None) -> str:
 
 
 def _rows(items: Mapping[Any, int], by: Sequence[str], only: frozenset[bytes] | None = None,
-          before: Mapping[bytes, int] | None = None) -> list[ItemRow]:
+          before: Mapping[Any, int] | None = None) -> list[ItemRow]:
     rows = []
     for key, packed in items.items():
         item, joined = (key[0], key[1]) if key.__class__ is tuple else (key, None)
         if only is not None and item not in only:
             continue
-        old = before.get(item) if before is not None else None
+        old = before.get(key) if before is not None else None  # the same item in the same population
         rows.append(ItemRow(key, item, item_text(item), _population(by, joined), unpack(packed),
                             verdict_of(unpack(old)) if old is not None else None))
     return rows
@@ -144,7 +143,9 @@ def trials_counted(snapshot: Snapshot, options: Options, only: Iterable[bytes] |
                                  "--item PATH (the member that names it)")
     if not items:
         return Trials([], whole, "no item counted yet" if not snapshot.done else "no item counted")
-    before = per_item(snapshot.baseline.tally) if only is not None and snapshot.baseline is not None else None
+    # Each row's verdict before is its own population's (the item and its --by values, keyed as here); the
+    # flip cell that chose the items is the items' overall verdicts (``per_item``), whatever their population.
+    before = snapshot.baseline.tally.items if only is not None and snapshot.baseline is not None else None
     rows = _rows(items, options.by, frozenset(only) if only is not None else None, before)
     if only is not None:  # the stability of these items only
         whole = GroupStability(restricted or "items")

@@ -18,6 +18,8 @@ from inspector.contract.verify import verify
 from inspector.presentation.overview import triage_run
 from inspector.suites.load import load_registry
 from inspector.triage.synth import write_log, write_registry
+from inspector.triage.items import verdict_of
+from inspector.triage.tally import TRIAGE_STATUSES
 from inspector.tui.app import make_triage_app
 from inspector.tui.screens.records import RecordsScreen
 from inspector.tui.screens.trials import FlipsScreen, TrialsScreen
@@ -166,7 +168,13 @@ class TestFlipsView:
             first = flips["flips"][0]
             assert {row.text for row in rows} == set(first["first_items"]) and len(first["first_items"]) == \
                 first["items"]
-            assert {row.before for row in rows} == {first["before"]}
+            # Each row is the item within one model: its verdict before is that model's, counted by hand from the
+            # log before (the cell's before is the item's over every model).
+            before = by_hand(old, registry)
+            for row in rows:
+                statuses = Counter(status for _, status in before[(row.text, row.population.removeprefix("model="))])
+                assert row.before == verdict_of([statuses[status] for status in TRIAGE_STATUSES])
+            assert len({row.before for row in rows}) > 1  # the models' verdicts before differ: not the cell's alone
             await pilot.press("escape")
             assert pilot.app.screen is screen
 

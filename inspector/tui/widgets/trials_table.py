@@ -26,7 +26,7 @@ class TrialsTable(CursorTable):
         "distinct verdicts, then a share accepted nearer one half). The head has the stability of every item: "
         "the unstable share, pass@1 and pass^k (all k trials accepted). With `--against`, `f` is the flips view: "
         "the items whose verdict changed between the runs, regressions first, each cell opening its items here "
-        "with their verdict before."
+        "with their verdict before in the same population (the cell's is the item's over all of them)."
     )
     BINDINGS = keys.bindings("trials", on="table")
 
