@@ -738,19 +738,10 @@ class _Counting:
             key = (minute, TRIAGE_STATUSES[status])
             histogram[key] = get(key, 0) + count
         tally.claims.add(_Counter(failures))
-        tracked = tally.items
-        get = tracked.get
-        left = ITEMS_KEPT - len(tracked)
+        mine: dict[Any, int] = {}  # this chunk's items, packed, in the order first seen
         for (key, status), count in _Counter(items).items():
-            packed = count << (ITEM_BITS * status)
-            had = get(key)
-            if had is not None:
-                tracked[key] = had + packed
-            elif left > 0:
-                tracked[key] = packed
-                left -= 1
-            else:
-                tally.items_untracked += count
+            mine[key] = mine.get(key, 0) + (count << (ITEM_BITS * status))
+        tally.items_untracked += add_items(tally.items, mine)
         if failure_minutes is None:
             return
         for pairs, into, key_of in ((zip(minutes, cells), tally.series, cell_of),
