@@ -137,7 +137,7 @@ async def test_marks_are_kept_beside_the_log_and_jumped_between(tmp_path):
 
 async def test_a_group_opened_while_following_grows_and_G_goes_to_the_newest(tmp_path):
     registry = write_registry(tmp_path / "registry.json")
-    write_log(tmp_path / "source.jsonl", 300, seed=4)
+    write_log(tmp_path / "source.jsonl", 400, seed=4)
     lines = (tmp_path / "source.jsonl").read_bytes().splitlines(keepends=True)
     log = tmp_path / "app.jsonl"
     log.write_bytes(b"".join(lines[:100]))
@@ -161,6 +161,18 @@ async def test_a_group_opened_while_following_grows_and_G_goes_to_the_newest(tmp
         assert records.browse.current == grown - 1
         assert records.selection.report.id == records.session.ids[grown - 1]
         assert f"{grown}/{grown}" in str(records.query_one("#claims-panel").border_title)
+        with open(log, "ab") as out:  # on the newest, as tail -f: the newest stays shown as the group grows
+            out.write(b"".join(lines[300:]))
+        await until(pilot, lambda: len(records.session) > grown, "the group grew again")
+        newest = len(records.session) - 1
+        await until(pilot, lambda: records.browse.current == newest, "the newest shown")
+        assert records.selection.report.id == records.session.ids[newest]
+        await pilot.press("k")  # another record opened: it stays, the group growing under it
+        kept = records.browse.current
+        with open(log, "ab") as out:
+            out.write(b"".join(lines[300:]))
+        await until(pilot, lambda: len(records.session) > newest + 1, "the group grew a third time")
+        assert records.browse.current == kept
         await pilot.press("escape")
         assert app.screen is overview
         assert "following" in str(overview.query_one("#triage-panel").border_title)

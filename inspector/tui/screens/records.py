@@ -20,7 +20,8 @@ go to the next or previous mark, ``C`` unmarks them all, ``ctrl+e`` exports the 
 records, the first ones or a sample (``ExportScreen``), of the records shown
 when a filter narrows the list (``presentation.group_export.Shown``).  While the
 overview follows a log (``--follow``), the group grows as it is counted (its
-``counts``, as the pivot's): the title says following, ``G`` goes to the newest.
+``counts``, as the pivot's): the title says following, ``G`` goes to the newest,
+and the newest stays shown while the group grows (as ``tail -f``) until another record is opened.
 Esc goes back to the overview (clearing a search, then a case filter first).
 """
 
@@ -517,6 +518,8 @@ class RecordsScreen(MainScreen, inherit_bindings=False):
         if self.following != snapshot.following:
             self.following = snapshot.following
             self._update_titles()
+        # On the newest record while following (G), the newest stays shown as the group grows, as tail -f.
+        tailing = self.following and self.browse.current is not None and self.browse.current == self.browse.last
         if not self.session.grow(snapshot):
             return
         if self.counted is not None:
@@ -526,6 +529,8 @@ class RecordsScreen(MainScreen, inherit_bindings=False):
             self.filter_typed(text)  # the new records filtered too
         else:
             self.browse = self.browse.grown(self.session)
+            if tailing and self.browse.last is not None and self.browse.last != self.browse.current:
+                self.open_case(self.browse.last)
         if self.searched is not None:
             self.search_typed(self.query_one("#search", Input).value)  # the new records searched too
         self._update_titles()
