@@ -66,6 +66,10 @@ class Scene:
     review: bool = False  # in review mode on REVIEW_DEMO's suite (review_suite), as REVIEWER
     triage: TriageLog | None = None  # the overview of this log (the keys pressed once it is counted)
 
+    def __post_init__(self) -> None:
+        if self.triage is not None and (self.case is not None or self.suites is not None or self.review):
+            raise ValueError(f"scene {self.name}: a triage scene opens its log's overview, no suite or case")
+
 
 # A case failing each check of the contract: (suite, case id).  The snapshot
 # tests look at each; the highlight tests check every view points at what it compares.
@@ -187,7 +191,8 @@ def opened(scene: Scene, suites: Sequence[Suite]) -> Iterator[InspectorApp]:
     current directory while the app runs: named as given relative to it
     (``sample.jsonl``), they read the same on every machine, and what the scene's
     keys write beside the log (its marks, annotations) lands there, never beside
-    the package's log.  The folder (and a staged format's copies) is removed after."""
+    the package's log.  The folder (and a staged format's copies) is removed after.
+    (The current directory is the process's: scenes are drawn one at a time.)"""
     if scene.triage is None:
         yield app_for(scene, suites)
         return
@@ -325,7 +330,7 @@ async def prepare(scene: Scene, pilot: Pilot) -> None:
     keep_toasts(app)
     await pilot.pause()
     if scene.triage is not None:
-        await _counted(pilot)
+        await _counted(scene, pilot)
     if scene.case is not None:
         suite_name, case_id = scene.case
         session = app.session
@@ -351,9 +356,10 @@ async def prepare(scene: Scene, pilot: Pilot) -> None:
 COUNT_ROUNDS = 500
 
 
-async def _counted(pilot: Pilot) -> None:
+async def _counted(scene: Scene, pilot: Pilot) -> None:
     """Pause until the overview has counted its log and drawn what the count shows
-    (the selected group's histogram is drawn in a worker once the count is done)."""
+    (the selected group's histogram is drawn in a worker once the count is done);
+    LookupError for a log that could not be read."""
     app = pilot.app
     assert isinstance(app, TriageApp)
     for _ in range(COUNT_ROUNDS):
@@ -361,8 +367,10 @@ async def _counted(pilot: Pilot) -> None:
         await pilot.pause()
         counted = app.overview.counted
         if counted is not None and counted.done and all(worker.is_finished for worker in app.workers):
+            if counted.failed is not None:
+                raise LookupError(f"scene {scene.name}: {counted.failed}")
             return
-    raise LookupError("the triage scene's log was not counted")
+    raise LookupError(f"scene {scene.name}: its log was not counted")
 
 
 def _preserve_spaces(svg: str) -> str:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from inspector.suites.load import bundled_root
 from inspector.tui.scenes import FAILING_SCENES, SCENES, Scene, opened, prepare, write_all
 from support.tui import hidden_characters
@@ -64,3 +66,10 @@ async def test_a_triage_scene_keeps_its_marks_beside_its_own_copy_of_the_log(bun
         marks = (folder / "sample.jsonl.marks.jsonl").read_text(encoding="utf-8").splitlines()
         assert len(marks) == 3  # the header and the two records marked
     assert not folder.exists() and Path.cwd() != folder
+
+
+def test_a_triage_scene_opens_no_suite_case():
+    from inspector.tui.scenes import SAMPLE_BY_MODEL
+
+    with pytest.raises(ValueError, match="a triage scene"):
+        Scene("x", "", ("article", "complete-answer"), triage=SAMPLE_BY_MODEL)
