@@ -2,14 +2,20 @@
 both drive the real app through these.
 
 A scene opens one case of the bundled suites (by suite and id), presses keys,
-and is looked at in a terminal of a given size.
+and is looked at in a terminal of a given size.  A triage scene (``Scene.triage``)
+opens the overview of a bundled log instead, as ``inspector triage`` does, and
+presses its keys once the log is counted.
 """
 
 from __future__ import annotations
 
 import asyncio
+import os
+import shutil
 import sys
-from collections.abc import Sequence
+import tempfile
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -18,15 +24,35 @@ from textual.pilot import Pilot
 from textual.widgets import Input, TextArea
 
 from ..contract.text import visible
+from ..contract.models import Registry
 from ..contract.version import VERIFIER
+from ..presentation.overview import TASK_BYTES, TriageRun, triage_run
 from ..presentation.review import ReviewSession
 from ..presentation.session import Session
 from ..io.writing import TargetExists, WriteError, check_free, write_files, write_new_directory
-from ..suites.load import ClaimLabel, Suite, bundled_suite_paths, load_suite
-from .app import InspectorApp, make_app, make_review_app
+from ..suites.load import ClaimLabel, Suite, bundled_root, bundled_suite_paths, load_registry, load_suite
+from ..triage.engines import Progress, Runs
+from ..triage.formats.spec import preset
+from ..triage.formats.stage import stage
+from ..triage.mapping import DEFAULT_FORMAT, LogFormat
+from ..triage.run import LocalEngine
+from ..triage.tally import Tally
+from .app import InspectorApp, TriageApp, make_app, make_review_app, make_triage_app
 
-__all__ = ["FAILING", "FAILING_SCENES", "SCENES", "Scene", "keep_toasts", "load_bundled", "prepare", "steady_cursors",
-           "write_all"]
+__all__ = ["FAILING", "FAILING_SCENES", "SCENES", "Scene", "TriageLog", "keep_toasts", "load_bundled", "opened",
+           "prepare", "steady_cursors", "write_all"]
+
+
+@dataclass(frozen=True, slots=True)
+class TriageLog:
+    """A triage scene's log: one the package ships (its path under the bundled
+    folder, ``bundled_root``), counted as ``inspector triage LOG --registry
+    REGISTRY --by ... --log-format ...`` counts it."""
+
+    log: str  # e.g. "logs/sample.jsonl"
+    registry: str = "logs/sample-registry.json"
+    by: tuple[str, ...] = ()
+    log_format: str | None = None  # a --log-format preset's name
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +64,11 @@ class Scene:
     size: tuple[int, int] = (120, 36)
     suites: tuple[str, ...] | None = None  # only these bundled suites (default: all)
     review: bool = False  # in review mode on REVIEW_DEMO's suite (review_suite), as REVIEWER
+    triage: TriageLog | None = None  # the overview of this log (the keys pressed once it is counted)
+
+    def __post_init__(self) -> None:
+        if self.triage is not None and (self.case is not None or self.suites is not None or self.review):
+            raise ValueError(f"scene {self.name}: a triage scene opens its log's overview, no suite or case")
 
 
 # A case failing each check of the contract: (suite, case id).  The snapshot
@@ -62,6 +93,9 @@ FAILING: dict[str, tuple[str, str]] = {
     "quote_supports": ("article", "quote-from-other-field"),
     "coverage": ("article", "omitted-field"),
 }
+
+# The sample log's overview, --by model (the README's triage tour).
+SAMPLE_BY_MODEL = TriageLog("logs/sample.jsonl", by=("model",))
 
 SCENES: tuple[Scene, ...] = (
     Scene("start", "The inspector as it opens on the bundled suites: the first case, its last step."),
@@ -113,6 +147,21 @@ SCENES: tuple[Scene, ...] = (
           "why the case is pending; a accept, r reject, s skip, L labels a claim.", review=True),
     Scene("review-summary", "The summary in review mode: people's claim labels against the label lens and the "
           "contract, the rate, Cohen's kappa and the confusion matrices.", keys=("S",), review=True),
+    # Triage (inspector triage): the bundled sample log and, for trials, the Inspect sample.
+    Scene("triage-overview", "The triage overview of the sample log, --by model: the head's counts, every group "
+          "by kind, a claim's check, field and document in columns.",
+          triage=SAMPLE_BY_MODEL),
+    Scene("triage-narrow", "The triage overview at 80×24: the claims' columns kept, the rate and the rejected "
+          "given way.", size=(80, 24), triage=SAMPLE_BY_MODEL),
+    Scene("triage-pivot", "The pivot view (p): models down, checks across, a cell selected and its records over "
+          "time.", keys=("p", "j", "l", "l", "l"), triage=SAMPLE_BY_MODEL),
+    Scene("triage-records", "A group's records (Enter on VALUE_MISMATCH): two marked with space, a search "
+          "(ctrl+f model=gpt-x) highlighting its matches.",
+          keys=(*"jjjjjj", "enter", "space", "j", "space", "ctrl+f", *"model=gpt-x", "enter"),
+          triage=SAMPLE_BY_MODEL),
+    Scene("triage-trials", "The trials view (t) of an Inspect eval log (--log-format inspect): each item's "
+          "epochs, the most unstable first, pass@1 and pass^2.", keys=("t",),
+          triage=TriageLog("logs/formats/inspect/config_claims.eval", log_format="inspect")),
 )
 
 
@@ -126,11 +175,96 @@ def load_bundled() -> list[Suite]:
 
 
 def app_for(scene: Scene, suites: Sequence[Suite]) -> InspectorApp:
+    """The app a suite scene is looked at in (a triage scene's is ``opened``'s)."""
     if scene.review:
         session = Session([review_suite(suites)])
         return make_review_app(session, ReviewSession(session, REVIEWER, clock=lambda: REVIEW_TIME))
     chosen = [s for s in suites if scene.suites is None or s.name in scene.suites]
     return make_app(chosen)
+
+
+@contextmanager
+def opened(scene: Scene, suites: Sequence[Suite]) -> Iterator[InspectorApp]:
+    """The app a scene is looked at in, for as long as it runs.
+
+    A triage scene's log and registry are copies in a new temporary folder, the
+    current directory while the app runs: named as given relative to it
+    (``sample.jsonl``), they read the same on every machine, and what the scene's
+    keys write beside the log (its marks, annotations) lands there, never beside
+    the package's log.  The folder (and a staged format's copies) is removed after.
+    (The current directory is the process's: scenes are drawn one at a time.)"""
+    if scene.triage is None:
+        yield app_for(scene, suites)
+        return
+    with tempfile.TemporaryDirectory(prefix="inspector-scene-") as folder, _inside(Path(folder)):
+        run, staged = _triage_run(scene.triage, Path(folder))
+        try:
+            yield make_triage_app(run)
+        finally:
+            if staged is not None:
+                shutil.rmtree(staged, ignore_errors=True)
+
+
+@contextmanager
+def _inside(folder: Path) -> Iterator[None]:
+    """``folder`` the current directory, and the one before it again after."""
+    before = os.getcwd()
+    os.chdir(folder)
+    try:
+        yield
+    finally:
+        os.chdir(before)
+
+
+def _triage_run(log: TriageLog, folder: Path) -> tuple[TriageRun, str | None]:
+    """The triage of a copy of ``log`` in ``folder`` (the current directory), counted by ``SteadyEngine``,
+    and the folder its staged copies are in (a --log-format preset whose logs are documents)."""
+    root = bundled_root()
+    if root is None:
+        raise LookupError("no bundled logs: the package's fixtures are missing")
+    names = []
+    for bundled in (log.log, log.registry):
+        name = Path(bundled).name
+        try:
+            shutil.copyfile(root / bundled, folder / name)
+        except OSError as exc:
+            raise LookupError(f"{root / bundled}: {exc.strerror or exc}") from None
+        names.append(name)
+    name, registry = names
+    logs, given, staged, log_format, by = [name], None, None, DEFAULT_FORMAT, log.by
+    if log.log_format is not None:
+        spec = preset(log.log_format)
+        by = log.by or spec.by
+        if spec.staged:  # as the CLI does: a document's records staged as lines, shown by the log's name
+            done = stage(logs, spec)
+            logs, given, staged, log_format = done.logs, logs, done.folder, LogFormat(staged=True)
+        else:
+            log_format = LogFormat(spec=spec)
+    return triage_run(logs, load_registry(registry), registry, by, log_format=log_format, given=given,
+                      engine=SteadyEngine()), staged
+
+
+# The seconds every triage scene's count says it took, whatever it took.
+SCENE_SECONDS = 0.5
+
+
+@dataclass(frozen=True)
+class SteadyEngine:
+    """The local engine (the overview's tasks), its progress saying the count took
+    ``SCENE_SECONDS``: the overview's head (records/s, seconds) reads the same on
+    every run of a scene, on any machine, as the rest of its picture does."""
+
+    engine: LocalEngine = LocalEngine(task_bytes=TASK_BYTES)
+
+    @property
+    def task_bytes(self) -> int | None:
+        return self.engine.task_bytes
+
+    def count_runs(self, runs: Runs, registry: Registry, *, on_progress: Callable[[Progress], None] | None = None,
+                   **rest: Any) -> list[Tally]:
+        told = on_progress
+        steady = None if told is None else (lambda progress: told(replace(progress, seconds=SCENE_SECONDS)))
+        return self.engine.count_runs(runs, registry, on_progress=steady, **rest)
 
 
 # The review scenes' suite: named as if in a folder of the current directory that
@@ -195,6 +329,8 @@ async def prepare(scene: Scene, pilot: Pilot) -> None:
     assert isinstance(app, InspectorApp)
     keep_toasts(app)
     await pilot.pause()
+    if scene.triage is not None:
+        await _counted(scene, pilot)
     if scene.case is not None:
         suite_name, case_id = scene.case
         session = app.session
@@ -215,6 +351,28 @@ async def prepare(scene: Scene, pilot: Pilot) -> None:
     await pilot.pause()
 
 
+# How many times a triage scene lets the app run on (each until its workers are done and
+# their messages handled) for the count, and what it shows, to be drawn.
+COUNT_ROUNDS = 500
+
+
+async def _counted(scene: Scene, pilot: Pilot) -> None:
+    """Pause until the overview has counted its log and drawn what the count shows
+    (the selected group's histogram is drawn in a worker once the count is done);
+    LookupError for a log that could not be read."""
+    app = pilot.app
+    assert isinstance(app, TriageApp)
+    for _ in range(COUNT_ROUNDS):
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        counted = app.overview.counted
+        if counted is not None and counted.done and all(worker.is_finished for worker in app.workers):
+            if counted.failed is not None:
+                raise LookupError(f"scene {scene.name}: {counted.failed}")
+            return
+    raise LookupError(f"scene {scene.name}: its log was not counted")
+
+
 def _preserve_spaces(svg: str) -> str:
     """Keep the spaces that start a text run.  The export writes each run of one
     style as its own ``<text>``; librsvg (rsvg-convert, ImageMagick, GNOME viewers)
@@ -227,10 +385,10 @@ async def _render(scenes: Sequence[Scene]) -> dict[str, bytes]:
     suites = load_bundled()
     rendered: dict[str, bytes] = {}
     for scene in scenes:
-        app = app_for(scene, suites)
-        async with app.run_test(size=scene.size) as pilot:
-            await prepare(scene, pilot)
-            rendered[f"{scene.name}.svg"] = _preserve_spaces(app.export_screenshot()).encode("utf-8")
+        with opened(scene, suites) as app:
+            async with app.run_test(size=scene.size) as pilot:
+                await prepare(scene, pilot)
+                rendered[f"{scene.name}.svg"] = _preserve_spaces(app.export_screenshot()).encode("utf-8")
     return rendered
 
 

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from inspector.tui.scenes import FAILING_SCENES, SCENES, Scene, write_all
+import pytest
+
+from inspector.suites.load import bundled_root
+from inspector.tui.scenes import FAILING_SCENES, SCENES, Scene, opened, prepare, write_all
 from support.tui import hidden_characters
 
 
@@ -29,3 +32,44 @@ def test_unknown_case_in_a_scene_is_an_error(tmp_path: Path, capsys):
 def test_scene_names_are_unique():
     names = [scene.name for scene in (*SCENES, *FAILING_SCENES)]
     assert len(names) == len(set(names))
+
+
+def bundled_logs() -> list[tuple[str, int, int]]:
+    """Every file under the bundled logs' folder: its path, size and modification time."""
+    root = bundled_root()
+    assert root is not None
+    return sorted((str(path.relative_to(root)), path.stat().st_size, path.stat().st_mtime_ns)
+                  for path in (root / "logs").rglob("*"))
+
+
+def test_triage_scenes_draw_the_same_bytes_twice_and_write_nothing_beside_the_bundled_logs(tmp_path: Path, capsys):
+    before = bundled_logs()
+    chosen = [scene for scene in SCENES if scene.name in ("triage-overview", "triage-records", "triage-trials")]
+    assert write_all(tmp_path / "one", chosen) == 0
+    assert write_all(tmp_path / "two", chosen) == 0
+    for scene in chosen:
+        one = (tmp_path / "one" / f"{scene.name}.svg").read_bytes()
+        assert one == (tmp_path / "two" / f"{scene.name}.svg").read_bytes(), scene.name
+    overview = (tmp_path / "one" / "triage-overview.svg").read_text(encoding="utf-8")
+    assert "sample.jsonl" in overview and "records/s" in overview and "/tmp" not in overview  # as given, not a copy's path
+    assert "2&#160;marked" in (tmp_path / "one" / "triage-records.svg").read_text(encoding="utf-8")
+    assert "pass@1" in (tmp_path / "one" / "triage-trials.svg").read_text(encoding="utf-8")
+    assert bundled_logs() == before  # the marks went beside the scene's copy of the log
+
+
+async def test_a_triage_scene_keeps_its_marks_beside_its_own_copy_of_the_log(bundled):
+    scene = next(scene for scene in SCENES if scene.name == "triage-records")
+    with opened(scene, bundled) as app:
+        folder = Path.cwd()
+        async with app.run_test(size=scene.size) as pilot:
+            await prepare(scene, pilot)
+        marks = (folder / "sample.jsonl.marks.jsonl").read_text(encoding="utf-8").splitlines()
+        assert len(marks) == 3  # the header and the two records marked
+    assert not folder.exists() and Path.cwd() != folder
+
+
+def test_a_triage_scene_opens_no_suite_case():
+    from inspector.tui.scenes import SAMPLE_BY_MODEL
+
+    with pytest.raises(ValueError, match="a triage scene"):
+        Scene("x", "", ("article", "complete-answer"), triage=SAMPLE_BY_MODEL)
