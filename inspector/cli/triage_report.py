@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING, Any
 
 from ..contract.text import visible
 from ..presentation.bars import bar
-from ..triage.compare import p_words
 from .output import report_console
 from .table import BAR_WIDTH, FACT_LABEL_WIDTH, TableColumn, fitted, hanging
 
@@ -463,3 +462,10 @@ def _time_table(summary: Summary, width: int) -> Any:
     if histogram.outliers:
         title += f"; {histogram.outlier_words()}"
     return fitted(title, TIME_COLUMNS, rows, width)
+
+
+def p_words(p: float) -> str:
+    """``triage.pvalue.p_words``, imported when a report is printed (building the parser imports no triage)."""
+    from ..triage.pvalue import p_words as words
+
+    return words(p)

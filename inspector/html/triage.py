@@ -20,9 +20,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..presentation.triage_examples import GroupExamples
-from ..triage.compare import Comparison, Shift, p_words
+from ..triage.compare import Comparison, Shift
 from ..triage.groups import GroupKind
 from ..triage.items import ItemComparison, Stability, item_text
+from ..triage.pvalue import p_words
 from ..triage.settings import SettingsComparison
 from ..triage.summary import Group, Summary
 from ..triage.timeline import Histogram, iso

@@ -61,7 +61,7 @@ if TYPE_CHECKING:
     from .items import ItemComparison, Paired
 
 __all__ = ["FDR", "MIN_EXPECTED", "Comparison", "Shift", "Side", "benjamini_hochberg", "compare", "enough_records",
-           "p_words", "shown_rates", "two_proportion_z"]
+           "shown_rates", "two_proportion_z"]
 
 # The false discovery rate controlled over the groups tested in one comparison (Benjamini-Hochberg): a change
 # whose q is below it is more than noise.
@@ -242,11 +242,6 @@ def _side(group: Any, totals: tuple[int, int]) -> Side:
     if group.kind.population:
         return Side(group.rejected or 0, group.records)
     return Side(group.records, lines if group.kind.lines else records)
-
-
-def p_words(p: float) -> str:
-    """A p-value as the reports and the views print it: four decimals, ``<0.0001`` below."""
-    return f"{p:.4f}" if p >= 0.0001 else "<0.0001"
 
 
 class Comparison(Sequence[Shift]):

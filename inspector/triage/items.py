@@ -46,8 +46,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from .compare import p_words
 from .groups import OTHER, meta_name, meta_text
+from .pvalue import p_words
 from .tally import ITEM_BITS, ITEM_NONE, TRIAGE_STATUSES, Options, Tally
 
 __all__ = ["FLIP_IDS", "KS", "ItemComparison", "Stability", "Flip", "GroupStability", "Paired", "accepted_of",
@@ -331,7 +331,7 @@ class Paired:
 
     @property
     def p_words(self) -> str:
-        """McNemar's p as the reports and the views print it (``compare.p_words``)."""
+        """McNemar's p as the reports and the views print it (``pvalue.p_words``)."""
         return p_words(self.p)
 
     def beside_words(self) -> str:
