@@ -87,10 +87,16 @@ def mutant_rows(screen: MutationReportScreen) -> list[tuple[int, MutantResult]]:
 
 
 async def go_to(pilot, screen: MutationReportScreen, row: int) -> None:  # noqa: ANN001
-    """Move the cursor to a row with the screen's own keys (G, g, j, k)."""
+    """Move the cursor to a row with the screen's own keys (G, PgDn, PgUp, j, k): the pages first, as a
+    person would, then a row at a time."""
     table = table_of(screen)
-    if row > (table.cursor or 0) + 40:
+    if row > (table.cursor or 0) + 40 and row > table.row_count - 40:
         await pilot.press("G")
+    page = max(1, table.scrollable_content_region.height - 2)
+    while row - (table.cursor or 0) > page:
+        await pilot.press("pagedown")
+    while (table.cursor or 0) - row > page:
+        await pilot.press("pageup")
     while (table.cursor or 0) < row:
         await pilot.press("j")
     while (table.cursor or 0) > row:
