@@ -28,7 +28,25 @@ def test_scene(snap_compare, bundled, scene: Scene):
         assert snap_compare(app, terminal_size=scene.size, run_before=partial(prepare, scene))
 
 
-@pytest.mark.parametrize("scene", FAILING_SCENES, ids=[scene.name.removeprefix("check-") for scene in FAILING_SCENES])
+def _drawn(scene: Scene) -> bool:
+    """Whether a scene above draws this failing case already: the same case, no keys, the same size (the
+    same picture, byte for byte)."""
+    return any(other.case == scene.case and not other.keys and other.size == scene.size and not other.review
+               and other.suites is None for other in SCENES)
+
+
+# A case failing each check, but those a scene draws already (value-mismatch is the value check's case).
+UNDRAWN = [scene for scene in FAILING_SCENES if not _drawn(scene)]
+
+
+@pytest.mark.parametrize("scene", UNDRAWN, ids=[scene.name.removeprefix("check-") for scene in UNDRAWN])
 def test_failing_check(snap_compare, bundled, scene: Scene):
     app = app_for(scene, bundled)
     assert snap_compare(app, terminal_size=scene.size, run_before=partial(prepare, scene))
+
+
+def test_every_check_has_a_picture_of_a_case_failing_it():
+    drawn = [scene for scene in FAILING_SCENES if _drawn(scene)]
+    assert len(drawn) + len(UNDRAWN) == len(FAILING_SCENES) == len({scene.case for scene in FAILING_SCENES})
+    assert {scene.name for scene in drawn} == {"check-value", "check-scope", "check-revision", "check-quote_found",
+                                               "check-quote_supports", "check-duplicate_key"}
