@@ -21,13 +21,13 @@ from __future__ import annotations
 import errno
 import os
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from .writing import refuse_protected
+from .writing import WriteError, refuse_protected
 
-__all__ = ["WAIT", "LockError", "exclusive", "lock_path"]
+__all__ = ["WAIT", "LockError", "exclusive", "exclusive_as", "lock_path"]
 
 WAIT = 10.0  # seconds: a change holds the lock for milliseconds
 
@@ -121,3 +121,14 @@ def exclusive(path: str | Path, wait: float = WAIT) -> Iterator[None]:
             _unlock(fd)
     finally:
         os.close(fd)
+
+
+@contextmanager
+def exclusive_as(path: str | Path, refused: Callable[[str, str], Exception]) -> Iterator[None]:
+    """``exclusive``, a refusal (a ``LockError``, or a ``WriteError`` from the lock or the block's
+    write) raised as the caller's own error: ``refused(path, reason)``."""
+    try:
+        with exclusive(path):
+            yield
+    except (LockError, WriteError) as exc:
+        raise refused(exc.path, exc.reason) from None

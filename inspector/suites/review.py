@@ -51,7 +51,7 @@ import msgspec
 from ..contract.evidence import LABELS, POLICIES
 from ..contract.text import json_dumps, visible
 from ..contract.version import VERIFIER
-from ..io.locking import LockError, exclusive
+from ..io.locking import LockError, exclusive, exclusive_as
 from ..io.reading import MAX_SUITE_BYTES
 from ..io.writing import ProtectedTarget, WriteError, may_write, refuse_protected, write_files
 from .load import (
@@ -497,11 +497,8 @@ def _existing_kind(path: Path) -> str | None:
 def discard(path: str | Path) -> None:
     """Remove a pending file (after checking it is one), under its lock."""
     path = Path(path)
-    try:
-        with exclusive(path):
-            _discard(path)
-    except (LockError, WriteError) as exc:
-        raise ReviewError(exc.path, f"not removed: {exc.reason}") from None
+    with exclusive_as(path, lambda where, reason: ReviewError(where, f"not removed: {reason}")):
+        _discard(path)
 
 
 def _discard(path: Path) -> None:

@@ -42,7 +42,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
@@ -51,7 +51,7 @@ import msgspec
 
 from ..contract.text import visible
 from ..contract.version import VERIFIER
-from ..io.locking import LockError, exclusive
+from ..io.locking import exclusive_as
 from ..io.reading import ReadError, read_limited
 from ..io.writing import WriteError, write_files
 from ..suites.reviewer import MAX_NOTE, Signed, check_name, check_note, now_stamp, reviewer_name
@@ -322,14 +322,9 @@ def clear(log: str, line: int, offset: int, sha256: str) -> tuple[Annotations, b
         return _write(found.without(key)), True
 
 
-@contextmanager
-def _locked(path: Path) -> Iterator[None]:
+def _locked(path: Path) -> AbstractContextManager[None]:
     """Hold the annotations file's lock: AnnotationError when it cannot be had."""
-    try:
-        with exclusive(path):
-            yield
-    except (LockError, WriteError) as exc:
-        raise AnnotationError(exc.path, f"{exc.reason}; the annotation was not kept") from None
+    return exclusive_as(path, lambda where, reason: AnnotationError(where, f"{reason}; the annotation was not kept"))
 
 
 def _write(annotations: Annotations) -> Annotations:

@@ -22,14 +22,14 @@ is a ``MarksError`` naming the file and line.  Pure: no textual, no rich.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+from collections.abc import Iterable
+from contextlib import AbstractContextManager
 from pathlib import Path
 
 import msgspec
 
 from ..contract.text import visible
-from ..io.locking import LockError, exclusive
+from ..io.locking import exclusive_as
 from ..io.reading import ReadError, read_limited
 from ..io.writing import WriteError, write_files
 from .logs import STDIN
@@ -141,10 +141,6 @@ def change_marks(log: str, add: Iterable[MarkKey] = (), remove: Iterable[MarkKey
     return list(kept)
 
 
-@contextmanager
-def _locked(path: Path) -> Iterator[None]:
-    try:
-        with exclusive(path):
-            yield
-    except (LockError, WriteError) as exc:
-        raise MarksError(exc.path, f"{exc.reason}; the marks were not kept") from None
+def _locked(path: Path) -> AbstractContextManager[None]:
+    """Hold the marks file's lock: MarksError when it cannot be had."""
+    return exclusive_as(path, lambda where, reason: MarksError(where, f"{reason}; the marks were not kept"))
