@@ -25,6 +25,7 @@ from inspector.triage.timeline import parse_time
 from inspector.tui.app import make_triage_app
 from inspector.tui import keys
 from inspector.tui.messages import AnswerChanged
+from inspector.tui.scenes import SteadyEngine
 from inspector.tui.screens.bad_lines import BadLinesScreen
 from inspector.tui.screens.records import RecordsScreen
 from inspector.tui.screens.triage import TriageScreen
@@ -673,18 +674,22 @@ class TestCommandLine:
         one_line_error(err, "none.json")
 
 
+def steady_app(*by: str):  # noqa: ANN202 - an App
+    """The overview of the folder's app.jsonl for a snapshot: counted by the screenshots' ``SteadyEngine``,
+    so that the head's records/s and seconds read the same on any machine."""
+    return app_for("app.jsonl", "registry.json", *by, engine=SteadyEngine())
+
+
 async def settled(pilot) -> TriageScreen:
-    """Everything counted, and the figures that depend on the machine fixed (for a snapshot)."""
+    """Everything counted (by ``SteadyEngine``: ``steady_app``), the selected group's histogram drawn."""
     screen = await counted(pilot)
-    screen.counted.seconds = 0.5
-    screen._show_head()
     await time_of(pilot, screen, screen.query_one(GroupTable).current.name)
     return screen
 
 
 def test_snapshot_of_the_overview(snap_compare, made, monkeypatch):
     monkeypatch.chdir(made[0])
-    app = app_for("app.jsonl", "registry.json", "model")
+    app = steady_app("model")
     assert snap_compare(app, terminal_size=SIZE, run_before=settled)
 
 
@@ -694,14 +699,12 @@ def test_snapshot_of_the_overview_at_80_columns(snap_compare, made, monkeypatch)
 
     async def settle(pilot):
         screen = await counted(pilot)
-        screen.counted.seconds = 0.5
-        screen._show_head()
         table = screen.query_one(GroupTable)
         claims = [group.name for group in table.groups if group.kind is GroupKind.CLAIM]
         select_group(screen, claims[10])  # ten claims above it in view
         await pilot.pause()
 
-    app = app_for("app.jsonl", "registry.json", "model")
+    app = steady_app("model")
     assert snap_compare(app, terminal_size=(80, 24), run_before=settle)
 
 
@@ -732,7 +735,7 @@ def test_snapshot_of_a_groups_records(snap_compare, made, monkeypatch):
         await pilot.press("enter")
         await pilot.pause()
 
-    app = app_for("app.jsonl", "registry.json", "model")
+    app = steady_app("model")
     assert snap_compare(app, terminal_size=SIZE, run_before=settle)
 
 
@@ -749,7 +752,7 @@ def test_snapshot_of_the_export_form(snap_compare, made, monkeypatch):
             field.cursor_blink = False
         await pilot.pause()
 
-    app = app_for("app.jsonl", "registry.json", "model")
+    app = steady_app("model")
     assert snap_compare(app, terminal_size=SIZE, run_before=settle)
 
 
@@ -1149,7 +1152,7 @@ def test_snapshot_of_the_pivot_view(snap_compare, made, monkeypatch, size):
         await until(pilot, lambda: table.shown is not None and table.shown.group is not None,
                     "the pair's histogram drawn (in a worker)", timeout=10)
 
-    app = app_for("app.jsonl", "registry.json", "model")
+    app = steady_app("model")
     assert snap_compare(app, terminal_size=size, run_before=settle)
 
 
@@ -1164,5 +1167,5 @@ def test_snapshot_of_a_comparison(snap_compare, made, monkeypatch):
         assert screen.counted.shifts is not None
 
     run = triage_run(["app.jsonl"], load_registry("registry.json"), "registry.json", ("model",),
-                     against=["before.jsonl"])
+                     against=["before.jsonl"], engine=SteadyEngine())
     assert snap_compare(make_triage_app(run), terminal_size=SIZE, run_before=settle)
